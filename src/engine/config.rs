@@ -1,0 +1,562 @@
+//! The simulation's configuration: one `Config`, its keys, their ranges, and text I/O.
+//!
+//! Keys are the vocabulary shared by the CLI (`--set KEY=VALUE`), the URL codec
+//! (`share::url`) and the UI (`input[name=KEY]`). `Config::set` is the one validating
+//! parser for a key's text value; `Config::get` prints it back so `set(k, get(k))` is the
+//! identity. `KEYS` documents every key: what it does in the kernel, its unit and range.
+//!
+//! Granularity keys (`sched_latency`, `min_granularity`, `wakeup_granularity`) hold the
+//! kernel's *unscaled* defaults; the engine multiplies them by `1 + ilog2(min(cores, 8))`
+//! as the kernel does (SCHED_TUNABLESCALING_LOG). For EEVDF, `min_granularity` is the
+//! `base_slice`.
+
+use serde::{Deserialize, Serialize};
+
+use super::profile::{profile, profile_names, Profile};
+use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
+
+/// Hard caps that keep any config (from a URL, a file, a slider) from freezing a tab.
+pub const MAX_CORES: u32 = 64;
+pub const MAX_DURATION: Ns = 600 * SEC;
+pub const MAX_EVENTS: u64 = 200_000_000;
+pub const MAX_TASKS: usize = 256;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Policy {
+    Cfs,
+    Eevdf,
+    Sd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Governor {
+    Menu,
+    Ladder,
+    Teo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WorkloadKind {
+    Pipe,
+    Iperf,
+    Kbuild,
+    Rtapp,
+}
+
+/// One rt-app-style periodic task group: `count` tasks that each run `run` every `period`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeriodicTask {
+    pub count: u32,
+    pub run: Ns,
+    pub period: Ns,
+}
+
+/// Which C-states the idle driver may use (POLL is always available).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CStates {
+    /// Every state of the profile.
+    All,
+    /// None: the idle task polls (C-states off in the BIOS).
+    Off,
+    /// Only these, by name (`C1,C1E`).
+    Only(Vec<String>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    pub cores: u32,
+    pub cpu: String,
+    pub hz: u32,
+    pub policy: Policy,
+    pub hrtick: bool,
+    pub hrtick_disables_wakeup_preempt: bool,
+    pub wakeup_preempt: bool,
+    pub sched_latency: Ns,
+    pub min_granularity: Ns,
+    pub wakeup_granularity: Ns,
+    pub migration_cost: Ns,
+    pub rr_interval: Ns,
+    pub cstates: CStates,
+    pub governor: Governor,
+    pub latency_limit: Option<Ns>,
+    pub resched_ipi: bool,
+    pub nohz: bool,
+    pub nohz_ratelimit: bool,
+    pub nohz_exit_reprograms: u32,
+    pub workload: WorkloadKind,
+    pub loops: u64,
+    pub streams: u32,
+    pub jobs: u32,
+    pub tasks: Vec<PeriodicTask>,
+    pub duration: Ns,
+    pub seed: u64,
+    pub max_events: u64,
+}
+
+impl Default for Config {
+    /// A small machine everyone can read in one screen: 2 cores, CFS of 2.6.38+, HZ=250,
+    /// four periodic tasks. The `intro` preset is this config.
+    fn default() -> Self {
+        Config {
+            cores: 2,
+            cpu: "skylake-sp".into(),
+            hz: 250,
+            policy: Policy::Cfs,
+            hrtick: false,
+            hrtick_disables_wakeup_preempt: false,
+            wakeup_preempt: true,
+            sched_latency: 6 * MS,
+            min_granularity: 750 * US,
+            wakeup_granularity: MS,
+            migration_cost: 500 * US,
+            rr_interval: 6 * MS,
+            cstates: CStates::All,
+            governor: Governor::Menu,
+            latency_limit: None,
+            resched_ipi: true,
+            nohz: true,
+            nohz_ratelimit: false,
+            nohz_exit_reprograms: 1,
+            workload: WorkloadKind::Rtapp,
+            loops: 100_000,
+            streams: 4,
+            jobs: 4,
+            tasks: vec![
+                PeriodicTask { count: 2, run: 3 * MS, period: 10 * MS },
+                PeriodicTask { count: 2, run: 500 * US, period: 2 * MS },
+            ],
+            duration: 200 * MS,
+            seed: 1,
+            max_events: 50_000_000,
+        }
+    }
+}
+
+/// A rejected key or value: names the key and says what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub key: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The kind of value a key takes, for pickers and sliders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyKind {
+    /// A whole number in `min..=max`.
+    Int { min: u64, max: u64 },
+    /// A duration in `min..=max`.
+    Duration { min: Ns, max: Ns },
+    /// `on` or `off`.
+    Bool,
+    /// One of a fixed list.
+    Choice(&'static [&'static str]),
+    /// Free text with its own grammar (C-state lists, task lists, `none`).
+    Text,
+}
+
+/// Documentation for one key.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyDoc {
+    pub key: &'static str,
+    pub group: &'static str,
+    pub kind: KeyKind,
+    /// One line: what it does in the kernel.
+    pub help: &'static str,
+}
+
+/// Every config key, grouped as the UI shows them.
+pub const KEYS: &[KeyDoc] = &[
+    KeyDoc { key: "cpu", group: "Machine", kind: KeyKind::Text, help: "Hardware profile: its C-state table and the cost of switches, syscalls, timer reprograms and IPIs." },
+    KeyDoc { key: "cores", group: "Machine", kind: KeyKind::Int { min: 1, max: MAX_CORES as u64 }, help: "Number of CPUs the scheduler runs on." },
+    KeyDoc { key: "hz", group: "Machine", kind: KeyKind::Choice(&["100", "250", "300", "1000"]), help: "CONFIG_HZ: the periodic tick rate; without hrtick a slice can only end on a tick." },
+    KeyDoc { key: "policy", group: "Scheduler", kind: KeyKind::Choice(&["cfs", "eevdf", "sd"]), help: "CFS (2.6.23-6.5), EEVDF (6.6+) or the Staircase Deadline / BFS round robin with rr_interval." },
+    KeyDoc { key: "hrtick", group: "Scheduler", kind: KeyKind::Bool, help: "HRTICK: an hrtimer ends the slice exactly, instead of at the next tick (one reprogram per arm)." },
+    KeyDoc { key: "hrtick_disables_wakeup_preempt", group: "Scheduler", kind: KeyKind::Bool, help: "2.6.24-era: HRTICK could not coexist with PREEMPT_RESTRICT, so with hrtick on, wakeups never preempt." },
+    KeyDoc { key: "wakeup_preempt", group: "Scheduler", kind: KeyKind::Bool, help: "WAKEUP_PREEMPT: a woken task preempts the running one when it is far enough behind in vruntime." },
+    KeyDoc { key: "sched_latency", group: "Scheduler", kind: KeyKind::Duration { min: 100 * US, max: SEC }, help: "sysctl_sched_latency (unscaled): the period in which every runnable task runs once." },
+    KeyDoc { key: "min_granularity", group: "Scheduler", kind: KeyKind::Duration { min: 50 * US, max: SEC }, help: "sysctl_sched_min_granularity (unscaled; EEVDF's base_slice): the shortest slice." },
+    KeyDoc { key: "wakeup_granularity", group: "Scheduler", kind: KeyKind::Duration { min: 0, max: SEC }, help: "sysctl_sched_wakeup_granularity (unscaled): how far behind a woken task must be to preempt." },
+    KeyDoc { key: "migration_cost", group: "Scheduler", kind: KeyKind::Duration { min: 0, max: 100 * MS }, help: "sysctl_sched_migration_cost: cache-hot threshold, and the nohz rate limit's avg_idle bound." },
+    KeyDoc { key: "rr_interval", group: "Scheduler", kind: KeyKind::Duration { min: 100 * US, max: 10 * SEC }, help: "SD/BFS quantum: the longest two equal-priority tasks wait for each other." },
+    KeyDoc { key: "cstates", group: "Idle", kind: KeyKind::Text, help: "Enabled idle states (comma list, 'all', or 'off' to poll): deeper saves power, costs exit latency." },
+    KeyDoc { key: "governor", group: "Idle", kind: KeyKind::Choice(&["menu", "ladder", "teo"]), help: "cpuidle governor that predicts the idle length and picks a C-state." },
+    KeyDoc { key: "latency_limit", group: "Idle", kind: KeyKind::Text, help: "PM QoS CPU latency limit ('none' or a duration): states with a longer exit latency are not used." },
+    KeyDoc { key: "resched_ipi", group: "Idle", kind: KeyKind::Bool, help: "Remote wakeups send a reschedule IPI; off means idle polls (idle=poll) and needs none." },
+    KeyDoc { key: "nohz", group: "nohz", kind: KeyKind::Bool, help: "NO_HZ_IDLE: stop the periodic tick when a CPU idles (one clock-event reprogram)." },
+    KeyDoc { key: "nohz_ratelimit", group: "nohz", kind: KeyKind::Bool, help: "'sched: ratelimit nohz': keep the tick when avg_idle is under migration_cost." },
+    KeyDoc { key: "nohz_exit_reprograms", group: "nohz", kind: KeyKind::Int { min: 1, max: 2 }, help: "Clock-event reprograms on idle exit: 2 is the 3.11-rc regression (commit 968320b), 1 the fix." },
+    KeyDoc { key: "workload", group: "Workload", kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp"]), help: "pipe ping-pong, iperf -P N over loopback, make -jN, or rt-app periodic tasks." },
+    KeyDoc { key: "loops", group: "Workload", kind: KeyKind::Int { min: 1, max: 10_000_000 }, help: "pipe: round trips (perf bench sched pipe -l)." },
+    KeyDoc { key: "streams", group: "Workload", kind: KeyKind::Int { min: 1, max: 64 }, help: "iperf: parallel TCP streams over loopback (-P)." },
+    KeyDoc { key: "jobs", group: "Workload", kind: KeyKind::Int { min: 1, max: 64 }, help: "kbuild: make -j jobs." },
+    KeyDoc { key: "tasks", group: "Workload", kind: KeyKind::Text, help: "rtapp: groups COUNTxRUN/PERIOD, comma separated (2x3ms/10ms)." },
+    KeyDoc { key: "duration", group: "Run", kind: KeyKind::Duration { min: MS, max: MAX_DURATION }, help: "Simulated time limit (workloads with a fixed amount of work stop earlier)." },
+    KeyDoc { key: "seed", group: "Run", kind: KeyKind::Int { min: 0, max: u64::MAX }, help: "Seed of the simulation's random streams: same config and seed, same result." },
+    KeyDoc { key: "max_events", group: "Run", kind: KeyKind::Int { min: 1_000, max: MAX_EVENTS }, help: "Event budget: the run stops (and says so) after this many events." },
+];
+
+/// Looks up a key's documentation.
+pub fn key_doc(key: &str) -> Option<&'static KeyDoc> {
+    KEYS.iter().find(|k| k.key == key)
+}
+
+fn err(key: &str, message: impl Into<String>) -> ConfigError {
+    ConfigError { key: key.to_string(), message: message.into() }
+}
+
+fn parse_bool(key: &str, v: &str) -> Result<bool, ConfigError> {
+    match v {
+        "on" | "1" | "true" | "yes" => Ok(true),
+        "off" | "0" | "false" | "no" => Ok(false),
+        _ => Err(err(key, format!("'{v}' is not on or off"))),
+    }
+}
+
+fn on_off(b: bool) -> String {
+    if b { "on" } else { "off" }.to_string()
+}
+
+fn parse_int(key: &str, v: &str, min: u64, max: u64) -> Result<u64, ConfigError> {
+    let n: u64 = v
+        .trim()
+        .parse()
+        .map_err(|_| err(key, format!("'{v}' is not a whole number (allowed {min} to {max})")))?;
+    if n < min || n > max {
+        return Err(err(key, format!("{n} is out of range (allowed {min} to {max})")));
+    }
+    Ok(n)
+}
+
+fn parse_dur(key: &str, v: &str, min: Ns, max: Ns) -> Result<Ns, ConfigError> {
+    let d = parse_duration(v).map_err(|m| err(key, m))?;
+    if d < min || d > max {
+        return Err(err(
+            key,
+            format!("{} is out of range (allowed {} to {})", format_duration(d), format_duration(min), format_duration(max)),
+        ));
+    }
+    Ok(d)
+}
+
+/// Parses `2x3ms/10ms,1x500us/2ms` (a missing `COUNTx` means 1).
+pub fn parse_tasks(v: &str) -> Result<Vec<PeriodicTask>, String> {
+    let mut out = Vec::new();
+    let mut total = 0usize;
+    for part in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (count, rest) = match part.split_once('x') {
+            Some((c, r)) => (c.trim().parse::<u32>().map_err(|_| format!("'{c}' is not a task count in '{part}'"))?, r),
+            None => (1, part),
+        };
+        let (run, period) = rest.split_once('/').ok_or_else(|| format!("'{part}' is not RUN/PERIOD"))?;
+        let run = parse_duration(run)?;
+        let period = parse_duration(period)?;
+        if count == 0 {
+            return Err(format!("'{part}' has a count of 0"));
+        }
+        if run == 0 || period < 10 * US || run > period {
+            return Err(format!("'{part}': need 0 < RUN <= PERIOD and PERIOD >= 10us"));
+        }
+        total += count as usize;
+        if total > MAX_TASKS {
+            return Err(format!("more than {MAX_TASKS} tasks"));
+        }
+        out.push(PeriodicTask { count, run, period });
+    }
+    if out.is_empty() {
+        return Err("no task groups (write e.g. 2x3ms/10ms)".into());
+    }
+    Ok(out)
+}
+
+/// Prints task groups in the form `parse_tasks` reads.
+pub fn format_tasks(tasks: &[PeriodicTask]) -> String {
+    tasks
+        .iter()
+        .map(|t| format!("{}x{}/{}", t.count, format_duration(t.run), format_duration(t.period)))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+impl Config {
+    /// The hardware profile named by `cpu` (validated by `set`, so always present).
+    pub fn profile(&self) -> &'static Profile {
+        profile(&self.cpu).unwrap_or(&super::profile::PROFILES[0])
+    }
+
+    /// Sets one key from its text value, validating it. On error nothing changes.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+        let v = value.trim();
+        let doc = key_doc(key).ok_or_else(|| {
+            err(key, format!("unknown key (known: {})", KEYS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")))
+        })?;
+        let int = |v: &str| match doc.kind {
+            KeyKind::Int { min, max } => parse_int(key, v, min, max),
+            _ => unreachable_kind(key),
+        };
+        let dur = |v: &str| match doc.kind {
+            KeyKind::Duration { min, max } => parse_dur(key, v, min, max),
+            _ => Err(err(key, "internal: not a duration key")),
+        };
+        match key {
+            "cores" => self.cores = int(v)? as u32,
+            "cpu" => {
+                if profile(v).is_none() {
+                    return Err(err(key, format!("unknown cpu '{v}' (allowed: {})", profile_names().join(", "))));
+                }
+                self.cpu = v.to_string();
+                // A list of states may not exist on the new CPU: keep only the known ones.
+                if let CStates::Only(list) = &self.cstates {
+                    let p = self.profile();
+                    let kept: Vec<String> = list.iter().filter(|n| p.cstates.iter().any(|s| &s.name == n)).cloned().collect();
+                    self.cstates = if kept.is_empty() { CStates::Off } else { CStates::Only(kept) };
+                }
+            }
+            "hz" => {
+                self.hz = match v {
+                    "100" | "250" | "300" | "1000" => v.parse().unwrap_or(250),
+                    _ => return Err(err(key, format!("'{v}' is not one of 100, 250, 300, 1000"))),
+                }
+            }
+            "policy" => {
+                self.policy = match v {
+                    "cfs" => Policy::Cfs,
+                    "eevdf" => Policy::Eevdf,
+                    "sd" => Policy::Sd,
+                    _ => return Err(err(key, format!("'{v}' is not one of cfs, eevdf, sd"))),
+                }
+            }
+            "hrtick" => self.hrtick = parse_bool(key, v)?,
+            "hrtick_disables_wakeup_preempt" => self.hrtick_disables_wakeup_preempt = parse_bool(key, v)?,
+            "wakeup_preempt" => self.wakeup_preempt = parse_bool(key, v)?,
+            "sched_latency" => self.sched_latency = dur(v)?,
+            "min_granularity" => self.min_granularity = dur(v)?,
+            "wakeup_granularity" => self.wakeup_granularity = dur(v)?,
+            "migration_cost" => self.migration_cost = dur(v)?,
+            "rr_interval" => self.rr_interval = dur(v)?,
+            "cstates" => {
+                self.cstates = match v {
+                    "all" => CStates::All,
+                    "off" | "none" => CStates::Off,
+                    list => {
+                        let p = profile(&self.cpu).ok_or_else(|| err(key, "unknown cpu"))?;
+                        let mut names = Vec::new();
+                        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                            let Some(s) = p.cstates.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
+                                let known: Vec<_> = p.cstates.iter().map(|s| s.name).collect();
+                                return Err(err(key, format!("{} has no state '{name}' (has {}; or all, off)", p.name, known.join(", "))));
+                            };
+                            if !names.iter().any(|n: &String| n == s.name) {
+                                names.push(s.name.to_string());
+                            }
+                        }
+                        if names.is_empty() {
+                            CStates::Off
+                        } else {
+                            // Keep table order so the printed form is canonical.
+                            let ordered = p.cstates.iter().filter(|s| names.iter().any(|n| n == s.name)).map(|s| s.name.to_string()).collect();
+                            CStates::Only(ordered)
+                        }
+                    }
+                }
+            }
+            "governor" => {
+                self.governor = match v {
+                    "menu" => Governor::Menu,
+                    "ladder" => Governor::Ladder,
+                    "teo" => Governor::Teo,
+                    _ => return Err(err(key, format!("'{v}' is not one of menu, ladder, teo"))),
+                }
+            }
+            "latency_limit" => {
+                self.latency_limit = match v {
+                    "none" | "off" => None,
+                    d => Some(parse_dur(key, d, 0, 10 * MS)?),
+                }
+            }
+            "resched_ipi" => self.resched_ipi = parse_bool(key, v)?,
+            "nohz" => self.nohz = parse_bool(key, v)?,
+            "nohz_ratelimit" => self.nohz_ratelimit = parse_bool(key, v)?,
+            "nohz_exit_reprograms" => self.nohz_exit_reprograms = int(v)? as u32,
+            "workload" => {
+                self.workload = match v {
+                    "pipe" => WorkloadKind::Pipe,
+                    "iperf" => WorkloadKind::Iperf,
+                    "kbuild" => WorkloadKind::Kbuild,
+                    "rtapp" => WorkloadKind::Rtapp,
+                    _ => return Err(err(key, format!("'{v}' is not one of pipe, iperf, kbuild, rtapp"))),
+                }
+            }
+            "loops" => self.loops = int(v)?,
+            "streams" => self.streams = int(v)? as u32,
+            "jobs" => self.jobs = int(v)? as u32,
+            "tasks" => self.tasks = parse_tasks(v).map_err(|m| err(key, m))?,
+            "duration" => self.duration = dur(v)?,
+            "seed" => self.seed = int(v)?,
+            "max_events" => self.max_events = int(v)?,
+            _ => return Err(err(key, "known key without a parser (a bug)")),
+        }
+        Ok(())
+    }
+
+    /// The canonical text of one key's value (what `set` reads back).
+    pub fn get(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "cores" => self.cores.to_string(),
+            "cpu" => self.cpu.clone(),
+            "hz" => self.hz.to_string(),
+            "policy" => match self.policy {
+                Policy::Cfs => "cfs",
+                Policy::Eevdf => "eevdf",
+                Policy::Sd => "sd",
+            }
+            .into(),
+            "hrtick" => on_off(self.hrtick),
+            "hrtick_disables_wakeup_preempt" => on_off(self.hrtick_disables_wakeup_preempt),
+            "wakeup_preempt" => on_off(self.wakeup_preempt),
+            "sched_latency" => format_duration(self.sched_latency),
+            "min_granularity" => format_duration(self.min_granularity),
+            "wakeup_granularity" => format_duration(self.wakeup_granularity),
+            "migration_cost" => format_duration(self.migration_cost),
+            "rr_interval" => format_duration(self.rr_interval),
+            "cstates" => match &self.cstates {
+                CStates::All => "all".into(),
+                CStates::Off => "off".into(),
+                CStates::Only(list) => list.join(","),
+            },
+            "governor" => match self.governor {
+                Governor::Menu => "menu",
+                Governor::Ladder => "ladder",
+                Governor::Teo => "teo",
+            }
+            .into(),
+            "latency_limit" => self.latency_limit.map(format_duration).unwrap_or_else(|| "none".into()),
+            "resched_ipi" => on_off(self.resched_ipi),
+            "nohz" => on_off(self.nohz),
+            "nohz_ratelimit" => on_off(self.nohz_ratelimit),
+            "nohz_exit_reprograms" => self.nohz_exit_reprograms.to_string(),
+            "workload" => match self.workload {
+                WorkloadKind::Pipe => "pipe",
+                WorkloadKind::Iperf => "iperf",
+                WorkloadKind::Kbuild => "kbuild",
+                WorkloadKind::Rtapp => "rtapp",
+            }
+            .into(),
+            "loops" => self.loops.to_string(),
+            "streams" => self.streams.to_string(),
+            "jobs" => self.jobs.to_string(),
+            "tasks" => format_tasks(&self.tasks),
+            "duration" => format_duration(self.duration),
+            "seed" => self.seed.to_string(),
+            "max_events" => self.max_events.to_string(),
+            _ => return None,
+        })
+    }
+
+    /// All keys with their canonical values, in `KEYS` order.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        KEYS.iter().filter_map(|k| self.get(k.key).map(|v| (k.key, v))).collect()
+    }
+
+    /// Keys whose value differs from `base` (what a URL or a row of a table needs to say).
+    pub fn diff(&self, base: &Config) -> Vec<(&'static str, String)> {
+        KEYS.iter()
+            .filter_map(|k| {
+                let (a, b) = (self.get(k.key)?, base.get(k.key)?);
+                (a != b).then_some((k.key, a))
+            })
+            .collect()
+    }
+
+    /// Whether a key matters for the current policy/workload (the UI disables the others).
+    pub fn applies(&self, key: &str) -> bool {
+        match key {
+            "rr_interval" => self.policy == Policy::Sd,
+            "sched_latency" | "wakeup_granularity" => self.policy == Policy::Cfs,
+            "min_granularity" | "wakeup_preempt" | "hrtick" => self.policy != Policy::Sd,
+            "hrtick_disables_wakeup_preempt" => self.policy == Policy::Cfs && self.hrtick,
+            "nohz_ratelimit" | "nohz_exit_reprograms" => self.nohz,
+            "loops" => self.workload == WorkloadKind::Pipe,
+            "streams" => self.workload == WorkloadKind::Iperf,
+            "jobs" => self.workload == WorkloadKind::Kbuild,
+            "tasks" => self.workload == WorkloadKind::Rtapp,
+            _ => true,
+        }
+    }
+
+    /// The tunable scaling factor `1 + ilog2(min(cores, 8))`.
+    pub fn granularity_factor(&self) -> u64 {
+        1 + (self.cores.clamp(1, 8)).ilog2() as u64
+    }
+}
+
+fn unreachable_kind(key: &str) -> Result<u64, ConfigError> {
+    Err(err(key, "internal: not an integer key"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_round_trips_through_get_and_set() {
+        let c = Config::default();
+        for k in KEYS {
+            let v = c.get(k.key).unwrap_or_else(|| panic!("no getter for {}", k.key));
+            let mut d = Config::default();
+            d.set(k.key, &v).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(d, c, "{}", k.key);
+        }
+    }
+
+    #[test]
+    fn errors_name_the_key_and_range() {
+        let mut c = Config::default();
+        let e = c.set("cores", "65").unwrap_err();
+        assert_eq!(e.key, "cores");
+        assert!(e.message.contains("1 to 64"), "{}", e.message);
+        let e = c.set("rr_interval", "20s").unwrap_err();
+        assert!(e.message.contains("100us") && e.message.contains("10s"), "{}", e.message);
+        assert!(c.set("nonsense", "1").is_err());
+        assert_eq!(c, Config::default(), "failed sets change nothing");
+    }
+
+    #[test]
+    fn cstates_lists_are_checked_against_the_cpu() {
+        let mut c = Config::default();
+        c.set("cpu", "x5675").unwrap();
+        c.set("cstates", "c6,C1").unwrap();
+        assert_eq!(c.get("cstates").unwrap(), "C1,C6");
+        assert!(c.set("cstates", "C7").is_err());
+        c.set("cpu", "sapphire-rapids").unwrap();
+        assert_eq!(c.get("cstates").unwrap(), "C1,C6", "both exist on SPR");
+    }
+
+    #[test]
+    fn task_lists_parse_and_print() {
+        let t = parse_tasks("2x3ms/10ms, 500us/2ms").unwrap();
+        assert_eq!(format_tasks(&t), "2x3ms/10ms,1x500us/2ms");
+        for bad in ["", "3ms", "0x1ms/2ms", "2x3ms/1ms", "300x1ms/2ms"] {
+            assert!(parse_tasks(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn granularity_scales_like_the_kernel() {
+        let mut c = Config::default();
+        for (cores, f) in [(1, 1), (2, 2), (4, 3), (8, 4), (64, 4)] {
+            c.cores = cores;
+            assert_eq!(c.granularity_factor(), f);
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Scheduling policies behind one trait (stub while being written).

@@ -1,0 +1,180 @@
+//! The trace a run records for drawing and export: per-core spans and instants, bounded.
+//!
+//! A run records only what falls in `TraceOptions::window` and at most `max_items`
+//! spans+instants; past that it stops recording and sets `truncated`, so memory stays
+//! bounded however long the run. Times are simulated nanoseconds.
+
+use serde::{Deserialize, Serialize};
+
+use super::time::Ns;
+
+/// What a core spends a stretch of CPU time on, other than running a task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Overhead {
+    /// Direct context switch (`__schedule`, `switch_to`).
+    Switch,
+    /// Cache refill after a switch or a migration (charged to the task as user time).
+    Refill,
+    /// Clock-event device reprogram (nohz stop/restart, hrtick arm).
+    Reprogram,
+    /// Sending or handling a reschedule IPI.
+    Ipi,
+    /// Leaving a C-state (its exit latency).
+    CStateExit,
+    /// The periodic tick's handler.
+    Tick,
+    /// Wakeup work on the waker (`try_to_wake_up`).
+    Wakeup,
+}
+
+impl Overhead {
+    pub const ALL: [Overhead; 7] = [
+        Overhead::Switch,
+        Overhead::Refill,
+        Overhead::Reprogram,
+        Overhead::Ipi,
+        Overhead::CStateExit,
+        Overhead::Tick,
+        Overhead::Wakeup,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Overhead::Switch => "switch",
+            Overhead::Refill => "refill",
+            Overhead::Reprogram => "reprogram",
+            Overhead::Ipi => "ipi",
+            Overhead::CStateExit => "cstate_exit",
+            Overhead::Tick => "tick",
+            Overhead::Wakeup => "wakeup",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SpanKind {
+    /// A task runs; `sys` when the burst is kernel work (a system call).
+    Run { task: u32, sys: bool },
+    /// The core idles in a state: 0 is POLL, n is the profile's `cstates[n - 1]`.
+    Idle { state: u8 },
+    Overhead { kind: Overhead },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    pub core: u16,
+    pub start: Ns,
+    pub end: Ns,
+    pub kind: SpanKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum InstantKind {
+    /// The periodic tick fired on `core`.
+    Tick,
+    /// The hrtick timer fired (slice end).
+    Hrtick,
+    /// A reschedule IPI was sent from `from` to `core`.
+    Ipi { from: u16 },
+    /// `task` was woken by a task on `from` and placed on `core`.
+    Wakeup { from: u16, task: u32 },
+    /// `task` moved to `core` from `from` (load balancing).
+    Migrate { from: u16, task: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Instant {
+    pub core: u16,
+    pub time: Ns,
+    pub kind: InstantKind,
+}
+
+/// Static facts about a task, for legends and exports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskInfo {
+    pub name: String,
+    /// Tasks of one kind share a group (`sender`, `cc1`), for colouring.
+    pub group: String,
+}
+
+/// What to record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceOptions {
+    /// Record what overlaps `[window.0, window.1)`.
+    pub window: (Ns, Ns),
+    /// At most this many spans + instants.
+    pub max_items: usize,
+}
+
+impl Default for TraceOptions {
+    fn default() -> Self {
+        TraceOptions { window: (0, Ns::MAX), max_items: 200_000 }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    pub cores: u16,
+    /// Names of the idle states (`POLL`, then the profile's), indexed like `SpanKind::Idle`.
+    pub idle_states: Vec<String>,
+    pub tasks: Vec<TaskInfo>,
+    pub spans: Vec<Span>,
+    pub instants: Vec<Instant>,
+    /// Recording stopped early at `max_items`.
+    pub truncated: bool,
+    /// End of simulated time.
+    pub end: Ns,
+}
+
+/// The recorder the simulation writes into.
+#[derive(Debug)]
+pub struct Recorder {
+    opts: Option<TraceOptions>,
+    pub trace: Trace,
+}
+
+impl Recorder {
+    pub fn new(opts: Option<TraceOptions>) -> Self {
+        Recorder { opts, trace: Trace::default() }
+    }
+
+    #[inline]
+    pub fn enabled(&self) -> bool {
+        self.opts.is_some() && !self.trace.truncated
+    }
+
+    #[inline]
+    fn room(&mut self) -> bool {
+        let Some(o) = self.opts else { return false };
+        if self.trace.spans.len() + self.trace.instants.len() >= o.max_items {
+            self.trace.truncated = true;
+            return false;
+        }
+        true
+    }
+
+    #[inline]
+    pub fn span(&mut self, core: usize, start: Ns, end: Ns, kind: SpanKind) {
+        let Some(o) = self.opts else { return };
+        if end <= start || end <= o.window.0 || start >= o.window.1 || self.trace.truncated {
+            return;
+        }
+        if self.room() {
+            self.trace.spans.push(Span { core: core as u16, start, end, kind });
+        }
+    }
+
+    #[inline]
+    pub fn instant(&mut self, core: usize, time: Ns, kind: InstantKind) {
+        let Some(o) = self.opts else { return };
+        if time < o.window.0 || time >= o.window.1 || self.trace.truncated {
+            return;
+        }
+        if self.room() {
+            self.trace.instants.push(Instant { core: core as u16, time, kind });
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Workloads: programs the simulated tasks run (stub while being written).

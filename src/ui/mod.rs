@@ -1,0 +1,4 @@
+//! The Yew web UI (stub being written).
+
+/// Starts the app (wasm32 only).
+pub fn start() {}
