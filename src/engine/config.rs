@@ -177,33 +177,163 @@ pub struct KeyDoc {
 
 /// Every config key, grouped as the UI shows them.
 pub const KEYS: &[KeyDoc] = &[
-    KeyDoc { key: "cpu", group: "Machine", kind: KeyKind::Text, help: "Hardware profile: its C-state table and the cost of switches, syscalls, timer reprograms and IPIs." },
-    KeyDoc { key: "cores", group: "Machine", kind: KeyKind::Int { min: 1, max: MAX_CORES as u64 }, help: "Number of CPUs the scheduler runs on." },
-    KeyDoc { key: "hz", group: "Machine", kind: KeyKind::Choice(&["100", "250", "300", "1000"]), help: "CONFIG_HZ: the periodic tick rate; without hrtick a slice can only end on a tick." },
-    KeyDoc { key: "policy", group: "Scheduler", kind: KeyKind::Choice(&["cfs", "eevdf", "sd"]), help: "CFS (2.6.23-6.5), EEVDF (6.6+) or the Staircase Deadline / BFS round robin with rr_interval." },
-    KeyDoc { key: "hrtick", group: "Scheduler", kind: KeyKind::Bool, help: "HRTICK: an hrtimer ends the slice exactly, instead of at the next tick (one reprogram per arm)." },
-    KeyDoc { key: "hrtick_disables_wakeup_preempt", group: "Scheduler", kind: KeyKind::Bool, help: "2.6.24-era: HRTICK could not coexist with PREEMPT_RESTRICT, so with hrtick on, wakeups never preempt." },
-    KeyDoc { key: "wakeup_preempt", group: "Scheduler", kind: KeyKind::Bool, help: "WAKEUP_PREEMPT: a woken task preempts the running one when it is far enough behind in vruntime." },
-    KeyDoc { key: "sched_latency", group: "Scheduler", kind: KeyKind::Duration { min: 100 * US, max: SEC }, help: "sysctl_sched_latency (unscaled): the period in which every runnable task runs once." },
-    KeyDoc { key: "min_granularity", group: "Scheduler", kind: KeyKind::Duration { min: 50 * US, max: SEC }, help: "sysctl_sched_min_granularity (unscaled; EEVDF's base_slice): the shortest slice." },
-    KeyDoc { key: "wakeup_granularity", group: "Scheduler", kind: KeyKind::Duration { min: 0, max: SEC }, help: "sysctl_sched_wakeup_granularity (unscaled): how far behind a woken task must be to preempt." },
-    KeyDoc { key: "migration_cost", group: "Scheduler", kind: KeyKind::Duration { min: 0, max: 100 * MS }, help: "sysctl_sched_migration_cost: cache-hot threshold, and the nohz rate limit's avg_idle bound." },
-    KeyDoc { key: "rr_interval", group: "Scheduler", kind: KeyKind::Duration { min: 100 * US, max: 10 * SEC }, help: "SD/BFS quantum: the longest two equal-priority tasks wait for each other." },
-    KeyDoc { key: "cstates", group: "Idle", kind: KeyKind::Text, help: "Enabled idle states (comma list, 'all', or 'off' to poll): deeper saves power, costs exit latency." },
-    KeyDoc { key: "governor", group: "Idle", kind: KeyKind::Choice(&["menu", "ladder", "teo"]), help: "cpuidle governor that predicts the idle length and picks a C-state." },
-    KeyDoc { key: "latency_limit", group: "Idle", kind: KeyKind::Text, help: "PM QoS CPU latency limit ('none' or a duration): states with a longer exit latency are not used." },
-    KeyDoc { key: "resched_ipi", group: "Idle", kind: KeyKind::Bool, help: "Remote wakeups send a reschedule IPI; off means idle polls (idle=poll) and needs none." },
-    KeyDoc { key: "nohz", group: "nohz", kind: KeyKind::Bool, help: "NO_HZ_IDLE: stop the periodic tick when a CPU idles (one clock-event reprogram)." },
-    KeyDoc { key: "nohz_ratelimit", group: "nohz", kind: KeyKind::Bool, help: "'sched: ratelimit nohz': keep the tick when avg_idle is under migration_cost." },
-    KeyDoc { key: "nohz_exit_reprograms", group: "nohz", kind: KeyKind::Int { min: 1, max: 2 }, help: "Clock-event reprograms on idle exit: 2 is the 3.11-rc regression (commit 968320b), 1 the fix." },
-    KeyDoc { key: "workload", group: "Workload", kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp"]), help: "pipe ping-pong, iperf -P N over loopback, make -jN, or rt-app periodic tasks." },
-    KeyDoc { key: "loops", group: "Workload", kind: KeyKind::Int { min: 1, max: 10_000_000 }, help: "pipe: round trips (perf bench sched pipe -l)." },
-    KeyDoc { key: "streams", group: "Workload", kind: KeyKind::Int { min: 1, max: 64 }, help: "iperf: parallel TCP streams over loopback (-P)." },
+    KeyDoc {
+        key: "cpu",
+        group: "Machine",
+        kind: KeyKind::Text,
+        help: "Hardware profile: its C-state table and the cost of switches, syscalls, timer reprograms and IPIs.",
+    },
+    KeyDoc {
+        key: "cores",
+        group: "Machine",
+        kind: KeyKind::Int { min: 1, max: MAX_CORES as u64 },
+        help: "Number of CPUs the scheduler runs on.",
+    },
+    KeyDoc {
+        key: "hz",
+        group: "Machine",
+        kind: KeyKind::Choice(&["100", "250", "300", "1000"]),
+        help: "CONFIG_HZ: the periodic tick rate; without hrtick a slice can only end on a tick.",
+    },
+    KeyDoc {
+        key: "policy",
+        group: "Scheduler",
+        kind: KeyKind::Choice(&["cfs", "eevdf", "sd"]),
+        help: "CFS (2.6.23-6.5), EEVDF (6.6+) or the Staircase Deadline / BFS round robin with rr_interval.",
+    },
+    KeyDoc {
+        key: "hrtick",
+        group: "Scheduler",
+        kind: KeyKind::Bool,
+        help: "HRTICK: an hrtimer ends the slice exactly, instead of at the next tick (one reprogram per arm).",
+    },
+    KeyDoc {
+        key: "hrtick_disables_wakeup_preempt",
+        group: "Scheduler",
+        kind: KeyKind::Bool,
+        help: "2.6.24-era: HRTICK could not coexist with PREEMPT_RESTRICT, so with hrtick on, wakeups never preempt.",
+    },
+    KeyDoc {
+        key: "wakeup_preempt",
+        group: "Scheduler",
+        kind: KeyKind::Bool,
+        help: "WAKEUP_PREEMPT: a woken task preempts the running one when it is far enough behind in vruntime.",
+    },
+    KeyDoc {
+        key: "sched_latency",
+        group: "Scheduler",
+        kind: KeyKind::Duration { min: 100 * US, max: SEC },
+        help: "sysctl_sched_latency (unscaled): the period in which every runnable task runs once.",
+    },
+    KeyDoc {
+        key: "min_granularity",
+        group: "Scheduler",
+        kind: KeyKind::Duration { min: 50 * US, max: SEC },
+        help: "sysctl_sched_min_granularity (unscaled; EEVDF's base_slice): the shortest slice.",
+    },
+    KeyDoc {
+        key: "wakeup_granularity",
+        group: "Scheduler",
+        kind: KeyKind::Duration { min: 0, max: SEC },
+        help: "sysctl_sched_wakeup_granularity (unscaled): how far behind a woken task must be to preempt.",
+    },
+    KeyDoc {
+        key: "migration_cost",
+        group: "Scheduler",
+        kind: KeyKind::Duration { min: 0, max: 100 * MS },
+        help: "sysctl_sched_migration_cost: cache-hot threshold, and the nohz rate limit's avg_idle bound.",
+    },
+    KeyDoc {
+        key: "rr_interval",
+        group: "Scheduler",
+        kind: KeyKind::Duration { min: 100 * US, max: 10 * SEC },
+        help: "SD/BFS quantum: the longest two equal-priority tasks wait for each other.",
+    },
+    KeyDoc {
+        key: "cstates",
+        group: "Idle",
+        kind: KeyKind::Text,
+        help: "Enabled idle states (comma list, 'all', or 'off' to poll): deeper saves power, costs exit latency.",
+    },
+    KeyDoc {
+        key: "governor",
+        group: "Idle",
+        kind: KeyKind::Choice(&["menu", "ladder", "teo"]),
+        help: "cpuidle governor that predicts the idle length and picks a C-state.",
+    },
+    KeyDoc {
+        key: "latency_limit",
+        group: "Idle",
+        kind: KeyKind::Text,
+        help: "PM QoS CPU latency limit ('none' or a duration): states with a longer exit latency are not used.",
+    },
+    KeyDoc {
+        key: "resched_ipi",
+        group: "Idle",
+        kind: KeyKind::Bool,
+        help: "Remote wakeups send a reschedule IPI; off means idle polls (idle=poll) and needs none.",
+    },
+    KeyDoc {
+        key: "nohz",
+        group: "nohz",
+        kind: KeyKind::Bool,
+        help: "NO_HZ_IDLE: stop the periodic tick when a CPU idles (one clock-event reprogram).",
+    },
+    KeyDoc {
+        key: "nohz_ratelimit",
+        group: "nohz",
+        kind: KeyKind::Bool,
+        help: "'sched: ratelimit nohz': keep the tick when avg_idle is under migration_cost.",
+    },
+    KeyDoc {
+        key: "nohz_exit_reprograms",
+        group: "nohz",
+        kind: KeyKind::Int { min: 1, max: 2 },
+        help: "Clock-event reprograms on idle exit: 2 is the 3.11-rc regression (commit 968320b), 1 the fix.",
+    },
+    KeyDoc {
+        key: "workload",
+        group: "Workload",
+        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp"]),
+        help: "pipe ping-pong, iperf -P N over loopback, make -jN, or rt-app periodic tasks.",
+    },
+    KeyDoc {
+        key: "loops",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: 10_000_000 },
+        help: "pipe: round trips (perf bench sched pipe -l).",
+    },
+    KeyDoc {
+        key: "streams",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: 64 },
+        help: "iperf: parallel TCP streams over loopback (-P).",
+    },
     KeyDoc { key: "jobs", group: "Workload", kind: KeyKind::Int { min: 1, max: 64 }, help: "kbuild: make -j jobs." },
-    KeyDoc { key: "tasks", group: "Workload", kind: KeyKind::Text, help: "rtapp: groups COUNTxRUN/PERIOD, comma separated (2x3ms/10ms)." },
-    KeyDoc { key: "duration", group: "Run", kind: KeyKind::Duration { min: MS, max: MAX_DURATION }, help: "Simulated time limit (workloads with a fixed amount of work stop earlier)." },
-    KeyDoc { key: "seed", group: "Run", kind: KeyKind::Int { min: 0, max: u64::MAX }, help: "Seed of the simulation's random streams: same config and seed, same result." },
-    KeyDoc { key: "max_events", group: "Run", kind: KeyKind::Int { min: 1_000, max: MAX_EVENTS }, help: "Event budget: the run stops (and says so) after this many events." },
+    KeyDoc {
+        key: "tasks",
+        group: "Workload",
+        kind: KeyKind::Text,
+        help: "rtapp: groups COUNTxRUN/PERIOD, comma separated (2x3ms/10ms).",
+    },
+    KeyDoc {
+        key: "duration",
+        group: "Run",
+        kind: KeyKind::Duration { min: MS, max: MAX_DURATION },
+        help: "Simulated time limit (workloads with a fixed amount of work stop earlier).",
+    },
+    KeyDoc {
+        key: "seed",
+        group: "Run",
+        kind: KeyKind::Int { min: 0, max: u64::MAX },
+        help: "Seed of the simulation's random streams: same config and seed, same result.",
+    },
+    KeyDoc {
+        key: "max_events",
+        group: "Run",
+        kind: KeyKind::Int { min: 1_000, max: MAX_EVENTS },
+        help: "Event budget: the run stops (and says so) after this many events.",
+    },
 ];
 
 /// Looks up a key's documentation.
@@ -228,10 +358,8 @@ fn on_off(b: bool) -> String {
 }
 
 fn parse_int(key: &str, v: &str, min: u64, max: u64) -> Result<u64, ConfigError> {
-    let n: u64 = v
-        .trim()
-        .parse()
-        .map_err(|_| err(key, format!("'{v}' is not a whole number (allowed {min} to {max})")))?;
+    let n: u64 =
+        v.trim().parse().map_err(|_| err(key, format!("'{v}' is not a whole number (allowed {min} to {max})")))?;
     if n < min || n > max {
         return Err(err(key, format!("{n} is out of range (allowed {min} to {max})")));
     }
@@ -243,7 +371,12 @@ fn parse_dur(key: &str, v: &str, min: Ns, max: Ns) -> Result<Ns, ConfigError> {
     if d < min || d > max {
         return Err(err(
             key,
-            format!("{} is out of range (allowed {} to {})", format_duration(d), format_duration(min), format_duration(max)),
+            format!(
+                "{} is out of range (allowed {} to {})",
+                format_duration(d),
+                format_duration(min),
+                format_duration(max)
+            ),
         ));
     }
     Ok(d)
@@ -318,7 +451,8 @@ impl Config {
                 // A list of states may not exist on the new CPU: keep only the known ones.
                 if let CStates::Only(list) = &self.cstates {
                     let p = self.profile();
-                    let kept: Vec<String> = list.iter().filter(|n| p.cstates.iter().any(|s| &s.name == n)).cloned().collect();
+                    let kept: Vec<String> =
+                        list.iter().filter(|n| p.cstates.iter().any(|s| &s.name == n)).cloned().collect();
                     self.cstates = if kept.is_empty() { CStates::Off } else { CStates::Only(kept) };
                 }
             }
@@ -354,7 +488,10 @@ impl Config {
                         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                             let Some(s) = p.cstates.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
                                 let known: Vec<_> = p.cstates.iter().map(|s| s.name).collect();
-                                return Err(err(key, format!("{} has no state '{name}' (has {}; or all, off)", p.name, known.join(", "))));
+                                return Err(err(
+                                    key,
+                                    format!("{} has no state '{name}' (has {}; or all, off)", p.name, known.join(", ")),
+                                ));
                             };
                             if !names.iter().any(|n: &String| n == s.name) {
                                 names.push(s.name.to_string());
@@ -364,7 +501,12 @@ impl Config {
                             CStates::Off
                         } else {
                             // Keep table order so the printed form is canonical.
-                            let ordered = p.cstates.iter().filter(|s| names.iter().any(|n| n == s.name)).map(|s| s.name.to_string()).collect();
+                            let ordered = p
+                                .cstates
+                                .iter()
+                                .filter(|s| names.iter().any(|n| n == s.name))
+                                .map(|s| s.name.to_string())
+                                .collect();
                             CStates::Only(ordered)
                         }
                     }

@@ -86,13 +86,13 @@ pub const PROFILES: &[Profile] = &[
         // DDR2-800 dual channel streams ~5 GB/s; one core's miss-bound refill gets ~2 GB/s.
         refill_bytes_per_us: 2_000,
         cstates: CORE2_ACPI,
-        ctx_switch: 3_800, // Li, Ding, Shen, ExpCS 2007: direct switch 3.8 us on a 2007 Xeon
-        syscall: 250,      // estimate: ~600 cycles entry/exit at 2.4 GHz
-        ttwu: 600,         // estimate: enqueue + preemption check, ~1500 cycles
-        reprogram: US,     // lapic timer write class, kernel-mechanisms.md ("about 1 us class")
-        ipi_send: 300,     // estimate: ICR write on a 2007 core
-        ipi_latency: 500,  // estimate
-        ipi_receive: 700,  // estimate: irq entry/exit + scheduler_ipi
+        ctx_switch: 3_800,   // Li, Ding, Shen, ExpCS 2007: direct switch 3.8 us on a 2007 Xeon
+        syscall: 250,        // estimate: ~600 cycles entry/exit at 2.4 GHz
+        ttwu: 600,           // estimate: enqueue + preemption check, ~1500 cycles
+        reprogram: US,       // lapic timer write class, kernel-mechanisms.md ("about 1 us class")
+        ipi_send: 300,       // estimate: ICR write on a 2007 core
+        ipi_latency: 500,    // estimate
+        ipi_receive: 700,    // estimate: irq entry/exit + scheduler_ipi
         tick_handler: 1_500, // estimate: tick_sched_timer + scheduler_tick on 2007 hardware
         speed_permille: 1_000,
     },
@@ -119,7 +119,7 @@ pub const PROFILES: &[Profile] = &[
         title: "2 x Xeon X5675 (Westmere-EP 2011, 12 cores)",
         cores: 12,
         llc_cores: 6,
-        llc_bytes: 12 << 20, // 12 MB L3 per socket (Intel X5675 datasheet)
+        llc_bytes: 12 << 20,        // 12 MB L3 per socket (Intel X5675 datasheet)
         refill_bytes_per_us: 6_000, // estimate: 3 DDR3 channels, one core's miss-bound share
         cstates: NEHALEM,
         ctx_switch: 1_200, // estimate: same-CPU pipe round trip ~4-5 us on this class = 2 switches + 4 syscalls
@@ -137,7 +137,7 @@ pub const PROFILES: &[Profile] = &[
         title: "Xeon Gold 6148 (Skylake-SP 2017, 20 cores)",
         cores: 20,
         llc_cores: 20,
-        llc_bytes: 27_500 << 10, // 27.5 MB L3 (Intel 6148 datasheet)
+        llc_bytes: 27_500 << 10,     // 27.5 MB L3 (Intel 6148 datasheet)
         refill_bytes_per_us: 10_000, // estimate: 6 DDR4 channels
         cstates: SKX,
         ctx_switch: 900, // estimate
@@ -155,7 +155,7 @@ pub const PROFILES: &[Profile] = &[
         title: "Xeon Platinum 8480+ (Sapphire Rapids 2023, 56 cores)",
         cores: 56,
         llc_cores: 56,
-        llc_bytes: 105 << 20, // 105 MB L3 (Intel 8480+ datasheet)
+        llc_bytes: 105 << 20,        // 105 MB L3 (Intel 8480+ datasheet)
         refill_bytes_per_us: 12_000, // estimate: 8 DDR5 channels
         cstates: SPR,
         ctx_switch: 800, // estimate

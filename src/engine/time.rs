@@ -37,11 +37,7 @@ pub fn parse_duration(text: &str) -> Result<Ns, String> {
     if frac_part.contains('.') {
         return Err(format!("'{t}' is not a number"));
     }
-    let int: u64 = if int_part.is_empty() {
-        0
-    } else {
-        int_part.parse().map_err(|_| format!("'{t}' is too large"))?
-    };
+    let int: u64 = if int_part.is_empty() { 0 } else { int_part.parse().map_err(|_| format!("'{t}' is too large"))? };
     let mut value = int.checked_mul(scale).ok_or_else(|| format!("'{t}' is too large"))?;
     // Fraction digits: exact down to the nanosecond, anything finer is an error.
     let mut place = scale;
@@ -54,9 +50,7 @@ pub fn parse_duration(text: &str) -> Result<Ns, String> {
             }
             continue;
         }
-        value = value
-            .checked_add(digit * place)
-            .ok_or_else(|| format!("'{t}' is too large"))?;
+        value = value.checked_add(digit * place).ok_or_else(|| format!("'{t}' is too large"))?;
     }
     Ok(value)
 }

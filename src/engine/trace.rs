@@ -56,10 +56,17 @@ impl Overhead {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum SpanKind {
     /// A task runs; `sys` when the burst is kernel work (a system call).
-    Run { task: u32, sys: bool },
+    Run {
+        task: u32,
+        sys: bool,
+    },
     /// The core idles in a state: 0 is POLL, n is the profile's `cstates[n - 1]`.
-    Idle { state: u8 },
-    Overhead { kind: Overhead },
+    Idle {
+        state: u8,
+    },
+    Overhead {
+        kind: Overhead,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
