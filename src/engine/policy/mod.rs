@@ -1,1 +1,113 @@
-//! Scheduling policies behind one trait (stub while being written).
+//! Scheduling policies behind one trait: CFS, EEVDF and the SD/BFS round-robin deadline.
+//!
+//! A policy owns the per-core runqueues (which tasks wait, in what order) and the
+//! per-task scheduling state in `Task::se`; the simulation (`sim`) owns time, cores,
+//! costs and wakeup placement. Runqueues are small vectors scanned linearly: runqueue
+//! lengths here are tens of tasks, where a scan beats a tree.
+//!
+//! Protocol: `pick_next` removes the chosen task from the queue and makes it the core's
+//! `curr`; `put_prev` gives a still-runnable `curr` back; `dequeue_curr` drops a `curr`
+//! that blocks or exits; `enqueue`/`dequeue` move waiting tasks (wakeups, migration).
+
+pub mod cfs;
+pub mod eevdf;
+pub mod sd;
+
+use super::config::{Config, Policy as PolicyKind};
+use super::time::Ns;
+
+/// The weight of a nice-0 task (`NICE_0_LOAD` without the fixed-point shift).
+pub const NICE_0_LOAD: u64 = 1024;
+/// vruntimes start here so that subtracting a sleeper credit never underflows.
+pub const VRUNTIME_BASE: u64 = 1 << 50;
+
+/// `sched_prio_to_weight`, nice -20 ..= 19 (kernel/sched/core.c).
+pub const PRIO_TO_WEIGHT: [u64; 40] = [
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121, 2501,
+    1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+];
+
+/// Per-task scheduling state, shared by all policies (each uses its own fields).
+#[derive(Clone, Debug, Default)]
+pub struct SchedEntity {
+    pub weight: u64,
+    pub vruntime: u64,
+    /// EEVDF virtual deadline; SD's deadline in ns.
+    pub deadline: u64,
+    /// EEVDF lag saved at dequeue (V - v).
+    pub vlag: i64,
+    /// Total CPU time.
+    pub sum_exec: Ns,
+    /// `sum_exec` when the task was last picked (for slice checks).
+    pub prev_sum_exec: Ns,
+    /// SD: what is left of the current quantum.
+    pub rr_left: Ns,
+    /// Whether the task has ever been enqueued.
+    pub started: bool,
+}
+
+/// How a task arrives on a runqueue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    /// First enqueue after creation.
+    New,
+    /// Woken from sleep or a blocking wait; `from` is the core it last ran on.
+    Wakeup { from: usize },
+    /// Moved from another core by the load balancer.
+    Migrated { from: usize },
+}
+
+/// What every policy implements. `se` is indexed by task id.
+pub trait Policy {
+    /// Adds a waiting task to core `c`'s queue.
+    fn enqueue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, how: Arrival, now: Ns);
+    /// Removes a waiting (not running) task, e.g. to migrate it. Returns false if absent.
+    fn dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) -> bool;
+    /// Chooses the next task for core `c` (which has no `curr`), making it `curr`.
+    fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, now: Ns) -> Option<usize>;
+    /// Puts a still-runnable `curr` back in the queue.
+    fn put_prev(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns);
+    /// `curr` blocks or exits: it leaves the runqueue.
+    fn dequeue_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns);
+    /// Charges `delta` ns of CPU time to `curr`.
+    fn update_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, delta: Ns);
+    /// The periodic tick (or the hrtick's expiry) on a core running `curr`: true to reschedule.
+    fn task_tick(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, now: Ns) -> bool;
+    /// Should `woken`, just enqueued on core `c`, preempt `curr`?
+    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, woken: usize) -> bool;
+    /// Time until `curr`'s slice ends, if it should be enforced by the hrtick (more than
+    /// one task runnable); `None` otherwise.
+    fn slice_left(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<Ns>;
+    /// Waiting tasks on core `c` (not counting `curr`).
+    fn queued(&self, c: usize) -> &[usize];
+}
+
+/// Builds the policy a config asks for.
+pub fn build(cfg: &Config) -> Box<dyn Policy> {
+    match cfg.policy {
+        PolicyKind::Cfs => Box::new(cfs::Cfs::new(cfg)),
+        PolicyKind::Eevdf => Box::new(eevdf::Eevdf::new(cfg)),
+        PolicyKind::Sd => Box::new(sd::Sd::new(cfg)),
+    }
+}
+
+/// `delta * NICE_0_LOAD / weight` (calc_delta_fair).
+#[inline]
+pub fn calc_delta_fair(delta: Ns, weight: u64) -> u64 {
+    if weight == NICE_0_LOAD {
+        delta
+    } else {
+        ((delta as u128 * NICE_0_LOAD as u128) / weight.max(1) as u128) as u64
+    }
+}
+
+/// Removes `task` from a small queue, keeping order. True if it was there.
+#[inline]
+pub(crate) fn remove(queue: &mut Vec<usize>, task: usize) -> bool {
+    if let Some(i) = queue.iter().position(|&t| t == task) {
+        queue.remove(i);
+        true
+    } else {
+        false
+    }
+}

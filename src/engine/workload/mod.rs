@@ -1,1 +1,109 @@
-//! Workloads: programs the simulated tasks run (stub while being written).
+//! Workloads: the programs simulated tasks run, as state machines asked "what next?".
+//!
+//! When a task needs work (it was just created, its burst ended, or it woke up), the
+//! simulation calls `Workload::next` on the CPU it runs on. The answer is a `Step`: run a
+//! burst of CPU work (user or system), block until another task wakes it, sleep until a
+//! time, or exit. Wakeups of other tasks go into `Fx` and take effect at the end of the
+//! step that caused them (a pipe write wakes the reader when the write completes).
+//! Work is given in reference nanoseconds (a 2.4 GHz Core 2 of 2007) and divided by the
+//! profile's speed; system calls add the profile's syscall entry/exit cost.
+
+pub mod iperf;
+pub mod kbuild;
+pub mod pipe;
+pub mod rtapp;
+
+use super::config::{Config, WorkloadKind};
+use super::profile::Profile;
+use super::rng::{stream, SimRng};
+use super::time::Ns;
+
+/// A task the workload starts with.
+#[derive(Clone, Debug)]
+pub struct TaskSpec {
+    pub name: String,
+    pub group: String,
+    /// Bytes of cache the task's working set occupies (capped at the LLC by the engine).
+    pub ws_bytes: u64,
+    /// Bytes of new cache lines it touches per microsecond of running (how fast it evicts others).
+    pub touch_bytes_per_us: u64,
+    pub nice: i32,
+    /// Core the task is created on (`core % cores`).
+    pub core: usize,
+}
+
+/// What a task does next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Run `ns` of CPU work; `sys` when it is kernel work (a system call).
+    Run { ns: Ns, sys: bool },
+    /// Wait until another task wakes it.
+    Block,
+    /// Sleep until an absolute time (a timer wakes it).
+    SleepUntil(Ns),
+    /// The task is done.
+    Exit,
+}
+
+/// Side effects of a step, applied by the simulation when the step's burst ends.
+#[derive(Debug, Default)]
+pub struct Fx {
+    /// Tasks to wake: (task, synchronous wakeup as a pipe/socket write does: WF_SYNC).
+    pub wakes: Vec<(usize, bool)>,
+    /// The task started a new program (exec): its cache state starts fresh, nothing to refill.
+    pub exec: bool,
+}
+
+/// Machine facts a workload needs to cost its work.
+#[derive(Clone, Copy, Debug)]
+pub struct Costs {
+    pub syscall: Ns,
+    pub speed_permille: u64,
+}
+
+impl Costs {
+    pub fn new(p: &Profile) -> Self {
+        Costs { syscall: p.syscall, speed_permille: p.speed_permille.max(1) }
+    }
+    /// Reference-machine work scaled to this CPU.
+    #[inline]
+    pub fn work(&self, reference_ns: Ns) -> Ns {
+        (reference_ns as u128 * 1000 / self.speed_permille as u128).max(1) as Ns
+    }
+    /// A system call doing `reference_ns` of kernel work.
+    #[inline]
+    pub fn syscall(&self, reference_ns: Ns) -> Ns {
+        self.syscall + self.work(reference_ns)
+    }
+}
+
+/// The main result of a workload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Result {
+    pub value: f64,
+    pub unit: &'static str,
+    pub higher_is_better: bool,
+}
+
+pub trait Workload {
+    /// The tasks that exist at time 0.
+    fn tasks(&mut self) -> Vec<TaskSpec>;
+    /// Called on the task's CPU when it needs its next step.
+    fn next(&mut self, task: usize, now: Ns, fx: &mut Fx) -> Step;
+    /// The fixed amount of work is done (time-limited workloads never are).
+    fn done(&self) -> bool;
+    /// The main result, given the elapsed simulated time.
+    fn result(&self, elapsed: Ns) -> Result;
+}
+
+/// Builds the workload a config asks for, with its own random stream.
+pub fn build(cfg: &Config) -> Box<dyn Workload> {
+    let costs = Costs::new(cfg.profile());
+    let rng = SimRng::new(cfg.seed, stream::WORKLOAD);
+    match cfg.workload {
+        WorkloadKind::Pipe => Box::new(pipe::Pipe::new(cfg.loops, costs)),
+        WorkloadKind::Iperf => Box::new(iperf::Iperf::new(cfg.streams as usize, costs)),
+        WorkloadKind::Kbuild => Box::new(kbuild::Kbuild::new(cfg.jobs as usize, costs, rng)),
+        WorkloadKind::Rtapp => Box::new(rtapp::Rtapp::new(&cfg.tasks, costs, rng)),
+    }
+}
