@@ -71,6 +71,9 @@ pub fn parse(cmd: &str, words: &[String], flags: &[Flag]) -> Result<Parsed, CliE
             out.help = true;
             continue;
         }
+        if flags.is_empty() {
+            return Err(CliError::usage(format!("{cmd}: takes no arguments (got '{word}')")));
+        }
         if !word.starts_with('-') || word == "-" {
             return Err(CliError::usage(format!(
                 "{cmd}: unexpected argument '{word}' (flags: {}; see schedscope help)",
@@ -140,6 +143,7 @@ mod tests {
         assert!(message("--json=1").starts_with("--json: takes no value"));
         assert!(message("--preset a --preset b").starts_with("--preset: given more than once"));
         assert!(message("stray").contains("unexpected argument 'stray'"));
+        assert_eq!(parse("presets", &words("x"), &[]).unwrap_err().message, "presets: takes no arguments (got 'x')");
     }
 
     #[test]

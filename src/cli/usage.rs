@@ -1,6 +1,6 @@
 //! The usage text: subcommands, their flags, and every config key with its help and range.
 
-use crate::engine::config::{KeyDoc, KeyKind, KEYS};
+use crate::engine::config::{Config, KeyDoc, KeyKind, KEYS};
 use crate::engine::presets::PRESETS;
 use crate::engine::profile::profile_names;
 use crate::engine::time::format_duration;
@@ -55,20 +55,15 @@ pub fn usage() -> String {
     s.push_str("\nPresets (schedscope presets):\n  ");
     s.push_str(&PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", "));
     s.push_str("\n\nConfig keys (--set KEY=VALUE; durations take ns, us, ms or s):\n");
-    let key_w = KEYS.iter().map(|k| k.key.len()).max().unwrap_or(0);
-    let kind_w = KEYS.iter().map(|k| kind_text(k).len()).max().unwrap_or(0).min(28);
+    let defaults = Config::default();
     let mut group = "";
     for k in KEYS {
         if k.group != group {
             group = k.group;
             s.push_str(&format!("  {group}\n"));
         }
-        let kind = kind_text(k);
-        if kind.len() > kind_w {
-            s.push_str(&format!("    {:key_w$}  {kind}\n    {:key_w$}  {:kind_w$}  {}\n", k.key, "", "", k.help));
-        } else {
-            s.push_str(&format!("    {:key_w$}  {kind:kind_w$}  {}\n", k.key, k.help));
-        }
+        let default = defaults.get(k.key).unwrap_or_default();
+        s.push_str(&format!("    {} = {}  (default {default})\n        {}\n", k.key, kind_text(k), k.help));
     }
     s
 }
