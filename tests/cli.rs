@@ -297,3 +297,15 @@ fn bench_reports_both_rates_and_their_ratio() {
         assert!(r.stdout.contains(word), "{}", r.stdout);
     }
 }
+
+#[test]
+fn the_same_run_twice_prints_the_same_metrics_but_wall_time() {
+    let args = ["run", "--set", "duration=10ms", "--set", "seed=7", "--json"];
+    let strip = |r: Ran| {
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        let mut v = json(&r.stdout);
+        v["metrics"].as_object_mut().expect("metrics object").remove("wall_s");
+        v
+    };
+    assert_eq!(strip(cli(&args)), strip(cli(&args)));
+}
