@@ -1,0 +1,330 @@
+//! How results are printed: aligned tables for people, JSON and CSV for programs.
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use super::run::SweepRow;
+use super::CliError;
+use crate::engine::metrics::StopReason;
+use crate::engine::presets::Preset;
+use crate::engine::{Config, Metrics};
+
+/// A plain text table: a header and rows of cells; the first column is left-aligned,
+/// the others right-aligned (they are numbers).
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new(header: &[&str]) -> Table {
+        Table { header: header.iter().map(|h| h.to_string()).collect(), rows: Vec::new() }
+    }
+
+    pub fn render(&self, indent: &str) -> String {
+        let cols = self.header.len().max(self.rows.iter().map(Vec::len).max().unwrap_or(0));
+        let mut width = vec![0usize; cols];
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            for (i, cell) in row.iter().enumerate() {
+                width[i] = width[i].max(cell.chars().count());
+            }
+        }
+        let mut out = String::new();
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            let mut line = String::from(indent);
+            for (i, w) in width.iter().enumerate() {
+                let cell = row.get(i).map(String::as_str).unwrap_or("");
+                if i == 0 {
+                    line.push_str(&format!("{cell:<w$}"));
+                } else {
+                    line.push_str(&format!("  {cell:>w$}"));
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A float for people: precision by magnitude, `-` for NaN or infinity.
+pub fn num(x: f64) -> String {
+    if !x.is_finite() {
+        return "-".into();
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if a >= 1e5 {
+        format!("{x:.0}")
+    } else if a >= 100.0 {
+        format!("{x:.1}")
+    } else if a >= 1.0 {
+        format!("{x:.3}")
+    } else {
+        format!("{x:.6}")
+    }
+}
+
+/// A fraction as a percentage with one decimal.
+pub fn percent(fraction: f64) -> String {
+    if fraction.is_finite() {
+        format!("{:.1}", fraction * 100.0)
+    } else {
+        "-".into()
+    }
+}
+
+fn stop_text(reason: Option<StopReason>) -> &'static str {
+    match reason {
+        Some(StopReason::Completed) => "workload completed",
+        Some(StopReason::TimeLimit) => "time limit (duration)",
+        Some(StopReason::EventBudget) => "event budget ran out (max_events): the figures cover a partial run",
+        None => "not reported",
+    }
+}
+
+/// The header lines shared by `run` and `sweep`: preset and changed keys.
+fn preamble(preset: Option<&Preset>, diff: &[(&str, String)]) -> String {
+    let mut s = match preset {
+        Some(p) => format!("preset   {}  ({})\n", p.name, p.title),
+        None => "preset   none (default config)\n".to_string(),
+    };
+    let changes: Vec<String> = diff.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    s.push_str(&format!("changes  {}\n", if changes.is_empty() { "none".into() } else { changes.join(" ") }));
+    s
+}
+
+/// `run`'s readable report.
+pub fn run_table(preset: Option<&Preset>, diff: &[(&str, String)], m: &Metrics) -> String {
+    let mut s = preamble(preset, diff);
+    s.push_str(&format!("stopped  {}\n\n", stop_text(m.stop_reason)));
+    let better = if m.throughput_unit.is_empty() {
+        String::new()
+    } else if m.higher_is_better {
+        format!("{} (higher is better)", m.throughput_unit)
+    } else {
+        format!("{} (lower is better)", m.throughput_unit)
+    };
+    let mut rows: Vec<(String, String, String)> = vec![
+        ("elapsed".into(), num(m.elapsed_s), "s".into()),
+        ("throughput".into(), num(m.throughput), better),
+        ("events".into(), m.events.to_string(), String::new()),
+        ("context switches".into(), m.context_switches.to_string(), String::new()),
+        ("migrations".into(), m.migrations.to_string(), String::new()),
+        ("IPIs".into(), m.ipis.to_string(), String::new()),
+        ("timer reprograms".into(), m.timer_reprograms.to_string(), String::new()),
+        ("nohz entries".into(), m.nohz_entries.to_string(), String::new()),
+        ("ticks".into(), m.ticks.to_string(), String::new()),
+        ("hrtick fires".into(), m.hrtick_fires.to_string(), String::new()),
+        ("wakeups".into(), m.wakeups.to_string(), String::new()),
+        ("preemptions".into(), m.preemptions.to_string(), String::new()),
+        ("wakeup latency p50".into(), num(m.wakeup_latency_us.p50), "us".into()),
+        ("wakeup latency p99".into(), num(m.wakeup_latency_us.p99), "us".into()),
+        ("user".into(), num(m.user_s), "s".into()),
+        ("sys".into(), num(m.sys_s), "s".into()),
+        ("idle".into(), num(m.idle_s), "s".into()),
+        ("CPU".into(), format!("{:.1}", m.cpu_percent), "%".into()),
+    ];
+    if m.cstate_residency.is_empty() {
+        rows.push(("C-state residency".into(), "-".into(), "no idle time".into()));
+    } else {
+        rows.push(("C-state residency".into(), String::new(), String::new()));
+        for (state, frac) in &m.cstate_residency {
+            let entries = m.cstate_entries.get(state).map(|n| format!("% ({n} entries)")).unwrap_or("%".into());
+            rows.push((format!("  {state}"), percent(*frac), entries));
+        }
+    }
+    rows.push(("wall".into(), num(m.wall_s), "s (host time for the run)".into()));
+    let lw = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let vw = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+    for (label, value, unit) in rows {
+        s.push_str(format!("{label:lw$}  {value:>vw$}  {unit}").trim_end());
+        s.push('\n');
+    }
+    if !m.digest.is_empty() {
+        s.push_str(&format!("\ndigest   {}\n", m.digest));
+    }
+    s
+}
+
+/// A config as a JSON object of canonical text values, in `KEYS` order.
+struct ConfigJson<'a>(&'a Config);
+
+impl Serialize for ConfigJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let pairs = self.0.to_pairs();
+        let mut map = serializer.serialize_map(Some(pairs.len()))?;
+        for (k, v) in &pairs {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct RunJson<'a> {
+    config: ConfigJson<'a>,
+    metrics: &'a Metrics,
+}
+
+/// One JSON document and a newline.
+pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, CliError> {
+    serde_json::to_string(value)
+        .map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| CliError::failure(format!("json: cannot serialize the result: {e}")))
+}
+
+/// `run --json`: `{"config": {...}, "metrics": {...}}`.
+pub fn run_json(config: &Config, metrics: &Metrics) -> Result<String, CliError> {
+    to_json(&RunJson { config: ConfigJson(config), metrics })
+}
+
+/// Relative change of `x` against `base`, as a signed percentage.
+pub fn change(x: f64, base: f64) -> String {
+    if base == 0.0 || !x.is_finite() || !base.is_finite() {
+        return "-".into();
+    }
+    format!("{:+.1}%", (x / base - 1.0) * 100.0)
+}
+
+/// `sweep`'s readable report: one row per value, throughput change against the first row.
+pub fn sweep_table(preset: Option<&Preset>, diff: &[(&str, String)], param: &str, rows: &[SweepRow]) -> String {
+    let mut s = preamble(preset, diff);
+    s.push('\n');
+    let unit = rows.first().map(|r| r.metrics.throughput_unit.as_str()).unwrap_or("");
+    let throughput = if unit.is_empty() { "throughput".to_string() } else { format!("throughput ({unit})") };
+    let mut t = Table::new(&[
+        param,
+        "elapsed_s",
+        &throughput,
+        "change",
+        "ctx_switches",
+        "migrations",
+        "ipis",
+        "reprograms",
+        "nohz",
+        "ticks",
+        "hrtick",
+        "p50_us",
+        "p99_us",
+        "user_s",
+        "sys_s",
+        "wall_s",
+    ]);
+    let base = rows.first().map(|r| r.metrics.throughput).unwrap_or(0.0);
+    for r in rows {
+        let m = &r.metrics;
+        t.rows.push(vec![
+            r.value.clone(),
+            num(m.elapsed_s),
+            num(m.throughput),
+            change(m.throughput, base),
+            m.context_switches.to_string(),
+            m.migrations.to_string(),
+            m.ipis.to_string(),
+            m.timer_reprograms.to_string(),
+            m.nohz_entries.to_string(),
+            m.ticks.to_string(),
+            m.hrtick_fires.to_string(),
+            num(m.wakeup_latency_us.p50),
+            num(m.wakeup_latency_us.p99),
+            num(m.user_s),
+            num(m.sys_s),
+            num(m.wall_s),
+        ]);
+    }
+    s.push_str(&t.render(""));
+    s
+}
+
+/// Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `sweep --csv`: a header and one line per value; floats at full precision.
+pub fn sweep_csv(param: &str, rows: &[SweepRow]) -> String {
+    let mut s = format!(
+        "{},elapsed_s,throughput,throughput_unit,events,context_switches,migrations,ipis,timer_reprograms,\
+         nohz_entries,ticks,hrtick_fires,wakeups,preemptions,wakeup_p50_us,wakeup_p99_us,user_s,sys_s,idle_s,\
+         cpu_percent,wall_s\n",
+        csv_field(param)
+    );
+    for r in rows {
+        let m = &r.metrics;
+        let cells = [
+            csv_field(&r.value),
+            m.elapsed_s.to_string(),
+            m.throughput.to_string(),
+            csv_field(&m.throughput_unit),
+            m.events.to_string(),
+            m.context_switches.to_string(),
+            m.migrations.to_string(),
+            m.ipis.to_string(),
+            m.timer_reprograms.to_string(),
+            m.nohz_entries.to_string(),
+            m.ticks.to_string(),
+            m.hrtick_fires.to_string(),
+            m.wakeups.to_string(),
+            m.preemptions.to_string(),
+            m.wakeup_latency_us.p50.to_string(),
+            m.wakeup_latency_us.p99.to_string(),
+            m.user_s.to_string(),
+            m.sys_s.to_string(),
+            m.idle_s.to_string(),
+            m.cpu_percent.to_string(),
+            m.wall_s.to_string(),
+        ];
+        s.push_str(&cells.join(","));
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_align_numbers_right() {
+        let mut t = Table::new(&["value", "n"]);
+        t.rows.push(vec!["1ms".into(), "5".into()]);
+        t.rows.push(vec!["5000ms".into(), "12345".into()]);
+        assert_eq!(t.render(""), "value       n\n1ms         5\n5000ms  12345\n");
+    }
+
+    #[test]
+    fn numbers_keep_a_readable_precision() {
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(34.27), "34.270");
+        assert_eq!(num(1234.56), "1234.6");
+        assert_eq!(num(0.000_75), "0.000750");
+        assert_eq!(num(f64::NAN), "-");
+        assert_eq!(change(4.96, 4.33), "+14.5%");
+        assert_eq!(change(1.0, 0.0), "-");
+    }
+
+    #[test]
+    fn csv_quotes_only_what_needs_it() {
+        assert_eq!(csv_field("1ms"), "1ms");
+        assert_eq!(csv_field("2x3ms/10ms,1x1ms/2ms"), "\"2x3ms/10ms,1x1ms/2ms\"");
+        assert_eq!(csv_field("a\"b"), "\"a\"\"b\"");
+    }
+
+    #[test]
+    fn run_json_keeps_config_keys_in_order() {
+        let text = run_json(&Config::default(), &Metrics::default()).unwrap();
+        assert!(text.starts_with("{\"config\":{\"cpu\":\"skylake-sp\",\"cores\":\"2\""), "{text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["config"]["duration"], "200ms");
+        assert!(v["metrics"]["wakeup_latency_us"]["p99"].is_number());
+    }
+}

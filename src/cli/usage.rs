@@ -1,0 +1,91 @@
+//! The usage text: subcommands, their flags, and every config key with its help and range.
+
+use crate::engine::config::{Config, KeyDoc, KeyKind, KEYS};
+use crate::engine::presets::PRESETS;
+use crate::engine::profile::profile_names;
+use crate::engine::time::format_duration;
+
+const HEAD: &str = "\
+schedscope: a laboratory for Linux CPU scheduling (simulate, see, share)
+
+Usage: schedscope <subcommand> [flags]
+
+Subcommands:
+  presets                       list the named presets (name, then title)
+  run [--preset NAME] [--set KEY=VALUE]... [--import FILE] [--json] [--trace FILE]
+                                simulate one config and print its metrics
+      --preset NAME             start from a preset (default: the built-in default config)
+      --set KEY=VALUE           change one config key (repeatable, applied in order, last)
+      --import FILE             apply an rt-app JSON file (after the preset, before --set)
+      --json                    print {\"config\": {...}, \"metrics\": {...}} as one JSON object
+      --trace FILE              also write a Perfetto trace (JSON; open in ui.perfetto.dev)
+  sweep --param KEY --values V1,V2,... [--preset NAME] [--set KEY=VALUE]... [--json | --csv]
+                                run once per value of one key, one row each
+      --values                  comma separated; use ';' when values contain commas
+                                (e.g. --param tasks --values '2x3ms/10ms;4x1ms/4ms')
+  validate [--quick] [--json]   the seed experiments: reported beside simulated figures;
+                                exit status 1 if a row fails
+  bench [--events N] [--json]   engine events/s beside a bare event-queue loop (best of 3)
+  help, --help                  this text
+  --version                     the version
+
+Exit status: 0 success, 1 a failed validation row or an unwritable output file,
+2 a bad flag, key or value (one line on stderr says which and what is allowed).
+";
+
+/// What a key accepts, in a word or a range.
+pub fn kind_text(doc: &KeyDoc) -> String {
+    match (doc.key, doc.kind) {
+        (_, KeyKind::Int { min, max }) if max == u64::MAX => format!("{min} or more"),
+        (_, KeyKind::Int { min, max }) => format!("{min}..{max}"),
+        (_, KeyKind::Duration { min, max }) => format!("{}..{}", format_duration(min), format_duration(max)),
+        (_, KeyKind::Bool) => "on|off".into(),
+        (_, KeyKind::Choice(list)) => list.join("|"),
+        ("cpu", KeyKind::Text) => profile_names().join("|"),
+        ("cstates", KeyKind::Text) => "all|off|C1,C6,...".into(),
+        ("latency_limit", KeyKind::Text) => "none|0ms..10ms".into(),
+        ("tasks", KeyKind::Text) => "NxRUN/PERIOD,...".into(),
+        (_, KeyKind::Text) => "text".into(),
+    }
+}
+
+/// The full usage text.
+pub fn usage() -> String {
+    let mut s = String::from(HEAD);
+    s.push_str("\nPresets (schedscope presets):\n  ");
+    s.push_str(&PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", "));
+    s.push_str("\n\nConfig keys (--set KEY=VALUE; durations take ns, us, ms or s):\n");
+    let defaults = Config::default();
+    let mut group = "";
+    for k in KEYS {
+        if k.group != group {
+            group = k.group;
+            s.push_str(&format!("  {group}\n"));
+        }
+        let default = defaults.get(k.key).unwrap_or_default();
+        s.push_str(&format!("    {} = {}  (default {default})\n        {}\n", k.key, kind_text(k), k.help));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_listed_with_its_help() {
+        let u = usage();
+        for k in KEYS {
+            assert!(u.contains(k.key) && u.contains(k.help), "{}", k.key);
+        }
+    }
+
+    #[test]
+    fn ranges_are_readable() {
+        let doc = |key| KEYS.iter().find(|k| k.key == key).unwrap();
+        assert_eq!(kind_text(doc("cores")), "1..64");
+        assert_eq!(kind_text(doc("rr_interval")), "100us..10s");
+        assert_eq!(kind_text(doc("hrtick")), "on|off");
+        assert_eq!(kind_text(doc("seed")), "0 or more");
+    }
+}

@@ -1,0 +1,112 @@
+//! `validate`: the seed experiments' tables, reported figures beside simulated ones.
+//!
+//! Exit status 1 when any row fails (`pass == Some(false)`), so a script or CI can gate on
+//! it; rows without a verdict are the baseline (first row) or a prediction.
+
+use super::args::{self, Flag};
+use super::report::{self, Table};
+use super::{usage, CliError, Out, EXIT_FAILURE};
+use crate::engine::validate::{validate_all, Table as SeedTable};
+
+const FLAGS: &[Flag] = &[Flag::switch("--quick"), Flag::switch("--json")];
+
+/// A signed fraction (0.10) as a percentage (`+10.0%`).
+fn signed_percent(x: f64) -> String {
+    if x.is_finite() {
+        format!("{:+.1}%", x * 100.0)
+    } else {
+        "-".into()
+    }
+}
+
+fn verdict(index: usize, pass: Option<bool>) -> &'static str {
+    match (index, pass) {
+        (_, Some(true)) => "PASS",
+        (_, Some(false)) => "FAIL",
+        (0, None) => "baseline",
+        (_, None) => "predicted",
+    }
+}
+
+/// The readable report of `tables`.
+pub fn render(tables: &[SeedTable]) -> String {
+    if tables.is_empty() {
+        return "no tables\n".into();
+    }
+    let mut s = String::new();
+    let (mut pass, mut fail, mut predicted) = (0, 0, 0);
+    for table in tables {
+        s.push_str(&format!("{}\n  preset {}, {} ({})\n", table.title, table.preset, table.metric, table.unit));
+        let mut t = Table::new(&["row", "reported", "simulated", "reported change", "simulated change", "verdict"]);
+        for (i, row) in table.rows.iter().enumerate() {
+            match (i, row.pass) {
+                (_, Some(true)) => pass += 1,
+                (_, Some(false)) => fail += 1,
+                (0, None) => {}
+                (_, None) => predicted += 1,
+            }
+            t.rows.push(vec![
+                row.label.clone(),
+                row.reported.map(report::num).unwrap_or_else(|| "-".into()),
+                report::num(row.simulated),
+                row.reported_change.map(signed_percent).unwrap_or_else(|| "-".into()),
+                signed_percent(row.simulated_change),
+                verdict(i, row.pass).into(),
+            ]);
+        }
+        s.push_str(&t.render("  "));
+        s.push('\n');
+    }
+    s.push_str(&format!("{pass} pass, {fail} fail, {predicted} predicted\n"));
+    s
+}
+
+/// `schedscope validate`.
+pub fn validate(words: &[String]) -> Result<Out, CliError> {
+    let parsed = args::parse("validate", words, FLAGS)?;
+    if parsed.help {
+        return Ok(Out { text: usage::usage(), ..Out::default() });
+    }
+    let tables = validate_all(parsed.has("--quick"));
+    let failed = tables.iter().flat_map(|t| &t.rows).any(|r| r.pass == Some(false));
+    let text = if parsed.has("--json") { report::to_json(&tables)? } else { render(&tables) };
+    Ok(Out { text, notes: Vec::new(), status: if failed { EXIT_FAILURE } else { 0 } })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::validate::Row;
+
+    fn row(label: &str, pass: Option<bool>) -> Row {
+        Row {
+            label: label.into(),
+            sets: Vec::new(),
+            reported: Some(4.33),
+            simulated: 4.1,
+            reported_change: Some(0.145),
+            simulated_change: 0.12,
+            pass,
+        }
+    }
+
+    #[test]
+    fn rows_show_their_verdicts() {
+        let t = SeedTable {
+            preset: "hrtick-iperf".into(),
+            title: "hrtick and iperf".into(),
+            metric: "throughput".into(),
+            unit: "Gbit/s".into(),
+            rows: vec![row("2.6.23", None), row("-d", Some(true)), row("-d-hrt", None), row("x", Some(false))],
+        };
+        let text = render(&[t]);
+        for want in ["baseline", "PASS", "predicted", "FAIL", "+14.5%", "+12.0%", "1 pass, 1 fail, 1 predicted"] {
+            assert!(text.contains(want), "{want} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn no_tables_says_so() {
+        assert_eq!(render(&[]), "no tables\n");
+    }
+}

@@ -1,0 +1,311 @@
+//! The command line as a user meets it: the built binary, its output and exit statuses.
+//!
+//! Every test runs `schedscope` as a child process with a time limit (a hang fails the
+//! test instead of stalling the suite) and small configs (`duration=10ms`).
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use schedscope::engine::config::KEYS;
+use schedscope::engine::presets::PRESETS;
+use schedscope::engine::Metrics;
+
+/// What one invocation did.
+struct Ran {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary with `args`, failing the test if it takes longer than a minute.
+fn cli(args: &[&str]) -> Ran {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schedscope"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start schedscope");
+    // Drain both pipes on threads so a large output cannot block the child.
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).map(|_| s)
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        err.read_to_string(&mut s).map(|_| s)
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("schedscope {args:?} hung for a minute");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Ran {
+        status: status.code().unwrap_or_else(|| panic!("schedscope {args:?} was killed by a signal")),
+        stdout: out_thread.join().expect("stdout thread").expect("utf-8 stdout"),
+        stderr: err_thread.join().expect("stderr thread").expect("utf-8 stderr"),
+    }
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
+
+#[test]
+fn usage_lists_subcommands_flags_and_every_key() {
+    for args in [&[][..], &["help"], &["--help"], &["run", "--help"]] {
+        let r = cli(args);
+        assert_eq!(r.status, 0, "{args:?}: {}", r.stderr);
+        for word in
+            ["presets", "run", "sweep", "validate", "bench", "--set KEY=VALUE", "--param", "--events", "--trace"]
+        {
+            assert!(r.stdout.contains(word), "{args:?}: usage lacks {word}");
+        }
+        for k in KEYS {
+            assert!(r.stdout.contains(k.key) && r.stdout.contains(k.help), "{args:?}: usage lacks key {}", k.key);
+        }
+    }
+}
+
+#[test]
+fn version_prints_the_crate_version() {
+    let r = cli(&["--version"]);
+    assert_eq!((r.status, r.stdout.trim()), (0, format!("schedscope {}", env!("CARGO_PKG_VERSION")).as_str()));
+}
+
+#[test]
+fn presets_lists_names_first_then_titles() {
+    let r = cli(&["presets"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stdout.lines().any(|l| l.split_whitespace().next() == Some("intro")), "{}", r.stdout);
+    assert_eq!(r.stdout.lines().count(), PRESETS.len());
+    for (line, p) in r.stdout.lines().zip(PRESETS) {
+        assert!(line.starts_with(p.name) && line.ends_with(p.title), "{line}");
+    }
+}
+
+#[test]
+fn run_json_is_one_object_with_config_and_every_required_metric() {
+    let r = cli(&["run", "--preset", "intro", "--set", "duration=10ms", "--set", "cores=3", "--json"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let v = json(&r.stdout);
+    let obj = v.as_object().expect("an object");
+    assert_eq!(obj.keys().collect::<Vec<_>>(), vec!["config", "metrics"]);
+    for k in KEYS {
+        assert!(v["config"][k.key].is_string(), "config lacks {}", k.key);
+    }
+    assert_eq!((&v["config"]["duration"], &v["config"]["cores"]), (&"10ms".into(), &"3".into()));
+    let m = &v["metrics"];
+    for key in [
+        "elapsed_s",
+        "throughput",
+        "events",
+        "context_switches",
+        "migrations",
+        "ipis",
+        "timer_reprograms",
+        "nohz_entries",
+        "ticks",
+        "hrtick_fires",
+        "wall_s",
+    ] {
+        assert!(m[key].is_number(), "metrics.{key} missing or not a number in {m}");
+    }
+    assert!(m["throughput_unit"].is_string());
+    assert!(m["cstate_residency"].is_object());
+    assert!(m["wakeup_latency_us"]["p50"].is_number() && m["wakeup_latency_us"]["p99"].is_number());
+    assert!(m["wall_s"].as_f64().unwrap() > 0.0, "wall_s is measured around the run");
+    let metrics: Metrics = serde_json::from_value(m.clone()).expect("metrics read back as Metrics");
+    assert!(metrics.wall_s > 0.0);
+}
+
+#[test]
+fn run_table_names_every_figure() {
+    let r = cli(&["run", "--set", "duration=10ms"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    for label in [
+        "changes  duration=10ms",
+        "elapsed",
+        "throughput",
+        "context switches",
+        "migrations",
+        "IPIs",
+        "timer reprograms",
+        "nohz entries",
+        "ticks",
+        "hrtick fires",
+        "C-state residency",
+        "wakeup latency p50",
+        "wakeup latency p99",
+        "user",
+        "sys",
+        "wall",
+    ] {
+        assert!(r.stdout.contains(label), "table lacks '{label}':\n{}", r.stdout);
+    }
+}
+
+#[test]
+fn a_set_for_a_key_that_does_not_apply_runs_with_a_note() {
+    let r = cli(&["run", "--set", "duration=10ms", "--set", "rr_interval=5ms", "--json"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    json(&r.stdout);
+    assert!(r.stderr.starts_with("note: rr_interval has no effect"), "{}", r.stderr);
+}
+
+/// Bad invocations: (arguments, text the one stderr line must contain).
+const BAD: &[(&[&str], &str)] = &[
+    (&["frobnicate"], "'frobnicate'"),
+    (&["--frobnicate"], "'--frobnicate'"),
+    (&["run", "--frobnicate"], "'--frobnicate'"),
+    (&["run", "--set", "cores=0"], "cores: 0 is out of range (allowed 1 to 64)"),
+    (&["run", "--set", "nope=1"], "nope: unknown key"),
+    (&["run", "--set", "rr_interval=5"], "rr_interval:"),
+    (&["run", "--set"], "--set: missing value"),
+    (&["run", "--set", "--json"], "--set: missing value"),
+    (&["run", "--set", "cores"], "--set: 'cores' is not KEY=VALUE"),
+    (&["run", "--preset", "nope"], "--preset: unknown preset 'nope' (allowed: intro"),
+    (&["run", "--preset", "intro", "--preset", "intro"], "--preset: given more than once"),
+    (&["run", "--json=yes"], "--json: takes no value"),
+    (&["run", "stray"], "'stray'"),
+    (&["run", "--import", "/nonexistent/rtapp.json"], "--import: cannot read"),
+    (&["run", "--trace", "/nonexistent/trace.json"], "--trace: directory '/nonexistent' does not exist"),
+    (&["sweep", "--param", "rr_interval", "--values", "1ms,5,16ms"], "--values: rr_interval:"),
+    (&["sweep", "--param", "cores", "--values", "1,0"], "--values: cores: 0 is out of range"),
+    (&["sweep", "--param", "nope", "--values", "1"], "--param: unknown key 'nope'"),
+    (&["sweep", "--values", "1,2"], "--param: missing"),
+    (&["sweep", "--param", "cores"], "--values: missing"),
+    (&["sweep", "--param", "cores", "--values", "1", "--json", "--csv"], "--csv"),
+    (&["bench", "--events", "abc"], "--events: 'abc' is not a whole number (allowed 1000 to"),
+    (&["bench", "--events", "10"], "--events: 10 is out of range"),
+    (&["validate", "--fast"], "'--fast'"),
+    (&["presets", "extra"], "presets: takes no arguments"),
+];
+
+#[test]
+fn bad_invocations_exit_2_with_one_line_naming_the_flag_or_key() {
+    for (args, needle) in BAD {
+        let r = cli(args);
+        assert_eq!(r.status, 2, "{args:?} exited {} (stderr: {})", r.status, r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{args:?} panicked: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?} printed more than one line: {}", r.stderr);
+        assert!(r.stderr.starts_with("error: "), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: '{}' lacks '{needle}'", r.stderr.trim());
+        assert!(r.stdout.is_empty(), "{args:?} printed to stdout: {}", r.stdout);
+    }
+}
+
+#[test]
+fn sweep_prints_one_row_per_value_in_every_format() {
+    let base = ["sweep", "--param", "rr_interval", "--values", "1ms,16000us,5s", "--set", "policy=sd"];
+    let with = |extra: &[&'static str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(&["--set", "duration=10ms"]);
+        a.extend_from_slice(extra);
+        cli(&a)
+    };
+    let r = with(&["--json"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let rows = json(&r.stdout);
+    let rows = rows.as_array().expect("an array");
+    let values: Vec<_> = rows.iter().map(|r| r["value"].as_str().unwrap_or("?")).collect();
+    assert_eq!(values, vec!["1ms", "16ms", "5s"], "canonical values, in order");
+    assert!(rows.iter().all(|r| r["metrics"]["elapsed_s"].is_number()));
+
+    let r = with(&["--csv"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let lines: Vec<_> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", r.stdout);
+    assert!(lines[0].starts_with("rr_interval,elapsed_s,throughput,"));
+    let width = lines[0].split(',').count();
+    assert!(lines[1..].iter().all(|l| l.split(',').count() == width), "{}", r.stdout);
+
+    let r = with(&[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let header = r.stdout.lines().find(|l| l.starts_with("rr_interval")).expect("a header row");
+    assert!(header.contains("elapsed_s") && header.contains("ctx_switches"));
+    for v in ["1ms", "16ms", "5s"] {
+        assert!(r.stdout.lines().any(|l| l.split_whitespace().next() == Some(v)), "no row for {v}");
+    }
+}
+
+#[test]
+fn sweep_values_with_commas_split_on_semicolons() {
+    let r = cli(&[
+        "sweep",
+        "--param",
+        "tasks",
+        "--values",
+        "2x3ms/10ms,1x1ms/2ms;4x1ms/4ms",
+        "--set",
+        "duration=10ms",
+        "--csv",
+    ]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let lines: Vec<_> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", r.stdout);
+    assert!(lines[1].starts_with("\"2x3ms/10ms,1x1ms/2ms\","), "{}", lines[1]);
+    assert!(lines[2].starts_with("4x1ms/4ms,"), "{}", lines[2]);
+}
+
+#[test]
+fn validate_exit_status_follows_the_failing_rows() {
+    let r = cli(&["validate", "--quick", "--json"]);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    let tables = json(&r.stdout);
+    let tables = tables.as_array().expect("an array of tables");
+    let failed = tables
+        .iter()
+        .flat_map(|t| t["rows"].as_array().cloned().unwrap_or_default())
+        .any(|row| row["pass"] == serde_json::Value::Bool(false));
+    assert_eq!(r.status, if failed { 1 } else { 0 }, "{}", r.stdout);
+
+    let r = cli(&["validate", "--quick"]);
+    assert_eq!(r.status, if failed { 1 } else { 0 });
+    if tables.is_empty() {
+        assert_eq!(r.stdout, "no tables\n");
+    } else {
+        assert_eq!(r.stdout.contains("FAIL"), failed, "{}", r.stdout);
+    }
+}
+
+#[test]
+fn bench_reports_both_rates_and_their_ratio() {
+    let r = cli(&["bench", "--events", "1000", "--json"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let v = json(&r.stdout);
+    let engine = v["engine_events_per_s"].as_f64().expect("engine rate");
+    let bare = v["bare_events_per_s"].as_f64().expect("bare rate");
+    let ratio = v["ratio"].as_f64().expect("ratio");
+    assert!(bare > 0.0 && engine >= 0.0);
+    assert!((ratio - engine / bare).abs() <= 1e-9 * ratio.abs().max(1.0), "{v}");
+    assert_eq!(v["event_budget"], 1000);
+    assert!(v["events"].as_u64().unwrap() <= 1000 + 1, "the budget bounds the run: {v}");
+
+    let r = cli(&["bench", "--events", "1000"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    for word in ["engine", "bare queue loop", "ratio"] {
+        assert!(r.stdout.contains(word), "{}", r.stdout);
+    }
+}
+
+#[test]
+fn the_same_run_twice_prints_the_same_metrics_but_wall_time() {
+    let args = ["run", "--set", "duration=10ms", "--set", "seed=7", "--json"];
+    let strip = |r: Ran| {
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        let mut v = json(&r.stdout);
+        v["metrics"].as_object_mut().expect("metrics object").remove("wall_s");
+        v
+    };
+    assert_eq!(strip(cli(&args)), strip(cli(&args)));
+}
