@@ -1,1 +1,11 @@
-//! Boundary formats: the URL codec, trace and CSV exports, rt-app import (stub being written).
+//! Boundary formats between the engine and the world: the URL codec (`url`), the
+//! Chrome/Perfetto trace export (`perfetto`), CSV exports (`csv`) and rt-app import (`rtapp`).
+//!
+//! Everything here is pure Rust over engine types (no yew, web-sys or gloo): the UI and the
+//! CLI call it. Every reader here is total: bad input gives notices or an error that points
+//! at the offending part, never a panic.
+
+pub mod csv;
+pub mod perfetto;
+pub mod rtapp;
+pub mod url;

@@ -1,0 +1,182 @@
+//! Tests of the rt-app import: three realistic files, and broken ones that must point at the field.
+
+use proptest::prelude::*;
+
+use super::*;
+
+fn change<'a>(r: &'a ImportResult, key: &str) -> Option<&'a str> {
+    r.config_changes.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+}
+
+/// Asserts there is a notice for `path` mentioning `word`.
+fn has_notice(r: &ImportResult, path: &str, word: &str) {
+    assert!(
+        r.notices.iter().any(|n| n.starts_with(&format!("{path}:")) && n.contains(word)),
+        "no notice for {path} with '{word}' in {:#?}",
+        r.notices
+    );
+}
+
+fn error(text: &str) -> ImportError {
+    match import(text) {
+        Ok(r) => panic!("imported a broken file: {r:?}\n{text}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn periodic_timers_with_comments() {
+    let r = import(include_str!("../../../tests/data/rtapp/periodic.json")).unwrap();
+    assert_eq!(change(&r, "workload"), Some("rtapp"));
+    assert_eq!(change(&r, "tasks"), Some("2x3ms/10ms,1x500us/2ms"));
+    assert_eq!(change(&r, "duration"), Some("2s"));
+    assert_eq!(r.notices, Vec::<String>::new(), "nothing approximated");
+}
+
+#[test]
+fn phases_are_averaged_and_rt_settings_reported() {
+    let r = import(include_str!("../../../tests/data/rtapp/video-phases.json")).unwrap();
+    // audio: 300us run + 4700us sleep; decoder: (10 x 8ms + 30 x 4ms) / 40 = 5ms every 16.667ms.
+    assert_eq!(change(&r, "tasks"), Some("3x300us/5ms,1x5ms/16667us"));
+    assert_eq!(change(&r, "duration"), Some("5s"));
+    has_notice(&r, "tasks.decoder.policy", "SCHED_FIFO");
+    has_notice(&r, "tasks.decoder.priority", "ignored");
+    has_notice(&r, "tasks.decoder.cpus", "ignored");
+    has_notice(&r, "tasks.decoder", "2 phases are averaged");
+    assert_eq!(r.notices.len(), 4, "{:#?}", r.notices);
+}
+
+#[test]
+fn numbered_events_sum_and_sync_events_are_ignored() {
+    let r = import(include_str!("../../../tests/data/rtapp/browser-locks.json")).unwrap();
+    // compositor: timer period wins over run + sleep; render: 2+1+1 ms run, 5+7 ms sleep.
+    assert_eq!(change(&r, "tasks"), Some("2x1500us/16ms,1x4ms/16ms"));
+    assert_eq!(change(&r, "duration"), None, "duration -1 keeps the config's");
+    has_notice(&r, "global.duration", "keeps");
+    has_notice(&r, "tasks.render.lock", "ignored");
+    has_notice(&r, "tasks.render.unlock", "ignored");
+    has_notice(&r, "tasks.compositor.yield", "ignored");
+    assert_eq!(r.notices.len(), 4, "{:#?}", r.notices);
+}
+
+#[test]
+fn the_changes_apply_to_a_config() {
+    for text in [
+        include_str!("../../../tests/data/rtapp/periodic.json"),
+        include_str!("../../../tests/data/rtapp/video-phases.json"),
+        include_str!("../../../tests/data/rtapp/browser-locks.json"),
+    ] {
+        let r = import(text).unwrap();
+        let mut c = Config::default();
+        c.set("workload", "pipe").unwrap();
+        for (k, v) in &r.config_changes {
+            c.set(k, v).unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(c.get("workload").as_deref(), Some("rtapp"));
+    }
+}
+
+#[test]
+fn bad_json_says_line_and_column() {
+    let e = error("{\n  \"tasks\": {\n    \"t\": { \"run\": 10, }\n  }\n}");
+    assert_eq!(e.path, "");
+    assert!(e.message.contains("line 3, column"), "{e}");
+    assert_eq!(e.message.matches("line").count(), 1, "position said once: {e}");
+    let e = error("");
+    assert!(e.message.contains("line 1"), "{e}");
+    // A comment keeps positions: the error is still on line 4.
+    let e = error("{ /* one\n two\n three */\n \"tasks\": nope }");
+    assert!(e.message.contains("line 4"), "{e}");
+}
+
+#[test]
+fn broken_files_point_at_the_field() {
+    let cases: &[(&str, &str, &str)] = &[
+        (r#"{"tasks": {"t": {"run": -5, "sleep": 10}}}"#, "tasks.t.run", "negative"),
+        (r#"{"tasks": {"t": {"run": 10, "sleep": -1}}}"#, "tasks.t.sleep", "negative"),
+        (r#"{"tasks": {"t": {"run": 10, "timer": {"ref": "x"}}}}"#, "tasks.t.timer.period", "missing"),
+        (r#"{"tasks": {"t": {"run": 10, "timer": {"period": 0}}}}"#, "tasks.t.timer.period", "more than 0"),
+        (r#"{"tasks": {"t": {"run": 10, "timer": 5}}}"#, "tasks.t.timer", "found a number"),
+        (r#"{"tasks": {"t": {"run": "10", "sleep": 10}}}"#, "tasks.t.run", "found a string"),
+        (r#"{"tasks": {"t": {"run": 10.5, "sleep": 10}}}"#, "tasks.t.run", "whole number"),
+        (r#"{"tasks": {"t": {"instance": 1.5, "run": 10}}}"#, "tasks.t.instance", "whole number"),
+        (r#"{"tasks": {"t": {"instance": -1, "run": 10}}}"#, "tasks.t.instance", "negative"),
+        (r#"{"tasks": {"t": {"instance": 300, "run": 10}}}"#, "tasks.t.instance", "256"),
+        (r#"{"tasks": {"a": {"instance": 200, "run": 10}, "b": {"instance": 57, "run": 10}}}"#, "tasks.b", "256"),
+        (r#"{"tasks": {"t": {"run": 10, "sleep": 10, "policy": "SCHED_BATCHY"}}}"#, "tasks.t.policy", "unknown"),
+        (r#"{"tasks": {"t": {"run": 10, "sleep": 10, "loop": "forever"}}}"#, "tasks.t.loop", "whole number"),
+        (r#"{"tasks": {"t": {"phases": {"p1": {"run": -5}}}}}"#, "tasks.t.phases.p1.run", "negative"),
+        (r#"{"tasks": {"t": {"phases": {}}}}"#, "tasks.t.phases", "no phases"),
+        (r#"{"tasks": {"t": {"phases": {"p1": 3}}}}"#, "tasks.t.phases.p1", "expected an object"),
+        (r#"{"tasks": {"t": {"run": 5}}}"#, "tasks.t", "shorter"),
+        (r#"{"tasks": {"t": {"run": 99999999999999, "sleep": 1}}}"#, "tasks.t.run", "longer"),
+        (r#"{"tasks": [1, 2]}"#, "tasks", "expected an object"),
+        (r#"{"tasks": {}}"#, "tasks", "no tasks"),
+        (r#"{"tasks": {"t": {"sleep": 10}}}"#, "tasks", "no thread ever runs"),
+        (r#"{"global": {"duration": 2}}"#, "tasks", "missing"),
+        (r#"{"global": {"duration": "2"}, "tasks": {"t": {"run": 10, "sleep": 10}}}"#, "global.duration", "seconds"),
+        (r#"{"global": [], "tasks": {"t": {"run": 10, "sleep": 10}}}"#, "global", "expected an object"),
+        ("[1, 2, 3]", "", "expected an object"),
+    ];
+    for (text, path, word) in cases {
+        let e = error(text);
+        assert_eq!(e.path, *path, "{text}: {e}");
+        assert!(e.message.contains(word), "{text}: '{e}' lacks '{word}'");
+    }
+}
+
+#[test]
+fn size_is_capped() {
+    let big = format!("{{\"tasks\": {{}}, \"pad\": \"{}\"}}", "x".repeat(MAX_FILE_BYTES));
+    let e = error(&big);
+    assert!(e.message.contains("limit"), "{e}");
+}
+
+#[test]
+fn small_cases_map_as_documented() {
+    // No timer: period is run + sleep; a long run under a timer is capped with a notice.
+    let r = import(r#"{"tasks": {"t": {"run": 1000, "sleep": 3000}}}"#).unwrap();
+    assert_eq!(change(&r, "tasks"), Some("1x1ms/4ms"));
+    let r = import(r#"{"tasks": {"t": {"run": 3000, "timer": {"ref": "u", "period": 2000}}}}"#).unwrap();
+    assert_eq!(change(&r, "tasks"), Some("1x2ms/2ms"));
+    has_notice(&r, "tasks.t", "capped");
+    // A busy loop (no sleep) is a task that always runs.
+    let r = import(r#"{"tasks": {"hog": {"run": 1000}}}"#).unwrap();
+    assert_eq!(change(&r, "tasks"), Some("1x1ms/1ms"));
+    // Instance 0 creates nothing; finite loops and long durations are reported.
+    let r = import(
+        r#"{"global": {"duration": 9999}, "tasks": {"a": {"instance": 0, "run": 10},
+        "b": {"loop": 5, "run": 100, "sleep": 100}}}"#,
+    )
+    .unwrap();
+    assert_eq!(change(&r, "tasks"), Some("1x100us/200us"));
+    assert_eq!(change(&r, "duration"), Some("600s"));
+    has_notice(&r, "tasks.a", "instance 0");
+    has_notice(&r, "tasks.b.loop", "repeats");
+    has_notice(&r, "global.duration", "capped");
+    // Comment markers inside strings are text.
+    let r = import(r#"{"tasks": {"a//b /* c */": {"run": 10, "sleep": 90}}, "x": 1}"#).unwrap();
+    assert_eq!(change(&r, "tasks"), Some("1x10us/100us"));
+    has_notice(&r, "x", "unknown");
+}
+
+#[test]
+fn blanking_comments_keeps_positions() {
+    let text = "a /* b\nc */ d // e\nf \"/*g*/\"";
+    let out = blank_comments(text);
+    assert_eq!(out.chars().count(), text.chars().count());
+    assert_eq!(out, "a     \n     d     \nf \"/*g*/\"");
+}
+
+proptest! {
+    #[test]
+    fn import_never_panics(s in any::<String>()) {
+        let _ = import(&s);
+    }
+
+    #[test]
+    fn import_never_panics_on_json_like_text(s in r#"[{}\[\]":,0-9a-z/* \n-]{0,200}"#) {
+        let _ = import(&s);
+        prop_assert_eq!(blank_comments(&s).chars().count(), s.chars().count());
+    }
+}

@@ -1,0 +1,271 @@
+//! Tests of the URL codec: hostile queries, canonical printing, and round trips of random configs.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::engine::config::{format_tasks, KeyKind, PeriodicTask};
+use crate::engine::profile::profile_names;
+use crate::engine::time::{format_duration, MS, US};
+
+/// Notice keys, sorted, for order-independent comparison.
+fn keys(notices: &[Notice]) -> Vec<String> {
+    let mut k: Vec<String> = notices.iter().map(|n| n.key.clone()).collect();
+    k.sort();
+    k
+}
+
+/// Parses `query`, checks the notice keys, and that every `(key, value)` in `kept` holds in A.
+fn check(query: &str, expect_notices: &[&str], kept: &[(&str, &str)]) -> UrlState {
+    let (state, notices) = parse(query);
+    let mut want: Vec<String> = expect_notices.iter().map(|s| s.to_string()).collect();
+    want.sort();
+    assert_eq!(keys(&notices), want, "query {:?}: notices {:#?}", shorten(query), notices);
+    for n in &notices {
+        assert!(!n.reason.is_empty(), "empty reason in {n:?}");
+        assert!(n.value.chars().count() <= NOTICE_VALUE_LEN + 1, "long value in notice {n:?}");
+    }
+    for (k, v) in kept {
+        assert_eq!(state.config.get(k).as_deref(), Some(*v), "query {:?}: key {k}", shorten(query));
+    }
+    state
+}
+
+#[test]
+fn hostile_queries_give_notices_and_keep_the_rest() {
+    let d = Config::default();
+    let cores = d.get("cores").unwrap();
+    // Nothing at all: the home page, no notice.
+    check("", &[], &[("cores", &cores)]);
+    check("?", &[], &[("cores", &cores)]);
+    check("v=1", &[], &[]);
+    check("?v=1&cores=4", &[], &[("cores", "4")]);
+    // Garbage and structure.
+    check("garbage", &["garbage", "v"], &[("cores", &cores)]);
+    check("&&&==", &["", "v"], &[]);
+    check("=&=&=", &["", "", "", "v"], &[]);
+    check("v=1&=5&hz=1000", &[""], &[("hz", "1000")]);
+    // Ranges and numbers.
+    check("v=1&cores=0&hz=1000", &["cores"], &[("cores", &cores), ("hz", "1000")]);
+    check("v=1&cores=99999999999999999999&hz=1000", &["cores"], &[("cores", &cores), ("hz", "1000")]);
+    check("v=1&cores=-1", &["cores"], &[("cores", &cores)]);
+    check("v=1&cores=65", &["cores"], &[("cores", &cores)]);
+    check("v=1&cores=64", &[], &[("cores", "64")]);
+    check("v=1&hz=999", &["hz"], &[("hz", "250")]);
+    check("v=1&duration=1e9s&seed=7", &["duration"], &[("seed", "7")]);
+    check("v=1&duration=99999999999999999999s", &["duration"], &[("duration", &d.get("duration").unwrap())]);
+    check("v=1&seed=18446744073709551615", &[], &[("seed", "18446744073709551615")]);
+    check("v=1&seed=18446744073709551616", &["seed"], &[("seed", "1")]);
+    check("v=1&latency_limit=1h", &["latency_limit"], &[("latency_limit", "none")]);
+    check("v=1&tasks=0x1ms/2ms&cores=3", &["tasks"], &[("cores", "3"), ("tasks", &d.get("tasks").unwrap())]);
+    check("v=1&tasks=300x1ms/2ms", &["tasks"], &[]);
+    // Versions and presets.
+    check("cores=4", &["v"], &[("cores", "4")]);
+    check("v=2&cores=4", &["v"], &[("cores", "4")]);
+    check("v=abc&cores=4", &["v"], &[("cores", "4")]);
+    let s = check("v=1&preset=nope&cores=4", &["preset"], &[("cores", "4")]);
+    assert_eq!(s.preset, None);
+    // Escapes and unicode.
+    check("v=1&rr_interval=%zz&cores=4", &["rr_interval"], &[("cores", "4")]);
+    check("v=1&rr_interval=5ms%", &["rr_interval"], &[("rr_interval", "6ms")]);
+    check("v=1&%zz=1&cores=4", &["%zz"], &[("cores", "4")]);
+    check("v=1&cores=%34", &[], &[("cores", "4")]);
+    check("v=1&policy=eevdf+", &[], &[("policy", "eevdf")]);
+    check("v=1&policy=%E2%9C%93", &["policy"], &[("policy", "cfs")]);
+    check("v=1&ключ=1&cores=4", &["ключ"], &[("cores", "4")]);
+    check("v=1&cpu=%FF%FE", &["cpu"], &[("cpu", "skylake-sp")]);
+    check("v=1&%00=%00", &["\0"], &[]);
+    check("v=1&cores=4#frag", &["cores"], &[("cores", &cores)]);
+    // Duplicates: last wins, even when the last is bad.
+    check("v=1&cores=4&cores=8", &["cores"], &[("cores", "8")]);
+    check("v=1&cores=8&cores=abc", &["cores", "cores"], &[("cores", &cores)]);
+    // Order of application does not depend on the query: cpu before cstates.
+    check("v=1&cstates=C3&cpu=x5675", &[], &[("cpu", "x5675"), ("cstates", "C3")]);
+    check("v=1&cstates=C3", &["cstates"], &[("cstates", "all")]);
+    // UI keys.
+    let s = check("v=1&view=timeline,bogus,metrics,timeline", &["view", "view"], &[]);
+    assert_eq!(s.views, vec![View::Timeline, View::Metrics]);
+    assert!(!check("v=1&embed=maybe", &["embed"], &[]).embed);
+    assert!(check("v=1&embed", &[], &[]).embed);
+    assert_eq!(check("v=1&sweep=nope", &["sweep"], &[]).sweep, None);
+    assert_eq!(check("v=1&sweep=cores", &[], &[]).sweep.as_deref(), Some("cores"));
+    // Compare.
+    let s = check("v=1&b.cores=4", &[], &[("cores", &cores)]);
+    assert_eq!(s.compare.as_ref().and_then(|b| b.get("cores")).as_deref(), Some("4"));
+    let s = check("v=1&cores=3&compare=1&b.nope=3&b.cores=999", &["b.nope", "b.cores"], &[("cores", "3")]);
+    assert_eq!(s.compare.as_ref(), Some(&s.config), "B falls back to A");
+    let s = check("v=1&compare=0&b.cores=4", &["b.cores"], &[]);
+    assert_eq!(s.compare, None);
+    let s = check("v=1&b.nope=1", &["b.nope"], &[]);
+    assert_eq!(s.compare, None, "an unknown b. key alone does not open a comparison");
+    // Hints for near misses.
+    let (_, n) = parse("v=1&corse=4");
+    assert!(n[0].reason.contains("did you mean 'cores'"), "{n:?}");
+}
+
+#[test]
+fn huge_queries_are_capped() {
+    let long = format!("v=1&cores=4&x={}", "a".repeat(100_000));
+    let s = check(&long, &["(query)"], &[("cores", "4")]);
+    assert_eq!(s.views, Vec::<View>::new());
+    // Many pairs: length cap, pair cap, then a bounded number of notices.
+    let many = "x=1&".repeat(25_000);
+    let (_, n) = parse(&many);
+    assert!(n.len() <= MAX_NOTICES + 1, "{}", n.len());
+    assert_eq!(n[0].key, "(query)");
+    assert!(n.last().unwrap().reason.contains("more problems"), "{:?}", n.last());
+    // A huge value without any '&' is dropped whole.
+    let (s, n) = parse(&"%".repeat(100_000));
+    assert_eq!(s, UrlState::default());
+    assert_eq!(keys(&n), vec!["(query)".to_string()]);
+    // Multi-byte characters near the cut do not split a character.
+    let (_, n) = parse(&format!("v=1&{}", "é".repeat(20_000)));
+    assert!(!n.is_empty());
+}
+
+#[test]
+fn canonical_query_is_minimal_and_ordered() {
+    assert_eq!(to_query(&UrlState::default()), "v=1");
+    let mut s = UrlState::default();
+    s.config.set("rr_interval", "5000ms").unwrap();
+    s.config.set("cstates", "C1,C1E").unwrap();
+    s.config.set("cores", "4").unwrap();
+    s.embed = true;
+    s.views = vec![View::Metrics, View::Timeline];
+    s.sweep = Some("cores".into());
+    let mut b = s.config.clone();
+    b.set("policy", "eevdf").unwrap();
+    s.compare = Some(b);
+    assert_eq!(
+        to_query(&s),
+        "v=1&cores=4&rr_interval=5s&cstates=C1,C1E&embed=1&view=metrics,timeline&sweep=cores&compare=1&b.policy=eevdf"
+    );
+    // A preset name is printed, values are relative to it.
+    let p = &PRESETS[0];
+    let s = UrlState { preset: Some(p.name.into()), config: (p.config)(), ..UrlState::default() };
+    assert_eq!(to_query(&s), format!("v=1&preset={}", p.name));
+    // An unknown preset is not printed.
+    let s = UrlState { preset: Some("nope".into()), ..UrlState::default() };
+    assert_eq!(to_query(&s), "v=1");
+}
+
+#[test]
+fn escapes_round_trip() {
+    for s in ["", "a b", "x=y&z", "100%", "ключ", "a+b", "#?/,:"] {
+        assert_eq!(percent_decode(&percent_encode(s)).as_deref(), Ok(s), "{s}");
+    }
+    assert_eq!(percent_encode("1x3ms/10ms,2x1ms/2ms"), "1x3ms/10ms,2x1ms/2ms");
+    assert_eq!(percent_encode("a b&c"), "a%20b%26c");
+    assert!(percent_decode("%").is_err());
+    assert!(percent_decode("%4").is_err());
+    assert!(percent_decode("%C3").is_err(), "truncated UTF-8");
+}
+
+/// A valid text value for `key` on `c`, chosen by `r`.
+fn value_for(c: &Config, key: &str, r: u64) -> String {
+    let doc = key_doc(key).unwrap();
+    match (key, doc.kind) {
+        ("cpu", _) => {
+            let names = profile_names();
+            names[(r % names.len() as u64) as usize].to_string()
+        }
+        ("cstates", _) => match r % 4 {
+            0 => "all".into(),
+            1 => "off".into(),
+            _ => {
+                let states = &c.profile().cstates;
+                let picked: Vec<&str> =
+                    states.iter().enumerate().filter(|(i, _)| (r >> (2 + i)) & 1 == 1).map(|(_, s)| s.name).collect();
+                if picked.is_empty() {
+                    "off".into()
+                } else {
+                    picked.join(",")
+                }
+            }
+        },
+        ("latency_limit", _) => {
+            if r % 2 == 0 {
+                "none".into()
+            } else {
+                format_duration((r >> 1) % (10 * MS + 1))
+            }
+        }
+        ("tasks", _) => {
+            let groups = 1 + r % 4;
+            let tasks: Vec<PeriodicTask> = (0..groups)
+                .map(|g| {
+                    let x = r.rotate_left(16 * g as u32);
+                    let period = 10 * US + x % (1000 * MS);
+                    PeriodicTask { count: 1 + (x % 8) as u32, run: 1 + (x >> 8) % period, period }
+                })
+                .collect();
+            format_tasks(&tasks)
+        }
+        (_, KeyKind::Int { min, max }) | (_, KeyKind::Duration { min, max }) => {
+            let span = max - min;
+            let n = if span == u64::MAX { r } else { min + r % (span + 1) };
+            if matches!(doc.kind, KeyKind::Duration { .. }) {
+                format_duration(n)
+            } else {
+                n.to_string()
+            }
+        }
+        (_, KeyKind::Bool) => if r % 2 == 0 { "on" } else { "off" }.into(),
+        (_, KeyKind::Choice(list)) => list[(r % list.len() as u64) as usize].into(),
+        (_, KeyKind::Text) => panic!("no generator for text key {key}"),
+    }
+}
+
+/// Applies random valid values for some keys.
+fn random_config(mut c: Config, picks: &[(usize, u64)]) -> Config {
+    for &(i, r) in picks {
+        let key = KEYS[i % KEYS.len()].key;
+        let v = value_for(&c, key, r);
+        c.set(key, &v).unwrap_or_else(|e| panic!("generator made a bad value {key}={v}: {e}"));
+    }
+    c
+}
+
+fn picks() -> impl Strategy<Value = Vec<(usize, u64)>> {
+    prop::collection::vec((0..KEYS.len(), any::<u64>()), 0..12)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn state_to_url_to_state_round_trips(
+        a in picks(),
+        b in prop::option::of(picks()),
+        preset_ix in prop::option::of(0..PRESETS.len()),
+        embed in any::<bool>(),
+        views in prop::sample::subsequence(View::ALL.to_vec(), 0..=4).prop_shuffle(),
+        sweep in prop::option::of(0..KEYS.len()),
+    ) {
+        let preset = preset_ix.map(|i| PRESETS[i].name.to_string());
+        let start = preset.as_deref().and_then(presets::preset).map(|p| (p.config)()).unwrap_or_default();
+        let config = random_config(start, &a);
+        let compare = b.map(|b| random_config(config.clone(), &b));
+        let state = UrlState { preset, config, embed, views, compare, sweep: sweep.map(|i| KEYS[i].key.to_string()) };
+        let q = to_query(&state);
+        let (back, notices) = parse(&q);
+        prop_assert!(notices.is_empty(), "{q}: {notices:?}");
+        prop_assert_eq!(&back, &state, "{}", q);
+        // URL -> state -> URL is the identity on canonical queries.
+        prop_assert_eq!(to_query(&back), q);
+    }
+
+    #[test]
+    fn parse_never_panics_and_keeps_notices_bounded(s in "[a-z_.=&%0-9+,é]{0,300}") {
+        let (state, notices) = parse(&s);
+        prop_assert!(notices.len() <= MAX_NOTICES + 1);
+        // What parse produced prints to a query that reads back without notices.
+        let (again, n2) = parse(&to_query(&state));
+        prop_assert!(n2.is_empty(), "{n2:?}");
+        prop_assert_eq!(again, state);
+    }
+
+    #[test]
+    fn parse_survives_arbitrary_text(s in any::<String>()) {
+        let _ = parse(&s);
+    }
+}
