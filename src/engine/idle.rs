@@ -55,7 +55,12 @@ pub struct IdleRequest<'a> {
 pub fn poll_time_limit(states: &[IdleState], tick_period: Ns) -> Ns {
     const CPUIDLE_POLL_MIN: Ns = 10 * US;
     let poll_max = tick_period / 16;
-    states.iter().skip(1).map(|s| s.target_residency).find(|&r| r >= CPUIDLE_POLL_MIN).map_or(poll_max, |r| r.min(poll_max))
+    states
+        .iter()
+        .skip(1)
+        .map(|s| s.target_residency)
+        .find(|&r| r >= CPUIDLE_POLL_MIN)
+        .map_or(poll_max, |r| r.min(poll_max))
 }
 
 /// Per-CPU governor state.
@@ -210,7 +215,8 @@ impl Menu {
                 let diff = v as i128 - avg as i128;
                 variance += (diff * diff) as u128;
             }
-            variance = if divisor == INTERVALS as u64 { variance >> INTERVAL_SHIFT } else { variance / divisor as u128 };
+            variance =
+                if divisor == INTERVALS as u64 { variance >> INTERVAL_SHIFT } else { variance / divisor as u128 };
             // stddev <= 20 us, or avg > 6 * stddev with at least 3/4 of the samples.
             if variance <= (u64::MAX / 36) as u128
                 && ((avg as u128 * avg as u128 > variance * 36 && divisor * 4 >= INTERVALS as u64 * 3)
@@ -552,16 +558,16 @@ impl Teo {
         let (mut intercept_sum, mut hit_sum, mut recent_sum) = (0u64, 0u64, 0u64);
         let (mut idx_intercept_sum, mut idx_hit_sum, mut idx_recent_sum) = (0u64, 0u64, 0u64);
         let (mut idx, mut constraint_idx) = (0, 0);
-        for i in 1..n {
+        for (i, s) in states.iter().enumerate().skip(1) {
             let prev = self.bins[i - 1];
             intercept_sum += prev.intercepts as u64;
             hit_sum += prev.hits as u64;
             recent_sum += prev.recent as u64;
-            if states[i].target_residency > duration {
+            if s.target_residency > duration {
                 break;
             }
             idx = i;
-            if states[i].exit_latency <= latency_req {
+            if s.exit_latency <= latency_req {
                 constraint_idx = i;
             }
             idx_intercept_sum = intercept_sum;
@@ -621,7 +627,11 @@ mod tests {
         let p = profile(name).unwrap();
         let mut v = vec![IdleState { index: 0, exit_latency: 0, target_residency: 0 }];
         for (i, c) in p.cstates.iter().enumerate() {
-            v.push(IdleState { index: i as u8 + 1, exit_latency: c.exit_latency, target_residency: c.target_residency });
+            v.push(IdleState {
+                index: i as u8 + 1,
+                exit_latency: c.exit_latency,
+                target_residency: c.target_residency,
+            });
         }
         v
     }
@@ -729,7 +739,7 @@ mod tests {
         let t = table("x5675");
         let r = req(&t, 100 * MS);
         let mut g = GovernorState::new(GovernorKind::Ladder, t.len());
-        let mut pick = |g: &mut GovernorState, measured: Ns| {
+        let pick = |g: &mut GovernorState, measured: Ns| {
             let pos = g.select(&r);
             g.reflect(&t, pos, measured, r.next_timer);
             pos
@@ -779,11 +789,25 @@ mod tests {
     }
 
     #[test]
+    fn teo_recent_intercepts_step_back_before_the_long_term_metric_does() {
+        let t = table("x5675");
+        let r = req(&t, 2 * MS);
+        let mut g = GovernorState::new(GovernorKind::Teo, t.len());
+        assert!(stream(&mut g, &r, 2 * MS, 30).iter().all(|&p| p == 4));
+        // Five intercepts (30 us in C6 counts as 15 us: the C1 bin) leave the hits ahead
+        // (intercepts 3991 < hits 4129 after decay) but make 5 of the last 9 idles intercepts,
+        // more than NR_RECENT / 2.
+        assert_eq!(stream(&mut g, &r, 30 * US, 5), vec![4; 5]);
+        assert_eq!(g.select(&r), 1);
+    }
+
+    #[test]
     fn latency_limit_is_respected_by_every_governor() {
         let t = table("x5675");
         for kind in ALL {
             for limit in [0, US, 3 * US, 10 * US, 50 * US, 199 * US] {
-                let r = IdleRequest { states: &t, next_timer: 100 * MS, tick_period: 4 * MS, latency_limit: Some(limit) };
+                let r =
+                    IdleRequest { states: &t, next_timer: 100 * MS, tick_period: 4 * MS, latency_limit: Some(limit) };
                 let mut g = GovernorState::new(kind, t.len());
                 for k in 0..40 {
                     let pos = g.select(&r);
@@ -815,6 +839,32 @@ mod tests {
         assert_eq!(poll_time_limit(&t, 4 * MS), 20 * US);
         assert_eq!(poll_time_limit(&t, 160 * US), 10 * US, "capped at TICK_NSEC / 16");
         assert_eq!(poll_time_limit(&t[..2], 4 * MS), 250 * US);
+    }
+
+    /// The pipe ping-pong case on the seed machine: a stream of 5 us idles (5 us measured,
+    /// whatever the state), with no timer armed and with the tick 1 ms away.
+    #[test]
+    fn x5675_stream_of_five_us_idles() {
+        let t = table("x5675");
+        for next_timer in [Ns::MAX, MS] {
+            let r = IdleRequest { states: &t, next_timer, tick_period: MS, latency_limit: None };
+            // menu: the typical interval (2 us after halving in C1, 5 us after POLL) beats the
+            // timer; POLL when it is under C1's 3 us exit latency, else C1 via the POLL rule.
+            let mut g = GovernorState::new(GovernorKind::Menu, t.len());
+            let picks = stream(&mut g, &r, 5 * US, 40);
+            assert_eq!(picks[0], 4);
+            assert!(picks[6..].iter().all(|&p| p <= 1) && picks[6..].contains(&0) && picks[6..].contains(&1));
+            assert!(!g.stop_tick());
+            // ladder: 5 - 3 us is under C1's promotion threshold (3 us): C1 for ever.
+            let mut g = GovernorState::new(GovernorKind::Ladder, t.len());
+            assert!(stream(&mut g, &r, 5 * US, 40).iter().all(|&p| p == 1));
+            // teo: the first idle is an intercept in the POLL bin ([0, 6 us)); POLL from then on.
+            let mut g = GovernorState::new(GovernorKind::Teo, t.len());
+            let picks = stream(&mut g, &r, 5 * US, 40);
+            assert_eq!(picks[0], 4);
+            assert!(picks[1..].iter().all(|&p| p == 0), "{picks:?}");
+            assert!(!g.stop_tick());
+        }
     }
 
     struct XorShift(u64);
