@@ -20,6 +20,9 @@
 //! about the PM QoS limit: it never returns a state whose exit latency exceeds the limit
 //! (the kernel can keep its first non-POLL state). The tick decision of the last `select`
 //! (`*stop_tick` in the kernel) is reported by [`GovernorState::stop_tick`].
+//! Older kernels differ: menu of 3.x never picked POLL unless the next timer was within
+//! 5 us, had no POLL rule or typical-interval shortcut, and scaled its multiplier by the
+//! load average; those versions are not modelled.
 
 use super::config::Governor as GovernorKind;
 use super::time::{Ns, US};
