@@ -1,9 +1,31 @@
 //! cpuidle governors (menu, ladder, teo): pick an idle state from a prediction.
 //!
-//! INTERFACE STUB: a helper replaces the bodies; the signatures are the contract with `sim`.
+//! Each governor follows its Linux source (`drivers/cpuidle/governors/`) in integer
+//! nanoseconds: **menu** as in Linux 6.6 (12 correction-factor buckets, the typical-interval
+//! detector over the last 8 idles, the 15 us `RESIDENCY_THRESHOLD_NS` shortcut, the
+//! "performance multiplier" latency cap, the POLL rule and the tick-retention step-back),
+//! **ladder** as in `ladder.c` (promotion and demotion thresholds equal to the current
+//! state's exit latency, 4 idles to promote, 1 to demote), **teo** as in Linux 6.2-6.7
+//! (hits / intercepts / recent-intercepts bins with `PULSE` 1024 and `DECAY_SHIFT` 3).
+//! Simplified versus the kernel: there is no iowait (menu only uses the first 6 of its 12
+//! buckets, the performance multiplier is 1) and no utilization input (teo's
+//! util-awareness is off); the tick is assumed running when the governor is called
+//! (`tick_nohz_tick_stopped()` is false), so the tick-stopped branches are absent; the
+//! kernel's two sleep lengths (`delta` ignoring the tick, `delta_tick` with it) are both
+//! derived from `next_timer`, with `delta_tick = min(next_timer, tick_period)`; a tick
+//! wakeup is not told apart from any other wakeup; a POLL idle that reached
+//! [`poll_time_limit`] counts as cut by the poll time limit (`dev->poll_time_limit`).
+//! Values the kernel would truncate (`unsigned int` microseconds) saturate instead, and
+//! products that could overflow are done in `u128`. Ladder is stricter than the kernel
+//! about the PM QoS limit: it never returns a state whose exit latency exceeds the limit
+//! (the kernel can keep its first non-POLL state). The tick decision of the last `select`
+//! (`*stop_tick` in the kernel) is reported by [`GovernorState::stop_tick`].
+//! Older kernels differ: menu of 3.x never picked POLL unless the next timer was within
+//! 5 us, had no POLL rule or typical-interval shortcut, and scaled its multiplier by the
+//! load average; those versions are not modelled.
 
 use super::config::Governor as GovernorKind;
-use super::time::Ns;
+use super::time::{Ns, US};
 
 /// One state the governor may pick. Index 0 of the slice given to `select` is always
 /// POLL (exit latency 0, residency 0); the others are the enabled C-states, shallow to deep.
@@ -29,33 +51,905 @@ pub struct IdleRequest<'a> {
     pub latency_limit: Option<Ns>,
 }
 
+/// How long POLL spins before the idle loop gives up and lets the governor pick again
+/// (`cpuidle_poll_time`, Linux 5.17+): the target residency of the first C-state whose
+/// residency is at least `CPUIDLE_POLL_MIN` (10 us), capped at `tick_period / 16`
+/// (`CPUIDLE_POLL_MAX`); `tick_period / 16` when there is no such state.
+pub fn poll_time_limit(states: &[IdleState], tick_period: Ns) -> Ns {
+    const CPUIDLE_POLL_MIN: Ns = 10 * US;
+    let poll_max = tick_period / 16;
+    states
+        .iter()
+        .skip(1)
+        .map(|s| s.target_residency)
+        .find(|&r| r >= CPUIDLE_POLL_MIN)
+        .map_or(poll_max, |r| r.min(poll_max))
+}
+
 /// Per-CPU governor state.
 #[derive(Clone, Debug)]
 pub struct GovernorState {
     kind: GovernorKind,
+    /// The tick decision of the last `select`: true when the governor lets the tick stop.
+    stop_tick: bool,
+    /// The tick period seen by the last `select` (reflect is not told it).
+    tick_period: Ns,
+    imp: Imp,
+}
+
+#[derive(Clone, Debug)]
+enum Imp {
+    Menu(Menu),
+    Ladder(Ladder),
+    Teo(Teo),
 }
 
 impl GovernorState {
-    pub fn new(kind: GovernorKind, _nstates: usize) -> Self {
-        GovernorState { kind }
+    pub fn new(kind: GovernorKind, nstates: usize) -> Self {
+        let imp = match kind {
+            GovernorKind::Menu => Imp::Menu(Menu::new()),
+            GovernorKind::Ladder => Imp::Ladder(Ladder::new(nstates)),
+            GovernorKind::Teo => Imp::Teo(Teo::new(nstates)),
+        };
+        GovernorState { kind, stop_tick: true, tick_period: 0, imp }
     }
 
     pub fn kind(&self) -> GovernorKind {
         self.kind
     }
 
-    /// Picks a state: returns a position in `req.states`.
+    /// Whether the last `select` let the tick be stopped (the kernel's `*stop_tick`, 4.17+):
+    /// false when it picked POLL or predicted an idle shorter than one tick. Ladder never
+    /// keeps the tick. True before the first `select`.
+    pub fn stop_tick(&self) -> bool {
+        self.stop_tick
+    }
+
+    /// Picks a state: returns a position in `req.states` (0 when the slice is empty).
     pub fn select(&mut self, req: &IdleRequest) -> usize {
-        let mut best = 0;
-        for (i, s) in req.states.iter().enumerate() {
-            if s.target_residency <= req.next_timer && req.latency_limit.is_none_or(|l| s.exit_latency <= l) {
-                best = i;
-            }
-        }
-        best
+        self.tick_period = req.tick_period;
+        let mut stop_tick = true;
+        let pos = match &mut self.imp {
+            Imp::Menu(m) => m.select(req, &mut stop_tick),
+            Imp::Ladder(l) => l.select(req),
+            Imp::Teo(t) => t.select(req, &mut stop_tick),
+        };
+        self.stop_tick = stop_tick;
+        pos.min(req.states.len().saturating_sub(1))
     }
 
     /// Learns from the idle that just ended: `chosen` was the position picked, `measured`
     /// how long the CPU actually idled, `next_timer` what `select` was told.
-    pub fn reflect(&mut self, _req_states: &[IdleState], _chosen: usize, _measured: Ns, _next_timer: Ns) {}
+    ///
+    /// `measured` runs from idle entry until the CPU executes again, so it includes the
+    /// exit latency (the kernel's `last_residency_ns`); the governors subtract it as the
+    /// kernel does. A `chosen` out of range is treated as the deepest state.
+    pub fn reflect(&mut self, req_states: &[IdleState], chosen: usize, measured: Ns, next_timer: Ns) {
+        if req_states.is_empty() {
+            return;
+        }
+        let chosen = chosen.min(req_states.len() - 1);
+        let poll_cut = chosen == 0 && measured >= poll_time_limit(req_states, self.tick_period);
+        match &mut self.imp {
+            Imp::Menu(m) => m.update(req_states, chosen, measured, poll_cut),
+            Imp::Ladder(l) => l.reflect(chosen, measured),
+            Imp::Teo(t) => t.update(req_states, chosen, measured, next_timer, poll_cut),
+        }
+    }
+}
+
+/// The kernel's `delta_tick`: time until the next event with the tick still running.
+fn delta_tick(next_timer: Ns, tick_period: Ns) -> Ns {
+    if tick_period == 0 {
+        next_timer
+    } else {
+        next_timer.min(tick_period)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// menu
+
+const BUCKETS: usize = 12;
+const INTERVAL_SHIFT: u32 = 3;
+const INTERVALS: usize = 1 << INTERVAL_SHIFT;
+const RESOLUTION: u64 = 1024;
+const DECAY: u64 = 8;
+const MAX_INTERESTING: Ns = 50_000 * US;
+/// `RESIDENCY_THRESHOLD_NS` (drivers/cpuidle/governors/gov.h): below it menu does not ask
+/// for the next timer.
+const RESIDENCY_THRESHOLD: Ns = 15 * US;
+/// The kernel's `INT_MAX` first outlier threshold.
+const INT_MAX: u32 = i32::MAX as u32;
+
+#[derive(Clone, Debug)]
+struct Menu {
+    /// Sleep length used by the last selection (`Ns::MAX` when menu did not look).
+    next_timer: Ns,
+    bucket: usize,
+    /// `RESOLUTION * DECAY` is unity.
+    correction_factor: [u32; BUCKETS],
+    /// Last idle durations in microseconds, after the exit latency was deducted.
+    intervals: [u32; INTERVALS],
+    interval_ptr: usize,
+}
+
+fn which_bucket(duration: Ns) -> usize {
+    // No iowait: the upper half of the buckets (BUCKETS / 2 and up) is never used.
+    match duration {
+        d if d < 10 * US => 0,
+        d if d < 100 * US => 1,
+        d if d < 1_000 * US => 2,
+        d if d < 10_000 * US => 3,
+        d if d < 100_000 * US => 4,
+        _ => 5,
+    }
+}
+
+impl Menu {
+    fn new() -> Self {
+        Menu {
+            next_timer: Ns::MAX,
+            bucket: 0,
+            correction_factor: [(RESOLUTION * DECAY) as u32; BUCKETS],
+            intervals: [0; INTERVALS],
+            interval_ptr: 0,
+        }
+    }
+
+    /// `get_typical_interval`: the average of the last 8 idles (us) when their spread is
+    /// small, dropping the largest values (down to 6 samples) to get there; `u32::MAX`
+    /// when there is no stable pattern.
+    fn typical_interval(&self) -> u32 {
+        let mut thresh = INT_MAX;
+        loop {
+            let (mut max, mut sum, mut divisor) = (0u32, 0u64, 0u64);
+            for &v in self.intervals.iter().filter(|&&v| v <= thresh) {
+                sum += v as u64;
+                divisor += 1;
+                max = max.max(v);
+            }
+            if max == 0 {
+                return u32::MAX;
+            }
+            let avg = if divisor == INTERVALS as u64 { sum >> INTERVAL_SHIFT } else { sum / divisor };
+            let mut variance: u128 = 0;
+            for &v in self.intervals.iter().filter(|&&v| v <= thresh) {
+                let diff = v as i128 - avg as i128;
+                variance += (diff * diff) as u128;
+            }
+            variance =
+                if divisor == INTERVALS as u64 { variance >> INTERVAL_SHIFT } else { variance / divisor as u128 };
+            // stddev <= 20 us, or avg > 6 * stddev with at least 3/4 of the samples.
+            if variance <= (u64::MAX / 36) as u128
+                && ((avg as u128 * avg as u128 > variance * 36 && divisor * 4 >= INTERVALS as u64 * 3)
+                    || variance <= 400)
+            {
+                return avg as u32;
+            }
+            if divisor * 4 <= INTERVALS as u64 * 3 {
+                return u32::MAX;
+            }
+            thresh = max - 1;
+        }
+    }
+
+    fn select(&mut self, req: &IdleRequest, stop_tick: &mut bool) -> usize {
+        let states = req.states;
+        let latency_qos = req.latency_limit.unwrap_or(Ns::MAX);
+        let tick = req.tick_period;
+
+        // Find the shortest expected idle interval.
+        let mut predicted = self.typical_interval() as u64 * US;
+        let delta_tick = if predicted > RESIDENCY_THRESHOLD {
+            self.next_timer = req.next_timer;
+            self.bucket = which_bucket(self.next_timer);
+            // Round up the result for half microseconds.
+            let scale = (RESOLUTION * DECAY * US) as u128;
+            let cf = self.correction_factor[self.bucket] as u128;
+            let timer_us = (scale / 2 + self.next_timer as u128 * cf) / scale;
+            let timer_us = timer_us.min(u32::MAX as u128) as u64; // the kernel's `unsigned int timer_us`
+            predicted = predicted.min(timer_us * US);
+            delta_tick(req.next_timer, tick)
+        } else {
+            // Short typical idle: assume no timer soon and the tick half a period away.
+            self.next_timer = Ns::MAX;
+            self.bucket = which_bucket(Ns::MAX);
+            tick / 2
+        };
+
+        if states.len() <= 1
+            || latency_qos == 0
+            || self.next_timer < states[1].target_residency
+            || latency_qos < states[1].exit_latency
+        {
+            // POLL no matter what; it is a polling state, so keep the tick.
+            *stop_tick = false;
+            return 0;
+        }
+
+        // Tick running: cap the exit latency by the prediction (performance multiplier 1).
+        let latency_req = latency_qos.min(predicted);
+
+        let mut idx = 0;
+        for (i, s) in states.iter().enumerate() {
+            if s.target_residency > predicted {
+                // Use a physical state rather than POLL unless a timer is due soon enough.
+                if idx == 0 && s.exit_latency <= latency_req && s.target_residency <= self.next_timer {
+                    predicted = s.target_residency;
+                    idx = i;
+                    break;
+                }
+                if predicted < tick {
+                    break;
+                }
+                // The tick keeps running: waking early from a shallow state does not hurt.
+                predicted = states[idx].target_residency;
+                break;
+            }
+            if s.exit_latency > latency_req {
+                break;
+            }
+            idx = i;
+        }
+
+        if idx == 0 || predicted < tick {
+            *stop_tick = false;
+            // The tick stays: step back to a state that fits before it.
+            while idx > 0 && states[idx].target_residency > delta_tick {
+                idx -= 1;
+            }
+        }
+        idx
+    }
+
+    /// `menu_update`: fold the last idle into the correction factor and the intervals.
+    fn update(&mut self, states: &[IdleState], chosen: usize, measured: Ns, poll_cut: bool) {
+        let mut measured = if poll_cut {
+            // POLL ran into its time limit: with a better prediction the timer would have woken us.
+            self.next_timer
+        } else {
+            // Deduct the exit latency; if the idle was too short to reach the state, halve it.
+            let exit = states[chosen].exit_latency;
+            if measured > exit.saturating_mul(2) {
+                measured - exit
+            } else {
+                measured / 2
+            }
+        };
+        // Make sure the coefficients do not exceed unity.
+        measured = measured.min(self.next_timer);
+
+        let mut f = self.correction_factor[self.bucket] as u64;
+        f -= f / DECAY;
+        if self.next_timer > 0 && measured < MAX_INTERESTING {
+            f += (RESOLUTION as u128 * measured as u128 / self.next_timer as u128) as u64;
+        } else {
+            // Idle so long that it counts as a perfect prediction.
+            f += RESOLUTION;
+        }
+        self.correction_factor[self.bucket] = f as u32;
+
+        self.intervals[self.interval_ptr] = (measured / US).min(u32::MAX as u64) as u32;
+        self.interval_ptr = (self.interval_ptr + 1) % INTERVALS;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// ladder
+
+const PROMOTION_COUNT: u32 = 4;
+const DEMOTION_COUNT: u32 = 1;
+/// Position of the first non-POLL state (`first_idx` when state 0 is POLL).
+const LADDER_FIRST: usize = 1;
+
+#[derive(Clone, Debug, Default)]
+struct LadderStats {
+    promotion_count: u32,
+    demotion_count: u32,
+}
+
+#[derive(Clone, Debug)]
+struct Ladder {
+    last_idx: usize,
+    /// `last_residency_ns` of the last idle, exit latency included.
+    last_residency: Ns,
+    stats: Vec<LadderStats>,
+}
+
+impl Ladder {
+    fn new(nstates: usize) -> Self {
+        Ladder { last_idx: LADDER_FIRST, last_residency: 0, stats: vec![LadderStats::default(); nstates.max(2)] }
+    }
+
+    fn do_selection(&mut self, old_idx: usize, new_idx: usize) -> usize {
+        self.stats[old_idx] = LadderStats::default();
+        self.last_idx = new_idx;
+        new_idx
+    }
+
+    fn select(&mut self, req: &IdleRequest) -> usize {
+        let states = req.states;
+        let n = states.len();
+        if n <= 1 {
+            self.last_idx = 0;
+            return 0;
+        }
+        if self.stats.len() < n {
+            self.stats.resize(n, LadderStats::default());
+        }
+        let last_idx = self.last_idx.min(n - 1);
+        let latency_req = req.latency_limit.unwrap_or(Ns::MAX);
+        if latency_req == 0 {
+            return self.do_selection(last_idx, 0);
+        }
+        let chosen = self.climb(states, last_idx, latency_req);
+        // Stricter than the kernel: never exceed the latency limit, POLL if need be.
+        let mut idx = chosen;
+        while idx > 0 && states[idx].exit_latency > latency_req {
+            idx -= 1;
+        }
+        if idx != chosen {
+            return self.do_selection(chosen, idx);
+        }
+        idx
+    }
+
+    /// `ladder_select_state` proper.
+    fn climb(&mut self, states: &[IdleState], last_idx: usize, latency_req: Ns) -> usize {
+        let n = states.len();
+        // Thresholds (ladder_enable_device): both are the state's own exit latency; the
+        // deepest state has no promotion threshold, the first one no demotion threshold,
+        // and POLL (never set up by the kernel) has zero for both.
+        let promotion_time = if (LADDER_FIRST..n - 1).contains(&last_idx) { states[last_idx].exit_latency } else { 0 };
+        let demotion_time = if last_idx > LADDER_FIRST { states[last_idx].exit_latency } else { 0 };
+        let last_residency = self.last_residency.saturating_sub(states[last_idx].exit_latency);
+
+        // Consider promotion.
+        if last_idx < n - 1 && last_residency > promotion_time && states[last_idx + 1].exit_latency <= latency_req {
+            let st = &mut self.stats[last_idx];
+            st.promotion_count += 1;
+            st.demotion_count = 0;
+            if st.promotion_count >= PROMOTION_COUNT {
+                return self.do_selection(last_idx, last_idx + 1);
+            }
+        }
+
+        // Consider demotion because of the latency limit.
+        if last_idx > LADDER_FIRST && states[last_idx].exit_latency > latency_req {
+            let mut i = last_idx - 1;
+            while i > LADDER_FIRST && states[i].exit_latency > latency_req {
+                i -= 1;
+            }
+            return self.do_selection(last_idx, i);
+        }
+
+        if last_idx > LADDER_FIRST && last_residency < demotion_time {
+            let st = &mut self.stats[last_idx];
+            st.demotion_count += 1;
+            st.promotion_count = 0;
+            if st.demotion_count >= DEMOTION_COUNT {
+                return self.do_selection(last_idx, last_idx - 1);
+            }
+        }
+
+        // Otherwise remain at the current state.
+        self.last_idx = last_idx;
+        last_idx
+    }
+
+    fn reflect(&mut self, chosen: usize, measured: Ns) {
+        if chosen > 0 {
+            self.last_idx = chosen;
+        }
+        self.last_residency = measured;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// teo
+
+const PULSE: u32 = 1024;
+const DECAY_SHIFT: u32 = 3;
+const NR_RECENT: usize = 9;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct TeoBin {
+    intercepts: u32,
+    hits: u32,
+    /// Intercepts among the last `NR_RECENT` idles that fell into this bin.
+    recent: u32,
+}
+
+#[derive(Clone, Debug)]
+struct Teo {
+    /// Sleep length at the last selection.
+    sleep_length: Ns,
+    /// Bin i spans [residency of state i, residency of state i+1).
+    bins: Vec<TeoBin>,
+    /// Sum of hits and intercepts over all bins.
+    total: u32,
+    next_recent_idx: usize,
+    recent_idx: [Option<usize>; NR_RECENT],
+}
+
+impl Teo {
+    fn new(nstates: usize) -> Self {
+        Teo {
+            sleep_length: Ns::MAX,
+            bins: vec![TeoBin::default(); nstates],
+            total: 0,
+            next_recent_idx: 0,
+            recent_idx: [None; NR_RECENT],
+        }
+    }
+
+    /// `teo_update`: was the last idle a hit (woke in the sleep length's bin) or an intercept?
+    fn update(&mut self, states: &[IdleState], chosen: usize, measured: Ns, next_timer: Ns, poll_cut: bool) {
+        if self.bins.len() < states.len() {
+            self.bins.resize(states.len(), TeoBin::default());
+        }
+        self.sleep_length = next_timer;
+        let measured = if poll_cut || measured >= self.sleep_length {
+            // A safety net fired or the timer woke the CPU: count it at the sleep length.
+            Ns::MAX
+        } else {
+            // Half the exit latency approximates the average wakeup delay.
+            let lat = states[chosen].exit_latency;
+            if measured >= lat {
+                measured - lat / 2
+            } else {
+                measured / 2
+            }
+        };
+
+        let (mut idx_timer, mut idx_duration, mut total) = (0, 0, 0u64);
+        for (i, s) in states.iter().enumerate() {
+            let bin = &mut self.bins[i];
+            bin.hits -= bin.hits >> DECAY_SHIFT;
+            bin.intercepts -= bin.intercepts >> DECAY_SHIFT;
+            total += bin.hits as u64 + bin.intercepts as u64;
+            if s.target_residency <= self.sleep_length {
+                idx_timer = i;
+                if s.target_residency <= measured {
+                    idx_duration = i;
+                }
+            }
+        }
+
+        let slot = self.next_recent_idx;
+        self.next_recent_idx = (slot + 1) % NR_RECENT;
+        if let Some(old) = self.recent_idx[slot] {
+            if let Some(bin) = self.bins.get_mut(old) {
+                bin.recent = bin.recent.saturating_sub(1);
+            }
+        }
+        if idx_timer == idx_duration {
+            self.bins[idx_timer].hits += PULSE;
+            self.recent_idx[slot] = None;
+        } else {
+            self.bins[idx_duration].intercepts += PULSE;
+            self.bins[idx_duration].recent += 1;
+            self.recent_idx[slot] = Some(idx_duration);
+        }
+        self.total = (total + PULSE as u64).min(u32::MAX as u64) as u32;
+    }
+
+    fn middle_of_bin(states: &[IdleState], i: usize) -> Ns {
+        ((states[i].target_residency as u128 + states[i + 1].target_residency as u128) / 2) as Ns
+    }
+
+    fn select(&mut self, req: &IdleRequest, stop_tick: &mut bool) -> usize {
+        let states = req.states;
+        let n = states.len();
+        let latency_req = req.latency_limit.unwrap_or(Ns::MAX);
+        let mut duration = req.next_timer;
+        self.sleep_length = duration;
+        let delta_tick = delta_tick(req.next_timer, req.tick_period);
+
+        if n < 2 || states[1].target_residency > duration {
+            *stop_tick = false;
+            return 0;
+        }
+        if self.bins.len() < n {
+            self.bins.resize(n, TeoBin::default());
+        }
+
+        // The deepest state fitting the sleep length (candidate), the deepest one not deeper
+        // that meets the latency limit, and the metric sums over the states shallower than
+        // the candidate.
+        let (mut intercept_sum, mut hit_sum, mut recent_sum) = (0u64, 0u64, 0u64);
+        let (mut idx_intercept_sum, mut idx_hit_sum, mut idx_recent_sum) = (0u64, 0u64, 0u64);
+        let (mut idx, mut constraint_idx) = (0, 0);
+        for (i, s) in states.iter().enumerate().skip(1) {
+            let prev = self.bins[i - 1];
+            intercept_sum += prev.intercepts as u64;
+            hit_sum += prev.hits as u64;
+            recent_sum += prev.recent as u64;
+            if s.target_residency > duration {
+                break;
+            }
+            idx = i;
+            if s.exit_latency <= latency_req {
+                constraint_idx = i;
+            }
+            idx_intercept_sum = intercept_sum;
+            idx_hit_sum = hit_sum;
+            idx_recent_sum = recent_sum;
+        }
+
+        // Early wakeups dominate: look for the deepest shallower state whose residency the
+        // idle duration did not reach in over half of the relevant cases.
+        let alt_intercepts = 2 * idx_intercept_sum > (self.total as u64).saturating_sub(idx_hit_sum);
+        let alt_recent = idx_recent_sum > (NR_RECENT / 2) as u64;
+        if alt_recent || alt_intercepts {
+            let (mut isum, mut rsum) = (0u64, 0u64);
+            for i in (0..idx).rev() {
+                let bin = self.bins[i];
+                isum += bin.intercepts as u64;
+                rsum += bin.recent as u64;
+                if (!alt_recent || 2 * rsum > idx_recent_sum) && (!alt_intercepts || 2 * isum > idx_intercept_sum) {
+                    idx = i;
+                    duration = Self::middle_of_bin(states, i);
+                    break;
+                }
+            }
+        }
+
+        // The latency limit may call for a shallower state.
+        if idx > constraint_idx {
+            idx = constraint_idx;
+        }
+
+        // Let the tick stop unless the state is POLL or the idle is expected within a tick.
+        if idx != 0 && duration >= req.tick_period {
+            return idx;
+        }
+        *stop_tick = false;
+        // The tick stays: the state must fit before the next event including the tick.
+        if idx > 0 && states[idx].target_residency > delta_tick {
+            while idx > 0 {
+                idx -= 1;
+                if states[idx].target_residency <= delta_tick {
+                    break;
+                }
+            }
+        }
+        idx
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::profile::profile;
+    use crate::engine::time::MS;
+
+    /// POLL then the profile's C-states, as the simulation builds the slice.
+    fn table(name: &str) -> Vec<IdleState> {
+        let p = profile(name).unwrap();
+        let mut v = vec![IdleState { index: 0, exit_latency: 0, target_residency: 0 }];
+        for (i, c) in p.cstates.iter().enumerate() {
+            v.push(IdleState {
+                index: i as u8 + 1,
+                exit_latency: c.exit_latency,
+                target_residency: c.target_residency,
+            });
+        }
+        v
+    }
+
+    fn req(states: &[IdleState], next_timer: Ns) -> IdleRequest<'_> {
+        IdleRequest { states, next_timer, tick_period: 4 * MS, latency_limit: None }
+    }
+
+    /// Runs `n` idles that each last `measured`; returns the positions picked.
+    fn stream(g: &mut GovernorState, r: &IdleRequest, measured: Ns, n: usize) -> Vec<usize> {
+        (0..n)
+            .map(|_| {
+                let pos = g.select(r);
+                g.reflect(r.states, pos, measured, r.next_timer);
+                pos
+            })
+            .collect()
+    }
+
+    const ALL: [GovernorKind; 3] = [GovernorKind::Menu, GovernorKind::Ladder, GovernorKind::Teo];
+
+    #[test]
+    fn nehalem_table_positions() {
+        let t = table("x5675");
+        assert_eq!(t.len(), 5);
+        assert_eq!((t[4].exit_latency, t[4].target_residency), (200 * US, 800 * US));
+        assert_eq!(t[1].target_residency, 6 * US);
+    }
+
+    #[test]
+    fn menu_first_idle_with_far_timer_is_deep_then_short_idles_make_it_shallow() {
+        let t = table("x5675");
+        let r = req(&t, 100 * MS);
+        let mut g = GovernorState::new(GovernorKind::Menu, t.len());
+        let picks = stream(&mut g, &r, 5 * US, 30);
+        assert_eq!(picks[0], 4, "no history: the 100 ms timer predicts C6");
+        assert!(g.stop_tick() || picks[0] == 4);
+        assert!(picks[10..].iter().all(|&p| p <= 1), "5 us idles must end in POLL/C1: {picks:?}");
+        assert!(!g.stop_tick(), "a 5 us prediction keeps the tick");
+    }
+
+    #[test]
+    fn menu_picks_deep_state_for_long_idles() {
+        let t = table("x5675");
+        let r = req(&t, 100 * MS);
+        let mut g = GovernorState::new(GovernorKind::Menu, t.len());
+        let picks = stream(&mut g, &r, 50 * MS, 20);
+        assert!(picks.iter().all(|&p| p == 4), "{picks:?}");
+        assert!(g.stop_tick());
+    }
+
+    #[test]
+    fn menu_correction_factor_follows_the_kernel_formula() {
+        let t = table("x5675");
+        let mut g = GovernorState::new(GovernorKind::Menu, t.len());
+        let pos = g.select(&req(&t, MS));
+        // 1 ms timer, unity factor, no history: 1 ms predicted; C6 (800 us residency, 200 us
+        // exit) fits, so the deepest state.
+        assert_eq!(pos, 4);
+        // 700 us measured in C6: 700 - 200 = 500 us -> cf = 8192 - 1024 + 1024 * 500 / 1000.
+        g.reflect(&t, pos, 700 * US, MS);
+        let Imp::Menu(m) = &g.imp else { unreachable!() };
+        assert_eq!(m.bucket, 3);
+        assert_eq!(m.correction_factor[3], 8192 - 1024 + 512);
+        assert_eq!(m.intervals[0], 500);
+        // Short measured: halved instead of subtracting the exit latency.
+        g.select(&req(&t, MS));
+        g.reflect(&t, 4, 300 * US, MS);
+        let Imp::Menu(m) = &g.imp else { unreachable!() };
+        assert_eq!(m.intervals[1], 150);
+    }
+
+    #[test]
+    fn menu_typical_interval_drops_an_outlier() {
+        let mut m = Menu::new();
+        m.intervals = [100, 100, 100, 100, 100, 100, 100, 5000];
+        assert_eq!(m.typical_interval(), 100);
+        // Bimodal: the kernel drops the 1000s, the four 10s left have no variance at all.
+        m.intervals = [10, 1000, 10, 1000, 10, 1000, 10, 1000];
+        assert_eq!(m.typical_interval(), 10);
+        m.intervals = [10, 200, 400, 600, 800, 1000, 1200, 1400];
+        assert_eq!(m.typical_interval(), u32::MAX, "spread out: no typical interval");
+        m.intervals = [0; 8];
+        assert_eq!(m.typical_interval(), u32::MAX, "no history");
+        m.intervals = [90, 110, 90, 110, 90, 110, 90, 110];
+        assert_eq!(m.typical_interval(), 100, "stddev 10 us <= 20 us");
+    }
+
+    #[test]
+    fn menu_predicts_from_a_regular_interval_below_the_timer() {
+        let t = table("x5675");
+        let r = req(&t, 10 * MS);
+        let mut g = GovernorState::new(GovernorKind::Menu, t.len());
+        // Regular 120 us idles (measured includes the exit latency of the state picked).
+        for _ in 0..20 {
+            let pos = g.select(&r);
+            g.reflect(&t, pos, 120 * US + t[pos].exit_latency, r.next_timer);
+        }
+        // Typical ~120 us: C3 (residency 80 us, exit 20 us) is the deepest that fits.
+        assert_eq!(g.select(&r), 3);
+    }
+
+    #[test]
+    fn ladder_promotes_after_four_long_idles_and_demotes_after_one_short() {
+        let t = table("x5675");
+        let r = req(&t, 100 * MS);
+        let mut g = GovernorState::new(GovernorKind::Ladder, t.len());
+        let pick = |g: &mut GovernorState, measured: Ns| {
+            let pos = g.select(&r);
+            g.reflect(&t, pos, measured, r.next_timer);
+            pos
+        };
+        // Starts in C1. Idles of 1 ms are longer than every exit latency.
+        let first: Vec<usize> = (0..5).map(|_| pick(&mut g, MS)).collect();
+        // The first select has no history; 4 long idles later it moves to C1E.
+        assert_eq!(first, vec![1, 1, 1, 1, 2]);
+        let next: Vec<usize> = (0..4).map(|_| pick(&mut g, MS)).collect();
+        assert_eq!(next, vec![2, 2, 2, 3]);
+        // One idle shorter than C3's exit latency (20 us) demotes right away.
+        assert_eq!(pick(&mut g, 3 * MS), 3);
+        assert_eq!(pick(&mut g, 10 * US), 3);
+        assert_eq!(pick(&mut g, MS), 2, "10 us - 20 us exit < 20 us: demoted to C1E");
+    }
+
+    #[test]
+    fn ladder_stays_in_c1_on_short_idles() {
+        let t = table("x5675");
+        let mut g = GovernorState::new(GovernorKind::Ladder, t.len());
+        let picks = stream(&mut g, &req(&t, Ns::MAX), 5 * US, 20);
+        assert!(picks.iter().all(|&p| p == 1), "{picks:?}");
+        assert!(g.stop_tick(), "ladder never keeps the tick");
+    }
+
+    #[test]
+    fn teo_steps_back_when_intercepts_dominate() {
+        let t = table("x5675");
+        let r = req(&t, 10 * MS);
+        let mut g = GovernorState::new(GovernorKind::Teo, t.len());
+        // Idles that end at ~30 us while the timer is 10 ms away: intercepts in a shallow bin.
+        let picks = stream(&mut g, &r, 30 * US, 20);
+        assert_eq!(picks[0], 4, "no history: the deepest state fitting 10 ms");
+        assert!(picks[5..].iter().all(|&p| (1..=2).contains(&p)), "{picks:?}");
+        // Then idles reach the timer: hits in the C6 bin bring teo back to C6.
+        let back = stream(&mut g, &r, 10 * MS, 30);
+        assert_eq!(*back.last().unwrap(), 4, "{back:?}");
+    }
+
+    #[test]
+    fn teo_hits_keep_the_deep_state() {
+        let t = table("x5675");
+        let r = req(&t, 2 * MS);
+        let mut g = GovernorState::new(GovernorKind::Teo, t.len());
+        let picks = stream(&mut g, &r, 2 * MS, 20);
+        assert!(picks.iter().all(|&p| p == 4), "{picks:?}");
+    }
+
+    #[test]
+    fn teo_recent_intercepts_step_back_before_the_long_term_metric_does() {
+        let t = table("x5675");
+        let r = req(&t, 2 * MS);
+        let mut g = GovernorState::new(GovernorKind::Teo, t.len());
+        assert!(stream(&mut g, &r, 2 * MS, 30).iter().all(|&p| p == 4));
+        // Five intercepts (30 us in C6 counts as 15 us: the C1 bin) leave the hits ahead
+        // (intercepts 3991 < hits 4129 after decay) but make 5 of the last 9 idles intercepts,
+        // more than NR_RECENT / 2.
+        assert_eq!(stream(&mut g, &r, 30 * US, 5), vec![4; 5]);
+        assert_eq!(g.select(&r), 1);
+    }
+
+    #[test]
+    fn latency_limit_is_respected_by_every_governor() {
+        let t = table("x5675");
+        for kind in ALL {
+            for limit in [0, US, 3 * US, 10 * US, 50 * US, 199 * US] {
+                let r =
+                    IdleRequest { states: &t, next_timer: 100 * MS, tick_period: 4 * MS, latency_limit: Some(limit) };
+                let mut g = GovernorState::new(kind, t.len());
+                for k in 0..40 {
+                    let pos = g.select(&r);
+                    assert!(t[pos].exit_latency <= limit, "{kind:?} limit {limit} picked {pos}");
+                    g.reflect(&t, pos, if k % 7 == 0 { 5 * US } else { 50 * MS }, r.next_timer);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn poll_only_and_empty_slices() {
+        let poll = [IdleState { index: 0, exit_latency: 0, target_residency: 0 }];
+        for kind in ALL {
+            let mut g = GovernorState::new(kind, 1);
+            for nt in [0, 5 * US, Ns::MAX] {
+                assert_eq!(g.select(&req(&poll, nt)), 0);
+                g.reflect(&poll, 0, nt, nt);
+            }
+            assert_eq!(g.select(&req(&[], Ns::MAX)), 0);
+            g.reflect(&[], 0, 0, 0);
+        }
+    }
+
+    #[test]
+    fn poll_time_limit_matches_cpuidle_poll_time() {
+        let t = table("x5675");
+        // C1's 6 us is under CPUIDLE_POLL_MIN; C1E's 20 us is the limit.
+        assert_eq!(poll_time_limit(&t, 4 * MS), 20 * US);
+        assert_eq!(poll_time_limit(&t, 160 * US), 10 * US, "capped at TICK_NSEC / 16");
+        assert_eq!(poll_time_limit(&t[..2], 4 * MS), 250 * US);
+    }
+
+    /// The pipe ping-pong case on the seed machine: a stream of 5 us idles (5 us measured,
+    /// whatever the state), with no timer armed and with the tick 1 ms away.
+    #[test]
+    fn x5675_stream_of_five_us_idles() {
+        let t = table("x5675");
+        for next_timer in [Ns::MAX, MS] {
+            let r = IdleRequest { states: &t, next_timer, tick_period: MS, latency_limit: None };
+            // menu: the typical interval (2 us after halving in C1, 5 us after POLL) beats the
+            // timer; POLL when it is under C1's 3 us exit latency, else C1 via the POLL rule.
+            let mut g = GovernorState::new(GovernorKind::Menu, t.len());
+            let picks = stream(&mut g, &r, 5 * US, 40);
+            assert_eq!(picks[0], 4);
+            assert!(picks[6..].iter().all(|&p| p <= 1) && picks[6..].contains(&0) && picks[6..].contains(&1));
+            assert!(!g.stop_tick());
+            // ladder: 5 - 3 us is under C1's promotion threshold (3 us): C1 for ever.
+            let mut g = GovernorState::new(GovernorKind::Ladder, t.len());
+            assert!(stream(&mut g, &r, 5 * US, 40).iter().all(|&p| p == 1));
+            // teo: the first idle is an intercept in the POLL bin ([0, 6 us)); POLL from then on.
+            let mut g = GovernorState::new(GovernorKind::Teo, t.len());
+            let picks = stream(&mut g, &r, 5 * US, 40);
+            assert_eq!(picks[0], 4);
+            assert!(picks[1..].iter().all(|&p| p == 0), "{picks:?}");
+            assert!(!g.stop_tick());
+        }
+    }
+
+    struct XorShift(u64);
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            let mut x = self.0;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            self.0 = x;
+            x
+        }
+        /// Mostly plausible durations, sometimes the extremes.
+        fn duration(&mut self) -> Ns {
+            match self.next() % 10 {
+                0 => 0,
+                1 => Ns::MAX,
+                2 => Ns::MAX - self.next() % 1000,
+                3 => self.next(),
+                _ => self.next() % (200 * MS),
+            }
+        }
+    }
+
+    #[test]
+    fn random_inputs_never_panic_and_stay_in_range() {
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        for round in 0..300 {
+            let n = (rng.next() % 7) as usize; // 0..=6 states, POLL first when any
+            let mut states = Vec::new();
+            let (mut lat, mut res) = (0u64, 0u64);
+            for i in 0..n {
+                if i > 0 {
+                    let extra = if round % 5 == 0 { rng.duration() } else { 0 };
+                    lat = lat.saturating_add(rng.duration() % (300 * US)).saturating_add(extra);
+                    res = res.saturating_add(rng.duration() % (900 * US));
+                }
+                states.push(IdleState { index: i as u8, exit_latency: lat, target_residency: res });
+            }
+            for kind in ALL {
+                let mut g = GovernorState::new(kind, (rng.next() % 8) as usize);
+                for _ in 0..60 {
+                    let limit = match rng.next() % 4 {
+                        0 => None,
+                        1 => Some(0),
+                        _ => Some(rng.duration()),
+                    };
+                    let r = IdleRequest {
+                        states: &states,
+                        next_timer: rng.duration(),
+                        tick_period: [0, MS, 4 * MS, Ns::MAX][(rng.next() % 4) as usize],
+                        latency_limit: limit,
+                    };
+                    let pos = g.select(&r);
+                    assert!(pos < states.len().max(1), "{kind:?} returned {pos} for {} states", states.len());
+                    if let (Some(l), Some(s)) = (limit, states.get(pos)) {
+                        assert!(s.exit_latency <= l, "{kind:?} broke the latency limit");
+                    }
+                    let chosen = if rng.next() % 10 == 0 { rng.next() as usize } else { pos };
+                    g.reflect(&states, chosen, rng.duration(), r.next_timer);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_inputs_same_choices() {
+        let t = table("x5675");
+        for kind in ALL {
+            let run = || {
+                let mut rng = XorShift(7);
+                let mut g = GovernorState::new(kind, t.len());
+                (0..500)
+                    .map(|_| {
+                        let nt = rng.duration();
+                        let pos = g.select(&req(&t, nt));
+                        g.reflect(&t, pos, rng.next() % (2 * MS), nt);
+                        pos
+                    })
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(run(), run());
+        }
+    }
 }
