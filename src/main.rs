@@ -7,5 +7,7 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    std::process::exit(schedscope::cli::main(std::env::args().skip(1).collect()));
+    std::process::exit(schedscope::cli::main(
+        std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect(),
+    ));
 }

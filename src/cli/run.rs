@@ -152,7 +152,7 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
     let setup = setup(&parsed)?;
     let outcome = simulate(&setup.config, trace_path.map(|_| TraceOptions::default()))?;
     if let Some(path) = trace_path {
-        let json = share_adapter::perfetto_json(&outcome.trace, Some(&outcome.metrics))
+        let json = share_adapter::perfetto_json(&outcome.trace, Some(&outcome.metrics), Some(&setup.config))
             .map_err(|m| CliError::failure(format!("--trace: {m}")))?;
         std::fs::write(path, json).map_err(|e| CliError::failure(format!("--trace: cannot write '{path}': {e}")))?;
     }

@@ -1,6 +1,35 @@
-//! Named presets: the three seed experiments and teaching scenarios. (stub, being written)
+//! Named presets: the three seed experiments (seed-measurements.md) and teaching scenarios.
+//!
+//! A seed preset's config is the hardware, kernel era and workload of the experiment; its
+//! `table` lists the rows of the mailing-list table as config changes on top of it, with
+//! the figures reported there. Rows without figures are predictions: the model is not
+//! fitted to them. No preset carries a constant of its own: everything comes from the
+//! profile, the policy's kernel defaults and the workload.
 
-use super::config::Config;
+use super::config::{CStates, Config, Governor, PeriodicTask, Policy, WorkloadKind};
+use super::time::{MS, SEC, US};
+
+/// One row of a seed table.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedRow {
+    pub label: &'static str,
+    /// Config keys set on top of the preset for this row.
+    pub sets: &'static [(&'static str, &'static str)],
+    /// The runs reported on the list (empty: the model predicts this row).
+    pub reported: &'static [f64],
+}
+
+/// A seed experiment's table.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedTable {
+    pub title: &'static str,
+    /// Where it was reported.
+    pub source: &'static str,
+    /// The metrics key compared (`elapsed_s` or `throughput`).
+    pub metric: &'static str,
+    pub unit: &'static str,
+    pub rows: &'static [SeedRow],
+}
 
 /// A named starting config.
 #[derive(Clone, Debug)]
@@ -10,15 +39,232 @@ pub struct Preset {
     /// Two sentences: what it shows and which mechanism produces the effect.
     pub about: &'static str,
     pub config: fn() -> Config,
+    pub table: Option<SeedTable>,
 }
 
-pub const PRESETS: &[Preset] = &[Preset {
-    name: "intro",
-    title: "Intro: 2 cores, 4 periodic tasks",
-    about: "Four rt-app-style periodic tasks on two cores under CFS. Watch ticks, wakeups and C-states.",
-    config: Config::default,
-}];
+fn cfs_2007(cfg: &mut Config) {
+    // 2.6.23 defaults (kernel-mechanisms.md): latency 20 ms, min_granularity 4 ms;
+    // wakeup granularity 2 ms in 2.6.23 (sysctl_sched_wakeup_granularity), raised to
+    // 10 ms in the sched-devel tree that became 2.6.24.
+    cfg.policy = Policy::Cfs;
+    cfg.sched_latency = 20 * MS;
+    cfg.min_granularity = 4 * MS;
+    cfg.wakeup_granularity = 2 * MS;
+}
+
+fn hrtick_iperf() -> Config {
+    let mut c = Config {
+        cpu: "q6600".into(),
+        cores: 4,
+        hz: 1000,
+        hrtick: false,
+        hrtick_disables_wakeup_preempt: true,
+        cstates: CStates::All,
+        governor: Governor::Menu,
+        nohz: true,
+        workload: WorkloadKind::Iperf,
+        streams: 10,
+        duration: SEC,
+        seed: 0,
+        ..Config::default()
+    };
+    cfs_2007(&mut c);
+    c
+}
+
+fn rr_kbuild() -> Config {
+    Config {
+        cpu: "core2duo".into(),
+        cores: 2,
+        hz: 1000,
+        policy: Policy::Sd,
+        rr_interval: 16 * MS,
+        cstates: CStates::All,
+        nohz: true,
+        workload: WorkloadKind::Kbuild,
+        jobs: 8,
+        duration: 300 * SEC,
+        seed: 2,
+        ..Config::default()
+    }
+}
+
+fn nohz_pipe() -> Config {
+    Config {
+        cpu: "x5675".into(),
+        cores: 12,
+        hz: 1000,
+        policy: Policy::Cfs,
+        sched_latency: 6 * MS,
+        min_granularity: 750 * US,
+        wakeup_granularity: MS,
+        migration_cost: 500 * US,
+        cstates: CStates::All,
+        governor: Governor::Menu,
+        resched_ipi: true,
+        nohz: true,
+        nohz_ratelimit: false,
+        nohz_exit_reprograms: 2,
+        workload: WorkloadKind::Pipe,
+        loops: 1_000_000,
+        duration: 120 * SEC,
+        seed: 3,
+        ..Config::default()
+    }
+}
+
+fn eevdf_vs_cfs() -> Config {
+    Config {
+        cpu: "sapphire-rapids".into(),
+        cores: 4,
+        hz: 250,
+        policy: Policy::Eevdf,
+        min_granularity: 750 * US,
+        workload: WorkloadKind::Rtapp,
+        tasks: vec![
+            PeriodicTask { count: 4, run: 8 * MS, period: 20 * MS },
+            PeriodicTask { count: 4, run: 2 * MS, period: 10 * MS },
+            PeriodicTask { count: 4, run: 300 * US, period: 3 * MS },
+        ],
+        duration: 2 * SEC,
+        seed: 4,
+        ..Config::default()
+    }
+}
+
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "intro",
+        title: "Intro: 2 cores, 4 periodic tasks",
+        about: "Four rt-app-style periodic tasks on two cores under CFS at HZ=250. Watch the ticks, the wakeups crossing between cores, and idle cores sinking into deeper C-states.",
+        config: Config::default,
+        table: None,
+    },
+    Preset {
+        name: "hrtick-iperf",
+        title: "Seed 1: hrtick and iperf -P 10 (LKML, Oct 2007)",
+        about: "Ten loopback TCP streams on a 2007 quad-core under CFS. Fewer wakeup preemptions (sched-devel's larger wakeup granularity; hrtick, which then disabled wakeup preemption) mean fewer context switches per byte, so more throughput.",
+        config: hrtick_iperf,
+        table: Some(SeedTable {
+            title: "iperf -c localhost -P 10: sum of streams",
+            source: "\"sched: high-res preemption tick\", LKML, October 2007 (Mike Galbraith's runs)",
+            metric: "throughput",
+            unit: "Gbit/s",
+            rows: &[
+                SeedRow { label: "2.6.23-smp", sets: &[], reported: &[4.39, 4.23, 4.36] },
+                SeedRow {
+                    label: "2.6.23-smp-d (sched-devel, periodic tick)",
+                    sets: &[("wakeup_granularity", "10ms")],
+                    reported: &[4.96, 4.96, 4.93, 4.97, 4.95, 4.96],
+                },
+                SeedRow {
+                    label: "2.6.23-smp-d-hrt (sched-devel + hrtick)",
+                    sets: &[("wakeup_granularity", "10ms"), ("hrtick", "on")],
+                    reported: &[],
+                },
+            ],
+        }),
+    },
+    Preset {
+        name: "rr-kbuild",
+        title: "Seed 2: rr_interval and make -j8 (LKML, Apr 2007)",
+        about: "A kernel build on a Core 2 Duo under the Staircase Deadline scheduler. Every quantum expiry is a forced switch whose cost is the cache the other compilers evicted: a short rr_interval switches more often, so user time and elapsed time grow.",
+        config: rr_kbuild,
+        table: Some(SeedTable {
+            title: "make allnoconfig; make -j8 on a Core 2 Duo, HZ=1000",
+            source: "Con Kolivas' SD rr_interval experiments, LKML, April 2007",
+            metric: "elapsed_s",
+            unit: "s",
+            rows: &[
+                SeedRow { label: "rr_interval 1 ms", sets: &[("rr_interval", "1ms")], reported: &[36.03] },
+                SeedRow { label: "rr_interval 16 ms (SD default)", sets: &[("rr_interval", "16ms")], reported: &[34.27] },
+                SeedRow { label: "rr_interval 5000 ms", sets: &[("rr_interval", "5000ms")], reported: &[] },
+            ],
+        }),
+    },
+    Preset {
+        name: "nohz-pipe",
+        title: "Seed 3: nohz reprogramming, C-states and pipe ping-pong (LKML, Aug 2013)",
+        about: "Two tasks ping-pong a million times over pipes on a Westmere-EP, waking each other across CPUs. Each wakeup pays the IPI, the C-state exit and the nohz tick restart: the 3.11-rc regression's second reprogram, the rate limit and C-states each change that per-wakeup cost.",
+        config: nohz_pipe,
+        table: Some(SeedTable {
+            title: "pip1m: 1,000,000 pipe round trips, real time",
+            source: "\"[PATCH V3] hrtimer: Fix a performance regression by disable reprogramming in remove_hrtimer\", LKML, August 2013",
+            metric: "elapsed_s",
+            unit: "s",
+            rows: &[
+                SeedRow { label: "3.11-rc3 (two reprograms per idle exit), C-states on", sets: &[], reported: &[10.68, 10.63] },
+                SeedRow {
+                    label: "+ Peter's patch (one reprogram), C-states on",
+                    sets: &[("nohz_exit_reprograms", "1")],
+                    reported: &[8.61, 8.66],
+                },
+                SeedRow {
+                    label: "+ Peter's patch + Mike's nohz rate limit, C-states on",
+                    sets: &[("nohz_exit_reprograms", "1"), ("nohz_ratelimit", "on")],
+                    reported: &[],
+                },
+                SeedRow {
+                    label: "+ Peter's patch + Mike's nohz rate limit, C-states off",
+                    sets: &[("nohz_exit_reprograms", "1"), ("nohz_ratelimit", "on"), ("cstates", "off")],
+                    reported: &[4.38, 4.44],
+                },
+                SeedRow {
+                    label: "+ Peter's patch, no rescheduling IPI, C-states off",
+                    sets: &[("nohz_exit_reprograms", "1"), ("resched_ipi", "off"), ("cstates", "off")],
+                    reported: &[],
+                },
+            ],
+        }),
+    },
+    Preset {
+        name: "eevdf-vs-cfs",
+        title: "EEVDF vs CFS: twelve periodic tasks on a Sapphire Rapids",
+        about: "A mix of long, medium and short periodic tasks on four cores of a 2023 server under EEVDF. Switch `policy` to cfs to compare: EEVDF's virtual deadlines favour the short-period tasks' latency.",
+        config: eevdf_vs_cfs,
+        table: None,
+    },
+];
 
 pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
+}
+
+/// The config of one seed row: the preset's config with the row's keys set.
+pub fn row_config(p: &Preset, row: &SeedRow) -> Config {
+    let mut c = (p.config)();
+    for (k, v) in row.sets {
+        // Rows are static data checked by the tests: a bad key is a bug, reported loudly there.
+        let _ = c.set(k, v);
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_and_row_is_a_valid_config() {
+        for p in PRESETS {
+            let c = (p.config)();
+            crate::engine::check(&c).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            if let Some(t) = p.table {
+                for r in t.rows {
+                    let mut c = (p.config)();
+                    for (k, v) in r.sets {
+                        c.set(k, v).unwrap_or_else(|e| panic!("{} / {}: {e}", p.name, r.label));
+                    }
+                }
+                assert!(!t.rows[0].reported.is_empty(), "{}: the first row is the baseline", p.name);
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, p) in PRESETS.iter().enumerate() {
+            assert!(PRESETS[i + 1..].iter().all(|q| q.name != p.name), "{}", p.name);
+        }
+    }
 }

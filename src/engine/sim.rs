@@ -57,13 +57,28 @@ const BALANCE_EVERY: u64 = 4;
 #[derive(Clone, Copy, Debug, Default)]
 pub enum Ev {
     /// The running task's burst ends (stale if `gen` != the core's `run_gen`).
-    BurstEnd { c: u16, gen: u32 },
-    Tick { c: u16, gen: u32 },
-    Hrtick { c: u16, gen: u32 },
+    BurstEnd {
+        c: u16,
+        gen: u32,
+    },
+    Tick {
+        c: u16,
+        gen: u32,
+    },
+    Hrtick {
+        c: u16,
+        gen: u32,
+    },
     /// The core notices a reschedule request: an IPI (`ipi`) or a polling idle loop.
-    Kick { c: u16, ipi: bool },
+    Kick {
+        c: u16,
+        ipi: bool,
+    },
     /// A sleeping task's timer fires.
-    Timer { task: u32, gen: u32 },
+    Timer {
+        task: u32,
+        gen: u32,
+    },
     #[default]
     Nop,
 }
@@ -310,10 +325,8 @@ impl Sim {
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();
-        let se = specs
-            .iter()
-            .map(|s| SchedEntity { weight: weight_of_nice(s.nice), ..SchedEntity::default() })
-            .collect();
+        let se =
+            specs.iter().map(|s| SchedEntity { weight: weight_of_nice(s.nice), ..SchedEntity::default() }).collect();
         let nstates = idle_names.len();
         Sim {
             policy: policy::build(&cfg),
@@ -780,7 +793,8 @@ impl Sim {
             self.cores[c].idle_ns += dur;
             self.overhead(c, Overhead::CStateExit, self.idle_states[idle.pos].exit_latency);
         }
-        let measured = t - idle.entered;
+        // cpuidle measures from idle entry until the CPU runs again, exit latency included.
+        let measured = self.cursor(c) - idle.entered;
         self.cores[c].gov.reflect(&self.idle_states, idle.pos, measured, idle.next_timer);
         if ipi {
             self.overhead(c, Overhead::Ipi, self.prof.ipi_receive);

@@ -11,7 +11,9 @@
 //! The hrtick disables wakeup preemption when `hrtick_disables_wakeup_preempt` is set
 //! (the late-2007 HRTICK vs PREEMPT_RESTRICT interaction).
 
-use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, NICE_0_LOAD, VRUNTIME_BASE};
+#[cfg(test)]
+use super::NICE_0_LOAD;
+use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, VRUNTIME_BASE};
 use crate::engine::config::Config;
 use crate::engine::time::Ns;
 

@@ -3,7 +3,8 @@
 //! After kernel-mechanisms.md ("rr_interval"): tasks of equal priority run round-robin
 //! with a quantum `rr_interval`; each task carries a deadline `now + rr_interval` set when
 //! its quantum is refilled; the pick is the earliest deadline. On expiry (detected at the
-//! tick, so accuracy is limited by HZ, as in SD and BFS without dithering) the quantum is
+//! tick nearest to the quantum's end, so accuracy is limited by HZ, as in SD and BFS
+//! without dithering) the quantum is
 //! refilled, a new deadline set, and the task goes behind the others: a forced switch. A
 //! task that slept keeps its remaining quantum and its earlier deadline, so on waking it
 //! preempts a task with a later deadline. Simplified: every task has the same priority
@@ -23,12 +24,19 @@ struct Rq {
 pub struct Sd {
     rqs: Vec<Rq>,
     rr_interval: Ns,
+    /// Half a tick: expiry is seen at the tick nearest to the quantum's end.
+    half_tick: Ns,
     wakeup_preempt: bool,
 }
 
 impl Sd {
     pub fn new(cfg: &Config) -> Self {
-        Sd { rqs: vec![Rq::default(); cfg.cores as usize], rr_interval: cfg.rr_interval, wakeup_preempt: cfg.wakeup_preempt }
+        Sd {
+            rqs: vec![Rq::default(); cfg.cores as usize],
+            rr_interval: cfg.rr_interval,
+            half_tick: crate::engine::time::SEC / cfg.hz.max(1) as u64 / 2,
+            wakeup_preempt: cfg.wakeup_preempt,
+        }
     }
 
     fn refill(&self, s: &mut SchedEntity, now: Ns) {
@@ -75,7 +83,9 @@ impl Policy for Sd {
     }
 
     fn task_tick(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, now: Ns) -> bool {
-        if se[curr].rr_left > 0 {
+        // The tick sees the quantum as used up when less than half a tick of it is left:
+        // without dithering, a quantum is a whole number of ticks (at least one).
+        if se[curr].rr_left > self.half_tick {
             return false;
         }
         // Quantum expired: refill, new deadline, and switch if anyone else waits.

@@ -60,7 +60,9 @@ impl Workload for Iperf {
                 TaskSpec {
                     name: format!("iperf-{}{}", if sender { "tx" } else { "rx" }, t / 2),
                     group: if sender { "sender" } else { "receiver" }.into(),
-                    ws_bytes: 64 << 10, // user buffer, socket buffers in use, stack
+                    // The stream's data in flight cycles through fresh skb memory: a window's
+                    // worth, plus the user buffer being copied.
+                    ws_bytes: WINDOW + 2 * LEN,
                     touch_bytes_per_us: 2_000, // copy bandwidth class
                     nice: 0,
                     core: t,

@@ -19,7 +19,7 @@ use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::rng::SimRng;
 use crate::engine::time::{Ns, MS, SEC};
 
-const FILES: usize = 340;
+const FILES: usize = 310;
 const DIRS: usize = 30;
 
 #[derive(Clone, Copy, Debug)]
@@ -187,8 +187,8 @@ impl Workload for Kbuild {
             v.push(TaskSpec {
                 name: format!("job{j}"),
                 group: "cc1".into(),
-                ws_bytes: 2_560 << 10, // cc1: several MB (kernel-mechanisms.md); 2.5 MB estimate
-                touch_bytes_per_us: 50, // estimate: new lines touched per us of compiling
+                ws_bytes: 2_560 << 10,  // cc1: several MB (kernel-mechanisms.md); 2.5 MB estimate
+                touch_bytes_per_us: 75, // estimate: new lines touched per us of compiling
                 nice: 0,
                 core: j,
             });

@@ -71,7 +71,8 @@ impl Workload for Pipe {
                         self.waiting[other] = false;
                         fx.wakes.push((other, true));
                     }
-                    self.phase[task] = if task == 1 && self.done_loops >= self.loops { Phase::Done } else { Phase::Read };
+                    self.phase[task] =
+                        if task == 1 && self.done_loops >= self.loops { Phase::Done } else { Phase::Read };
                 }
                 Phase::Read => {
                     if self.data[rpipe] > 0 {
