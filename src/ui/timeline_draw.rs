@@ -142,7 +142,8 @@ pub struct TraceIndex {
 }
 
 impl TraceIndex {
-    pub fn new(trace: &Trace) -> Self {
+    /// Lanes a trace needs: `trace.cores`, or more if a span or instant names a higher core.
+    pub fn lanes_of(trace: &Trace) -> usize {
         let max_core = trace
             .spans
             .iter()
@@ -150,7 +151,11 @@ impl TraceIndex {
             .chain(trace.instants.iter().map(|i| i.core as usize + 1))
             .max()
             .unwrap_or(0);
-        let lanes = (trace.cores as usize).max(max_core).max(1);
+        (trace.cores as usize).max(max_core).max(1)
+    }
+
+    pub fn new(trace: &Trace) -> Self {
+        let lanes = Self::lanes_of(trace);
         let mut spans = vec![Vec::new(); lanes];
         for (i, s) in trace.spans.iter().enumerate() {
             if s.end > s.start {
@@ -734,12 +739,16 @@ pub struct Scene {
     pub texts: Vec<Text>,
     /// Spans overlapping the view.
     pub visible_spans: usize,
+    /// First fill batch of the current layer.
+    layer: usize,
 }
 
 impl Scene {
+    /// The batch for `colour` in the current layer (batches of earlier layers are not
+    /// reused, so what a later layer draws stays on top).
     pub fn fill(&mut self, colour: &'static str) -> &mut Fill {
-        let i = match self.fills.iter().position(|f| f.colour == colour) {
-            Some(i) => i,
+        let i = match self.fills[self.layer..].iter().position(|f| f.colour == colour) {
+            Some(i) => self.layer + i,
             None => {
                 self.fills.push(Fill { colour, ..Fill::default() });
                 self.fills.len() - 1
@@ -759,7 +768,12 @@ impl Scene {
         &mut self.strokes[i]
     }
 
-    /// Span rects drawn (for the level-of-detail bound).
+    /// Starts a layer: fills from now on are drawn after every earlier fill.
+    pub fn layer(&mut self) {
+        self.layer = self.fills.len();
+    }
+
+    /// Rects drawn (for the level-of-detail bound).
     pub fn rect_count(&self) -> usize {
         self.fills.iter().map(|f| f.rects.len()).sum()
     }
@@ -789,7 +803,7 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
     let every = ((70.0 * s / tick_px.max(1.0)).ceil() as usize).max(1);
     for (k, (t, label)) in axis.ticks.iter().enumerate() {
         let x = layout.x_of(view, *t as f64).round() + 0.5;
-        sc.stroke(GRID, 1.0, false).segs.push([x, layout.axis_h - 5.0 * s, x, lanes_bottom]);
+        sc.fill(GRID).rects.push([x - 0.5, layout.axis_h - 5.0 * s, 1.0, lanes_bottom - layout.axis_h + 5.0 * s]);
         if k % every == 0 {
             sc.text(x, layout.axis_h * 0.45, label.clone(), label_px, Align::Center);
         }
@@ -798,7 +812,8 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
         sc.text(gx - 4.0 * s, layout.axis_h * 0.45, format!("{base} +"), label_px, Align::Right);
     }
     sc.stroke(TICK_MARK, 1.0, false).segs.push([gx, layout.axis_h - 0.5, w, layout.axis_h - 0.5]);
-    // Spans.
+    // Spans, over the backgrounds and grid.
+    sc.layer();
     let table = colour_table();
     let mut by_colour: Vec<Vec<[f64; 4]>> = vec![Vec::new(); COLOURS];
     let mut lods = Vec::with_capacity(index.lanes);
@@ -819,7 +834,8 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
             sc.fill(table[c]).rects.extend(rects);
         }
     }
-    // Tick marks and arrows.
+    // Tick marks and arrowheads on top of the spans.
+    sc.layer();
     let mut arrows_left = MAX_ARROWS;
     for lane in 0..index.lanes {
         let marks = lane_marks(trace, index, lane, view, cols, arrows_left);
@@ -1063,7 +1079,8 @@ mod tests {
                 let scene = build_scene(&trace, &index, &view, &layout);
                 assert_eq!(scene.visible_spans, visible);
                 // 2 bands + tick + hrtick marks per column per lane, plus a few backgrounds.
-                let bound = index.lanes * cols * 4 + index.lanes + 2;
+                let grid = 12;
+                let bound = index.lanes * cols * 4 + index.lanes + 2 + grid;
                 assert!(scene.rect_count() <= bound, "{} rects > {bound}", scene.rect_count());
             }
             // The whole-trace view really holds all 100,000 spans.
