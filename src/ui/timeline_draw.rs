@@ -805,7 +805,10 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
         let x = layout.x_of(view, *t as f64).round() + 0.5;
         sc.fill(GRID).rects.push([x - 0.5, layout.axis_h - 5.0 * s, 1.0, lanes_bottom - layout.axis_h + 5.0 * s]);
         if k % every == 0 {
-            sc.text(x, layout.axis_h * 0.45, label.clone(), label_px, Align::Center);
+            // Keep the label inside the plot (estimated width: ~0.6 em per character).
+            let half = label.chars().count() as f64 * label_px * 0.3;
+            let lx = x.clamp(gx + half, (w - half).max(gx + half));
+            sc.text(lx, layout.axis_h * 0.45, label.clone(), label_px, Align::Center);
         }
     }
     if let Some((_, base)) = &axis.base {
@@ -837,9 +840,16 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
     // Tick marks and arrowheads on top of the spans.
     sc.layer();
     let mut arrows_left = MAX_ARROWS;
-    for lane in 0..index.lanes {
-        let marks = lane_marks(trace, index, lane, view, cols, arrows_left);
-        arrows_left -= marks.arrows.len();
+    let marks: Vec<LaneMarks> = (0..index.lanes)
+        .map(|lane| {
+            let m = lane_marks(trace, index, lane, view, cols, arrows_left);
+            arrows_left -= m.arrows.len();
+            m
+        })
+        .collect();
+    // Past one arrow per ~8 CSS px, shafts would hide the spans: draw only the heads.
+    let dense = marks.iter().map(|m| m.arrows.len()).sum::<usize>() as f64 > cols as f64 / (8.0 * s);
+    for (lane, marks) in marks.iter().enumerate() {
         let (y, bh) = layout.band(lane, Band::Main);
         for (cs, colour, len) in [(&marks.ticks, TICK_MARK, 0.22), (&marks.hrticks, HRTICK_MARK, 0.38)] {
             let f = sc.fill(colour);
@@ -857,9 +867,9 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
             let (fy, fh) = layout.band(a.from as usize, Band::Main);
             let (ty, th) = layout.band(a.to as usize, Band::Main);
             let (y0, y1) = (fy + fh * 0.5, ty + th * 0.5);
-            let head = 4.0 * s;
-            if a.from == a.to {
-                // Same-core wakeup: a small downward chevron at the lane top.
+            let head = if dense { 2.5 * s } else { 4.0 * s };
+            if a.from == a.to || dense {
+                // Same-core wakeup, or too many arrows: a small downward head at the lane top.
                 sc.fill(colour).tris.push([x - head, ty, x + head, ty, x, ty + head * 1.5]);
                 continue;
             }
@@ -1343,6 +1353,45 @@ mod tests {
         assert_eq!(kinds, vec![(0, ArrowKind::Wakeup), (2, ArrowKind::Wakeup), (0, ArrowKind::Ipi)]);
         assert!(m.arrows.iter().all(|a| a.to == 1 && a.col == 5));
         assert_eq!(lane_marks(&trace, &index, 1, &View::fit(1_000), 10, 1).arrows.len(), 1);
+    }
+
+    fn arrow_trace(n: u64) -> Trace {
+        let mut trace = trace_of(2, vec![run(0, 0, 10_000, 0), run(1, 0, 10_000, 1)], 10_000);
+        for k in 0..n {
+            trace.instants.push(Instant { core: 1, time: k * 10_000 / n, kind: InstantKind::Ipi { from: 0 } });
+        }
+        trace
+    }
+
+    #[test]
+    fn few_arrows_get_shafts_on_top_of_spans_and_many_only_heads() {
+        let layout = Layout::new(1_052.0, 2, 1.0);
+        let shafts =
+            |scene: &Scene| scene.strokes.iter().filter(|s| s.colour == IPI_ARROW).map(|s| s.segs.len()).sum::<usize>();
+        let sparse = arrow_trace(10);
+        let scene = build_scene(&sparse, &TraceIndex::new(&sparse), &View::fit(10_000), &layout);
+        assert_eq!(shafts(&scene), 10usize);
+        // IPI arrows share their colour with the ipi overhead; their heads must still be drawn last.
+        let heads = scene.fills.iter().rposition(|f| !f.tris.is_empty()).expect("arrowheads");
+        let task0 = scene.fills.iter().position(|f| f.colour == TASK_COLOURS[0]).expect("task 0 rects");
+        assert!(heads > task0);
+        let dense = arrow_trace(500);
+        let scene = build_scene(&dense, &TraceIndex::new(&dense), &View::fit(10_000), &layout);
+        assert_eq!(shafts(&scene), 0usize);
+        assert_eq!(scene.fills.iter().map(|f| f.tris.len()).sum::<usize>(), 500);
+    }
+
+    #[test]
+    fn axis_labels_stay_inside_the_canvas() {
+        let trace = trace_of(1, vec![run(0, 0, 40 * MS, 0)], 40 * MS);
+        let layout = Layout::new(600.0, 1, 2.0);
+        let scene = build_scene(&trace, &TraceIndex::new(&trace), &View::fit(40 * MS), &layout);
+        let labels: Vec<&Text> = scene.texts.iter().filter(|t| t.text.ends_with(" ms")).collect();
+        assert!(labels.len() >= 3, "{labels:?}");
+        for t in labels {
+            let half = t.text.chars().count() as f64 * t.px * 0.3;
+            assert!(t.x - half >= layout.gutter - 0.01 && t.x + half <= layout.width + 0.01, "{t:?}");
+        }
     }
 
     #[test]
