@@ -50,6 +50,7 @@ struct Inner {
     view: View,
     canvas: Option<HtmlCanvasElement>,
     ctx: Option<CanvasRenderingContext2d>,
+    scratch: Option<Scratch>,
     layout: Option<Layout>,
     /// The scene for (view, layout), rebuilt only when either changes.
     base: Option<(View, Layout, Scene)>,
@@ -79,6 +80,7 @@ impl Default for Inner {
             view: View::fit(1),
             canvas: None,
             ctx: None,
+            scratch: None,
             layout: None,
             base: None,
             aria: String::new(),
@@ -177,8 +179,11 @@ impl Inner {
             }
             self.base = Some((self.view, layout, scene));
         }
+        if self.scratch.is_none() {
+            self.scratch = Scratch::new();
+        }
         if let Some((_, _, scene)) = &self.base {
-            paint(&ctx, scene);
+            paint(&ctx, scene, self.scratch.as_ref());
         }
         let lines = self
             .hover
@@ -188,7 +193,7 @@ impl Inner {
         let (hx, hy) = self.hover.unwrap_or((0.0, 0.0));
         let cursor =
             self.cursor.filter(|c| *c >= self.view.t0 && *c <= self.view.t1).map(|c| layout.x_of(&self.view, c));
-        paint(&ctx, &draw::overlay(&layout, &lines, hx, hy, cursor));
+        paint(&ctx, &draw::overlay(&layout, &lines, hx, hy, cursor), None);
         ended
     }
 }
@@ -225,9 +230,63 @@ fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
     }
 }
 
-/// Replays a scene on a 2D context: one `fillStyle` per colour batch, one path per batch.
-fn paint(ctx: &CanvasRenderingContext2d, scene: &Scene) {
-    for f in &scene.fills {
+/// A small canvas the span image goes through (`putImageData` cannot scale).
+struct Scratch {
+    canvas: HtmlCanvasElement,
+    ctx: CanvasRenderingContext2d,
+}
+
+impl Scratch {
+    fn new() -> Option<Scratch> {
+        let canvas: HtmlCanvasElement =
+            web_sys::window()?.document()?.create_element("canvas").ok()?.dyn_into().ok()?;
+        let ctx = canvas.get_context("2d").ok().flatten()?.dyn_into().ok()?;
+        Some(Scratch { canvas, ctx })
+    }
+}
+
+/// Draws the span bands: the RGBA rows go onto the scratch canvas with one `putImageData`,
+/// then each row is stretched over its band with `drawImage` (smoothing off, so columns
+/// stay sharp). `ImageData` and `putImageData` are reached through `Reflect` because the
+/// crate's web-sys feature list has no `ImageData`.
+fn paint_spans(ctx: &CanvasRenderingContext2d, img: &draw::SpanImage, scratch: &Scratch) -> Result<(), JsValue> {
+    if img.width == 0 || img.rows.is_empty() {
+        return Ok(());
+    }
+    let (w, h) = (img.width as u32, img.rows.len() as u32);
+    if scratch.canvas.width() != w || scratch.canvas.height() != h {
+        scratch.canvas.set_width(w);
+        scratch.canvas.set_height(h);
+    }
+    let data = js_sys::Uint8ClampedArray::from(&img.rgba[..]);
+    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"ImageData".into())?.dyn_into()?;
+    let image = js_sys::Reflect::construct(&ctor, &js_sys::Array::of3(&data, &w.into(), &h.into()))?;
+    let put: js_sys::Function = js_sys::Reflect::get(&scratch.ctx, &"putImageData".into())?.dyn_into()?;
+    put.call3(&scratch.ctx, &image, &0.into(), &0.into())?;
+    ctx.set_image_smoothing_enabled(false);
+    for (row, (y, bh)) in img.rows.iter().enumerate() {
+        ctx.draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+            &scratch.canvas,
+            0.0,
+            row as f64,
+            img.width as f64,
+            1.0,
+            img.x,
+            *y,
+            img.width as f64,
+            *bh,
+        )?;
+    }
+    Ok(())
+}
+
+/// Replays a scene on a 2D context: one `fillStyle` per colour batch, the span image at its
+/// place among the fills, then strokes and texts.
+fn paint(ctx: &CanvasRenderingContext2d, scene: &Scene, scratch: Option<&Scratch>) {
+    for (i, f) in scene.fills.iter().enumerate() {
+        if i == scene.image_at {
+            paint_image(ctx, scene, scratch);
+        }
         ctx.set_fill_style_str(f.colour);
         if !f.rects.is_empty() {
             ctx.begin_path();
@@ -246,6 +305,9 @@ fn paint(ctx: &CanvasRenderingContext2d, scene: &Scene) {
             }
             ctx.fill();
         }
+    }
+    if scene.image_at >= scene.fills.len() {
+        paint_image(ctx, scene, scratch);
     }
     let dash = js_sys::Array::of2(&JsValue::from(4.0), &JsValue::from(3.0));
     let solid = js_sys::Array::new();
@@ -280,6 +342,14 @@ fn paint(ctx: &CanvasRenderingContext2d, scene: &Scene) {
             Align::Right => "right",
         });
         let _ = ctx.fill_text(&t.text, t.x, t.y);
+    }
+}
+
+fn paint_image(ctx: &CanvasRenderingContext2d, scene: &Scene, scratch: Option<&Scratch>) {
+    if let (Some(img), Some(scratch)) = (&scene.spans, scratch) {
+        if let Err(e) = paint_spans(ctx, img, scratch) {
+            web_sys::console::warn_1(&format!("timeline: cannot draw the spans: {e:?}").into());
+        }
     }
 }
 
@@ -331,7 +401,7 @@ pub fn render_png_data_url(
             mono: false,
         });
     }
-    paint(&ctx, &scene);
+    paint(&ctx, &scene, Scratch::new().as_ref());
     canvas_png_data_url(&canvas)
 }
 

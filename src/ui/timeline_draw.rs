@@ -43,7 +43,7 @@ pub const HRTICK_MARK: &str = "#D55E00";
 pub const WAKEUP_ARROW: &str = "#1A1A1A";
 pub const IPI_ARROW: &str = "#AA4499";
 pub const MIGRATE_ARROW: &str = "#777777";
-pub const CURSOR: &str = "#D55E00";
+pub const CURSOR: &str = "#000000";
 pub const TOOLTIP_BG: &str = "#FFFFF0";
 
 /// Colour ids index this table: 0..8 task run, 8..16 sys, 16..23 overheads, 23..31 idle.
@@ -637,6 +637,10 @@ pub struct LaneMarks {
     pub ticks: Vec<u32>,
     pub hrticks: Vec<u32>,
     pub arrows: Vec<Arrow>,
+    /// Arrows stopped at the budget.
+    pub truncated: bool,
+    /// Every arrival, one per column and kind (no budget: at most 3 per column).
+    pub arrivals: Vec<(u32, ArrowKind)>,
 }
 
 /// Arrows drawn in one view at most (past this, the densest view still shows the pattern).
@@ -656,6 +660,7 @@ pub fn lane_marks(
     let per_col = view.len() / cols as f64;
     // Last column used per (source lane, kind), so arrows dedupe per column.
     let mut last: Vec<u32> = vec![u32::MAX; index.lanes * 3];
+    let mut last_arrival = [u32::MAX; 3];
     for &i in &index.instants[core][index.instant_range(trace, core, t0, t1)] {
         let x = &trace.instants[i as usize];
         let t = x.time as f64;
@@ -680,7 +685,12 @@ pub fn lane_marks(
             InstantKind::Ipi { from } => (from, ArrowKind::Ipi),
             InstantKind::Migrate { from, .. } => (from, ArrowKind::Migrate),
         };
+        if last_arrival[kind as usize] != col {
+            last_arrival[kind as usize] = col;
+            m.arrivals.push((col, kind));
+        }
         if m.arrows.len() >= arrows_left {
+            m.truncated = true;
             continue;
         }
         let slot = (from as usize).min(index.lanes - 1) * 3 + kind as usize;
@@ -731,10 +741,51 @@ pub struct Stroke {
     pub segs: Vec<[f64; 4]>,
 }
 
-/// A display list in device pixels: fills, then strokes, then texts, each in order.
+/// The span bands as pixels: row `k` of `rgba` (`width` pixels, RGBA, transparent where no
+/// span) is drawn at `x` stretched over `rows[k]` = (top, height). Drawing the LOD as one
+/// image instead of one `fillRect` per merged run keeps a frame to a few canvas calls: in
+/// headless Chromium 43,000 `fillRect`s took 60-120 ms per frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpanImage {
+    pub x: f64,
+    pub width: usize,
+    pub rows: Vec<(f64, f64)>,
+    pub rgba: Vec<u8>,
+    /// Merged runs painted (the LOD's rect count).
+    pub runs: usize,
+}
+
+impl SpanImage {
+    /// Appends a row drawn over `(top, height)`: each `(column, rgb)` paints `w` pixels
+    /// from that column (later pairs win), the rest stays transparent.
+    pub fn push_row(&mut self, at: (f64, f64), px: impl Iterator<Item = (u32, [u8; 3])>, w: usize) {
+        let start = self.rgba.len();
+        self.rgba.resize(start + self.width * 4, 0);
+        let line = &mut self.rgba[start..];
+        for (c, [r, g, b]) in px {
+            self.runs += 1;
+            for col in c as usize..(c as usize + w).min(self.width) {
+                line[col * 4..col * 4 + 4].copy_from_slice(&[r, g, b, 255]);
+            }
+        }
+        self.rows.push(at);
+    }
+}
+
+/// `#RRGGBB` to bytes (anything else is black).
+pub fn hex_rgb(hex: &str) -> [u8; 3] {
+    let h = hex.trim_start_matches('#');
+    let byte = |i: usize| h.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok()).unwrap_or(0);
+    [byte(0), byte(2), byte(4)]
+}
+
+/// A display list in device pixels: fills (the span image drawn before fill `image_at`),
+/// then strokes, then texts, each in order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
     pub fills: Vec<Fill>,
+    pub spans: Option<SpanImage>,
+    pub image_at: usize,
     pub strokes: Vec<Stroke>,
     pub texts: Vec<Text>,
     /// Spans overlapping the view.
@@ -773,9 +824,9 @@ impl Scene {
         self.layer = self.fills.len();
     }
 
-    /// Rects drawn (for the level-of-detail bound).
+    /// Rects drawn, counting each merged span run as one (for the level-of-detail bound).
     pub fn rect_count(&self) -> usize {
-        self.fills.iter().map(|f| f.rects.len()).sum()
+        self.fills.iter().map(|f| f.rects.len()).sum::<usize>() + self.spans.as_ref().map_or(0, |i| i.runs)
     }
 
     fn text(&mut self, x: f64, y: f64, text: String, px: f64, align: Align) {
@@ -815,27 +866,29 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
         sc.text(gx - 4.0 * s, layout.axis_h * 0.45, format!("{base} +"), label_px, Align::Right);
     }
     sc.stroke(TICK_MARK, 1.0, false).segs.push([gx, layout.axis_h - 0.5, w, layout.axis_h - 0.5]);
-    // Spans, over the backgrounds and grid.
+    // Spans, over the backgrounds and grid: one pixel row per band, stretched to its height.
     sc.layer();
-    let table = colour_table();
-    let mut by_colour: Vec<Vec<[f64; 4]>> = vec![Vec::new(); COLOURS];
-    let mut lods = Vec::with_capacity(index.lanes);
+    sc.image_at = sc.fills.len();
+    let rgb: Vec<[u8; 3]> = colour_table().iter().map(|h| hex_rgb(h)).collect();
+    let mut img =
+        SpanImage { x: gx, width: cols, rows: Vec::with_capacity(index.lanes * 2), rgba: Vec::new(), runs: 0 };
+    img.rgba.resize(cols * index.lanes * 2 * 4, 0);
     for lane in 0..index.lanes {
         let lod = lod_lane(trace, index, lane, view, cols);
         sc.visible_spans += lod.visible;
         for (band, rects) in [(Band::Main, &lod.main), (Band::Overhead, &lod.overhead)] {
-            let (y, bh) = layout.band(lane, band);
+            let row = img.rows.len();
+            img.rows.push(layout.band(lane, band));
+            img.runs += rects.len();
+            let line = &mut img.rgba[row * cols * 4..(row + 1) * cols * 4];
             for r in rects {
-                by_colour[r.colour as usize].push([gx + r.c0 as f64, y, (r.c1 - r.c0) as f64, bh]);
+                let [red, green, blue] = rgb[r.colour as usize];
+                for px in line[r.c0 as usize * 4..r.c1 as usize * 4].chunks_exact_mut(4) {
+                    px.copy_from_slice(&[red, green, blue, 255]);
+                }
             }
         }
-        lods.push(lod);
         sc.text(6.0 * s, layout.lane_y(lane) + layout.lane_h * 0.45, format!("CPU {lane}"), 11.0 * s, Align::Left);
-    }
-    for (c, rects) in by_colour.into_iter().enumerate() {
-        if !rects.is_empty() {
-            sc.fill(table[c]).rects.extend(rects);
-        }
     }
     // Tick marks and arrowheads on top of the spans.
     sc.layer();
@@ -848,14 +901,31 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
         })
         .collect();
     // Past one arrow per ~8 CSS px, shafts would hide the spans: draw only the heads.
-    let dense = marks.iter().map(|m| m.arrows.len()).sum::<usize>() as f64 > cols as f64 / (8.0 * s);
+    let dense = marks.iter().any(|m| m.truncated)
+        || marks.iter().map(|m| m.arrows.len()).sum::<usize>() as f64 > cols as f64 / (8.0 * s);
+    // Marks are pixel rows of the span image too (thousands of tiny fills are slow to
+    // draw): per lane an hrtick row, a tick row over it, and, when dense, an arrival row.
+    let mark_w = (s.round() as usize).max(1);
     for (lane, marks) in marks.iter().enumerate() {
         let (y, bh) = layout.band(lane, Band::Main);
-        for (cs, colour, len) in [(&marks.ticks, TICK_MARK, 0.22), (&marks.hrticks, HRTICK_MARK, 0.38)] {
-            let f = sc.fill(colour);
-            for &c in cs {
-                f.rects.push([gx + c as f64, y, s.max(1.0).round(), (bh * len).round()]);
-            }
+        let hr = hex_rgb(HRTICK_MARK);
+        img.push_row((y, (bh * 0.38).round()), marks.hrticks.iter().map(|&c| (c, hr)), mark_w);
+        let tk = hex_rgb(TICK_MARK);
+        img.push_row((y, (bh * 0.22).round()), marks.ticks.iter().map(|&c| (c, tk)), mark_w);
+        if dense {
+            // Arrivals only, coloured by kind (a wakeup wins a shared column).
+            let mut sorted = marks.arrivals.clone();
+            sorted.sort_by_key(|a| std::cmp::Reverse(a.1 as u8));
+            let colour = |k: ArrowKind| {
+                hex_rgb(match k {
+                    ArrowKind::Wakeup => WAKEUP_ARROW,
+                    ArrowKind::Ipi => IPI_ARROW,
+                    ArrowKind::Migrate => MIGRATE_ARROW,
+                })
+            };
+            let h = (3.0 * s).round();
+            img.push_row((y + bh - h, h), sorted.into_iter().map(|(c, k)| (c, colour(k))), mark_w);
+            continue;
         }
         for a in &marks.arrows {
             let x = gx + a.col as f64 + 0.5;
@@ -867,9 +937,9 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
             let (fy, fh) = layout.band(a.from as usize, Band::Main);
             let (ty, th) = layout.band(a.to as usize, Band::Main);
             let (y0, y1) = (fy + fh * 0.5, ty + th * 0.5);
-            let head = if dense { 2.5 * s } else { 4.0 * s };
-            if a.from == a.to || dense {
-                // Same-core wakeup, or too many arrows: a small downward head at the lane top.
+            let head = 4.0 * s;
+            if a.from == a.to {
+                // Same-core wakeup: a small downward head at the lane top.
                 sc.fill(colour).tris.push([x - head, ty, x + head, ty, x, ty + head * 1.5]);
                 continue;
             }
@@ -885,6 +955,7 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
             ]);
         }
     }
+    sc.spans = Some(img);
     sc
 }
 
@@ -950,6 +1021,8 @@ pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Opti
     let mut sc = Scene::default();
     let s = layout.dpr;
     if let Some(x) = cursor {
+        // A white halo keeps the cursor visible over any span colour.
+        sc.stroke(BACKGROUND, 4.0 * s, false).segs.push([x, layout.axis_h, x, layout.height]);
         sc.stroke(CURSOR, 2.0 * s, false).segs.push([x, layout.axis_h, x, layout.height]);
     }
     if lines.is_empty() {
@@ -964,7 +1037,7 @@ pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Opti
     if x + bw > layout.width {
         x = (px - 14.0 * s - bw).max(0.0);
     }
-    let y = (py + 14.0 * s).min(layout.height - bh).max(0.0);
+    let y = (py + 14.0 * s).min(layout.height - bh - s).max(s);
     sc.fill(TICK_MARK).rects.push([x - s, y - s, bw + 2.0 * s, bh + 2.0 * s]);
     sc.fill(TOOLTIP_BG).rects.push([x, y, bw, bh]);
     for (k, l) in lines.iter().enumerate() {
@@ -1088,9 +1161,12 @@ mod tests {
                 }
                 let scene = build_scene(&trace, &index, &view, &layout);
                 assert_eq!(scene.visible_spans, visible);
-                // 2 bands + tick + hrtick marks per column per lane, plus a few backgrounds.
+                let img = scene.spans.as_ref().expect("span image");
+                assert_eq!(img.width, cols);
+                assert!(img.rows.len() <= index.lanes * 5 && img.rgba.len() == img.rows.len() * cols * 4);
+                // 2 bands + tick + hrtick (+ arrival) marks per column per lane, plus a few backgrounds.
                 let grid = 12;
-                let bound = index.lanes * cols * 4 + index.lanes + 2 + grid;
+                let bound = index.lanes * cols * 5 + index.lanes + 2 + grid;
                 assert!(scene.rect_count() <= bound, "{} rects > {bound}", scene.rect_count());
             }
             // The whole-trace view really holds all 100,000 spans.
@@ -1352,7 +1428,10 @@ mod tests {
         let kinds: Vec<(u16, ArrowKind)> = m.arrows.iter().map(|a| (a.from, a.kind)).collect();
         assert_eq!(kinds, vec![(0, ArrowKind::Wakeup), (2, ArrowKind::Wakeup), (0, ArrowKind::Ipi)]);
         assert!(m.arrows.iter().all(|a| a.to == 1 && a.col == 5));
-        assert_eq!(lane_marks(&trace, &index, 1, &View::fit(1_000), 10, 1).arrows.len(), 1);
+        assert_eq!(m.arrivals, vec![(5, ArrowKind::Wakeup), (5, ArrowKind::Ipi)]);
+        assert!(!m.truncated);
+        let capped = lane_marks(&trace, &index, 1, &View::fit(1_000), 10, 1);
+        assert_eq!((capped.arrows.len(), capped.truncated, capped.arrivals.len()), (1, true, 2));
     }
 
     fn arrow_trace(n: u64) -> Trace {
@@ -1372,13 +1451,48 @@ mod tests {
         let scene = build_scene(&sparse, &TraceIndex::new(&sparse), &View::fit(10_000), &layout);
         assert_eq!(shafts(&scene), 10usize);
         // IPI arrows share their colour with the ipi overhead; their heads must still be drawn last.
-        let heads = scene.fills.iter().rposition(|f| !f.tris.is_empty()).expect("arrowheads");
-        let task0 = scene.fills.iter().position(|f| f.colour == TASK_COLOURS[0]).expect("task 0 rects");
-        assert!(heads > task0);
+        let heads = scene.fills.iter().position(|f| !f.tris.is_empty()).expect("arrowheads");
+        assert!(heads >= scene.image_at && scene.spans.is_some());
+        assert!(scene.fills[..scene.image_at].iter().all(|f| f.colour != IPI_ARROW));
         let dense = arrow_trace(500);
         let scene = build_scene(&dense, &TraceIndex::new(&dense), &View::fit(10_000), &layout);
         assert_eq!(shafts(&scene), 0usize);
-        assert_eq!(scene.fills.iter().map(|f| f.tris.len()).sum::<usize>(), 500);
+        assert_eq!(scene.fills.iter().map(|f| f.tris.len()).sum::<usize>(), 0);
+        // The arrivals are the last row of the image: lane 1's, 500 IPI columns.
+        let img = scene.spans.expect("span image");
+        let last = &img.rgba[img.rgba.len() - img.width * 4..];
+        let ipi = hex_rgb(IPI_ARROW);
+        let painted: Vec<usize> = (0..img.width).filter(|&c| last[c * 4 + 3] == 255).collect();
+        assert_eq!(painted.len(), 500);
+        assert!(painted.iter().all(|&c| last[c * 4..c * 4 + 3] == ipi));
+    }
+
+    #[test]
+    fn the_span_image_holds_the_lod_colours_and_is_clear_elsewhere() {
+        assert_eq!(hex_rgb("#0072B2"), [0x00, 0x72, 0xB2]);
+        assert_eq!(hex_rgb("nonsense"), [0, 0, 0]);
+        let spans = vec![
+            run(0, 0, 500, 0),
+            Span { core: 0, start: 500, end: 600, kind: SpanKind::Overhead { kind: Overhead::Tick } },
+            Span { core: 1, start: 0, end: 1_000, kind: SpanKind::Idle { state: 1 } },
+        ];
+        let trace = trace_of(2, spans, 1_000);
+        let layout = Layout::new(1_000.0 + GUTTER_CSS, 2, 1.0);
+        let scene = build_scene(&trace, &TraceIndex::new(&trace), &View::fit(1_000), &layout);
+        let img = scene.spans.expect("span image");
+        let px = |row: usize, col: usize| {
+            let o = (row * img.width + col) * 4;
+            img.rgba[o..o + 4].to_vec()
+        };
+        let rgba = |hex: &str| [hex_rgb(hex).to_vec(), vec![255]].concat();
+        assert_eq!(img.rows[0], layout.band(0, Band::Main));
+        assert_eq!(img.rows[3], layout.band(1, Band::Overhead));
+        assert_eq!(px(0, 10), rgba(TASK_COLOURS[0]));
+        assert_eq!(px(0, 550), vec![0, 0, 0, 0]);
+        assert_eq!(px(1, 550), rgba(OVERHEAD_COLOURS[overhead_index(Overhead::Tick)]));
+        assert_eq!(px(1, 10), vec![0, 0, 0, 0]);
+        assert_eq!(px(2, 999), rgba(IDLE_COLOURS[7])); // C6 is the deepest of POLL, C6
+        assert_eq!(img.runs, 3);
     }
 
     #[test]
