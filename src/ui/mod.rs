@@ -2,3 +2,6 @@
 
 /// Starts the app (wasm32 only).
 pub fn start() {}
+
+pub mod timeline;
+pub mod timeline_draw;

@@ -1,0 +1,721 @@
+//! The per-core timeline: a Yew component that draws a `Trace` on a canvas, with zoom, pan, playback and tooltips.
+//!
+//! Usage: `html! { <Timeline trace={Rc::clone(&trace)} label="CFS" /> }`.
+//!
+//! Yew renders the toolbar, the legend and an empty `<canvas>`; it re-renders only when the
+//! props change (or the play/speed controls). The canvas itself is drawn from a ref in an
+//! animation-frame loop (`gloo::render::request_animation_frame`): an event (pointer, wheel,
+//! key, resize, new trace) asks for one frame; playback keeps asking while it plays. The
+//! frame handle lives in the component's state, so unmounting cancels it (no `.forget()`).
+//! Everything drawn comes from `timeline_draw` as a display list in device pixels; the 2D
+//! context is cached and the canvas is sized to `devicePixelRatio` for crisp lines.
+//!
+//! Export: [`render_png_data_url`] draws a trace (or a window of it) onto an off-screen
+//! canvas and returns a `data:image/png;base64,...` URL; the "Save PNG" button uses it for
+//! the current view. [`canvas_png_data_url`] snapshots any canvas as is.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{
+    CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlElement, HtmlSelectElement, KeyboardEvent,
+    PointerEvent, ResizeObserver, WheelEvent,
+};
+use yew::prelude::*;
+
+use super::timeline_draw::{self as draw, Align, Layout, Scene, TraceIndex, View};
+use crate::engine::time::Ns;
+use crate::engine::trace::{Overhead, Trace};
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub trace: Rc<Trace>,
+    /// Names the run (e.g. the policy) in the canvas's aria-label and the PNG file name.
+    #[prop_or_default]
+    pub label: AttrValue,
+}
+
+/// Zoom factor of one +/- press or arrow key.
+const ZOOM_STEP: f64 = 0.8;
+
+/// What the frame loop needs; shared by the event handlers through `use_mut_ref`.
+struct Inner {
+    trace: Rc<Trace>,
+    index: TraceIndex,
+    label: String,
+    view: View,
+    canvas: Option<HtmlCanvasElement>,
+    ctx: Option<CanvasRenderingContext2d>,
+    scratch: Option<Scratch>,
+    layout: Option<Layout>,
+    /// The scene for (view, layout), rebuilt only when either changes.
+    base: Option<(View, Layout, Scene)>,
+    aria: String,
+    /// Pointer position in device pixels, for the tooltip.
+    hover: Option<(f64, f64)>,
+    /// Pointers down: (id, x, y) in CSS pixels, for drag and pinch.
+    pointers: Vec<(i32, f64, f64)>,
+    playing: bool,
+    /// Simulated ns per wall-clock second.
+    speed: f64,
+    /// Playback cursor time.
+    cursor: Option<f64>,
+    last_frame: Option<f64>,
+    raf: Option<AnimationFrame>,
+    stopped: Option<UseStateSetter<bool>>,
+    observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
+    wheel: Option<EventListener>,
+}
+
+impl Default for Inner {
+    fn default() -> Self {
+        Inner {
+            trace: Rc::new(Trace::default()),
+            index: TraceIndex::default(),
+            label: String::new(),
+            view: View::fit(1),
+            canvas: None,
+            ctx: None,
+            scratch: None,
+            layout: None,
+            base: None,
+            aria: String::new(),
+            hover: None,
+            pointers: Vec::new(),
+            playing: false,
+            speed: draw::SPEEDS[draw::DEFAULT_SPEED].1,
+            cursor: None,
+            last_frame: None,
+            raf: None,
+            stopped: None,
+            observer: None,
+            wheel: None,
+        }
+    }
+}
+
+impl Inner {
+    fn set_trace(&mut self, trace: Rc<Trace>, label: String) {
+        self.index = TraceIndex::new(&trace);
+        self.view = View::fit(self.index.end);
+        self.trace = trace;
+        self.label = label;
+        self.base = None;
+        self.hover = None;
+        self.cursor = None;
+    }
+
+    fn plot_w(&self) -> f64 {
+        self.layout.map_or(800.0, |l| l.plot_w() as f64)
+    }
+
+    fn dpr(&self) -> f64 {
+        self.layout.map_or(1.0, |l| l.dpr)
+    }
+
+    /// Zooms by `factor` around CSS x `x` (None: the centre).
+    fn zoom(&mut self, factor: f64, x: Option<f64>) {
+        let frac = match (x, self.layout) {
+            (Some(x), Some(l)) => l.frac_at(x * l.dpr),
+            _ => 0.5,
+        };
+        self.view = self.view.zoom_at(factor, frac, self.index.end);
+    }
+
+    /// Sizes the canvas to its box and the device pixel ratio, and caches the context.
+    fn prepare(&mut self) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d, Layout)> {
+        let canvas = self.canvas.clone()?;
+        let parent_w = canvas.parent_element().map_or(0, |p| p.client_width());
+        let css_w = if parent_w > 0 { parent_w as f64 } else { 800.0 };
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let layout = Layout::new(css_w, self.index.lanes, dpr);
+        if canvas.width() != layout.width as u32 || canvas.height() != layout.height as u32 {
+            canvas.set_width(layout.width as u32);
+            canvas.set_height(layout.height as u32);
+            let style = canvas.style();
+            let _ = style.set_property("height", &format!("{}px", Layout::css_height(self.index.lanes)));
+        }
+        if self.ctx.is_none() {
+            self.ctx = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into().ok());
+        }
+        self.layout = Some(layout);
+        Some((canvas, self.ctx.clone()?, layout))
+    }
+
+    /// Draws one frame; returns true when playback just reached the end.
+    fn render(&mut self, now: f64) -> bool {
+        let Some((canvas, ctx, layout)) = self.prepare() else { return false };
+        let mut ended = false;
+        if self.playing {
+            let dt_ms = self.last_frame.map_or(0.0, |t| (now - t).clamp(0.0, 100.0));
+            self.last_frame = Some(now);
+            let end = self.index.end as f64;
+            let mut c = self.cursor.filter(|c| *c >= self.view.t0 && *c <= self.view.t1).unwrap_or(self.view.t0);
+            c += self.speed * dt_ms / 1000.0;
+            if c >= end {
+                c = end;
+                self.playing = false;
+                ended = true;
+            }
+            if c > self.view.t1 {
+                // Page forward: the cursor sweeps the view, then the view jumps a page.
+                self.view = self.view.pan(c - self.view.t0, self.index.end);
+            }
+            self.cursor = Some(c);
+        } else {
+            self.last_frame = None;
+        }
+        let fresh = matches!(&self.base, Some((v, l, _)) if *v == self.view && *l == layout);
+        if !fresh {
+            let scene = draw::build_scene(&self.trace, &self.index, &self.view, &layout);
+            let aria = draw::summary(&self.trace, &self.index, &self.view, scene.visible_spans, &self.label);
+            if aria != self.aria {
+                let _ = canvas.set_attribute("aria-label", &aria);
+                self.aria = aria;
+            }
+            self.base = Some((self.view, layout, scene));
+        }
+        if self.scratch.is_none() {
+            self.scratch = Scratch::new();
+        }
+        if let Some((_, _, scene)) = &self.base {
+            paint(&ctx, scene, self.scratch.as_ref());
+        }
+        let lines = self
+            .hover
+            .and_then(|(x, y)| draw::hit_test(&self.trace, &self.index, &self.view, &layout, x, y))
+            .map(|i| draw::describe(&self.trace, i))
+            .unwrap_or_default();
+        let (hx, hy) = self.hover.unwrap_or((0.0, 0.0));
+        let cursor =
+            self.cursor.filter(|c| *c >= self.view.t0 && *c <= self.view.t1).map(|c| layout.x_of(&self.view, c));
+        paint(&ctx, &draw::overlay(&layout, &lines, hx, hy, cursor), None);
+        ended
+    }
+}
+
+/// Asks for one animation frame unless one is pending.
+fn request_redraw(cell: &Rc<RefCell<Inner>>) {
+    let Ok(mut st) = cell.try_borrow_mut() else { return };
+    if st.raf.is_some() || st.canvas.is_none() {
+        return;
+    }
+    let weak: Weak<RefCell<Inner>> = Rc::downgrade(cell);
+    st.raf = Some(request_animation_frame(move |now| {
+        if let Some(cell) = weak.upgrade() {
+            frame(&cell, now);
+        }
+    }));
+}
+
+fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
+    // This frame's handle is spent; keep it alive until the callback returns.
+    let _spent = cell.borrow_mut().raf.take();
+    let (ended, playing, stopped) = {
+        let mut st = cell.borrow_mut();
+        let ended = st.render(now);
+        (ended, st.playing, st.stopped.clone())
+    };
+    if ended {
+        if let Some(set) = stopped {
+            set.set(false);
+        }
+    }
+    if playing {
+        request_redraw(cell);
+    }
+}
+
+/// A small canvas the span image goes through (`putImageData` cannot scale).
+struct Scratch {
+    canvas: HtmlCanvasElement,
+    ctx: CanvasRenderingContext2d,
+}
+
+impl Scratch {
+    fn new() -> Option<Scratch> {
+        let canvas: HtmlCanvasElement =
+            web_sys::window()?.document()?.create_element("canvas").ok()?.dyn_into().ok()?;
+        let ctx = canvas.get_context("2d").ok().flatten()?.dyn_into().ok()?;
+        Some(Scratch { canvas, ctx })
+    }
+}
+
+/// Draws the span bands: the RGBA rows go onto the scratch canvas with one `putImageData`,
+/// then each row is stretched over its band with `drawImage` (smoothing off, so columns
+/// stay sharp). `ImageData` and `putImageData` are reached through `Reflect` because the
+/// crate's web-sys feature list has no `ImageData`.
+fn paint_spans(ctx: &CanvasRenderingContext2d, img: &draw::SpanImage, scratch: &Scratch) -> Result<(), JsValue> {
+    if img.width == 0 || img.rows.is_empty() {
+        return Ok(());
+    }
+    let (w, h) = (img.width as u32, img.rows.len() as u32);
+    if scratch.canvas.width() != w || scratch.canvas.height() != h {
+        scratch.canvas.set_width(w);
+        scratch.canvas.set_height(h);
+    }
+    let data = js_sys::Uint8ClampedArray::from(&img.rgba[..]);
+    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"ImageData".into())?.dyn_into()?;
+    let image = js_sys::Reflect::construct(&ctor, &js_sys::Array::of3(&data, &w.into(), &h.into()))?;
+    let put: js_sys::Function = js_sys::Reflect::get(&scratch.ctx, &"putImageData".into())?.dyn_into()?;
+    put.call3(&scratch.ctx, &image, &0.into(), &0.into())?;
+    ctx.set_image_smoothing_enabled(false);
+    for (row, (y, bh)) in img.rows.iter().enumerate() {
+        ctx.draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+            &scratch.canvas,
+            0.0,
+            row as f64,
+            img.width as f64,
+            1.0,
+            img.x,
+            *y,
+            img.width as f64,
+            *bh,
+        )?;
+    }
+    Ok(())
+}
+
+/// Replays a scene on a 2D context: one `fillStyle` per colour batch, the span image at its
+/// place among the fills, then strokes and texts.
+fn paint(ctx: &CanvasRenderingContext2d, scene: &Scene, scratch: Option<&Scratch>) {
+    for (i, f) in scene.fills.iter().enumerate() {
+        if i == scene.image_at {
+            paint_image(ctx, scene, scratch);
+        }
+        ctx.set_fill_style_str(f.colour);
+        if !f.rects.is_empty() {
+            ctx.begin_path();
+            for r in &f.rects {
+                ctx.rect(r[0], r[1], r[2], r[3]);
+            }
+            ctx.fill();
+        }
+        if !f.tris.is_empty() {
+            ctx.begin_path();
+            for t in &f.tris {
+                ctx.move_to(t[0], t[1]);
+                ctx.line_to(t[2], t[3]);
+                ctx.line_to(t[4], t[5]);
+                ctx.close_path();
+            }
+            ctx.fill();
+        }
+    }
+    if scene.image_at >= scene.fills.len() {
+        paint_image(ctx, scene, scratch);
+    }
+    let dash = js_sys::Array::of2(&JsValue::from(4.0), &JsValue::from(3.0));
+    let solid = js_sys::Array::new();
+    for s in &scene.strokes {
+        ctx.set_stroke_style_str(s.colour);
+        ctx.set_line_width(s.width);
+        let _ = ctx.set_line_dash(if s.dashed { &dash } else { &solid });
+        ctx.begin_path();
+        for g in &s.segs {
+            ctx.move_to(g[0], g[1]);
+            ctx.line_to(g[2], g[3]);
+        }
+        ctx.stroke();
+    }
+    let _ = ctx.set_line_dash(&solid);
+    ctx.set_text_baseline("middle");
+    let mut font = String::new();
+    for t in &scene.texts {
+        let f = format!(
+            "{}px {}",
+            t.px.round(),
+            if t.mono { "ui-monospace, Menlo, Consolas, monospace" } else { "system-ui, sans-serif" }
+        );
+        if f != font {
+            ctx.set_font(&f);
+            font = f;
+        }
+        ctx.set_fill_style_str(t.colour);
+        ctx.set_text_align(match t.align {
+            Align::Left => "left",
+            Align::Center => "center",
+            Align::Right => "right",
+        });
+        let _ = ctx.fill_text(&t.text, t.x, t.y);
+    }
+}
+
+fn paint_image(ctx: &CanvasRenderingContext2d, scene: &Scene, scratch: Option<&Scratch>) {
+    if let (Some(img), Some(scratch)) = (&scene.spans, scratch) {
+        if let Err(e) = paint_spans(ctx, img, scratch) {
+            web_sys::console::warn_1(&format!("timeline: cannot draw the spans: {e:?}").into());
+        }
+    }
+}
+
+/// The canvas's current pixels as a `data:image/png;base64,...` URL.
+pub fn canvas_png_data_url(canvas: &HtmlCanvasElement) -> Result<String, String> {
+    canvas.to_data_url_with_type("image/png").map_err(|e| format!("the browser refused to export the canvas: {e:?}"))
+}
+
+/// Draws `trace` off-screen and returns it as a PNG data URL: the whole trace, or
+/// `window` (start, end in ns, clamped to the trace), `css_width` CSS pixels wide (height
+/// follows from the number of cores) at `scale` device pixels per CSS pixel (2 for slides).
+/// Errors (no document, no 2D context) come back as a message.
+pub fn render_png_data_url(
+    trace: &Trace,
+    window: Option<(Ns, Ns)>,
+    css_width: u32,
+    scale: f64,
+    label: &str,
+) -> Result<String, String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document to draw in")?;
+    let canvas: HtmlCanvasElement = document
+        .create_element("canvas")
+        .map_err(|e| format!("cannot create a canvas: {e:?}"))?
+        .dyn_into()
+        .map_err(|_| "cannot create a canvas".to_string())?;
+    let index = TraceIndex::new(trace);
+    let layout = Layout::new(css_width as f64, index.lanes, scale);
+    canvas.set_width(layout.width as u32);
+    canvas.set_height(layout.height as u32);
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
+        .ok_or("the browser gave no 2D canvas context")?;
+    let view = match window {
+        Some((a, b)) => View { t0: a as f64, t1: b as f64 }.clamp(index.end),
+        None => View::fit(index.end),
+    };
+    let mut scene = draw::build_scene(trace, &index, &view, &layout);
+    if !label.is_empty() {
+        scene.texts.push(draw::Text {
+            x: layout.width - 6.0 * layout.dpr,
+            y: layout.axis_h * 0.45,
+            text: label.to_string(),
+            colour: draw::TEXT,
+            px: 11.0 * layout.dpr,
+            align: Align::Right,
+            mono: false,
+        });
+    }
+    paint(&ctx, &scene, Scratch::new().as_ref());
+    canvas_png_data_url(&canvas)
+}
+
+fn offset(e: &web_sys::MouseEvent) -> (f64, f64) {
+    (e.offset_x() as f64, e.offset_y() as f64)
+}
+
+/// Wheel: vertical zooms around the pointer, horizontal pans.
+fn on_wheel(cell: &Rc<RefCell<Inner>>, e: &WheelEvent) {
+    e.prevent_default();
+    {
+        let mut st = cell.borrow_mut();
+        let unit = match e.delta_mode() {
+            1 => 16.0,
+            2 => 400.0,
+            _ => 1.0,
+        };
+        let (dx, dy) = (e.delta_x() * unit, e.delta_y() * unit);
+        let (x, _) = offset(e);
+        if dy.abs() >= dx.abs() {
+            st.zoom((dy * 0.0015).clamp(-1.0, 1.0).exp(), Some(x));
+        } else {
+            let (pw, dpr, end) = (st.plot_w(), st.dpr(), st.index.end);
+            st.view = st.view.pan_px(-dx * dpr, pw, end);
+        }
+        st.hover = Some((x * st.dpr(), offset(e).1 * st.dpr()));
+    }
+    request_redraw(cell);
+}
+
+#[function_component(Timeline)]
+pub fn timeline(props: &TimelineProps) -> Html {
+    let canvas_ref = use_node_ref();
+    let inner = use_mut_ref(Inner::default);
+    let playing = use_state(|| false);
+    let speed = use_state(|| draw::DEFAULT_SPEED);
+
+    // Mount: canvas, resize observer, non-passive wheel listener; unmount drops them all.
+    {
+        let (inner, canvas_ref, playing) = (inner.clone(), canvas_ref.clone(), playing.clone());
+        use_effect_with((), move |_| {
+            if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
+                let mut st = inner.borrow_mut();
+                st.canvas = Some(canvas.clone());
+                st.stopped = Some(playing.setter());
+                let weak = Rc::downgrade(&inner);
+                let on_resize = Closure::<dyn FnMut()>::new(move || {
+                    if let Some(cell) = weak.upgrade() {
+                        request_redraw(&cell);
+                    }
+                });
+                if let (Ok(obs), Some(parent)) =
+                    (ResizeObserver::new(on_resize.as_ref().unchecked_ref()), canvas.parent_element())
+                {
+                    obs.observe(&parent);
+                    st.observer = Some((obs, on_resize));
+                }
+                let weak = Rc::downgrade(&inner);
+                st.wheel = Some(EventListener::new_with_options(
+                    &canvas,
+                    "wheel",
+                    EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        if let (Some(cell), Some(e)) = (weak.upgrade(), e.dyn_ref::<WheelEvent>()) {
+                            on_wheel(&cell, e);
+                        }
+                    },
+                ));
+            }
+            move || {
+                let mut st = inner.borrow_mut();
+                if let Some((obs, _)) = st.observer.take() {
+                    obs.disconnect();
+                }
+                st.wheel = None;
+                st.raf = None;
+                st.canvas = None;
+                st.ctx = None;
+                st.stopped = None;
+            }
+        });
+    }
+
+    // A new trace (by identity) or label: re-index, fit, redraw.
+    {
+        let inner = inner.clone();
+        let key = (Rc::as_ptr(&props.trace) as usize, props.label.clone());
+        let trace = props.trace.clone();
+        use_effect_with(key, move |(_, label)| {
+            inner.borrow_mut().set_trace(trace, label.to_string());
+            request_redraw(&inner);
+        });
+    }
+
+    let act = |f: fn(&mut Inner)| {
+        let inner = inner.clone();
+        Callback::from(move |_: MouseEvent| {
+            f(&mut inner.borrow_mut());
+            request_redraw(&inner);
+        })
+    };
+    let zoom_in = act(|st| st.zoom(ZOOM_STEP, None));
+    let zoom_out = act(|st| st.zoom(1.0 / ZOOM_STEP, None));
+    let fit = act(|st| st.view = View::fit(st.index.end));
+
+    let toggle_play = {
+        let (inner, playing) = (inner.clone(), playing.clone());
+        Callback::from(move |_: MouseEvent| {
+            let now = {
+                let mut st = inner.borrow_mut();
+                st.playing = !st.playing;
+                if st.playing && st.cursor.is_some_and(|c| c >= st.index.end as f64) {
+                    // Replay from the start of the trace.
+                    st.view = st.view.pan(-st.view.t0, st.index.end);
+                    st.cursor = None;
+                }
+                st.playing
+            };
+            playing.set(now);
+            request_redraw(&inner);
+        })
+    };
+    let on_speed = {
+        let (inner, speed) = (inner.clone(), speed.clone());
+        Callback::from(move |e: Event| {
+            let Some(sel) = e.target_dyn_into::<HtmlSelectElement>() else { return };
+            let i = sel.value().parse::<usize>().unwrap_or(draw::DEFAULT_SPEED).min(draw::SPEEDS.len() - 1);
+            inner.borrow_mut().speed = draw::SPEEDS[i].1;
+            speed.set(i);
+        })
+    };
+    let save_png = {
+        let inner = inner.clone();
+        Callback::from(move |_: MouseEvent| {
+            let st = inner.borrow();
+            let (t0, t1) = st.view.ns_range();
+            let css_w = st.layout.map_or(1200.0, |l| l.width / l.dpr);
+            let url = render_png_data_url(&st.trace, Some((t0, t1)), css_w as u32, st.dpr().max(2.0), &st.label);
+            let result = url.and_then(|url| {
+                let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+                let a: HtmlAnchorElement =
+                    doc.create_element("a").ok().and_then(|a| a.dyn_into().ok()).ok_or("cannot create a link")?;
+                a.set_href(&url);
+                let name = if st.label.is_empty() { "timeline".to_string() } else { format!("timeline-{}", st.label) };
+                a.set_download(&format!("{}.png", name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_")));
+                a.click();
+                Ok(())
+            });
+            if let Err(e) = result {
+                web_sys::console::warn_1(&format!("timeline PNG export failed: {e}").into());
+            }
+        })
+    };
+
+    let on_pointer_down = {
+        let inner = inner.clone();
+        Callback::from(move |e: PointerEvent| {
+            if let Some(t) = e.target_dyn_into::<HtmlElement>() {
+                let _ = t.focus();
+                let _ = t.set_pointer_capture(e.pointer_id());
+            }
+            let (x, y) = offset(&e);
+            let mut st = inner.borrow_mut();
+            st.pointers.retain(|p| p.0 != e.pointer_id());
+            st.pointers.push((e.pointer_id(), x, y));
+            let dpr = st.dpr();
+            st.hover = Some((x * dpr, y * dpr));
+            drop(st);
+            request_redraw(&inner);
+        })
+    };
+    let on_pointer_move = {
+        let inner = inner.clone();
+        Callback::from(move |e: PointerEvent| {
+            let (x, y) = offset(&e);
+            let mut st = inner.borrow_mut();
+            let (dpr, pw, end) = (st.dpr(), st.plot_w(), st.index.end);
+            let id = e.pointer_id();
+            match st.pointers.iter().position(|p| p.0 == id) {
+                Some(k) if st.pointers.len() >= 2 => {
+                    // Pinch: the two pointers' horizontal distance sets the zoom, their midpoint pans.
+                    let other = st.pointers[1 - k.min(1)];
+                    let (old, new) = ((st.pointers[k].1 - other.1).abs(), (x - other.1).abs());
+                    let mid_old = (st.pointers[k].1 + other.1) / 2.0;
+                    let mid_new = (x + other.1) / 2.0;
+                    if old > 10.0 && new > 10.0 {
+                        st.zoom(old / new, Some(mid_new));
+                    }
+                    st.view = st.view.pan_px((mid_new - mid_old) * dpr, pw, end);
+                    st.pointers[k] = (id, x, y);
+                    st.hover = None;
+                }
+                Some(k) => {
+                    let dx = x - st.pointers[k].1;
+                    st.view = st.view.pan_px(dx * dpr, pw, end);
+                    st.pointers[k] = (id, x, y);
+                    st.hover = Some((x * dpr, y * dpr));
+                }
+                None => st.hover = Some((x * dpr, y * dpr)),
+            }
+            drop(st);
+            request_redraw(&inner);
+        })
+    };
+    let on_pointer_up = {
+        let inner = inner.clone();
+        Callback::from(move |e: PointerEvent| {
+            inner.borrow_mut().pointers.retain(|p| p.0 != e.pointer_id());
+            if let Some(t) = e.target_dyn_into::<HtmlElement>() {
+                let _ = t.release_pointer_capture(e.pointer_id());
+            }
+        })
+    };
+    let on_pointer_leave = {
+        let inner = inner.clone();
+        Callback::from(move |_: PointerEvent| {
+            inner.borrow_mut().hover = None;
+            request_redraw(&inner);
+        })
+    };
+    let on_key = {
+        let inner = inner.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let mut st = inner.borrow_mut();
+            let (len, end) = (st.view.len(), st.index.end);
+            match e.key().as_str() {
+                "ArrowLeft" => st.view = st.view.pan(-0.1 * len, end),
+                "ArrowRight" => st.view = st.view.pan(0.1 * len, end),
+                "ArrowUp" | "+" | "=" => st.zoom(ZOOM_STEP, None),
+                "ArrowDown" | "-" | "_" => st.zoom(1.0 / ZOOM_STEP, None),
+                "Home" => st.view = st.view.pan(-st.view.t0, end),
+                "End" => st.view = st.view.pan(end as f64, end),
+                "f" | "F" | "0" => st.view = View::fit(end),
+                _ => return,
+            }
+            e.prevent_default();
+            st.hover = None;
+            drop(st);
+            request_redraw(&inner);
+        })
+    };
+
+    let trace = &props.trace;
+    let colours = draw::TaskColours::new(trace);
+    let lanes = TraceIndex::lanes_of(trace);
+    let swatch = |colour: &str, border: bool| {
+        let b = if border { "1px solid #999" } else { "1px solid transparent" };
+        html! { <span class="timeline-swatch" aria-hidden="true" style={format!("display:inline-block;width:0.9em;height:0.9em;margin-right:0.3em;vertical-align:middle;background:{colour};border:{b}")}></span> }
+    };
+    let item =
+        |colours: Html, text: String| html! { <li style="display:inline-block;margin-right:1em">{colours}{text}</li> };
+    let idle_count = trace.idle_states.len();
+    let aria = if props.label.is_empty() {
+        format!("Timeline of {lanes} CPUs")
+    } else {
+        format!("{}: timeline of {lanes} CPUs", props.label)
+    };
+    let label_text = if colours.by_group { "Task groups (user, sys)" } else { "Tasks (user, sys)" };
+    html! {
+        <div class="timeline">
+            <div class="timeline-toolbar" role="toolbar" aria-label="Timeline controls">
+                <button type="button" onclick={zoom_in} aria-label="Zoom in" title="Zoom in (+ or up arrow)">{"+"}</button>
+                <button type="button" onclick={zoom_out} aria-label="Zoom out" title="Zoom out (- or down arrow)">{"\u{2212}"}</button>
+                <button type="button" onclick={fit} title="Show the whole trace (F)">{"Fit"}</button>
+                <button type="button" onclick={toggle_play} aria-pressed={(*playing).to_string()}>
+                    { if *playing { "Pause" } else { "Play" } }
+                </button>
+                <label>{" Speed "}
+                    <select onchange={on_speed} aria-label="Playback speed (simulated time per second)">
+                        { for draw::SPEEDS.iter().enumerate().map(|(i, (name, _))| html! {
+                            <option value={i.to_string()} selected={i == *speed}>{*name}</option>
+                        }) }
+                    </select>
+                </label>
+                <button type="button" onclick={save_png} title="Download the current view as a PNG image">{"Save PNG"}</button>
+            </div>
+            <div class="timeline-canvas-box" style="position:relative;width:100%">
+                <canvas ref={canvas_ref} role="img" aria-label={aria} tabindex="0"
+                    style={format!("display:block;width:100%;height:{}px;touch-action:none;cursor:grab", Layout::css_height(lanes))}
+                    onpointerdown={on_pointer_down} onpointermove={on_pointer_move} onpointerup={on_pointer_up.clone()}
+                    onpointercancel={on_pointer_up} onpointerleave={on_pointer_leave} onkeydown={on_key}>
+                    {"Per-CPU timeline (needs canvas support)."}
+                </canvas>
+            </div>
+            if trace.spans.is_empty() {
+                <p class="timeline-note">{"This run recorded no timeline spans (tracing off, or a window outside the run)."}</p>
+            }
+            if trace.truncated {
+                <p class="timeline-note">{"The trace stopped early at its item limit: later time is missing. Narrow the trace window to see it."}</p>
+            }
+            <ul class="timeline-legend" aria-label="Legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
+                <li style="display:inline-block;margin-right:0.6em"><strong>{label_text}{": "}</strong></li>
+                { for colours.legend.iter().map(|(slot, name)| item(
+                    html! { <>{swatch(draw::TASK_COLOURS[*slot as usize], false)}{swatch(draw::SYS_COLOURS[*slot as usize], false)}</> },
+                    name.clone())) }
+            </ul>
+            <ul class="timeline-legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
+                <li style="display:inline-block;margin-right:0.6em"><strong>{"Overheads (lower band): "}</strong></li>
+                { for Overhead::ALL.iter().map(|k| item(swatch(draw::OVERHEAD_COLOURS[draw::overhead_index(*k)], false), k.name().to_string())) }
+            </ul>
+            <ul class="timeline-legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
+                <li style="display:inline-block;margin-right:0.6em"><strong>{"Idle: "}</strong></li>
+                { for trace.idle_states.iter().enumerate().map(|(i, name)| item(
+                    swatch(draw::IDLE_COLOURS[draw::idle_shade(i as u8, idle_count) as usize], true), name.clone())) }
+                <li style="display:inline-block;margin-right:0.6em"><strong>{"Marks: "}</strong></li>
+                { item(swatch(draw::TICK_MARK, false), "tick".into()) }
+                { item(swatch(draw::HRTICK_MARK, false), "hrtick".into()) }
+                { item(swatch(draw::WAKEUP_ARROW, false), "wakeup \u{2192}".into()) }
+                { item(swatch(draw::IPI_ARROW, false), "IPI \u{21E2}".into()) }
+                { item(swatch(draw::MIGRATE_ARROW, false), "migration \u{21E2}".into()) }
+            </ul>
+            <p class="timeline-help" style="font-size:0.8em;margin:0.2em 0">
+                {"Drag or use \u{2190} \u{2192} to pan; wheel, pinch, + and \u{2212} to zoom; hover a span for details."}
+            </p>
+        </div>
+    }
+}
