@@ -1,4 +1,6 @@
-//! The Yew web UI (stub being written).
+//! The Yew web UI (being written).
+
+pub mod palette;
 
 /// Starts the app (wasm32 only).
 pub fn start() {}
