@@ -1,6 +1,8 @@
 //! The Yew web UI (being written).
 
+pub mod format;
 pub mod palette;
+pub mod scale;
 pub mod timeline;
 
 /// Starts the app (wasm32 only).
