@@ -1,6 +1,7 @@
 //! The Yew web UI (being written).
 
 pub mod format;
+pub mod jobs;
 pub mod palette;
 pub mod scale;
 pub mod timeline;
