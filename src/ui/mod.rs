@@ -4,6 +4,7 @@ pub mod format;
 pub mod jobs;
 pub mod palette;
 pub mod scale;
+pub mod state;
 pub mod timeline;
 
 /// Starts the app (wasm32 only).
