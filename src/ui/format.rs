@@ -154,7 +154,14 @@ pub const METRICS: &[MetricDef] = &[
         get: |m| m.migrations as f64,
         integer: true,
     },
-    MetricDef { key: "ipis", label: "Resched IPIs", unit: "", better: Some(false), get: |m| m.ipis as f64, integer: true },
+    MetricDef {
+        key: "ipis",
+        label: "Resched IPIs",
+        unit: "",
+        better: Some(false),
+        get: |m| m.ipis as f64,
+        integer: true,
+    },
     MetricDef {
         key: "timer_reprograms",
         label: "Timer reprograms",

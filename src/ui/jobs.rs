@@ -94,10 +94,18 @@ impl From<validate::Table> for SeedTable {
 pub enum Response {
     /// The worker is listening (sent once after start).
     Ready,
-    Run { id: u64, result: Result<RunResult, String> },
-    Seeds { id: u64, tables: Vec<SeedTable> },
+    Run {
+        id: u64,
+        result: Result<RunResult, String>,
+    },
+    Seeds {
+        id: u64,
+        tables: Vec<SeedTable>,
+    },
     /// A message the worker could not read.
-    Garbled { error: String },
+    Garbled {
+        error: String,
+    },
 }
 
 /// Runs one job (in the worker, or on the main thread as a fallback).
@@ -249,6 +257,26 @@ impl Scheduler {
         }
     }
 
+    /// Puts back a job whose runner died before answering, unless newer work replaced it.
+    pub fn retry(&mut self, kind: JobKind, req: Request) {
+        match (kind, req) {
+            (JobKind::Live { gen }, Request::Run { config, .. }) => {
+                if self.live.is_none() {
+                    self.live = Some((gen, config));
+                }
+            }
+            (JobKind::Sweep { gen, index }, _) => {
+                if let Some(plan) = &mut self.sweep {
+                    if plan.gen == gen {
+                        plan.next = plan.next.min(index);
+                    }
+                }
+            }
+            (JobKind::Seeds, _) => self.seeds = true,
+            _ => {}
+        }
+    }
+
     /// Forgets the job in flight (its runner died) so the next one can start.
     pub fn abandon(&mut self) -> Option<JobKind> {
         self.in_flight.take().map(|(_, k)| k)
@@ -305,6 +333,25 @@ mod tests {
         assert!(s.busy());
         assert_eq!(s.abandon(), Some(JobKind::Seeds));
         assert!(!s.busy());
+    }
+
+    #[test]
+    fn retried_jobs_run_again_unless_replaced() {
+        let mut s = Scheduler::default();
+        s.want_sweep(2, vec![cfg(10), cfg(11)]);
+        let req = s.next().unwrap();
+        let kind = s.abandon().unwrap();
+        s.retry(kind, req);
+        let Some(Request::Run { config, .. }) = s.next() else { panic!() };
+        assert_eq!(config.seed, 10, "the lost sweep point is run again");
+        s.abandon();
+        s.want_live(1, cfg(1));
+        let req = s.next().unwrap();
+        let kind = s.abandon().unwrap();
+        s.want_live(2, cfg(2));
+        s.retry(kind, req);
+        let Some(Request::Run { config, .. }) = s.next() else { panic!() };
+        assert_eq!(config.seed, 2, "a newer live run wins over the retried one");
     }
 
     #[test]

@@ -186,14 +186,27 @@ impl State {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Set one key from its text (ignored when invalid).
-    Set { key: &'static str, value: String },
+    Set {
+        key: &'static str,
+        value: String,
+    },
     LoadPreset(String),
     /// Load a preset plus the keys of one seed-table row.
-    LoadRow { preset: String, sets: Vec<(String, String)> },
+    LoadRow {
+        preset: String,
+        sets: Vec<(String, String)>,
+    },
     PinA,
     Unpin,
-    RunDone { gen: u64, result: Result<RunResult, String> },
-    SweepPoint { gen: u64, index: usize, result: Result<(f64, String), String> },
+    RunDone {
+        gen: u64,
+        result: Result<RunResult, String>,
+    },
+    SweepPoint {
+        gen: u64,
+        index: usize,
+        result: Result<(f64, String), String>,
+    },
     SeedsLoading,
     SeedsDone(Vec<SeedTable>),
     Notice(String),
@@ -221,6 +234,9 @@ impl Reducible for State {
                     s.last_key = None;
                     s.sweep = None; // a new preset starts from its policy's main knob
                     s.set_config((p.config)(), None);
+                    if s.sweep.is_none() {
+                        s.sweep = plan_sweep(&s.config, sweep_key(&s.config, None), s.gen, None).map(Rc::new);
+                    }
                 }
                 None => s.notice(format!("No preset named '{name}'.")),
             },
