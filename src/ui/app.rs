@@ -99,7 +99,7 @@ fn shell(props: &ShellProps) -> Html {
             </header>
             <Notices />
             if ctx.tab == Tab::Seeds {
-                <main class="seeds-page"><h2>{"Seed experiments: reported vs simulated"}</h2><SeedView /></main>
+                <div class="seeds-page"><h2>{"Seed experiments: reported vs simulated"}</h2><SeedView /></div>
             } else {
                 <div class="layout">
                     <aside class="controls" aria-label="Controls"><Controls collapsed={props.collapsed} /></aside>
@@ -166,7 +166,7 @@ fn results() -> Html {
         _ => html! {},
     };
     html! {
-        <main class="results">
+        <div class="results">
             <div class="toolbar">
                 { status }
                 if s.pin.is_some() {
@@ -215,6 +215,6 @@ fn results() -> Html {
                     <DistPlot mode={s.dist} {metrics} a={a.as_ref().map(|a| a.metrics.clone())} />
                 </section>
             </div>
-        </main>
+        </div>
     }
 }

@@ -66,20 +66,23 @@ fn panic_view(info: &std::panic::PanicHookInfo<'_>) {
         let main = el("main", "")?;
         main.set_class_name("crash");
         main.set_attribute("role", "alert").ok()?;
-        main.append_child(&el("h1", "schedscope stopped")?).ok()?;
-        main.append_child(&el(
+        let add = |tag: &str, text: &str| -> Option<()> {
+            let child: web_sys::Element = el(tag, text)?;
+            main.append_child(&child).ok().map(|_| ())
+        };
+        add("h1", "schedscope stopped")?;
+        add(
             "p",
             "An internal error stopped the simulation page. Nothing you did was lost on a server: \
              the settings live in the link. Reset to the defaults, or report the link below.",
-        )?)
-        .ok()?;
-        main.append_child(&el("pre", &message)?).ok()?;
+        )?;
+        add("pre", &message)?;
         // A link, not a button: it works without running any more WebAssembly.
         let reset = el("a", "Reset to defaults")?;
         reset.set_attribute("href", &path).ok()?;
         reset.set_class_name("button");
         main.append_child(&reset).ok()?;
-        main.append_child(&el("p", "For a bug report, include this link:")?).ok()?;
+        add("p", "For a bug report, include this link:")?;
         let link = el("input", "")?;
         link.set_attribute("readonly", "").ok()?;
         link.set_attribute("aria-label", "Link to the page that failed").ok()?;

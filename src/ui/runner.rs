@@ -193,7 +193,7 @@ mod web {
     //! The browser half: the Worker object, its handlers, the ready timeout.
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
-    use web_sys::{ErrorEvent, MessageEvent, Worker};
+    use web_sys::{Event, MessageEvent, Worker};
 
     use super::super::jobs::{parse_response, to_text, Request};
     use super::{Backend, Runner};
@@ -201,9 +201,10 @@ mod web {
     #[derive(Default)]
     pub struct Web {
         pub worker: Option<Worker>,
-        pub on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
-        pub on_error: Option<Closure<dyn FnMut(ErrorEvent)>>,
-        pub ready_timeout: Option<gloo::timers::callback::Timeout>,
+        // Handlers and the timeout are only held so they live as long as the worker.
+        pub _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
+        pub _on_error: Option<Closure<dyn FnMut(Event)>>,
+        pub _ready_timeout: Option<gloo::timers::callback::Timeout>,
         pub main_timer: Option<gloo::timers::callback::Timeout>,
     }
 
@@ -230,9 +231,14 @@ mod web {
             me.answer(parse_response(&text));
         });
         let me = runner.clone();
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
             e.prevent_default();
-            me.fall_back(format!("the worker failed: {}", e.message()));
+            // An ErrorEvent has a message; read it without needing that web-sys feature.
+            let msg = js_sys::Reflect::get(&e, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "unknown error".into());
+            me.fall_back(format!("the worker failed: {msg}"));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -246,9 +252,9 @@ mod web {
         i.backend = Backend::Starting;
         i.web = Web {
             worker: Some(worker),
-            on_message: Some(on_message),
-            on_error: Some(on_error),
-            ready_timeout: Some(ready_timeout),
+            _on_message: Some(on_message),
+            _on_error: Some(on_error),
+            _ready_timeout: Some(ready_timeout),
             main_timer: None,
         };
     }
