@@ -262,7 +262,7 @@ mod tests {
     #[test]
     fn floats_keep_three_digits_and_name_nonsense() {
         assert_eq!(num(0.0), "0");
-        assert_eq!(num(3.14159), "3.142");
+        assert_eq!(num(2.71234), "2.712");
         assert_eq!(num(12.345), "12.35");
         assert_eq!(num(123.45), "123.5");
         assert_eq!(num(12345.6), "12,346");

@@ -91,6 +91,7 @@ impl From<validate::Table> for SeedTable {
 
 /// What the worker answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // one message at a time; boxing buys nothing
 pub enum Response {
     /// The worker is listening (sent once after start).
     Ready,
@@ -224,7 +225,7 @@ impl Scheduler {
     }
 
     /// The next request to send, if nothing is in flight and something is waiting.
-    pub fn next(&mut self) -> Option<Request> {
+    pub fn next_request(&mut self) -> Option<Request> {
         if self.in_flight.is_some() {
             return None;
         }
@@ -260,10 +261,8 @@ impl Scheduler {
     /// Puts back a job whose runner died before answering, unless newer work replaced it.
     pub fn retry(&mut self, kind: JobKind, req: Request) {
         match (kind, req) {
-            (JobKind::Live { gen }, Request::Run { config, .. }) => {
-                if self.live.is_none() {
-                    self.live = Some((gen, config));
-                }
+            (JobKind::Live { gen }, Request::Run { config, .. }) if self.live.is_none() => {
+                self.live = Some((gen, config));
             }
             (JobKind::Sweep { gen, index }, _) => {
                 if let Some(plan) = &mut self.sweep {
@@ -295,40 +294,40 @@ mod tests {
     fn one_job_in_flight_and_the_latest_live_run_wins() {
         let mut s = Scheduler::default();
         s.want_live(1, cfg(1));
-        let Some(Request::Run { id, config, trace: true }) = s.next() else { panic!("a live run with trace") };
+        let Some(Request::Run { id, config, trace: true }) = s.next_request() else { panic!("a live run with trace") };
         assert_eq!(config.seed, 1);
-        assert_eq!(s.next(), None, "nothing new while one is in flight");
+        assert_eq!(s.next_request(), None, "nothing new while one is in flight");
         s.want_live(2, cfg(2));
         s.want_live(3, cfg(3));
         assert_eq!(s.finish(id), Some(JobKind::Live { gen: 1 }));
-        let Some(Request::Run { id, config, .. }) = s.next() else { panic!() };
+        let Some(Request::Run { id, config, .. }) = s.next_request() else { panic!() };
         assert_eq!(config.seed, 3, "gen 2 was never started");
         assert_eq!(s.finish(id), Some(JobKind::Live { gen: 3 }));
-        assert_eq!(s.next(), None);
+        assert_eq!(s.next_request(), None);
     }
 
     #[test]
     fn sweeps_run_point_by_point_after_live_runs_and_are_replaced() {
         let mut s = Scheduler::default();
         s.want_sweep(5, vec![cfg(10), cfg(11), cfg(12)]);
-        let Some(Request::Run { id, trace: false, config }) = s.next() else { panic!() };
+        let Some(Request::Run { id, trace: false, config }) = s.next_request() else { panic!() };
         assert_eq!(config.seed, 10);
         s.want_live(6, cfg(1));
         assert_eq!(s.finish(id), Some(JobKind::Sweep { gen: 5, index: 0 }));
-        let Some(Request::Run { id, trace: true, .. }) = s.next() else { panic!("live first") };
+        let Some(Request::Run { id, trace: true, .. }) = s.next_request() else { panic!("live first") };
         s.finish(id);
         s.want_sweep(6, vec![cfg(20)]);
-        let Some(Request::Run { id, config, .. }) = s.next() else { panic!() };
+        let Some(Request::Run { id, config, .. }) = s.next_request() else { panic!() };
         assert_eq!(config.seed, 20, "the old sweep's remaining points are dropped");
         assert_eq!(s.finish(id), Some(JobKind::Sweep { gen: 6, index: 0 }));
-        assert_eq!(s.next(), None);
+        assert_eq!(s.next_request(), None);
     }
 
     #[test]
     fn unknown_answers_are_ignored_and_abandon_frees_the_slot() {
         let mut s = Scheduler::default();
         s.want_seeds();
-        let Some(Request::Seeds { id }) = s.next() else { panic!() };
+        let Some(Request::Seeds { id }) = s.next_request() else { panic!() };
         assert_eq!(s.finish(id + 7), None);
         assert!(s.busy());
         assert_eq!(s.abandon(), Some(JobKind::Seeds));
@@ -339,18 +338,18 @@ mod tests {
     fn retried_jobs_run_again_unless_replaced() {
         let mut s = Scheduler::default();
         s.want_sweep(2, vec![cfg(10), cfg(11)]);
-        let req = s.next().unwrap();
+        let req = s.next_request().unwrap();
         let kind = s.abandon().unwrap();
         s.retry(kind, req);
-        let Some(Request::Run { config, .. }) = s.next() else { panic!() };
+        let Some(Request::Run { config, .. }) = s.next_request() else { panic!() };
         assert_eq!(config.seed, 10, "the lost sweep point is run again");
         s.abandon();
         s.want_live(1, cfg(1));
-        let req = s.next().unwrap();
+        let req = s.next_request().unwrap();
         let kind = s.abandon().unwrap();
         s.want_live(2, cfg(2));
         s.retry(kind, req);
-        let Some(Request::Run { config, .. }) = s.next() else { panic!() };
+        let Some(Request::Run { config, .. }) = s.next_request() else { panic!() };
         assert_eq!(config.seed, 2, "a newer live run wins over the retried one");
     }
 

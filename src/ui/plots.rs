@@ -226,7 +226,8 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
     let (y0, y1) = y_range(&all);
     let frame = Frame { x0: -0.5, x1: cats.len() as f64 - 0.5, xlog: false, y0, y1 };
     let slot = (W - LEFT - RIGHT) / cats.len().max(1) as f64;
-    let series: Vec<(&Vec<(String, f64)>, &str, f64)> = match &a {
+    type Series<'a> = (&'a Vec<(String, f64)>, &'a str, f64);
+    let series: Vec<Series> = match &a {
         Some(a) => vec![(a, SERIES_A, -0.25), (&b, SERIES_B, 0.25)],
         None => vec![(&b, "", 0.0)],
     };
@@ -283,8 +284,7 @@ mod tests {
 
     #[test]
     fn distribution_bars_come_from_the_metrics() {
-        let mut m = Metrics::default();
-        m.wakeup_latency_hist = vec![(1.0, 5), (10.0, 2)];
+        let mut m = Metrics { wakeup_latency_hist: vec![(1.0, 5), (10.0, 2)], ..Default::default() };
         m.cstate_residency.insert("C1".into(), 0.25);
         assert_eq!(dist_bars(DistMode::Latency, &m), vec![("≤1".to_string(), 5.0), ("≤10".to_string(), 2.0)]);
         assert_eq!(dist_bars(DistMode::CStates, &m), vec![("C1".to_string(), 25.0)]);

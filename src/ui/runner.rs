@@ -105,7 +105,7 @@ impl Runner {
             if i.backend == Backend::Starting {
                 return;
             }
-            let Some(req) = i.sched.next() else { return };
+            let Some(req) = i.sched.next_request() else { return };
             i.in_flight = Some(req.clone());
             (req, i.backend)
         };

@@ -183,6 +183,7 @@ impl State {
 }
 
 /// Everything that changes the state.
+#[allow(clippy::large_enum_variant)] // actions are moved once, not stored
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Set one key from its text (ignored when invalid).
