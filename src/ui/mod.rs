@@ -1,7 +1,98 @@
-//! The Yew web UI (stub being written).
+//! The Yew web UI: a reducer (`state`), controls generated from the engine's `KEYS`,
+//! metrics, plots, compare and seed views, and a runner that simulates in a Web Worker.
+//!
+//! Pure logic (formatting, scales, the reducer, the job scheduler) lives in modules with no
+//! browser calls and is tested natively; `ssr_tests` renders the app with yew's SSR.
 
-/// Starts the app (wasm32 only).
-pub fn start() {}
-
+pub mod app;
+pub mod controls;
+pub mod format;
+pub mod jobs;
+pub mod palette;
+pub mod plots;
+pub mod runner;
+pub mod scale;
+pub mod state;
 pub mod timeline;
 pub mod timeline_draw;
+pub mod views;
+
+#[cfg(test)]
+mod ssr_tests;
+
+/// The shared state handle every component reads through `use_context`.
+pub type StateCtx = yew::UseReducerHandle<state::State>;
+
+/// Starts the app (wasm32): installs the panic view first, then renders `App` into
+/// `<main id="app">` (or the body).
+#[cfg(target_arch = "wasm32")]
+pub fn start() {
+    std::panic::set_hook(Box::new(panic_view));
+    let document = web_sys::window().and_then(|w| w.document());
+    let root = document.as_ref().and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => {
+            yew::Renderer::<app::App>::with_root(root).render();
+        }
+        None => {
+            yew::Renderer::<app::App>::new().render();
+        }
+    }
+}
+
+/// Natively there is no page (the CLI is the native entry point).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn start() {}
+
+/// Replaces the page with an error view, in plain DOM (yew may be mid-render and is not
+/// trusted after a panic). Text only: nothing reaches inner_html.
+#[cfg(target_arch = "wasm32")]
+fn panic_view(info: &std::panic::PanicHookInfo<'_>) {
+    let message = info.to_string();
+    web_sys::console::error_1(&format!("schedscope panicked: {message}").into());
+    let Some(window) = web_sys::window() else { return };
+    let Some(document) = window.document() else { return };
+    let Some(body) = document.body() else { return };
+    let location = window.location();
+    let href = location.href().unwrap_or_default();
+    let path = location.pathname().unwrap_or_else(|_| "/".into());
+    let el = |tag: &str, text: &str| {
+        let e = document.create_element(tag).ok()?;
+        if !text.is_empty() {
+            e.set_text_content(Some(text));
+        }
+        Some(e)
+    };
+    let build = || -> Option<web_sys::Element> {
+        let main = el("main", "")?;
+        main.set_class_name("crash");
+        main.set_attribute("role", "alert").ok()?;
+        let add = |tag: &str, text: &str| -> Option<()> {
+            let child: web_sys::Element = el(tag, text)?;
+            main.append_child(&child).ok().map(|_| ())
+        };
+        add("h1", "schedscope stopped")?;
+        add(
+            "p",
+            "An internal error stopped the simulation page. Nothing you did was lost on a server: \
+             the settings live in the link. Reset to the defaults, or report the link below.",
+        )?;
+        add("pre", &message)?;
+        // A link, not a button: it works without running any more WebAssembly.
+        let reset = el("a", "Reset to defaults")?;
+        reset.set_attribute("href", &path).ok()?;
+        reset.set_class_name("button");
+        main.append_child(&reset).ok()?;
+        add("p", "For a bug report, include this link:")?;
+        let link = el("input", "")?;
+        link.set_attribute("readonly", "").ok()?;
+        link.set_attribute("aria-label", "Link to the page that failed").ok()?;
+        link.set_attribute("value", &href).ok()?;
+        main.append_child(&link).ok()?;
+        Some(main)
+    };
+    if let Some(main) = build() {
+        body.set_text_content(None);
+        let _ = body.append_child(&main);
+    }
+}

@@ -1,0 +1,24 @@
+//! The simulation Web Worker (wasm32): answers `ui::jobs` requests off the main thread.
+//! Natively it does nothing (the CLI is the native entry point).
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let reply = scope.clone();
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        let text = e.data().as_string().unwrap_or_default();
+        let answer = schedscope::ui::jobs::handle_text(&text);
+        let _ = reply.post_message(&JsValue::from_str(&answer));
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker does.
+    on_message.forget();
+    let ready = schedscope::ui::jobs::to_text(&schedscope::ui::jobs::Response::Ready);
+    let _ = scope.post_message(&JsValue::from_str(&ready));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {}

@@ -1,0 +1,220 @@
+//! The app shell: the reducer and its context, the runner wiring (debounced re-simulation),
+//! and the page layout (controls, metrics, compare, timeline, plots, seed tables).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::controls::Controls;
+use super::plots::{DistPlot, SweepPlot};
+use super::runner::Runner;
+use super::state::{Action, DistMode, Seeds, State, Tab};
+use super::timeline::Timeline;
+use super::views::{CompareTable, MetricsPanel, SeedView};
+use super::StateCtx;
+
+/// Quiet time after the last change before re-simulating.
+pub const DEBOUNCE_MS: u32 = 60;
+
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// Start from this state instead of the first preset (tests, share links).
+    #[prop_or_default]
+    pub initial: Option<Rc<State>>,
+}
+
+fn is_phone() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window().and_then(|w| w.match_media("(max-width: 720px)").ok().flatten()).is_some_and(|m| m.matches())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
+
+#[function_component(App)]
+pub fn app(props: &AppProps) -> Html {
+    let initial = props.initial.clone();
+    let state = use_reducer(move || initial.map(|s| (*s).clone()).unwrap_or_default());
+    let runner: Rc<RefCell<Option<Runner>>> = use_mut_ref(|| None);
+    let debounce: Rc<RefCell<Option<gloo::timers::callback::Timeout>>> = use_mut_ref(|| None);
+    let phone = use_state(is_phone);
+
+    // Re-simulate when the config changes, after a short quiet time. Effects never run in
+    // SSR, so the runner (and every browser call) exists only in the browser.
+    {
+        let (runner, debounce, dispatcher) = (runner.clone(), debounce.clone(), state.dispatcher());
+        let (gen, config) = (state.gen, state.config.clone());
+        let sweep = state.sweep.as_ref().map(|s| (s.gen, s.point_configs()));
+        use_effect_with(gen, move |_| {
+            let fire = move || {
+                let mut r = runner.borrow_mut();
+                let r = r.get_or_insert_with(|| Runner::new(dispatcher));
+                r.request(gen, &config, sweep);
+            };
+            *debounce.borrow_mut() = Some(gloo::timers::callback::Timeout::new(DEBOUNCE_MS, fire));
+        });
+    }
+    // Seed tables load the first time their tab opens.
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        let want = state.tab == Tab::Seeds && state.seeds == Seeds::NotLoaded;
+        use_effect_with(want, move |want| {
+            if *want {
+                dispatcher.dispatch(Action::SeedsLoading);
+                let mut r = runner.borrow_mut();
+                r.get_or_insert_with(|| Runner::new(dispatcher)).request_seeds();
+            }
+        });
+    }
+
+    html! {
+        <ContextProvider<StateCtx> context={state.clone()}>
+            <Shell collapsed={*phone} />
+        </ContextProvider<StateCtx>>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ShellProps {
+    collapsed: bool,
+}
+
+#[function_component(Shell)]
+fn shell(props: &ShellProps) -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let tab = |t: Tab, label: &'static str| {
+        let pressed = (ctx.tab == t).to_string();
+        let ctx = ctx.clone();
+        let onclick = Callback::from(move |_| ctx.dispatch(Action::Tab(t)));
+        html! { <button type="button" class="tab" aria-pressed={pressed} {onclick}>{label}</button> }
+    };
+    html! {
+        <div class="shell">
+            <header class="top">
+                <h1>{"schedscope"}</h1>
+                <p class="tagline">{"A laboratory for Linux CPU scheduling: pick a preset, drag a knob, see why throughput moves."}</p>
+                <nav aria-label="Views">{ tab(Tab::Explore, "Explore") }{ tab(Tab::Seeds, "Seed experiments") }</nav>
+            </header>
+            <Notices />
+            if ctx.tab == Tab::Seeds {
+                <div class="seeds-page"><h2>{"Seed experiments: reported vs simulated"}</h2><SeedView /></div>
+            } else {
+                <div class="layout">
+                    <aside class="controls" aria-label="Controls"><Controls collapsed={props.collapsed} /></aside>
+                    <Results />
+                </div>
+            }
+        </div>
+    }
+}
+
+#[function_component(Notices)]
+fn notices() -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    if ctx.notices.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ul class="notices" role="status">
+            { for ctx.notices.iter().map(|n| {
+                let (ctx, id) = (ctx.clone(), n.id);
+                let onclick = Callback::from(move |_| ctx.dispatch(Action::Dismiss(id)));
+                html! { <li key={n.id}>{n.text.clone()}<button type="button" class="dismiss" aria-label="Dismiss" {onclick}>{"×"}</button></li> }
+            }) }
+        </ul>
+    }
+}
+
+#[function_component(Results)]
+fn results() -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let s: &State = &ctx;
+    let running = s.running();
+    let status = match (&s.run_error, running) {
+        (Some(e), _) => {
+            html! { <span class="status error" role="alert">{format!("Cannot run this config: {e}")}</span> }
+        }
+        (None, true) => html! { <span class="status running" role="status">{"Simulating…"}</span> },
+        (None, false) => html! { <span class="status ok" role="status">{"Up to date"}</span> },
+    };
+    let pin = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::PinA))
+    };
+    let unpin = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::Unpin))
+    };
+    let dist = |d: DistMode, label: &'static str| {
+        let pressed = (ctx.dist == d).to_string();
+        let ctx = ctx.clone();
+        let onclick = Callback::from(move |_| ctx.dispatch(Action::Dist(d)));
+        html! { <button type="button" aria-pressed={pressed} {onclick}>{label}</button> }
+    };
+    let b = s.result.clone();
+    let a = s.pin.as_ref().and_then(|p| p.result.clone());
+    let metrics = b.as_ref().map(|r| r.metrics.clone()).unwrap_or_default();
+    let trace_note = |r: &Option<Rc<super::state::RunView>>| match r {
+        Some(r) if r.trace.spans.is_empty() && r.trace.instants.is_empty() => {
+            html! { <p class="note">{"No trace to draw: the run recorded no events."}</p> }
+        }
+        Some(r) if r.trace.truncated => {
+            html! { <p class="note">{"The trace was cut at its size limit; the figures cover the whole run."}</p> }
+        }
+        _ => html! {},
+    };
+    html! {
+        <div class="results">
+            <div class="toolbar">
+                { status }
+                if s.pin.is_some() {
+                    <button type="button" onclick={pin.clone()} title="Replace A with the current config">{"Re-pin A"}</button>
+                    <button type="button" onclick={unpin}>{"Unpin A"}</button>
+                } else {
+                    <button type="button" onclick={pin} title="Keep this config as A and compare what you change next (B) against it">{"Pin as A"}</button>
+                }
+            </div>
+            <MetricsPanel result={b.clone()} {running} />
+            if s.pin.is_some() {
+                <section class="panel" aria-label="Compare A and B">
+                    <h2>{"A (pinned) vs B (current)"}</h2>
+                    <CompareTable a={a.clone()} b={b.clone()} />
+                </section>
+            }
+            <section class="panel" aria-label="Timeline">
+                <h2>{"Timeline"}</h2>
+                if let Some(a) = &a {
+                    <h3 class="series a">{"A"}</h3>
+                    <Timeline trace={a.trace.clone()} label="A" />
+                    { trace_note(&Some(a.clone())) }
+                    <h3 class="series b">{"B"}</h3>
+                }
+                if let Some(r) = &b {
+                    <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }} />
+                } else {
+                    <p class="note">{"Waiting for the first run…"}</p>
+                }
+                { trace_note(&b) }
+            </section>
+            <div class="plots">
+                <section class="panel" aria-label="Sweep">
+                    <h2>{"What this knob does"}</h2>
+                    if let Some(sw) = &s.sweep {
+                        <SweepPlot sweep={sw.clone()} />
+                    } else {
+                        <p class="note">{"Change a numeric knob to see the result across its range."}</p>
+                    }
+                </section>
+                <section class="panel" aria-label="Distribution">
+                    <h2>{"Distribution"}</h2>
+                    <div class="toggle" role="group" aria-label="Distribution shown">
+                        { dist(DistMode::Latency, "Wakeup latency") }{ dist(DistMode::CStates, "C-state residency") }
+                    </div>
+                    <DistPlot mode={s.dist} {metrics} a={a.as_ref().map(|a| a.metrics.clone())} />
+                </section>
+            </div>
+        </div>
+    }
+}

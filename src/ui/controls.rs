@@ -1,0 +1,303 @@
+//! The controls panel: a preset picker and one control per `KEYS` entry, grouped as KEYS
+//! groups them. Every control's value-bearing input has `name` equal to its config key.
+//!
+//! Text is validated on a copy of the config (`Config::set`); a bad value shows its message
+//! inline and never reaches the reducer.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::engine::config::{key_doc, CStates, KeyKind, KEYS};
+use crate::engine::presets::{preset, PRESETS};
+use crate::engine::profile::PROFILES;
+
+use super::format::key_value;
+use super::scale::{mapping, SLIDER_STEPS};
+use super::state::{disabled_note, Action, State};
+use super::StateCtx;
+
+/// Group names in KEYS order, each once.
+pub fn groups() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for k in KEYS {
+        if !out.contains(&k.group) {
+            out.push(k.group);
+        }
+    }
+    out
+}
+
+fn input_value(e: &Event) -> String {
+    e.target_dyn_into::<HtmlInputElement>().map(|i| i.value()).unwrap_or_default()
+}
+
+fn select_value(e: &Event) -> String {
+    e.target_dyn_into::<HtmlSelectElement>().map(|i| i.value()).unwrap_or_default()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    /// Start with the drawer closed (phones).
+    #[prop_or_default]
+    pub collapsed: bool,
+}
+
+/// The whole panel: preset picker, its description, then the groups.
+#[function_component(Controls)]
+pub fn controls(props: &ControlsProps) -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let onpreset = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: Event| ctx.dispatch(Action::LoadPreset(select_value(&e))))
+    };
+    let about = preset(&ctx.preset).map(|p| p.about).unwrap_or("");
+    let modified = preset(&ctx.preset).is_some_and(|p| (p.config)() != ctx.config);
+    html! {
+        <details class="drawer" open={!props.collapsed}>
+            <summary>{"Controls"}</summary>
+            <div class="ctl preset">
+                <label for="ctl-preset">{"Preset"}
+                    if modified { <span class="val">{" (modified)"}</span> }
+                </label>
+                <select id="ctl-preset" name="preset" onchange={onpreset}>
+                    { for PRESETS.iter().map(|p| html! {
+                        <option value={p.name} selected={p.name == ctx.preset}>{p.title}</option>
+                    }) }
+                </select>
+                <p class="help">{about}</p>
+            </div>
+            { for groups().into_iter().map(|g| html! {
+                <details class="group" open=true key={g}>
+                    <summary>{g}</summary>
+                    { for KEYS.iter().filter(|k| k.group == g).map(|k| html! { <KeyControl key={k.key} name={k.key} /> }) }
+                </details>
+            }) }
+        </details>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct KeyControlProps {
+    pub name: &'static str,
+}
+
+/// One key's control: label with the value in units, the input(s), help, messages.
+#[function_component(KeyControl)]
+pub fn key_control(props: &KeyControlProps) -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let Some(doc) = key_doc(props.name) else { return html! {} };
+    let current = ctx.config.get(doc.key).unwrap_or_default();
+    let note = disabled_note(&ctx.config, doc.key);
+    let disabled = note.is_some();
+    let id = format!("ctl-{}", doc.key);
+    let help_id = format!("{id}-help");
+    let err_id = format!("{id}-err");
+
+    // Draft text and its error, reset whenever the config's value changes underneath.
+    let draft = use_state(|| current.clone());
+    let error = use_state(|| None::<String>);
+    {
+        let (draft, error) = (draft.clone(), error.clone());
+        use_effect_with(current.clone(), move |v| {
+            draft.set(v.clone());
+            error.set(None);
+        });
+    }
+    let state: &State = &ctx;
+    let validate = {
+        let config = state.config.clone();
+        move |v: &str| {
+            let mut probe = config.clone();
+            probe.set(doc.key, v).err().map(|e| e.message)
+        }
+    };
+    let commit = {
+        let (ctx, draft, error, validate) = (ctx.clone(), draft.clone(), error.clone(), validate.clone());
+        Callback::from(move |v: String| {
+            draft.set(v.clone());
+            match validate(&v) {
+                Some(msg) => error.set(Some(msg)),
+                None => {
+                    error.set(None);
+                    ctx.dispatch(Action::Set { key: doc.key, value: v });
+                }
+            }
+        })
+    };
+    let text_input = {
+        let (draft_shown, error_shown) = (draft.clone(), error.clone());
+        let (draft, error, validate) = (draft.clone(), error.clone(), validate.clone());
+        // Typing validates as you go; the change (Enter or leaving the field) commits.
+        let oninput = Callback::from(move |e: InputEvent| {
+            let v = e.target_dyn_into::<HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
+            error.set(validate(&v));
+            draft.set(v);
+        });
+        let commit = commit.clone();
+        let onchange = Callback::from(move |e: Event| commit.emit(input_value(&e)));
+        let (draft, error) = (draft_shown, error_shown);
+        let described = if error.is_some() { format!("{help_id} {err_id}") } else { help_id.clone() };
+        html! {
+            <input type="text" id={id.clone()} name={doc.key} value={(*draft).clone()} {oninput} {onchange}
+                disabled={disabled} spellcheck="false" autocomplete="off"
+                aria-invalid={error.is_some().to_string()} aria-describedby={described} />
+        }
+    };
+
+    let body = match doc.kind {
+        KeyKind::Int { .. } | KeyKind::Duration { .. } => {
+            let slider = mapping(doc).map(|m| {
+                let value: u64 = match doc.kind {
+                    KeyKind::Duration { .. } => crate::engine::time::parse_duration(&current).unwrap_or(m.min),
+                    _ => current.parse().unwrap_or(m.min),
+                };
+                let pos = m.to_pos(value);
+                let commit = commit.clone();
+                let is_dur = matches!(doc.kind, KeyKind::Duration { .. });
+                let oninput = Callback::from(move |e: InputEvent| {
+                    let p: u32 =
+                        e.target_dyn_into::<HtmlInputElement>().and_then(|i| i.value().parse().ok()).unwrap_or(0);
+                    let v = m.from_pos(p);
+                    let text = if is_dur { crate::engine::time::format_duration(v) } else { v.to_string() };
+                    commit.emit(text);
+                });
+                html! {
+                    <input type="range" name={format!("{}-slider", doc.key)} min="0" max={SLIDER_STEPS.to_string()}
+                        step="1" value={pos.to_string()} {oninput} disabled={disabled}
+                        aria-label={format!("{} slider{}", doc.key, if m.log { " (log scale)" } else { "" })}
+                        aria-valuetext={key_value(doc, &current)} />
+                }
+            });
+            html! { <div class="row">{ for slider }{ text_input }</div> }
+        }
+        KeyKind::Bool => {
+            let checked = current == "on";
+            let commit = commit.clone();
+            let onchange = Callback::from(move |e: Event| {
+                let on = e.target_dyn_into::<HtmlInputElement>().map(|i| i.checked()).unwrap_or(false);
+                commit.emit(if on { "on" } else { "off" }.to_string());
+            });
+            return html! {
+                <div class={classes!("ctl", "bool", disabled.then_some("disabled"))} data-key={doc.key}>
+                    <input type="checkbox" id={id.clone()} name={doc.key} {checked} {onchange} disabled={disabled}
+                        aria-describedby={help_id.clone()} />
+                    <label for={id}>{doc.key}
+                        if let Some(n) = &note { <span class="note">{" "}{n}</span> }
+                    </label>
+                    <p class="help" id={help_id}>{doc.help}</p>
+                </div>
+            };
+        }
+        KeyKind::Choice(options) => {
+            let commit = commit.clone();
+            let onchange = Callback::from(move |e: Event| commit.emit(select_value(&e)));
+            html! {
+                <select id={id.clone()} name={doc.key} {onchange} disabled={disabled} aria-describedby={help_id.clone()}>
+                    { for options.iter().map(|o| html! { <option value={*o} selected={*o == current}>{key_value(doc, o)}</option> }) }
+                </select>
+            }
+        }
+        KeyKind::Text if doc.key == "cpu" => {
+            let commit = commit.clone();
+            let onchange = Callback::from(move |e: Event| commit.emit(select_value(&e)));
+            html! {
+                <select id={id.clone()} name="cpu" {onchange} disabled={disabled} aria-describedby={help_id.clone()}>
+                    { for PROFILES.iter().map(|p| html! { <option value={p.name} selected={p.name == current}>{p.title}</option> }) }
+                </select>
+            }
+        }
+        KeyKind::Text if doc.key == "cstates" => html! {
+            <>
+                <CStateBoxes />
+                { text_input }
+            </>
+        },
+        KeyKind::Text => text_input,
+    };
+    let shown =
+        if matches!(doc.kind, KeyKind::Text) && doc.key != "cpu" { String::new() } else { key_value(doc, &current) };
+    html! {
+        <div class={classes!("ctl", disabled.then_some("disabled"))} data-key={doc.key}>
+            <label for={id}>
+                <span class="key">{doc.key}</span>
+                if !shown.is_empty() { <span class="val">{shown}</span> }
+                if let Some(n) = &note { <span class="note">{n}</span> }
+            </label>
+            { body }
+            <p class="help" id={help_id}>{doc.help}</p>
+            if let Some(msg) = &*error { <p class="err" id={err_id} role="alert">{msg}</p> }
+        </div>
+    }
+}
+
+/// The text a C-state selection writes: `all`, `off`, or the checked names.
+pub fn cstates_text(states: &[&str], checked: &[bool]) -> String {
+    if checked.iter().all(|c| *c) {
+        "all".into()
+    } else if checked.iter().all(|c| !*c) {
+        "off".into()
+    } else {
+        states.iter().zip(checked).filter(|(_, c)| **c).map(|(s, _)| *s).collect::<Vec<_>>().join(",")
+    }
+}
+
+/// One checkbox per C-state of the chosen CPU (all checked = `all`, none = `off`: poll).
+#[function_component(CStateBoxes)]
+fn cstate_boxes() -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let profile = ctx.config.profile();
+    let names: Vec<&'static str> = profile.cstates.iter().map(|s| s.name).collect();
+    let checked: Vec<bool> = names
+        .iter()
+        .map(|n| match &ctx.config.cstates {
+            CStates::All => true,
+            CStates::Off => false,
+            CStates::Only(list) => list.iter().any(|l| l == n),
+        })
+        .collect();
+    html! {
+        <fieldset class="cstates">
+            <legend>{format!("C-states of {}", profile.name)}</legend>
+            { for profile.cstates.iter().enumerate().map(|(i, s)| {
+                let is_on = checked[i];
+                let (ctx, names, checked) = (ctx.clone(), names.clone(), checked.clone());
+                let onchange = Callback::from(move |e: Event| {
+                    let on = e.target_dyn_into::<HtmlInputElement>().map(|i| i.checked()).unwrap_or(false);
+                    let mut c = checked.clone();
+                    c[i] = on;
+                    ctx.dispatch(Action::Set { key: "cstates", value: cstates_text(&names, &c) });
+                });
+                let id = format!("ctl-cstate-{}", s.name);
+                html! {
+                    <span class="cbox">
+                        <input type="checkbox" id={id.clone()} name={format!("cstate-{}", s.name)}
+                            checked={is_on} {onchange} />
+                        <label for={id} title={format!("exit latency {}, target residency {}",
+                            super::format::duration(s.exit_latency), super::format::duration(s.target_residency))}>
+                            {s.name}
+                        </label>
+                    </span>
+                }
+            }) }
+            <span class="hint">{"none checked = off (poll)"}</span>
+        </fieldset>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_follow_keys_order() {
+        assert_eq!(groups(), vec!["Machine", "Scheduler", "Idle", "nohz", "Workload", "Run"]);
+    }
+
+    #[test]
+    fn cstate_boxes_write_all_off_or_a_list() {
+        let s = ["C1", "C1E", "C6"];
+        assert_eq!(cstates_text(&s, &[true, true, true]), "all");
+        assert_eq!(cstates_text(&s, &[false, false, false]), "off");
+        assert_eq!(cstates_text(&s, &[true, false, true]), "C1,C6");
+    }
+}

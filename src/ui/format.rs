@@ -1,0 +1,319 @@
+//! Pure formatting for the UI: numbers with units, the list of displayed metrics, deltas.
+//!
+//! No yew or web-sys here, so everything is tested natively.
+
+use crate::engine::config::{KeyDoc, KeyKind};
+use crate::engine::metrics::{Metrics, StopReason};
+use crate::engine::time::{human_duration, Ns};
+
+/// Prints a count with thin groups: `1234567` -> `1,234,567`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Prints a float with about three significant digits, no exponent for ordinary sizes;
+/// non-finite values print as an em dash.
+pub fn num(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if a >= 1e9 {
+        format!("{:.3e}", x)
+    } else if a >= 1000.0 {
+        let s = count(a.round() as u64);
+        if x < 0.0 {
+            format!("-{s}")
+        } else {
+            s
+        }
+    } else if a >= 100.0 {
+        format!("{x:.1}")
+    } else if a >= 10.0 {
+        format!("{x:.2}")
+    } else if a >= 0.001 {
+        format!("{x:.3}")
+    } else {
+        format!("{x:.2e}")
+    }
+}
+
+/// A signed relative change in percent, `+12.3%`; `None` when the base is zero.
+pub fn delta_percent(a: f64, b: f64) -> Option<f64> {
+    if a == 0.0 || !a.is_finite() || !b.is_finite() {
+        return None;
+    }
+    Some((b - a) / a.abs() * 100.0)
+}
+
+/// Formats a delta for display: `+4.2%`, `−0.8%`, `±0%`, or `n/a` when there is no base.
+pub fn delta_text(d: Option<f64>) -> String {
+    match d {
+        None => "n/a".into(),
+        Some(d) if d.abs() < 0.05 => "±0%".into(),
+        Some(d) if d > 0.0 => format!("+{d:.1}%"),
+        Some(d) => format!("−{:.1}%", d.abs()),
+    }
+}
+
+/// Unit of an integer key, for its visible value.
+pub fn int_unit(key: &str) -> &'static str {
+    match key {
+        "cores" => "CPUs",
+        "loops" => "round trips",
+        "streams" => "streams",
+        "jobs" => "jobs",
+        "max_events" => "events",
+        "nohz_exit_reprograms" => "per exit",
+        _ => "",
+    }
+}
+
+/// The visible value of a key with its unit (`6 ms`, `2 CPUs`, `250 Hz`, `on`).
+pub fn key_value(doc: &KeyDoc, text: &str) -> String {
+    match doc.kind {
+        KeyKind::Duration { .. } => match crate::engine::time::parse_duration(text) {
+            Ok(ns) => duration(ns),
+            Err(_) => text.to_string(),
+        },
+        KeyKind::Int { .. } => {
+            let unit = int_unit(doc.key);
+            let shown = text.parse::<u64>().map(count).unwrap_or_else(|_| text.to_string());
+            if unit.is_empty() {
+                shown
+            } else {
+                format!("{shown} {unit}")
+            }
+        }
+        KeyKind::Choice(_) if doc.key == "hz" => format!("{text} Hz"),
+        _ => text.to_string(),
+    }
+}
+
+/// A duration for people: `6 ms`, `750 us`, `1.25 ms` (trailing zeros trimmed).
+pub fn duration(ns: Ns) -> String {
+    let h = human_duration(ns);
+    // "6.00 ms" -> "6 ms", "1.50 ms" -> "1.5 ms".
+    match h.split_once(' ') {
+        Some((n, unit)) if n.contains('.') => {
+            let n = n.trim_end_matches('0').trim_end_matches('.');
+            format!("{n} {unit}")
+        }
+        _ => h,
+    }
+}
+
+/// One metric the panels display: its key (the `data-metric` attribute), label and unit.
+pub struct MetricDef {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    /// Which way is better: Some(true) higher, Some(false) lower, None neutral.
+    pub better: Option<bool>,
+    pub get: fn(&Metrics) -> f64,
+    /// Counters print as integers.
+    pub integer: bool,
+}
+
+/// Every metric shown in the metrics panel and the compare table, in display order.
+/// `throughput` is first; its unit comes from the run (`Metrics::throughput_unit`).
+pub const METRICS: &[MetricDef] = &[
+    MetricDef { key: "throughput", label: "Result", unit: "", better: None, get: |m| m.throughput, integer: false },
+    MetricDef { key: "elapsed_s", label: "Elapsed", unit: "s", better: None, get: |m| m.elapsed_s, integer: false },
+    MetricDef {
+        key: "cpu_percent",
+        label: "CPU busy",
+        unit: "%",
+        better: None,
+        get: |m| m.cpu_percent,
+        integer: false,
+    },
+    MetricDef {
+        key: "context_switches",
+        label: "Context switches",
+        unit: "",
+        better: Some(false),
+        get: |m| m.context_switches as f64,
+        integer: true,
+    },
+    MetricDef {
+        key: "migrations",
+        label: "Migrations",
+        unit: "",
+        better: Some(false),
+        get: |m| m.migrations as f64,
+        integer: true,
+    },
+    MetricDef {
+        key: "ipis",
+        label: "Resched IPIs",
+        unit: "",
+        better: Some(false),
+        get: |m| m.ipis as f64,
+        integer: true,
+    },
+    MetricDef {
+        key: "timer_reprograms",
+        label: "Timer reprograms",
+        unit: "",
+        better: Some(false),
+        get: |m| m.timer_reprograms as f64,
+        integer: true,
+    },
+    MetricDef {
+        key: "nohz_entries",
+        label: "nohz entries",
+        unit: "",
+        better: None,
+        get: |m| m.nohz_entries as f64,
+        integer: true,
+    },
+    MetricDef { key: "ticks", label: "Ticks", unit: "", better: None, get: |m| m.ticks as f64, integer: true },
+    MetricDef {
+        key: "hrtick_fires",
+        label: "hrtick fires",
+        unit: "",
+        better: None,
+        get: |m| m.hrtick_fires as f64,
+        integer: true,
+    },
+    MetricDef {
+        key: "wakeup_latency_us.p50",
+        label: "Wakeup latency p50",
+        unit: "µs",
+        better: Some(false),
+        get: |m| m.wakeup_latency_us.p50,
+        integer: false,
+    },
+    MetricDef {
+        key: "wakeup_latency_us.p99",
+        label: "Wakeup latency p99",
+        unit: "µs",
+        better: Some(false),
+        get: |m| m.wakeup_latency_us.p99,
+        integer: false,
+    },
+];
+
+/// The unit to print for a metric (throughput's comes from the run).
+pub fn metric_unit<'a>(def: &'a MetricDef, m: &'a Metrics) -> &'a str {
+    if def.key == "throughput" {
+        &m.throughput_unit
+    } else {
+        def.unit
+    }
+}
+
+/// The printed value of a metric (without its unit).
+pub fn metric_value(def: &MetricDef, m: &Metrics) -> String {
+    let v = (def.get)(m);
+    if def.integer {
+        count(v.max(0.0) as u64)
+    } else {
+        num(v)
+    }
+}
+
+/// Whether a change from `a` to `b` of this metric is better, worse or neutral.
+pub fn verdict(def: &MetricDef, a: &Metrics, b: &Metrics) -> Option<bool> {
+    let better_high = if def.key == "throughput" { Some(b.higher_is_better) } else { def.better };
+    let (va, vb) = ((def.get)(a), (def.get)(b));
+    if va == vb {
+        return None;
+    }
+    better_high.map(|high| (vb > va) == high)
+}
+
+/// A sentence for a run that did not simply complete (None when there is nothing to say).
+pub fn stop_reason_text(r: Option<StopReason>) -> Option<&'static str> {
+    match r {
+        Some(StopReason::Completed) => None,
+        Some(StopReason::TimeLimit) => Some("Stopped at the time limit (duration): figures cover that window."),
+        Some(StopReason::EventBudget) => {
+            Some("Stopped by the event budget (max_events): shorten the run or raise the budget.")
+        }
+        None => Some("The engine reported no stop reason (an empty run)."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::config::key_doc;
+    use crate::engine::time::{MS, US};
+
+    #[test]
+    fn counts_group_thousands() {
+        for (n, s) in [(0, "0"), (999, "999"), (1000, "1,000"), (1234567, "1,234,567"), (100000, "100,000")] {
+            assert_eq!(count(n), s);
+        }
+    }
+
+    #[test]
+    fn floats_keep_three_digits_and_name_nonsense() {
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(2.71234), "2.712");
+        assert_eq!(num(12.345), "12.35");
+        assert_eq!(num(123.45), "123.5");
+        assert_eq!(num(12345.6), "12,346");
+        assert_eq!(num(-12345.6), "-12,346");
+        assert_eq!(num(f64::NAN), "—");
+        assert_eq!(num(f64::INFINITY), "—");
+    }
+
+    #[test]
+    fn deltas_are_relative_to_a() {
+        assert_eq!(delta_text(delta_percent(100.0, 110.0)), "+10.0%");
+        assert_eq!(delta_text(delta_percent(200.0, 150.0)), "−25.0%");
+        assert_eq!(delta_text(delta_percent(0.0, 5.0)), "n/a");
+        assert_eq!(delta_text(delta_percent(5.0, 5.0)), "±0%");
+    }
+
+    #[test]
+    fn key_values_carry_units() {
+        let d = key_doc("rr_interval").unwrap();
+        assert_eq!(key_value(d, "6ms"), "6 ms");
+        assert_eq!(key_value(d, "1500us"), "1.5 ms");
+        assert_eq!(key_value(key_doc("cores").unwrap(), "2"), "2 CPUs");
+        assert_eq!(key_value(key_doc("max_events").unwrap(), "2000000"), "2,000,000 events");
+        assert_eq!(key_value(key_doc("hz").unwrap(), "250"), "250 Hz");
+        assert_eq!(key_value(key_doc("nohz").unwrap(), "on"), "on");
+        assert_eq!(duration(750 * US), "750 us");
+        assert_eq!(duration(6 * MS), "6 ms");
+        assert_eq!(duration(0), "0 ns");
+    }
+
+    #[test]
+    fn metric_keys_are_unique_and_verdicts_follow_direction() {
+        let mut keys: Vec<_> = METRICS.iter().map(|m| m.key).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), METRICS.len());
+        let a = Metrics { throughput: 10.0, higher_is_better: true, context_switches: 5, ..Default::default() };
+        let b = Metrics { throughput: 12.0, higher_is_better: true, context_switches: 9, ..Default::default() };
+        let tp = METRICS.iter().find(|m| m.key == "throughput").unwrap();
+        let cs = METRICS.iter().find(|m| m.key == "context_switches").unwrap();
+        assert_eq!(verdict(tp, &a, &b), Some(true));
+        assert_eq!(verdict(cs, &a, &b), Some(false));
+        assert_eq!(verdict(cs, &a, &a), None);
+        assert_eq!(metric_value(cs, &b), "9");
+        assert_eq!(metric_unit(tp, &Metrics { throughput_unit: "Gbit/s".into(), ..Default::default() }), "Gbit/s");
+    }
+
+    #[test]
+    fn stop_reasons_are_explained_except_completion() {
+        assert_eq!(stop_reason_text(Some(StopReason::Completed)), None);
+        assert!(stop_reason_text(Some(StopReason::EventBudget)).unwrap().contains("max_events"));
+        assert!(stop_reason_text(None).is_some());
+    }
+}

@@ -1,0 +1,292 @@
+//! SVG plots drawn by yew (no chart library): the sweep of the main result across one knob,
+//! and the distribution view (wakeup-latency histogram or C-state residency bars).
+//!
+//! Geometry is computed by pure functions (`Frame`) so axes and ticks are tested natively.
+
+use yew::prelude::*;
+
+use crate::engine::config::key_doc;
+use crate::engine::metrics::Metrics;
+use crate::engine::time::parse_duration;
+
+use super::format::{duration, key_value, num};
+use super::palette::{idle_color, SERIES_A, SERIES_B};
+use super::scale::{linear_ticks, log_ticks};
+use super::state::{DistMode, Sweep};
+
+const W: f64 = 560.0;
+const H: f64 = 250.0;
+const LEFT: f64 = 64.0;
+const RIGHT: f64 = 16.0;
+const TOP: f64 = 14.0;
+const BOTTOM: f64 = 46.0;
+
+/// Maps data to the plot area.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    pub x0: f64,
+    pub x1: f64,
+    pub xlog: bool,
+    pub y0: f64,
+    pub y1: f64,
+}
+
+impl Frame {
+    pub fn x(&self, v: f64) -> f64 {
+        let f = if self.xlog {
+            let (a, b) = (self.x0.max(f64::MIN_POSITIVE).ln(), self.x1.max(f64::MIN_POSITIVE).ln());
+            if b > a {
+                (v.max(f64::MIN_POSITIVE).ln() - a) / (b - a)
+            } else {
+                0.5
+            }
+        } else if self.x1 > self.x0 {
+            (v - self.x0) / (self.x1 - self.x0)
+        } else {
+            0.5
+        };
+        LEFT + f.clamp(0.0, 1.0) * (W - LEFT - RIGHT)
+    }
+
+    pub fn y(&self, v: f64) -> f64 {
+        let f = if self.y1 > self.y0 { (v - self.y0) / (self.y1 - self.y0) } else { 0.0 };
+        H - BOTTOM - f.clamp(0.0, 1.0) * (H - TOP - BOTTOM)
+    }
+}
+
+/// The y range for values: from 0 (or the minimum, if negative) to a nice maximum.
+pub fn y_range(ys: &[f64]) -> (f64, f64) {
+    let max = ys.iter().copied().filter(|y| y.is_finite()).fold(0.0, f64::max);
+    let min = ys.iter().copied().filter(|y| y.is_finite()).fold(0.0, f64::min);
+    if max <= min {
+        return (0.0, 1.0);
+    }
+    let ticks = linear_ticks(min, max, 4);
+    let step = if ticks.len() >= 2 { ticks[1] - ticks[0] } else { max - min };
+    let top = ticks.last().copied().unwrap_or(max);
+    (min, if top < max { top + step } else { top })
+}
+
+fn y_axis(frame: &Frame, unit: &str) -> Html {
+    let ticks = linear_ticks(frame.y0, frame.y1, 4);
+    html! {
+        <g class="axis y">
+            <line x1={LEFT.to_string()} x2={LEFT.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+            { for ticks.iter().map(|t| {
+                let y = frame.y(*t);
+                html! { <g>
+                    <line class="grid" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={y.to_string()} y2={y.to_string()} />
+                    <text x={(LEFT - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{short(*t)}</text>
+                </g> }
+            }) }
+            <text class="label" transform={format!("translate(14 {}) rotate(-90)", (TOP + H - BOTTOM) / 2.0)}
+                text-anchor="middle">{unit.to_string()}</text>
+        </g>
+    }
+}
+
+fn x_label(text: String) -> Html {
+    html! { <text class="label" x={((LEFT + W - RIGHT) / 2.0).to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{text}</text> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SweepPlotProps {
+    pub sweep: std::rc::Rc<Sweep>,
+    /// The pinned A curve is not swept; this is only the current config.
+    #[prop_or_default]
+    pub title: AttrValue,
+}
+
+/// The main result across the range of one knob, filled point by point.
+#[function_component(SweepPlot)]
+pub fn sweep_plot(props: &SweepPlotProps) -> Html {
+    let sw = &props.sweep;
+    let doc = key_doc(sw.key);
+    let is_dur = doc.is_some_and(|d| matches!(d.kind, crate::engine::config::KeyKind::Duration { .. }));
+    let known: Vec<f64> = sw.ys.iter().flatten().copied().collect();
+    let (y0, y1) = y_range(&known);
+    let n = sw.values.len();
+    let current = sw.base.get(sw.key).unwrap_or_default();
+    // Numeric x, or the index of a category.
+    let (xs, frame): (Vec<f64>, Frame) = match &sw.xs {
+        Some(xs) => {
+            let (lo, hi) = (xs.first().copied().unwrap_or(0.0), xs.last().copied().unwrap_or(1.0));
+            (xs.clone(), Frame { x0: lo, x1: hi, xlog: sw.log, y0, y1 })
+        }
+        None => ((0..n).map(|i| i as f64).collect(), Frame { x0: -0.5, x1: n as f64 - 0.5, xlog: false, y0, y1 }),
+    };
+    let cur_x: Option<f64> = match &sw.xs {
+        Some(_) if is_dur => parse_duration(&current).ok().map(|v| v as f64),
+        Some(_) => current.parse::<f64>().ok(),
+        None => sw.values.iter().position(|v| *v == current).map(|i| i as f64),
+    };
+    let path: String = xs
+        .iter()
+        .zip(&sw.ys)
+        .filter_map(|(x, y)| y.map(|y| (frame.x(*x), frame.y(y))))
+        .enumerate()
+        .map(|(i, (x, y))| format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" }))
+        .collect();
+    let x_ticks: Vec<(f64, String)> = match &sw.xs {
+        Some(_) => {
+            let t = if sw.log { log_ticks(frame.x0, frame.x1) } else { linear_ticks(frame.x0, frame.x1, 5) };
+            t.into_iter().map(|v| (v, if is_dur { duration(v as u64) } else { short(v) })).collect()
+        }
+        None => sw.values.iter().enumerate().map(|(i, v)| (i as f64, v.clone())).collect(),
+    };
+    let done = sw.done();
+    let unit = if sw.unit.is_empty() { "result".to_string() } else { sw.unit.clone() };
+    let label = format!("throughput ({unit}) across {}", sw.key);
+    html! {
+        <figure class="plot sweep" data-sweep-key={sw.key}>
+            <figcaption>
+                <span>{"Result across "}<code>{sw.key}</code>{if sw.log { " (log scale)" } else { "" }}</span>
+                if done < n {
+                    <span class="progress" role="status">
+                        <progress max={n.to_string()} value={done.to_string()}></progress>
+                        {format!(" {done}/{n}")}
+                    </span>
+                }
+            </figcaption>
+            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={label}>
+                { y_axis(&frame, &unit) }
+                <g class="axis x">
+                    <line x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+                    { for x_ticks.iter().map(|(v, t)| { let x = frame.x(*v); html! { <g>
+                        <line x1={x.to_string()} x2={x.to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM + 5.0).to_string()} />
+                        <text x={x.to_string()} y={(H - BOTTOM + 17.0).to_string()} text-anchor="middle">{t.clone()}</text>
+                    </g> } }) }
+                </g>
+                { x_label(doc.map(|d| format!("{} ({})", sw.key, key_value(d, &current))).unwrap_or_default()) }
+                if let Some(cx) = cur_x {
+                    <line class="marker" x1={frame.x(cx).to_string()} x2={frame.x(cx).to_string()}
+                        y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+                }
+                <path class="curve" d={path} stroke={SERIES_B} />
+                { for xs.iter().zip(&sw.ys).map(|(x, y)| match y {
+                    Some(y) => html! { <circle cx={frame.x(*x).to_string()} cy={frame.y(*y).to_string()} r="3" fill={SERIES_B} /> },
+                    None => html! { <circle class="pending" cx={frame.x(*x).to_string()} cy={(H - BOTTOM).to_string()} r="2" /> },
+                }) }
+            </svg>
+        </figure>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct DistPlotProps {
+    pub mode: DistMode,
+    pub metrics: Metrics,
+    /// A's metrics when comparing (drawn beside B).
+    #[prop_or_default]
+    pub a: Option<Metrics>,
+}
+
+/// A compact number for tick labels: `1`, `2.5`, `0.25`, `1,000`.
+pub fn short(x: f64) -> String {
+    let s = num(x);
+    if s.contains('.') && !s.contains('e') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// Bars: (label, value) of one run.
+pub fn dist_bars(mode: DistMode, m: &Metrics) -> Vec<(String, f64)> {
+    match mode {
+        DistMode::Latency => {
+            m.wakeup_latency_hist.iter().map(|(hi, c)| (format!("≤{}", short(*hi)), *c as f64)).collect()
+        }
+        DistMode::CStates => m.cstate_residency.iter().map(|(k, v)| (k.clone(), v * 100.0)).collect(),
+    }
+}
+
+/// Wakeup-latency histogram or C-state residency, as bars.
+#[function_component(DistPlot)]
+pub fn dist_plot(props: &DistPlotProps) -> Html {
+    let b = dist_bars(props.mode, &props.metrics);
+    let a = props.a.as_ref().map(|m| dist_bars(props.mode, m));
+    let (unit, xl, empty) = match props.mode {
+        DistMode::Latency => ("wakeups", "wakeup latency (µs, upper bound of bin)", "No wakeups were measured."),
+        DistMode::CStates => ("% of idle time", "idle state", "No idle time was measured."),
+    };
+    if b.is_empty() && a.as_ref().is_none_or(|a| a.is_empty()) {
+        return html! { <figure class="plot dist empty"><p class="empty">{empty}</p></figure> };
+    }
+    // Categories: the union of labels in order of appearance.
+    let mut cats: Vec<String> = b.iter().map(|(l, _)| l.clone()).collect();
+    if let Some(a) = &a {
+        for (l, _) in a {
+            if !cats.contains(l) {
+                cats.push(l.clone());
+            }
+        }
+    }
+    let all: Vec<f64> = b.iter().chain(a.iter().flatten()).map(|(_, v)| *v).collect();
+    let (y0, y1) = y_range(&all);
+    let frame = Frame { x0: -0.5, x1: cats.len() as f64 - 0.5, xlog: false, y0, y1 };
+    let slot = (W - LEFT - RIGHT) / cats.len().max(1) as f64;
+    type Series<'a> = (&'a Vec<(String, f64)>, &'a str, f64);
+    let series: Vec<Series> = match &a {
+        Some(a) => vec![(a, SERIES_A, -0.25), (&b, SERIES_B, 0.25)],
+        None => vec![(&b, "", 0.0)],
+    };
+    let bw = slot * if a.is_some() { 0.38 } else { 0.7 };
+    let n_states = cats.len() as u8;
+    html! {
+        <figure class="plot dist">
+            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={format!("{xl}: {unit}")}>
+                { y_axis(&frame, unit) }
+                <line class="axis-line" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+                { for series.iter().flat_map(|(data, colour, off)| { let cats = &cats; data.iter().map(move |(l, v)| {
+                    let i = cats.iter().position(|c| c == l).unwrap_or(0);
+                    let cx = frame.x(i as f64) + off * slot;
+                    let fill = if colour.is_empty() {
+                        match props.mode { DistMode::CStates => idle_color(i as u8 + 1, n_states + 1), DistMode::Latency => SERIES_B.to_string() }
+                    } else { colour.to_string() };
+                    let (yt, yb) = (frame.y(*v), frame.y(y0.max(0.0)));
+                    html! { <rect x={(cx - bw / 2.0).to_string()} y={yt.to_string()} width={bw.to_string()}
+                        height={(yb - yt).max(0.0).to_string()} fill={fill}><title>{format!("{l}: {}", num(*v))}</title></rect> }
+                }) }) }
+                { for cats.iter().enumerate().filter(|(i, _)| cats.len() <= 12 || i % 2 == 0).map(|(i, c)| html! {
+                    <text x={frame.x(i as f64).to_string()} y={(H - BOTTOM + 17.0).to_string()} text-anchor="middle">{c.clone()}</text>
+                }) }
+                { x_label(xl.to_string()) }
+            </svg>
+        </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_map_ends_to_the_plot_area() {
+        let f = Frame { x0: 1.0, x1: 1000.0, xlog: true, y0: 0.0, y1: 10.0 };
+        assert_eq!(f.x(1.0), LEFT);
+        assert_eq!(f.x(1000.0), W - RIGHT);
+        assert!((f.x(31.6227766) - (LEFT + (W - LEFT - RIGHT) / 2.0)).abs() < 0.01, "log midpoint");
+        assert_eq!(f.y(0.0), H - BOTTOM);
+        assert_eq!(f.y(10.0), TOP);
+        assert_eq!(f.y(99.0), TOP, "clamped");
+        let flat = Frame { x0: 5.0, x1: 5.0, xlog: false, y0: 0.0, y1: 0.0 };
+        assert!(flat.x(5.0).is_finite() && flat.y(5.0).is_finite());
+    }
+
+    #[test]
+    fn y_ranges_start_at_zero_and_end_on_a_tick() {
+        assert_eq!(y_range(&[]), (0.0, 1.0));
+        assert_eq!(y_range(&[0.0, 0.0]), (0.0, 1.0), "all-zero (stub engine) runs still draw");
+        assert_eq!(y_range(&[3.0, 7.3]), (0.0, 8.0));
+        assert_eq!(y_range(&[f64::NAN, 4.0]), (0.0, 4.0));
+    }
+
+    #[test]
+    fn distribution_bars_come_from_the_metrics() {
+        let mut m = Metrics { wakeup_latency_hist: vec![(1.0, 5), (10.0, 2)], ..Default::default() };
+        m.cstate_residency.insert("C1".into(), 0.25);
+        assert_eq!(dist_bars(DistMode::Latency, &m), vec![("≤1".to_string(), 5.0), ("≤10".to_string(), 2.0)]);
+        assert_eq!(dist_bars(DistMode::CStates, &m), vec![("C1".to_string(), 25.0)]);
+    }
+}

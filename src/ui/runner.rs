@@ -1,0 +1,299 @@
+//! Runs simulation jobs for the page: in a Web Worker (the `worker` bin, loaded from
+//! `worker_loader.js`) once it says it is ready, else on the main thread.
+//!
+//! The `jobs::Scheduler` keeps one job in flight and the newest request waiting, so a
+//! dragged slider never queues stale work. Answers become reducer actions; the reducer
+//! drops those whose generation is stale. Browser calls only happen on wasm32 (the SSR
+//! test never starts a runner).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::UseReducerDispatcher;
+
+use crate::engine::config::Config;
+
+use super::jobs::{capped, execute, JobKind, Request, Response, Scheduler, SWEEP_EVENT_BUDGET};
+use super::state::{Action, State};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Backend {
+    /// The worker was created and has not said Ready yet.
+    Starting,
+    Worker,
+    Main,
+}
+
+struct Inner {
+    sched: Scheduler,
+    backend: Backend,
+    dispatch: UseReducerDispatcher<State>,
+    /// The request in flight, to re-run on the main thread if the worker dies.
+    in_flight: Option<Request>,
+    sweep_gen: u64,
+    #[cfg(target_arch = "wasm32")]
+    web: web::Web,
+}
+
+/// A handle the app keeps (in `use_mut_ref`) for the page's lifetime.
+#[derive(Clone)]
+pub struct Runner {
+    inner: Rc<RefCell<Inner>>,
+}
+
+/// Maps an answer to the action it produces (pure; tested natively).
+pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
+    match (kind, resp) {
+        (JobKind::Live { gen }, Response::Run { result, .. }) => Some(Action::RunDone { gen, result }),
+        (JobKind::Sweep { gen, index }, Response::Run { result, .. }) => Some(Action::SweepPoint {
+            gen,
+            index,
+            result: result.map(|r| (r.metrics.throughput, r.metrics.throughput_unit)),
+        }),
+        (JobKind::Seeds, Response::Seeds { tables, .. }) => Some(Action::SeedsDone(tables)),
+        (_, Response::Garbled { error }) => {
+            Some(Action::Notice(format!("A simulation answer was unreadable: {error}")))
+        }
+        _ => None,
+    }
+}
+
+impl Runner {
+    pub fn new(dispatch: UseReducerDispatcher<State>) -> Self {
+        let inner = Rc::new(RefCell::new(Inner {
+            sched: Scheduler::default(),
+            backend: Backend::Main,
+            dispatch,
+            in_flight: None,
+            sweep_gen: 0,
+            #[cfg(target_arch = "wasm32")]
+            web: web::Web::default(),
+        }));
+        let runner = Runner { inner };
+        #[cfg(target_arch = "wasm32")]
+        web::start_worker(&runner);
+        runner
+    }
+
+    /// Asks for the live run of `config` (capped for interactivity) and, when the sweep is
+    /// new, for its points.
+    pub fn request(&self, gen: u64, config: &Config, sweep: Option<(u64, Vec<Config>)>) {
+        {
+            let mut i = self.inner.borrow_mut();
+            let (c, _) = capped(config, super::jobs::LIVE_EVENT_BUDGET);
+            i.sched.want_live(gen, c);
+            if let Some((sgen, points)) = sweep {
+                if sgen != i.sweep_gen {
+                    i.sweep_gen = sgen;
+                    let points = points.iter().map(|p| capped(p, SWEEP_EVENT_BUDGET).0).collect();
+                    i.sched.want_sweep(sgen, points);
+                }
+            }
+        }
+        self.pump();
+    }
+
+    pub fn request_seeds(&self) {
+        self.inner.borrow_mut().sched.want_seeds();
+        self.pump();
+    }
+
+    /// Starts the next job if the runner is free.
+    fn pump(&self) {
+        let (req, backend) = {
+            let mut i = self.inner.borrow_mut();
+            if i.backend == Backend::Starting {
+                return;
+            }
+            let Some(req) = i.sched.next_request() else { return };
+            i.in_flight = Some(req.clone());
+            (req, i.backend)
+        };
+        self.send(req, backend);
+    }
+
+    fn send(&self, req: Request, backend: Backend) {
+        #[cfg(target_arch = "wasm32")]
+        {
+            if backend == Backend::Worker && web::post(self, &req) {
+                return;
+            }
+            // Main thread: run after this event so the page paints first.
+            let me = self.clone();
+            let t = gloo::timers::callback::Timeout::new(0, move || {
+                let resp = execute(&req);
+                me.answer(resp);
+            });
+            self.inner.borrow_mut().web.main_timer = Some(t);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let _ = backend;
+            let resp = execute(&req);
+            self.answer(resp);
+        }
+    }
+
+    /// Handles one answer: marks its job done, dispatches, starts the next.
+    fn answer(&self, resp: Response) {
+        let (action, dispatch) = {
+            let mut i = self.inner.borrow_mut();
+            let kind = match &resp {
+                Response::Ready => {
+                    if i.backend == Backend::Starting {
+                        i.backend = Backend::Worker;
+                    }
+                    None
+                }
+                Response::Run { id, .. } | Response::Seeds { id, .. } => i.sched.finish(*id),
+                Response::Garbled { .. } => i.sched.abandon(),
+            };
+            if kind.is_some() {
+                i.in_flight = None;
+            }
+            let garbled = matches!(resp, Response::Garbled { .. });
+            let action = match kind {
+                Some(k) => action_for(k, resp),
+                None if garbled => action_for(JobKind::Seeds, resp),
+                None => None,
+            };
+            (action, i.dispatch.clone())
+        };
+        // The borrow is released: dispatching may re-render and call back into the runner.
+        if let Some(a) = action {
+            dispatch.dispatch(a);
+        }
+        self.pump();
+    }
+
+    /// The worker is unusable: run everything on the main thread from now on, starting
+    /// with the job the worker lost.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    fn fall_back(&self, why: String) {
+        let dispatch = {
+            let mut i = self.inner.borrow_mut();
+            if i.backend == Backend::Main {
+                return;
+            }
+            i.backend = Backend::Main;
+            if let (Some(req), Some(kind)) = (i.in_flight.take(), i.sched.abandon()) {
+                i.sched.retry(kind, req);
+            }
+            i.dispatch.clone()
+        };
+        dispatch.dispatch(Action::Notice(format!(
+            "Simulating on the main thread ({why}); the page may pause while a run computes."
+        )));
+        self.pump();
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod web {
+    //! The browser half: the Worker object, its handlers, the ready timeout.
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{Event, MessageEvent, Worker};
+
+    use super::super::jobs::{parse_response, to_text, Request};
+    use super::{Backend, Runner};
+
+    #[derive(Default)]
+    pub struct Web {
+        pub worker: Option<Worker>,
+        // Handlers and the timeout are only held so they live as long as the worker.
+        pub _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
+        pub _on_error: Option<Closure<dyn FnMut(Event)>>,
+        pub _ready_timeout: Option<gloo::timers::callback::Timeout>,
+        pub main_timer: Option<gloo::timers::callback::Timeout>,
+    }
+
+    /// Where Trunk puts the worker's loader (`data-loader-shim` on the worker link).
+    const WORKER_URL: &str = "./worker_loader.js";
+
+    pub fn start_worker(runner: &Runner) {
+        let worker = match Worker::new(WORKER_URL) {
+            Ok(w) => w,
+            Err(e) => {
+                let why = e.as_string().unwrap_or_else(|| "the worker could not start".into());
+                runner.inner.borrow_mut().backend = Backend::Main;
+                runner
+                    .inner
+                    .borrow()
+                    .dispatch
+                    .dispatch(super::Action::Notice(format!("Simulating on the main thread ({why}).")));
+                return;
+            }
+        };
+        let me = runner.clone();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            me.answer(parse_response(&text));
+        });
+        let me = runner.clone();
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+            e.prevent_default();
+            // An ErrorEvent has a message; read it without needing that web-sys feature.
+            let msg = js_sys::Reflect::get(&e, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "unknown error".into());
+            me.fall_back(format!("the worker failed: {msg}"));
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let me = runner.clone();
+        let ready_timeout = gloo::timers::callback::Timeout::new(8_000, move || {
+            if me.inner.borrow().backend == Backend::Starting {
+                me.fall_back("the worker did not start within 8 s".into());
+            }
+        });
+        let mut i = runner.inner.borrow_mut();
+        i.backend = Backend::Starting;
+        i.web = Web {
+            worker: Some(worker),
+            _on_message: Some(on_message),
+            _on_error: Some(on_error),
+            _ready_timeout: Some(ready_timeout),
+            main_timer: None,
+        };
+    }
+
+    /// Posts a request to the worker; false if there is none or posting failed.
+    pub fn post(runner: &Runner, req: &Request) -> bool {
+        let i = runner.inner.borrow();
+        let Some(w) = &i.web.worker else { return false };
+        w.post_message(&JsValue::from_str(&to_text(req))).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::jobs::RunResult;
+
+    #[test]
+    fn answers_become_the_right_actions() {
+        let ok = || Response::Run {
+            id: 1,
+            result: Ok(RunResult {
+                metrics: crate::engine::Metrics {
+                    throughput: 2.0,
+                    throughput_unit: "ops/s".into(),
+                    ..Default::default()
+                },
+                trace: Default::default(),
+            }),
+        };
+        assert!(matches!(action_for(JobKind::Live { gen: 3 }, ok()), Some(Action::RunDone { gen: 3, result: Ok(_) })));
+        assert_eq!(
+            action_for(JobKind::Sweep { gen: 4, index: 2 }, ok()),
+            Some(Action::SweepPoint { gen: 4, index: 2, result: Ok((2.0, "ops/s".into())) })
+        );
+        assert_eq!(
+            action_for(JobKind::Seeds, Response::Seeds { id: 1, tables: vec![] }),
+            Some(Action::SeedsDone(vec![]))
+        );
+        assert_eq!(action_for(JobKind::Seeds, Response::Ready), None);
+    }
+}

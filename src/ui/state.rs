@@ -1,0 +1,531 @@
+//! The app's one reducer: `State` + `Action` + `impl Reducible`, and the pure rules it
+//! follows (which keys are disabled and why, which knob the sweep plot follows).
+//!
+//! Invalid input never reaches here as a change: controls validate with `Config::set` on a
+//! copy and show the message inline; `Action::Set` re-validates and ignores a bad value.
+
+use std::rc::Rc;
+
+use yew::Reducible;
+
+use crate::engine::config::{key_doc, Config, KeyKind, Policy, WorkloadKind};
+use crate::engine::presets::{preset, PRESETS};
+use crate::engine::trace::Trace;
+
+use super::jobs::{RunResult, SeedTable};
+use super::scale::{mapping, SWEEP_POINTS};
+
+/// A finished run as the views show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunView {
+    /// The config generation it belongs to.
+    pub gen: u64,
+    pub config: Config,
+    pub metrics: crate::engine::Metrics,
+    pub trace: Rc<Trace>,
+}
+
+/// The result plot across one knob.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sweep {
+    /// Identity of this sweep: answers for another gen are stale.
+    pub gen: u64,
+    pub key: &'static str,
+    /// The config the sweep varies (its value of `key` is the marked one).
+    pub base: Config,
+    /// Config text of each point, in order.
+    pub values: Vec<String>,
+    /// Numeric x of each point (ns for durations), or None for a categorical axis.
+    pub xs: Option<Vec<f64>>,
+    pub log: bool,
+    pub ys: Vec<Option<f64>>,
+    pub unit: String,
+    pub failed: usize,
+}
+
+impl Sweep {
+    pub fn done(&self) -> usize {
+        self.ys.iter().filter(|y| y.is_some()).count() + self.failed
+    }
+
+    /// Configs of every point (the base with `key` set to each value).
+    pub fn point_configs(&self) -> Vec<Config> {
+        self.values
+            .iter()
+            .map(|v| {
+                let mut c = self.base.clone();
+                let _ = c.set(self.key, v);
+                c
+            })
+            .collect()
+    }
+}
+
+/// A pinned config to compare against ("A"); the current config is "B".
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pinned {
+    pub config: Config,
+    pub result: Option<Rc<RunView>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DistMode {
+    Latency,
+    CStates,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Explore,
+    Seeds,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seeds {
+    NotLoaded,
+    Loading,
+    Loaded(Rc<Vec<SeedTable>>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub id: u64,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub config: Config,
+    /// The preset the config came from.
+    pub preset: String,
+    /// Bumps on every change of `config`.
+    pub gen: u64,
+    /// The knob changed last (the sweep follows it when it can be swept).
+    pub last_key: Option<&'static str>,
+    pub result: Option<Rc<RunView>>,
+    pub run_error: Option<String>,
+    pub sweep: Option<Rc<Sweep>>,
+    pub pin: Option<Rc<Pinned>>,
+    pub notices: Vec<Notice>,
+    pub dist: DistMode,
+    pub tab: Tab,
+    pub seeds: Seeds,
+    next_notice: u64,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        let p = &PRESETS[0];
+        State::with_config((p.config)(), p.name)
+    }
+}
+
+impl State {
+    pub fn with_config(config: Config, preset: &str) -> Self {
+        let mut s = State {
+            config,
+            preset: preset.to_string(),
+            gen: 1,
+            last_key: None,
+            result: None,
+            run_error: None,
+            sweep: None,
+            pin: None,
+            notices: Vec::new(),
+            dist: DistMode::Latency,
+            tab: Tab::Explore,
+            seeds: Seeds::NotLoaded,
+            next_notice: 0,
+        };
+        s.sweep = plan_sweep(&s.config, sweep_key(&s.config, None), s.gen, None).map(Rc::new);
+        s
+    }
+
+    /// True while the shown result is for an older config.
+    pub fn running(&self) -> bool {
+        self.result.as_ref().map(|r| r.gen) != Some(self.gen) && self.run_error.is_none()
+    }
+
+    fn notice(&mut self, text: impl Into<String>) {
+        self.next_notice += 1;
+        self.notices.push(Notice { id: self.next_notice, text: text.into() });
+        // Keep the list short: old notices scroll away.
+        if self.notices.len() > 4 {
+            self.notices.remove(0);
+        }
+    }
+
+    /// Installs a new config: bumps the generation and keeps or replans the sweep.
+    fn set_config(&mut self, config: Config, key: Option<&'static str>) {
+        if config == self.config {
+            return;
+        }
+        self.config = config;
+        self.gen += 1;
+        self.run_error = None;
+        if key.is_some() {
+            self.last_key = key;
+        }
+        // Follow the last knob when it can be swept, else keep the current sweep's key.
+        let preferred = self.last_key.filter(|k| sweepable(k)).or(self.sweep.as_ref().map(|s| s.key));
+        let key = sweep_key(&self.config, preferred);
+        let keep = self.sweep.as_ref().is_some_and(|s| s.key == key && same_except(&s.base, &self.config, key));
+        if keep {
+            // Only the swept knob moved: the curve stands, the marker moves.
+            if let Some(s) = &mut self.sweep {
+                Rc::make_mut(s).base = self.config.clone();
+            }
+        } else {
+            let unit = self.sweep.as_ref().map(|s| s.unit.clone());
+            self.sweep = plan_sweep(&self.config, key, self.gen, unit).map(Rc::new);
+        }
+    }
+}
+
+/// Everything that changes the state.
+#[allow(clippy::large_enum_variant)] // actions are moved once, not stored
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Set one key from its text (ignored when invalid).
+    Set {
+        key: &'static str,
+        value: String,
+    },
+    LoadPreset(String),
+    /// Load a preset plus the keys of one seed-table row.
+    LoadRow {
+        preset: String,
+        sets: Vec<(String, String)>,
+    },
+    PinA,
+    Unpin,
+    RunDone {
+        gen: u64,
+        result: Result<RunResult, String>,
+    },
+    SweepPoint {
+        gen: u64,
+        index: usize,
+        result: Result<(f64, String), String>,
+    },
+    SeedsLoading,
+    SeedsDone(Vec<SeedTable>),
+    Notice(String),
+    Dismiss(u64),
+    Dist(DistMode),
+    Tab(Tab),
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
+        match action {
+            Action::Set { key, value } => {
+                let mut c = s.config.clone();
+                if c.set(key, &value).is_err() {
+                    return self;
+                }
+                s.set_config(c, Some(key));
+            }
+            Action::LoadPreset(name) => match preset(&name) {
+                Some(p) => {
+                    s.preset = p.name.to_string();
+                    s.last_key = None;
+                    s.sweep = None; // a new preset starts from its policy's main knob
+                    s.set_config((p.config)(), None);
+                    if s.sweep.is_none() {
+                        s.sweep = plan_sweep(&s.config, sweep_key(&s.config, None), s.gen, None).map(Rc::new);
+                    }
+                }
+                None => s.notice(format!("No preset named '{name}'.")),
+            },
+            Action::LoadRow { preset: name, sets } => match preset(&name) {
+                Some(p) => {
+                    let mut c = (p.config)();
+                    for (k, v) in &sets {
+                        if let Err(e) = c.set(k, v) {
+                            s.notice(format!("Row setting skipped: {e}"));
+                        }
+                    }
+                    s.preset = p.name.to_string();
+                    s.tab = Tab::Explore;
+                    s.last_key = sets.iter().rev().find_map(|(k, _)| key_doc(k).map(|d| d.key));
+                    s.set_config(c, None);
+                }
+                None => s.notice(format!("The table names a preset '{name}' that does not exist.")),
+            },
+            Action::PinA => {
+                let result = s.result.clone().filter(|r| r.gen == s.gen);
+                s.pin = Some(Rc::new(Pinned { config: s.config.clone(), result }));
+            }
+            Action::Unpin => s.pin = None,
+            Action::RunDone { gen, result } => {
+                if gen != s.gen {
+                    return self; // stale
+                }
+                match result {
+                    Ok(r) => {
+                        let view = Rc::new(RunView {
+                            gen,
+                            config: s.config.clone(),
+                            metrics: r.metrics,
+                            trace: Rc::new(r.trace),
+                        });
+                        if let Some(pin) = &mut s.pin {
+                            if pin.result.is_none() && pin.config == s.config {
+                                Rc::make_mut(pin).result = Some(view.clone());
+                            }
+                        }
+                        s.result = Some(view);
+                        s.run_error = None;
+                    }
+                    Err(e) => s.run_error = Some(e),
+                }
+            }
+            Action::SweepPoint { gen, index, result } => {
+                let Some(sw) = &mut s.sweep else { return self };
+                if sw.gen != gen || index >= sw.ys.len() {
+                    return self;
+                }
+                let sw = Rc::make_mut(sw);
+                match result {
+                    Ok((y, unit)) => {
+                        sw.ys[index] = Some(y);
+                        if !unit.is_empty() {
+                            sw.unit = unit;
+                        }
+                    }
+                    Err(_) => sw.failed += 1,
+                }
+            }
+            Action::SeedsLoading => s.seeds = Seeds::Loading,
+            Action::SeedsDone(t) => s.seeds = Seeds::Loaded(Rc::new(t)),
+            Action::Notice(text) => s.notice(text),
+            Action::Dismiss(id) => s.notices.retain(|n| n.id != id),
+            Action::Dist(d) => s.dist = d,
+            Action::Tab(t) => s.tab = t,
+        }
+        Rc::new(s)
+    }
+}
+
+/// Whether `a` and `b` differ in no key but `key`.
+pub fn same_except(a: &Config, b: &Config, key: &str) -> bool {
+    a.diff(b).iter().all(|(k, _)| *k == key)
+}
+
+/// Keys a sweep can vary: numeric keys with a slider, booleans and choices (not run
+/// parameters like `duration`, `seed` or `max_events`, whose curves explain nothing).
+pub fn sweepable(key: &str) -> bool {
+    let Some(doc) = key_doc(key) else { return false };
+    if matches!(key, "duration" | "seed" | "max_events") {
+        return false;
+    }
+    match doc.kind {
+        KeyKind::Int { .. } | KeyKind::Duration { .. } => mapping(doc).is_some(),
+        KeyKind::Bool | KeyKind::Choice(_) => true,
+        KeyKind::Text => false,
+    }
+}
+
+/// The key the sweep follows: the preferred one if it can be swept, else the policy's
+/// main knob.
+pub fn sweep_key(config: &Config, preferred: Option<&'static str>) -> &'static str {
+    match preferred {
+        Some(k) if sweepable(k) => k,
+        _ => match config.policy {
+            Policy::Cfs => "sched_latency",
+            Policy::Eevdf => "min_granularity",
+            Policy::Sd => "rr_interval",
+        },
+    }
+}
+
+/// Plans the sweep of `key` around `config` (all points unknown yet).
+pub fn plan_sweep(config: &Config, key: &'static str, gen: u64, unit: Option<String>) -> Option<Sweep> {
+    let doc = key_doc(key)?;
+    let current = config.get(key)?;
+    let (values, xs, log): (Vec<String>, Option<Vec<f64>>, bool) = match doc.kind {
+        KeyKind::Bool => (vec!["off".into(), "on".into()], None, false),
+        KeyKind::Choice(options) => (options.iter().map(|o| o.to_string()).collect(), None, false),
+        KeyKind::Int { .. } | KeyKind::Duration { .. } => {
+            let m = mapping(doc)?;
+            let now = match doc.kind {
+                KeyKind::Duration { .. } => crate::engine::time::parse_duration(&current).ok()?,
+                _ => current.parse().ok()?,
+            };
+            let raw = m.sweep(SWEEP_POINTS, now);
+            // Zero cannot sit on a log axis: a log sweep starts at the mapping's low end.
+            let raw: Vec<u64> = raw.into_iter().filter(|v| !m.log || *v >= m.lo).collect();
+            let text = |v: u64| match doc.kind {
+                KeyKind::Duration { .. } => crate::engine::time::format_duration(v),
+                _ => v.to_string(),
+            };
+            (raw.iter().map(|v| text(*v)).collect(), Some(raw.iter().map(|v| *v as f64).collect()), m.log)
+        }
+        KeyKind::Text => return None,
+    };
+    let n = values.len();
+    Some(Sweep {
+        gen,
+        key,
+        base: config.clone(),
+        values,
+        xs,
+        log,
+        ys: vec![None; n],
+        unit: unit.unwrap_or_default(),
+        failed: 0,
+    })
+}
+
+/// Why a key is disabled for this config (`(not used by SD)`), or None when it applies.
+pub fn disabled_note(config: &Config, key: &str) -> Option<String> {
+    if config.applies(key) {
+        return None;
+    }
+    let policy = match config.policy {
+        Policy::Cfs => "CFS",
+        Policy::Eevdf => "EEVDF",
+        Policy::Sd => "SD",
+    };
+    let workload = match config.workload {
+        WorkloadKind::Pipe => "pipe",
+        WorkloadKind::Iperf => "iperf",
+        WorkloadKind::Kbuild => "kbuild",
+        WorkloadKind::Rtapp => "rtapp",
+    };
+    Some(match key {
+        "loops" | "streams" | "jobs" | "tasks" => format!("(not used by {workload})"),
+        "nohz_ratelimit" | "nohz_exit_reprograms" => "(not used with nohz off)".into(),
+        "hrtick_disables_wakeup_preempt" if config.policy == Policy::Cfs => "(needs hrtick on)".into(),
+        _ => format!("(not used by {policy})"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::metrics::Metrics;
+
+    fn reduce(s: Rc<State>, a: Action) -> Rc<State> {
+        s.reduce(a)
+    }
+
+    fn ok_run(throughput: f64) -> Result<RunResult, String> {
+        Ok(RunResult { metrics: Metrics { throughput, ..Default::default() }, trace: Trace::default() })
+    }
+
+    #[test]
+    fn valid_sets_bump_the_generation_and_invalid_ones_change_nothing() {
+        let s = Rc::new(State::default());
+        let t = reduce(s.clone(), Action::Set { key: "cores", value: "4".into() });
+        assert_eq!((t.config.cores, t.gen, t.last_key), (4, s.gen + 1, Some("cores")));
+        let u = reduce(t.clone(), Action::Set { key: "cores", value: "999".into() });
+        assert!(Rc::ptr_eq(&t, &u), "an invalid value returns the same state");
+        let v = reduce(t.clone(), Action::Set { key: "cores", value: "4".into() });
+        assert_eq!(v.gen, t.gen, "setting the same value is not a change");
+    }
+
+    #[test]
+    fn stale_results_are_dropped() {
+        let s = Rc::new(State::default());
+        let g1 = s.gen;
+        let s = reduce(s, Action::Set { key: "cores", value: "3".into() });
+        assert!(s.running());
+        let s2 = reduce(s.clone(), Action::RunDone { gen: g1, result: ok_run(1.0) });
+        assert!(s2.result.is_none(), "a result for the old config is not shown");
+        let s3 = reduce(s2, Action::RunDone { gen: s.gen, result: ok_run(2.0) });
+        assert_eq!(s3.result.as_ref().unwrap().metrics.throughput, 2.0);
+        assert!(!s3.running());
+    }
+
+    #[test]
+    fn dragging_the_swept_knob_keeps_the_curve_and_other_knobs_replan_it() {
+        let s = Rc::new(State::default());
+        let s = reduce(s, Action::Set { key: "sched_latency", value: "10ms".into() });
+        let sw = s.sweep.clone().unwrap();
+        assert_eq!(sw.key, "sched_latency");
+        assert!(sw.log && sw.values.len() >= 16 && sw.values.len() <= 32);
+        assert!(sw.values.contains(&"6ms".to_string()), "planned around the preset's value");
+        let s = reduce(s, Action::SweepPoint { gen: sw.gen, index: 0, result: Ok((5.0, "ops/s".into())) });
+        let s = reduce(s, Action::Set { key: "sched_latency", value: "12ms".into() });
+        let kept = s.sweep.clone().unwrap();
+        assert_eq!((kept.gen, kept.ys[0], kept.unit.as_str()), (sw.gen, Some(5.0), "ops/s"));
+        assert_eq!(kept.base.sched_latency, 12_000_000, "the marker follows the knob");
+        let s = reduce(s, Action::Set { key: "cores", value: "4".into() });
+        let re = s.sweep.clone().unwrap();
+        assert_eq!(re.key, "cores");
+        assert!(re.gen > sw.gen && re.ys.iter().all(Option::is_none));
+        let stale = reduce(s.clone(), Action::SweepPoint { gen: sw.gen, index: 0, result: Ok((1.0, String::new())) });
+        assert!(Rc::ptr_eq(&s, &stale));
+    }
+
+    #[test]
+    fn run_parameters_do_not_take_the_sweep_over() {
+        let s = Rc::new(State::default());
+        let s = reduce(s, Action::Set { key: "duration", value: "1s".into() });
+        let sw = s.sweep.clone().unwrap();
+        assert_eq!(sw.key, "sched_latency", "CFS's main knob");
+        assert_eq!(sw.base.duration, 1_000_000_000);
+        let s = reduce(s, Action::Set { key: "policy", value: "sd".into() });
+        assert_eq!(s.sweep.as_ref().unwrap().key, "policy", "a choice is swept over its options");
+        assert_eq!(s.sweep.as_ref().unwrap().values, vec!["cfs", "eevdf", "sd"]);
+    }
+
+    #[test]
+    fn sweep_points_vary_only_their_key() {
+        let sw = plan_sweep(&Config::default(), "wakeup_granularity", 1, None).unwrap();
+        assert!(sw.xs.as_ref().unwrap().iter().all(|x| *x > 0.0), "zero is dropped from a log axis");
+        for (c, v) in sw.point_configs().iter().zip(&sw.values) {
+            assert_eq!(c.get("wakeup_granularity").as_ref(), Some(v));
+            assert!(same_except(c, &Config::default(), "wakeup_granularity"));
+        }
+    }
+
+    #[test]
+    fn disabled_keys_say_why() {
+        let mut c = Config::default();
+        assert_eq!(disabled_note(&c, "rr_interval").as_deref(), Some("(not used by CFS)"));
+        assert_eq!(disabled_note(&c, "sched_latency"), None);
+        assert_eq!(disabled_note(&c, "loops").as_deref(), Some("(not used by rtapp)"));
+        assert_eq!(disabled_note(&c, "hrtick_disables_wakeup_preempt").as_deref(), Some("(needs hrtick on)"));
+        c.policy = Policy::Sd;
+        assert_eq!(disabled_note(&c, "sched_latency").as_deref(), Some("(not used by SD)"));
+        c.nohz = false;
+        assert_eq!(disabled_note(&c, "nohz_ratelimit").as_deref(), Some("(not used with nohz off)"));
+    }
+
+    #[test]
+    fn pinning_keeps_a_and_fills_its_result_when_it_arrives() {
+        let s = Rc::new(State::default());
+        let s = reduce(s, Action::PinA);
+        assert!(s.pin.as_ref().unwrap().result.is_none());
+        let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(3.0) });
+        assert_eq!(s.pin.as_ref().unwrap().result.as_ref().unwrap().metrics.throughput, 3.0);
+        let s = reduce(s, Action::Set { key: "hz", value: "1000".into() });
+        assert_eq!(s.pin.as_ref().unwrap().config.hz, 250, "A stays as pinned");
+        assert!(reduce(s, Action::Unpin).pin.is_none());
+    }
+
+    #[test]
+    fn rows_and_presets_load_with_messages_for_bad_input() {
+        let s = Rc::new(State::default());
+        let s = reduce(
+            s,
+            Action::LoadRow {
+                preset: "intro".into(),
+                sets: vec![("hz".into(), "1000".into()), ("bogus".into(), "1".into())],
+            },
+        );
+        assert_eq!(s.config.hz, 1000);
+        assert_eq!(s.notices.len(), 1);
+        assert!(s.notices[0].text.contains("bogus"));
+        let s = reduce(s, Action::LoadPreset("nope".into()));
+        assert_eq!(s.notices.len(), 2);
+        let id = s.notices[0].id;
+        assert_eq!(reduce(s, Action::Dismiss(id)).notices.len(), 1);
+    }
+}

@@ -1,0 +1,164 @@
+//! Result views: the metrics panel, the A/B compare table, and the seed-experiment tables.
+//!
+//! Every displayed metric carries `data-metric="<metrics key>"` so tests and people can
+//! point at it.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::engine::metrics::Metrics;
+use crate::engine::presets::preset;
+
+use super::format::{delta_percent, delta_text, metric_unit, metric_value, num, stop_reason_text, verdict, METRICS};
+use super::jobs::SeedTable;
+use super::state::{Action, RunView, Seeds};
+use super::StateCtx;
+
+#[derive(Properties, PartialEq)]
+pub struct MetricsPanelProps {
+    pub result: Option<Rc<RunView>>,
+    pub running: bool,
+}
+
+/// The current run's figures (zeros when nothing ran yet).
+#[function_component(MetricsPanel)]
+pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
+    let empty = Metrics::default();
+    let m = props.result.as_ref().map(|r| &r.metrics).unwrap_or(&empty);
+    let stop = props.result.as_ref().and_then(|_| stop_reason_text(m.stop_reason));
+    let no_events = props.result.is_some() && m.events == 0;
+    html! {
+        <section class={classes!("metrics", props.running.then_some("stale"))} aria-label="Metrics" aria-busy={props.running.to_string()}>
+            <dl>
+                { for METRICS.iter().map(|d| {
+                    let unit = metric_unit(d, m).to_string();
+                    html! {
+                        <div class={classes!("metric", (d.key == "throughput").then_some("main"))} data-metric={d.key}>
+                            <dt>{d.label}</dt>
+                            <dd><span class="v">{metric_value(d, m)}</span>
+                                if !unit.is_empty() { <span class="u">{" "}{unit}</span> }</dd>
+                        </div>
+                    }
+                }) }
+            </dl>
+            if no_events {
+                <p class="note">{"The engine returned an empty run (no events): every figure is zero. The simulation core is still being written."}</p>
+            } else if let Some(s) = stop {
+                <p class="note" data-metric="stop_reason">{s}</p>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CompareProps {
+    pub a: Option<Rc<RunView>>,
+    pub b: Option<Rc<RunView>>,
+}
+
+/// A against B: both values and B's change relative to A, coloured by which way is better.
+#[function_component(CompareTable)]
+pub fn compare_table(props: &CompareProps) -> Html {
+    let (Some(a), Some(b)) = (&props.a, &props.b) else {
+        return html! { <p class="note">{"Waiting for both runs…"}</p> };
+    };
+    let diffs = b.config.diff(&a.config);
+    html! {
+        <div class="compare">
+            <p class="diff">{"B differs from A in: "}
+                if diffs.is_empty() { <em>{"nothing yet — change a knob"}</em> }
+                { for diffs.iter().map(|(k, v)| html! { <code>{format!("{k}={v} ")}</code> }) }
+                if a.config.seed != b.config.seed { <strong>{" (different seeds: not a paired comparison)"}</strong> }
+            </p>
+            <table>
+                <thead><tr><th scope="col">{"metric"}</th><th scope="col" class="a">{"A"}</th><th scope="col" class="b">{"B"}</th><th scope="col">{"Δ B vs A"}</th></tr></thead>
+                <tbody>
+                { for METRICS.iter().map(|d| {
+                    let v = verdict(d, &a.metrics, &b.metrics);
+                    let cls = match v { Some(true) => "better", Some(false) => "worse", None => "" };
+                    let delta = delta_text(delta_percent((d.get)(&a.metrics), (d.get)(&b.metrics)));
+                    html! {
+                        <tr data-compare={d.key}>
+                            <th scope="row">{d.label}<span class="u">{" "}{metric_unit(d, &b.metrics).to_string()}</span></th>
+                            <td class="a" data-metric={d.key} data-side="a">{metric_value(d, &a.metrics)}</td>
+                            <td class="b" data-metric={d.key} data-side="b">{metric_value(d, &b.metrics)}</td>
+                            <td class={classes!("delta", cls)}>{delta}
+                                if !cls.is_empty() { <span class="sr">{format!(" ({cls})")}</span> }</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The seed experiments: reported figures beside simulated ones, one table per experiment.
+#[function_component(SeedView)]
+pub fn seed_view() -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    match &ctx.seeds {
+        Seeds::NotLoaded | Seeds::Loading => {
+            html! { <p class="note" role="status">{"Running the seed experiments (quick mode)…"}</p> }
+        }
+        Seeds::Loaded(tables) if tables.is_empty() => html! {
+            <p class="note">{"No seed tables yet: the engine's validation suite is still being written. When it lands, each mailing-list experiment appears here with its reported and simulated figures."}</p>
+        },
+        Seeds::Loaded(tables) => html! {
+            <div class="seeds">{ for tables.iter().map(|t| html! { <SeedTableView table={t.clone()} /> }) }</div>
+        },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SeedTableProps {
+    table: SeedTable,
+}
+
+fn pct(x: f64) -> String {
+    format!("{}{:.1}%", if x >= 0.0 { "+" } else { "−" }, (x * 100.0).abs())
+}
+
+#[function_component(SeedTableView)]
+fn seed_table_view(props: &SeedTableProps) -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let t = &props.table;
+    let about = preset(&t.preset).map(|p| p.about).unwrap_or("");
+    html! {
+        <section class="seed" data-preset={t.preset.clone()}>
+            <h3>{t.title.clone()}</h3>
+            <p class="help">{about}</p>
+            <table>
+                <caption>{format!("{} ({})", t.metric, t.unit)}</caption>
+                <thead><tr>
+                    <th scope="col">{"row"}</th><th scope="col">{"reported"}</th><th scope="col">{"simulated"}</th>
+                    <th scope="col">{"Δ reported"}</th><th scope="col">{"Δ simulated"}</th><th scope="col">{"check"}</th><th scope="col"></th>
+                </tr></thead>
+                <tbody>
+                { for t.rows.iter().map(|r| {
+                    let (badge, cls) = match r.pass {
+                        Some(true) => ("pass", "pass"),
+                        Some(false) => ("fail", "fail"),
+                        None if r.reported.is_none() => ("predicted", "predicted"),
+                        None => ("baseline", "baseline"),
+                    };
+                    let onclick = {
+                        let (ctx, preset, sets) = (ctx.clone(), t.preset.clone(), r.sets.clone());
+                        Callback::from(move |_| ctx.dispatch(Action::LoadRow { preset: preset.clone(), sets: sets.clone() }))
+                    };
+                    html! { <tr>
+                        <th scope="row">{r.label.clone()}</th>
+                        <td>{r.reported.map(num).unwrap_or_else(|| "—".into())}</td>
+                        <td>{num(r.simulated)}</td>
+                        <td>{r.reported_change.map(pct).unwrap_or_else(|| "—".into())}</td>
+                        <td>{pct(r.simulated_change)}</td>
+                        <td><span class={classes!("badge", cls)}>{badge}</span></td>
+                        <td><button type="button" {onclick}>{"Load"}</button></td>
+                    </tr> }
+                }) }
+                </tbody>
+            </table>
+        </section>
+    }
+}
