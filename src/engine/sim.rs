@@ -32,9 +32,12 @@
 //!   more; a busy core also pushes work to a nohz-idle core, as the nohz balancer does).
 //!   An idle core with its tick running wakes for each tick.
 //! - hrtick: when a task is picked and others wait, an hrtimer is armed for the rest of its
-//!   slice (at least 10 us), one reprogram; its expiry reschedules at once.
+//!   slice (at least 10 us), one reprogram; its expiry reschedules at once. It is also
+//!   armed when a task joins a core whose hrtick is not armed (hrtick_update), if the core
+//!   learns of it: a local wakeup, a timer, or an IPI.
 //! Simplified: no SMT, no NUMA, one cache level; timers of sleeping tasks live on the core
-//! the task last ran on; the hrtick is armed at pick time only (not re-armed on enqueue).
+//! the task last ran on;
+//! a remote enqueue that sends no IPI arms the target's hrtick only at its next pick.
 
 use super::config::{CStates, Config, Policy as PolicyKind};
 use super::idle::{GovernorState, IdleRequest, IdleState};
@@ -533,26 +536,35 @@ impl Sim {
                 self.cores[c].last_task = Some(n);
             }
             if let Some(w) = self.tasks[n].woke_at.take() {
+                // A waker running ahead of global time (paying overheads) can enqueue a
+                // task that another core picks a moment "before" the wakeup: count 0.
                 let at = self.cursor(c);
-                self.lat.add(at - w);
+                self.lat.add(at.saturating_sub(w));
             }
-            if self.cfg.hrtick && self.cfg.policy != PolicyKind::Sd {
-                if let Some(left) = self.policy.slice_left(&self.se, c, n) {
-                    self.overhead(c, Overhead::Reprogram, self.prof.reprogram);
-                    self.m.timer_reprograms += 1;
-                    let at = self.cursor(c) + left.max(HRTICK_MIN);
-                    let core = &mut self.cores[c];
-                    core.hr_gen = core.hr_gen.wrapping_add(1);
-                    core.hrtick_armed = true;
-                    self.q.push(at, Ev::Hrtick { c: c as u16, gen: core.hr_gen });
-                }
-            }
+            self.cores[c].hrtick_armed = false;
+            self.arm_hrtick(c, n);
             if self.continue_task(c, n) {
                 return;
             }
         }
         // Unreachable in practice: each iteration retires a task or runs one.
         self.go_idle(c);
+    }
+
+    /// hrtick_start_fair: arm an hrtimer for the rest of `curr`'s slice when others wait
+    /// (at pick time, and when a task is enqueued on this core while it is not armed).
+    fn arm_hrtick(&mut self, c: usize, n: usize) {
+        if !self.cfg.hrtick || self.cfg.policy == PolicyKind::Sd || self.cores[c].hrtick_armed {
+            return;
+        }
+        let Some(left) = self.policy.slice_left(&self.se, c, n) else { return };
+        self.overhead(c, Overhead::Reprogram, self.prof.reprogram);
+        self.m.timer_reprograms += 1;
+        let at = self.cursor(c) + left.max(HRTICK_MIN);
+        let core = &mut self.cores[c];
+        core.hr_gen = core.hr_gen.wrapping_add(1);
+        core.hrtick_armed = true;
+        self.q.push(at, Ev::Hrtick { c: c as u16, gen: core.hr_gen });
     }
 
     /// `curr` needs its next step (or continues its burst). True if it is now running.
@@ -571,6 +583,7 @@ impl Sim {
                 self.tasks[n].cache_domain = None;
             }
             let wakes = std::mem::take(&mut self.fx.wakes);
+            let woke_any = !wakes.is_empty();
             for &(w, sync) in &wakes {
                 self.wake(w, Some(c), sync);
             }
@@ -591,6 +604,9 @@ impl Sim {
                         let t = self.cursor(c);
                         self.policy.put_prev(&mut self.se, c, n, t);
                         return false;
+                    }
+                    if woke_any {
+                        self.arm_hrtick(c, n);
                     }
                 }
                 Step::Block | Step::SleepUntil(_) | Step::Exit => {
@@ -956,6 +972,9 @@ impl Sim {
             if self.cores[c].need_resched {
                 self.preempt(c);
             } else {
+                if let Some(n) = self.cores[c].curr {
+                    self.arm_hrtick(c, n);
+                }
                 self.resume(c);
             }
         } else if !self.policy.queued(c).is_empty() {
@@ -980,7 +999,10 @@ impl Sim {
         self.wake(task, Some(k), false);
         match running {
             Some(_) if self.cores[k].need_resched => self.preempt(k),
-            Some(_) => self.resume(k),
+            Some(n) => {
+                self.arm_hrtick(k, n);
+                self.resume(k)
+            }
             None => {}
         }
     }
@@ -1064,6 +1086,12 @@ impl Sim {
         }
         m.wakeup_latency_hist = hist;
         m.digest = digest(&m, &self.cores, end);
+        // Overheads booked past the end are cut at the end, like every other span.
+        self.rec.trace.spans.retain(|s| s.start < end);
+        for s in &mut self.rec.trace.spans {
+            s.end = s.end.min(end);
+        }
+        self.rec.trace.instants.retain(|i| i.time <= end);
         self.rec.trace.end = end;
         Outcome { metrics: m, trace: std::mem::take(&mut self.rec.trace) }
     }

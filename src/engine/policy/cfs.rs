@@ -74,7 +74,8 @@ impl Cfs {
     }
 
     fn leftmost(&self, se: &[SchedEntity], c: usize) -> Option<usize> {
-        self.rqs[c].queue.iter().copied().min_by_key(|&t| (se[t].vruntime, t))
+        // Ties go to the task queued first, like an rbtree that inserts equal keys to the right.
+        self.rqs[c].queue.iter().copied().min_by_key(|&t| se[t].vruntime)
     }
 }
 

@@ -1,0 +1,295 @@
+//! Engine tests that read like the spec: each kernel mechanism, then properties over random configs.
+
+use proptest::prelude::*;
+use schedscope::engine::config::{Config, PeriodicTask, Policy, WorkloadKind};
+use schedscope::engine::presets::{preset, PRESETS};
+use schedscope::engine::sim::run_with_accounts;
+use schedscope::engine::time::{Ns, MS, US};
+use schedscope::engine::trace::{Overhead, SpanKind, Trace, TraceOptions};
+use schedscope::engine::{profile::profile, run};
+
+fn cfg_with(base: Config, sets: &[(&str, &str)]) -> Config {
+    let mut c = base;
+    for (k, v) in sets {
+        c.set(k, v).unwrap_or_else(|e| panic!("{e}"));
+    }
+    c
+}
+
+fn traced(c: &Config) -> (schedscope::engine::Metrics, Trace) {
+    let o = run(c, Some(TraceOptions::default())).expect("valid config");
+    (o.metrics, o.trace)
+}
+
+/// Contiguous stretches a task ran on core 0 (overheads inside a stretch are skipped over).
+fn stretches(t: &Trace, core: u16) -> Vec<(u32, Ns, Ns)> {
+    let mut out: Vec<(u32, Ns, Ns)> = Vec::new();
+    for s in t.spans.iter().filter(|s| s.core == core) {
+        match s.kind {
+            SpanKind::Run { task, .. } => match out.last_mut() {
+                Some(last) if last.0 == task => last.2 = s.end,
+                _ => out.push((task, s.start, s.end)),
+            },
+            SpanKind::Overhead { kind: Overhead::Tick | Overhead::Reprogram } => {}
+            _ => {
+                // A switch or idle ends the stretch.
+                out.push((u32::MAX, s.start, s.end));
+            }
+        }
+    }
+    out.into_iter().filter(|s| s.0 != u32::MAX).collect()
+}
+
+fn two_hogs(hz: &str, hrtick: &str) -> Config {
+    let mut c = Config {
+        cores: 1,
+        policy: Policy::Cfs,
+        workload: WorkloadKind::Rtapp,
+        // Each activation needs the whole period: both tasks are always runnable.
+        tasks: vec![PeriodicTask { count: 2, run: 20 * MS, period: 20 * MS }],
+        duration: 100 * MS,
+        ..Config::default()
+    };
+    c.set("hz", hz).unwrap();
+    c.set("hrtick", hrtick).unwrap();
+    c
+}
+
+#[test]
+fn hrtick_ends_a_slice_within_10us_of_its_ideal_end() {
+    // 1 core, 2 CPU hogs: the ideal slice is sched_latency / 2 = 3 ms.
+    let (m, t) = traced(&two_hogs("250", "on"));
+    assert!(m.hrtick_fires > 5, "{m:?}");
+    // After the first 30 ms (a late starter catching up on its sleeper credit) tasks alternate.
+    let s: Vec<_> = stretches(&t, 0).into_iter().filter(|s| s.1 > 30 * MS).collect();
+    let inner = &s[..s.len() - 1];
+    assert!(inner.len() >= 5);
+    // A stretch is one slice, or several when the same task stays leftmost and is picked
+    // again: each slice ends within 10 us of its ideal end.
+    let mut single = 0;
+    for &(_, a, b) in inner {
+        let len = b - a;
+        let k = (len + MS) / (3 * MS);
+        assert!(k >= 1 && len.abs_diff(k * 3 * MS) <= k * 10 * US, "stretch {len} ns");
+        single += (k == 1) as usize;
+    }
+    assert!(single * 2 >= inner.len(), "mostly single slices");
+}
+
+#[test]
+fn without_hrtick_a_slice_overruns_by_up_to_one_tick() {
+    let (m, t) = traced(&two_hogs("250", "off"));
+    assert_eq!(m.hrtick_fires, 0);
+    let s: Vec<_> = stretches(&t, 0).into_iter().filter(|s| s.1 > 30 * MS).collect();
+    let inner = &s[..s.len() - 1];
+    let tick = 4 * MS;
+    let mut overran = false;
+    for &(_, a, b) in inner {
+        let len = b - a;
+        assert!(len >= 3 * MS - 10 * US && len <= 3 * MS + tick + 10 * US, "stretch {len} ns");
+        overran |= len > 3 * MS + 100 * US;
+    }
+    assert!(overran, "at HZ=250 some slice must end late");
+}
+
+#[test]
+fn a_wakeup_from_a_cstate_starts_after_exactly_its_exit_latency() {
+    let c = cfg_with((preset("nohz-pipe").unwrap().config)(), &[("loops", "2000")]);
+    let (_, t) = traced(&c);
+    let p = profile("x5675").unwrap();
+    let mut checked = 0;
+    for core in 0..t.cores {
+        let spans: Vec<_> = t.spans.iter().filter(|s| s.core == core).collect();
+        for w in spans.windows(2) {
+            if let SpanKind::Idle { state } = w[0].kind {
+                if state == 0 {
+                    continue;
+                }
+                let exit = p.cstates[state as usize - 1].exit_latency;
+                assert_eq!(w[1].start, w[0].end, "the exit starts when idle ends");
+                assert_eq!(w[1].kind, SpanKind::Overhead { kind: Overhead::CStateExit });
+                assert_eq!(w[1].end - w[1].start, exit, "{}", p.cstates[state as usize - 1].name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} C-state exits seen");
+}
+
+fn pipe(sets: &[(&str, &str)]) -> schedscope::engine::Metrics {
+    let mut all = vec![("loops", "5000")];
+    all.extend_from_slice(sets);
+    run(&cfg_with((preset("nohz-pipe").unwrap().config)(), &all), None).unwrap().metrics
+}
+
+#[test]
+fn the_nohz_rate_limit_keeps_the_tick_on_short_idles() {
+    let off = pipe(&[("nohz_exit_reprograms", "1")]);
+    let on = pipe(&[("nohz_exit_reprograms", "1"), ("nohz_ratelimit", "on")]);
+    assert!(off.nohz_entries > 9_000, "every idle enters nohz: {}", off.nohz_entries);
+    // Only the first idles, before avg_idle has learnt they are short, stop the tick.
+    assert!(on.nohz_entries < 50, "{}", on.nohz_entries);
+}
+
+#[test]
+fn two_exit_reprograms_count_twice_as_many_as_one() {
+    let one = pipe(&[("nohz_exit_reprograms", "1")]);
+    let two = pipe(&[("nohz_exit_reprograms", "2")]);
+    // Each stopped tick costs one reprogram on entry and k on exit.
+    let exits1 = one.timer_reprograms - one.nohz_entries;
+    let exits2 = two.timer_reprograms - two.nohz_entries;
+    assert!(exits1 > 9_000);
+    assert!(exits2.abs_diff(2 * exits1) <= 40, "{exits1} vs {exits2}");
+}
+
+#[test]
+fn a_polling_idle_core_gets_no_ipi() {
+    let cstates_on = pipe(&[]);
+    let polling = pipe(&[("cstates", "off")]);
+    let idle_poll = pipe(&[("resched_ipi", "off")]);
+    assert!(cstates_on.ipis > 9_000);
+    assert_eq!(polling.ipis, 0);
+    assert_eq!(idle_poll.ipis, 0);
+}
+
+#[test]
+fn a_shorter_rr_interval_means_more_switches_and_more_refill() {
+    let p = preset("rr-kbuild").unwrap();
+    let short = run(&cfg_with((p.config)(), &[("rr_interval", "1ms")]), None).unwrap().metrics;
+    let long = run(&cfg_with((p.config)(), &[("rr_interval", "16ms")]), None).unwrap().metrics;
+    assert!(short.context_switches > 5 * long.context_switches);
+    assert!(short.overhead_s["refill"] > long.overhead_s["refill"]);
+    assert!(short.user_s > long.user_s, "refill is user time");
+    assert!((short.sys_s - long.sys_s).abs() < 0.05 * long.sys_s, "system time barely moves");
+}
+
+#[test]
+fn every_preset_runs_and_says_why_it_stopped() {
+    for p in PRESETS {
+        let mut c = (p.config)();
+        c.set("duration", "50ms").unwrap();
+        let m = run(&c, None).unwrap().metrics;
+        assert!(m.events > 0 && m.stop_reason.is_some(), "{}", p.name);
+    }
+}
+
+#[test]
+fn the_event_budget_stops_a_run_and_says_so() {
+    let c = cfg_with((preset("nohz-pipe").unwrap().config)(), &[("max_events", "1000")]);
+    let m = run(&c, None).unwrap().metrics;
+    assert_eq!(m.stop_reason, Some(schedscope::engine::metrics::StopReason::EventBudget));
+    assert!(m.events <= 1000);
+}
+
+// ---------------------------------------------------------------- properties
+
+fn arb_config() -> impl Strategy<Value = Config> {
+    (
+        0usize..4,
+        1u32..6,
+        prop::sample::select(vec!["100", "250", "1000"]),
+        prop::sample::select(vec!["cfs", "eevdf", "sd"]),
+        any::<bool>(),
+        prop::sample::select(vec!["all", "off", "C1"]),
+        prop::sample::select(vec!["menu", "ladder", "teo"]),
+        (any::<bool>(), any::<bool>(), 1u32..3, any::<bool>()),
+        prop::sample::select(vec!["pipe", "iperf", "kbuild", "rtapp"]),
+        any::<u64>(),
+    )
+        .prop_map(|(cpu, cores, hz, pol, hrtick, cst, gov, (nohz, rl, rep, ipi), wl, seed)| {
+            let mut c = Config::default();
+            let cpus = ["core2duo", "q6600", "x5675", "skylake-sp"];
+            for (k, v) in [
+                ("cpu", cpus[cpu].to_string()),
+                ("cores", cores.to_string()),
+                ("hz", hz.to_string()),
+                ("policy", pol.to_string()),
+                ("hrtick", if hrtick { "on" } else { "off" }.to_string()),
+                ("cstates", cst.to_string()),
+                ("governor", gov.to_string()),
+                ("nohz", if nohz { "on" } else { "off" }.to_string()),
+                ("nohz_ratelimit", if rl { "on" } else { "off" }.to_string()),
+                ("nohz_exit_reprograms", rep.to_string()),
+                ("resched_ipi", if ipi { "on" } else { "off" }.to_string()),
+                ("workload", wl.to_string()),
+                ("loops", "300".to_string()),
+                ("streams", "3".to_string()),
+                ("jobs", "3".to_string()),
+                ("duration", "30ms".to_string()),
+                ("seed", seed.to_string()),
+            ] {
+                c.set(k, &v).unwrap();
+            }
+            c
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn cores_never_run_two_things_and_tasks_never_run_twice(c in arb_config()) {
+        let (_, t) = traced(&c);
+        for core in 0..t.cores {
+            let mut spans: Vec<_> = t.spans.iter().filter(|s| s.core == core).collect();
+            spans.sort_by_key(|s| s.start);
+            for w in spans.windows(2) {
+                prop_assert!(w[0].end <= w[1].start, "core {core} overlaps: {:?} {:?}", w[0], w[1]);
+            }
+        }
+        let mut runs: Vec<_> = t.spans.iter().filter_map(|s| match s.kind {
+            SpanKind::Run { task, .. } => Some((task, s.start, s.end, s.core)),
+            _ => None,
+        }).collect();
+        runs.sort();
+        for w in runs.windows(2) {
+            if w[0].0 == w[1].0 {
+                prop_assert!(w[0].2 <= w[1].1, "task {} on two cores: {:?} {:?}", w[0].0, w[0], w[1]);
+            }
+        }
+        for s in &t.spans {
+            prop_assert!(s.start < s.end && s.end <= t.end);
+        }
+    }
+
+    #[test]
+    fn cpu_time_is_conserved(c in arb_config()) {
+        let (o, accounts) = run_with_accounts(&c);
+        let end = (o.metrics.elapsed_s * 1e9).round() as u64;
+        for (i, (run, idle, over)) in accounts.iter().enumerate() {
+            let total = run + idle + over;
+            prop_assert!(total.abs_diff(end) <= 1, "core {i}: {run}+{idle}+{over}={total} vs {end}");
+        }
+        for t in &o.metrics.tasks {
+            prop_assert!(t.runtime_ns <= end, "{} ran {} of {}", t.name, t.runtime_ns, end);
+        }
+    }
+
+    #[test]
+    fn same_config_and_seed_give_the_same_digest(c in arb_config()) {
+        let a = run(&c, None).unwrap().metrics;
+        let b = run(&c, None).unwrap().metrics;
+        prop_assert_eq!(a.digest, b.digest);
+        prop_assert_eq!(a.events, b.events);
+    }
+}
+
+#[test]
+fn validate_reproduces_every_reported_row() {
+    let tables = schedscope::engine::validate::validate_all(false);
+    assert_eq!(tables.len(), 3, "three seed experiments");
+    for t in &tables {
+        for r in &t.rows {
+            assert_ne!(
+                r.pass,
+                Some(false),
+                "{} / {}: simulated {:+.1}% vs reported {:+.1}%",
+                t.preset,
+                r.label,
+                r.simulated_change * 100.0,
+                r.reported_change.unwrap_or(0.0) * 100.0
+            );
+        }
+        assert!(t.rows.iter().any(|r| r.pass == Some(true)), "{} judged no row", t.preset);
+    }
+}
