@@ -23,7 +23,7 @@ try {
         const { page, problems } = await open(browser.context, new URL(q, server.url).href);
         await page.waitForSelector('canvas', { timeout: 20_000 }).catch(() => {});
         await page.waitForLoadState('networkidle').catch(() => {});
-        await page.waitForTimeout(500); // let an animation frame or two paint
+        await page.waitForTimeout(3000); // let the worker answer and a few frames paint
         const name = queries.length > 1 ? `${label}-${i}.png` : `${label}.png`;
         const file = fileURLToPath(new URL(name, outDir));
         await page.screenshot({ path: file, fullPage: true });
