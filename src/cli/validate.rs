@@ -87,6 +87,12 @@ mod tests {
             reported_change: Some(0.145),
             simulated_change: 0.12,
             pass,
+            context_switches: 0,
+            timer_reprograms: 0,
+            ipis: 0,
+            refill_s: 0.0,
+            user_s: 0.0,
+            sys_s: 0.0,
         }
     }
 
@@ -95,6 +101,7 @@ mod tests {
         let t = SeedTable {
             preset: "hrtick-iperf".into(),
             title: "hrtick and iperf".into(),
+            source: "LKML".into(),
             metric: "throughput".into(),
             unit: "Gbit/s".into(),
             rows: vec![row("2.6.23", None), row("-d", Some(true)), row("-d-hrt", None), row("x", Some(false))],

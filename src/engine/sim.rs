@@ -35,9 +35,10 @@
 //!   slice (at least 10 us), one reprogram; its expiry reschedules at once. It is also
 //!   armed when a task joins a core whose hrtick is not armed (hrtick_update), if the core
 //!   learns of it: a local wakeup, a timer, or an IPI.
+//!
 //! Simplified: no SMT, no NUMA, one cache level; timers of sleeping tasks live on the core
-//! the task last ran on;
-//! a remote enqueue that sends no IPI arms the target's hrtick only at its next pick.
+//! the task last ran on; a remote enqueue that sends no IPI arms the target's hrtick only
+//! at its next pick.
 
 use super::config::{CStates, Config, Policy as PolicyKind};
 use super::idle::{GovernorState, IdleRequest, IdleState};
