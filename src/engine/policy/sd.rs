@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn quantum_expiry_refills_and_rotates() {
-        let cfg = Config { cores: 1, rr_interval: 2 * MS, ..Config::default() };
+        let cfg = Config { cores: 1, hz: 1000, rr_interval: 2 * MS, ..Config::default() };
         let mut p = Sd::new(&cfg);
         let mut se = vec![SchedEntity { weight: 1024, ..Default::default() }; 2];
         p.enqueue(&mut se, 0, 0, Arrival::New, 0);
