@@ -8,14 +8,14 @@
 //! `quick` shortens long runs (pipe loops, iperf duration) by the same factor for every
 //! row, which keeps relative changes comparable.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::config::{Config, WorkloadKind};
 use super::presets::{row_config, PRESETS};
 use super::Metrics;
 
 /// One row of a seed table.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub label: String,
     /// Keys set on top of the preset's config for this row.
@@ -38,7 +38,7 @@ pub struct Row {
 }
 
 /// One seed experiment.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Table {
     pub preset: String,
     pub title: String,
