@@ -1,9 +1,11 @@
 //! `bench`: the engine's events per second beside a bare event-queue loop on the same host.
 //!
 //! The bare loop (`engine::queue::bare_loop`) pops and pushes as many events as the engine
-//! ran, on a queue of similar width, with an event of similar size: it is the ceiling a
-//! simulation with this queue could reach, so `ratio` (engine / bare) says how much of the
-//! time goes into the model rather than the queue. Each side runs 3 times; the best counts.
+//! ran, with the engine's own event type (`engine::sim::Ev`) on a queue as wide as the
+//! engine's was on average (measured by `engine::sim::probe_queue` on the same config): it
+//! is the ceiling a simulation with this queue could reach, so `ratio` (engine / bare) says
+//! how much of the time goes into the model rather than the queue. Each side runs 3 times;
+//! the best counts.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -14,6 +16,7 @@ use super::{usage, CliError, Out};
 use crate::engine::config::MAX_EVENTS;
 use crate::engine::presets::{preset, PRESETS};
 use crate::engine::queue::bare_loop;
+use crate::engine::sim::{probe_queue, Ev};
 
 const FLAGS: &[Flag] = &[Flag::value("--events", "N"), Flag::switch("--json")];
 
@@ -25,12 +28,8 @@ pub const DEFAULT_EVENTS: u64 = 2_000_000;
 pub const MIN_EVENTS: u64 = 1_000;
 /// Runs per side; the fastest counts (the others absorb warm-up and noise).
 pub const REPEATS: usize = 3;
-/// Pending events per simulated core in the bare loop's queue (a tick, a timer, wakeups).
-pub const WIDTH_PER_CORE: usize = 4;
-
-/// Stand-in for the engine's event type in the bare loop: 24 bytes, the size the engine's
-/// event is expected to have. Replace with the engine's own type once `sim` exports it.
-pub type BareEvent = [u64; 3];
+/// The bare loop's event: the engine's own event type.
+pub type BareEvent = Ev;
 
 /// Parses `--events`, naming the flag and the range on error.
 pub fn parse_events(text: &str) -> Result<u64, CliError> {
@@ -55,7 +54,10 @@ pub struct BenchResult {
     pub bare_wall_s: f64,
     pub bare_events_per_s: f64,
     pub bare_event_bytes: usize,
+    /// Mean queue length the engine saw at a pop (the bare loop's width).
     pub bare_width: usize,
+    /// Longest queue the engine saw.
+    pub engine_max_queue: usize,
     /// engine_events_per_s / bare_events_per_s.
     pub ratio: f64,
 }
@@ -98,7 +100,8 @@ pub fn bench(words: &[String]) -> Result<Out, CliError> {
         notes.push("bench: the engine ran no events (is its simulation core in this build?)".into());
     }
     let bare_events = if events > 0 { events } else { budget };
-    let width = (config.cores as usize * WIDTH_PER_CORE).max(WIDTH_PER_CORE);
+    let probe = probe_queue(&config);
+    let width = probe.mean_len.max(1);
     let bare_wall = best_of(|| {
         black_box(bare_loop::<BareEvent>(black_box(bare_events), black_box(width)));
         Ok(())
@@ -116,6 +119,7 @@ pub fn bench(words: &[String]) -> Result<Out, CliError> {
         bare_events_per_s: bare_rate,
         bare_event_bytes: std::mem::size_of::<BareEvent>(),
         bare_width: width,
+        engine_max_queue: probe.max_len,
         ratio: engine_rate / bare_rate,
     };
     let text = if parsed.has("--json") { report::to_json(&result)? } else { render(&result) };
@@ -137,12 +141,13 @@ pub fn render(r: &BenchResult) -> String {
         num(r.engine_wall_s)
     ));
     s.push_str(&format!(
-        "bare queue loop  {}  (best of {REPEATS}: {} s; {} events of {} bytes, queue width {})\n",
+        "bare queue loop  {}  (best of {REPEATS}: {} s; {} events of {} bytes, queue width {} = the engine's mean, max {})\n",
         rate(r.bare_events_per_s),
         num(r.bare_wall_s),
         r.bare_events,
         r.bare_event_bytes,
-        r.bare_width
+        r.bare_width,
+        r.engine_max_queue
     ));
     s.push_str(&format!("ratio            {:.3} (engine / bare)\n", r.ratio));
     s

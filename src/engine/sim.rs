@@ -40,15 +40,16 @@
 //! the task last ran on; a remote enqueue that sends no IPI arms the target's hrtick only
 //! at its next pick.
 
-use super::config::{CStates, Config, Policy as PolicyKind};
+use super::config::{CStates, Config, Policy as PolicyKind, WorkloadKind};
 use super::idle::{GovernorState, IdleRequest, IdleState};
 use super::metrics::{Metrics, Percentiles, StopReason, TaskStats};
-use super::policy::{self, cfs::weight_of_nice, Arrival, Policy, SchedEntity};
+use super::policy::{self, cfs::weight_of_nice, AnyPolicy, Arrival, Policy, SchedEntity};
 use super::profile::Profile;
 use super::queue::EventQueue;
+use super::rng::{stream, SimRng};
 use super::time::{Ns, SEC, US};
 use super::trace::{InstantKind, Overhead, Recorder, SpanKind, TaskInfo, TraceOptions};
-use super::workload::{self, Fx, Step, Workload};
+use super::workload::{iperf, kbuild, pipe, rtapp, Costs, Fx, Step, TaskSpec, Workload};
 use super::Outcome;
 
 /// The shortest hrtick the kernel arms (`hrtick_start_fair`: at least 10 us).
@@ -232,8 +233,8 @@ pub struct Sim {
     cores: Vec<Core>,
     tasks: Vec<Task>,
     se: Vec<SchedEntity>,
-    policy: Box<dyn Policy>,
-    wl: Box<dyn Workload>,
+    policy: AnyPolicy,
+    wl: AnyWorkload,
     fx: Fx,
     /// Per LLC: bytes touched by all tasks so far.
     touched: Vec<u64>,
@@ -245,11 +246,88 @@ pub struct Sim {
     m: Counters,
     lat: Hist,
     events: u64,
+    /// Events popped with a time before `now` (must stay 0; see `run_checked`).
+    past_events: u64,
+    /// Tasks sleeping on a timer, per core (their timers live on that core).
+    sleeping: Vec<u32>,
     stop: Option<(StopReason, Ns)>,
 }
 
+/// The four workloads as one enum (the same construction as `workload::build`), so the
+/// per-step calls inline instead of going through a `Box<dyn Workload>`.
+enum AnyWorkload {
+    Pipe(pipe::Pipe),
+    Iperf(iperf::Iperf),
+    Kbuild(kbuild::Kbuild),
+    Rtapp(rtapp::Rtapp),
+}
+
+macro_rules! each_wl {
+    ($self:ident, $w:ident => $e:expr) => {
+        match $self {
+            AnyWorkload::Pipe($w) => $e,
+            AnyWorkload::Iperf($w) => $e,
+            AnyWorkload::Kbuild($w) => $e,
+            AnyWorkload::Rtapp($w) => $e,
+        }
+    };
+}
+
+impl AnyWorkload {
+    fn build(cfg: &Config) -> Self {
+        let costs = Costs::new(cfg.profile());
+        let rng = SimRng::new(cfg.seed, stream::WORKLOAD);
+        match cfg.workload {
+            WorkloadKind::Pipe => AnyWorkload::Pipe(pipe::Pipe::new(cfg.loops, costs)),
+            WorkloadKind::Iperf => AnyWorkload::Iperf(iperf::Iperf::new(cfg.streams as usize, costs)),
+            WorkloadKind::Kbuild => AnyWorkload::Kbuild(kbuild::Kbuild::new(cfg.jobs as usize, costs, rng)),
+            WorkloadKind::Rtapp => AnyWorkload::Rtapp(rtapp::Rtapp::new(&cfg.tasks, costs, rng)),
+        }
+    }
+}
+
+impl Workload for AnyWorkload {
+    fn tasks(&mut self) -> Vec<TaskSpec> {
+        each_wl!(self, w => w.tasks())
+    }
+    #[inline]
+    fn next(&mut self, task: usize, now: Ns, fx: &mut Fx) -> Step {
+        each_wl!(self, w => w.next(task, now, fx))
+    }
+    #[inline]
+    fn done(&self) -> bool {
+        each_wl!(self, w => w.done())
+    }
+    fn result(&self, elapsed: Ns) -> super::workload::Result {
+        each_wl!(self, w => w.result(elapsed))
+    }
+}
+
+/// What `run_checked` reports besides the outcome: the invariants' raw material.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// Events popped with a time before the current time (the queue must never allow one).
+    pub past_events: u64,
+    /// Per core (run, idle, overhead) ns; their sum is the elapsed time on every core.
+    pub accounts: Vec<(Ns, Ns, Ns)>,
+    /// End of simulated time.
+    pub end: Ns,
+}
+
+/// Queue occupancy seen by a run (for the benchmark's bare loop).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueProbe {
+    pub events: u64,
+    /// Mean pending events at a pop, rounded.
+    pub mean_len: usize,
+    pub max_len: usize,
+}
+
+/// `Overhead::ALL` lists the kinds in declaration order, so the discriminant is the index
+/// (checked by a test); this replaced a linear search on every overhead.
+#[inline]
 fn oh_index(k: Overhead) -> usize {
-    Overhead::ALL.iter().position(|&x| x == k).unwrap_or(0)
+    k as usize
 }
 
 // ---------------------------------------------------------------- MODEL
@@ -306,7 +384,7 @@ impl Sim {
             })
             .collect::<Vec<_>>();
         let ndomains = ncores.div_ceil(llc_cores);
-        let mut wl = workload::build(&cfg);
+        let mut wl = AnyWorkload::build(&cfg);
         let specs = wl.tasks();
         let mut rec = Recorder::new(trace);
         rec.trace.cores = ncores as u16;
@@ -351,6 +429,8 @@ impl Sim {
             m: Counters { idle_ns: vec![0; nstates], idle_entries: vec![0; nstates], ..Counters::default() },
             lat: Hist::new(),
             events: 0,
+            past_events: 0,
+            sleeping: vec![0; ncores],
             stop: None,
             cfg,
         }
@@ -362,7 +442,7 @@ impl Sim {
         self.finish()
     }
 
-    fn simulate(&mut self) {
+    fn start(&mut self) {
         for t in 0..self.tasks.len() {
             let c = self.tasks[t].core;
             self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
@@ -371,32 +451,48 @@ impl Sim {
             self.q.push(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
             self.pick_loop(c);
         }
-        let limit = self.cfg.duration;
-        while self.stop.is_none() {
-            let Some((t, ev)) = self.q.pop() else {
-                self.stop = Some((StopReason::TimeLimit, limit.max(self.now)));
-                break;
-            };
-            if t > limit {
-                self.stop = Some((StopReason::TimeLimit, limit));
-                break;
-            }
-            if self.events >= self.cfg.max_events {
-                self.stop = Some((StopReason::EventBudget, self.now));
-                break;
-            }
-            debug_assert!(t >= self.now, "event in the past");
-            self.events += 1;
-            self.now = t;
-            match ev {
-                Ev::BurstEnd { c, gen } => self.on_burst_end(c as usize, gen),
-                Ev::Tick { c, gen } => self.on_tick(c as usize, gen),
-                Ev::Hrtick { c, gen } => self.on_hrtick(c as usize, gen),
-                Ev::Kick { c, ipi } => self.on_kick(c as usize, ipi),
-                Ev::Timer { task, gen } => self.on_timer(task as usize, gen),
-                Ev::Nop => {}
-            }
+    }
+
+    fn simulate(&mut self) {
+        self.start();
+        while self.step() {}
+    }
+
+    /// Handles the next event. False once the run has stopped.
+    #[inline]
+    fn step(&mut self) -> bool {
+        if self.stop.is_some() {
+            return false;
         }
+        let limit = self.cfg.duration;
+        let Some((t, ev)) = self.q.pop() else {
+            self.stop = Some((StopReason::TimeLimit, limit.max(self.now)));
+            return false;
+        };
+        if t > limit {
+            self.stop = Some((StopReason::TimeLimit, limit));
+            return false;
+        }
+        if self.events >= self.cfg.max_events {
+            self.stop = Some((StopReason::EventBudget, self.now));
+            return false;
+        }
+        if t < self.now {
+            // Never expected: counted (tests require 0) rather than asserted, so a release
+            // build in a browser tab cannot die of it.
+            self.past_events += 1;
+        }
+        self.events += 1;
+        self.now = t;
+        match ev {
+            Ev::BurstEnd { c, gen } => self.on_burst_end(c as usize, gen),
+            Ev::Tick { c, gen } => self.on_tick(c as usize, gen),
+            Ev::Hrtick { c, gen } => self.on_hrtick(c as usize, gen),
+            Ev::Kick { c, ipi } => self.on_kick(c as usize, ipi),
+            Ev::Timer { task, gen } => self.on_timer(task as usize, gen),
+            Ev::Nop => {}
+        }
+        true
     }
 
     // ------------------------------------------------------------ core time
@@ -583,12 +679,12 @@ impl Sim {
             if std::mem::take(&mut self.fx.exec) {
                 self.tasks[n].cache_domain = None;
             }
-            let wakes = std::mem::take(&mut self.fx.wakes);
-            let woke_any = !wakes.is_empty();
-            for &(w, sync) in &wakes {
+            // `wake` never touches `fx`: walk the list in place and keep its capacity.
+            let woke_any = !self.fx.wakes.is_empty();
+            for i in 0..self.fx.wakes.len() {
+                let (w, sync) = self.fx.wakes[i];
                 self.wake(w, Some(c), sync);
             }
-            self.fx.wakes = wakes;
             self.fx.wakes.clear();
             match step {
                 Step::Run { ns, sys } => {
@@ -625,6 +721,7 @@ impl Sim {
                             tk.state = TaskState::Sleeping;
                             tk.timer_gen = tk.timer_gen.wrapping_add(1);
                             tk.sleep_until = at.max(t);
+                            self.sleeping[c] += 1;
                             self.q.push(at.max(t), Ev::Timer { task: n as u32, gen: tk.timer_gen });
                         }
                         _ => tk.state = TaskState::Exited,
@@ -674,6 +771,10 @@ impl Sim {
             None => self.now,
         };
         self.m.wakeups += 1;
+        if self.tasks[w].state == TaskState::Sleeping {
+            let k = self.tasks[w].core;
+            self.sleeping[k] -= 1;
+        }
         let tk = &mut self.tasks[w];
         tk.state = TaskState::Runnable;
         tk.woke_at = Some(t);
@@ -747,6 +848,9 @@ impl Sim {
 
     /// Next timer on core `c` after `t` (sleeping tasks' timers live on their last core).
     fn next_task_timer(&self, c: usize, t: Ns) -> Ns {
+        if self.sleeping[c] == 0 {
+            return Ns::MAX;
+        }
         self.tasks
             .iter()
             .filter(|k| k.state == TaskState::Sleeping && k.core == c)
@@ -1144,8 +1248,49 @@ fn digest(m: &Metrics, cores: &[Core], end: Ns) -> String {
 /// Runs a config and returns, besides the outcome, each core's (run, idle, overhead) ns.
 /// For tests of CPU-time conservation.
 pub fn run_with_accounts(cfg: &Config) -> (Outcome, Vec<(Ns, Ns, Ns)>) {
-    let mut sim = Sim::new(cfg, None);
+    let (outcome, checks) = run_checked(cfg, None);
+    (outcome, checks.accounts)
+}
+
+/// Runs a config (with an optional trace) and returns what the invariant tests check.
+pub fn run_checked(cfg: &Config, trace: Option<TraceOptions>) -> (Outcome, Checks) {
+    let mut sim = Sim::new(cfg, trace);
     sim.simulate();
     let outcome = sim.finish();
-    (outcome, sim.core_accounts())
+    let end = sim.stop.map_or(sim.now, |s| s.1);
+    (outcome, Checks { past_events: sim.past_events, accounts: sim.core_accounts(), end })
+}
+
+/// Runs a config and samples the event queue's length at every pop: the width the
+/// benchmark's bare loop should use. Same events as `engine::run` (only observed).
+pub fn probe_queue(cfg: &Config) -> QueueProbe {
+    let mut sim = Sim::new(cfg, None);
+    sim.start();
+    let (mut sum, mut max, mut n) = (0u64, 0usize, 0u64);
+    loop {
+        let len = sim.q.len();
+        if !sim.step() {
+            break;
+        }
+        sum += len as u64;
+        max = max.max(len);
+        n += 1;
+    }
+    QueueProbe {
+        events: sim.events,
+        mean_len: if n == 0 { 0 } else { (sum as f64 / n as f64).round() as usize },
+        max_len: max,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overhead_index_is_the_position_in_all() {
+        for (i, &k) in Overhead::ALL.iter().enumerate() {
+            assert_eq!(oh_index(k), i, "{k:?}");
+        }
+    }
 }

@@ -82,12 +82,73 @@ pub trait Policy {
     fn queued(&self, c: usize) -> &[usize];
 }
 
+/// The three policies as one enum: the simulation calls a policy several times per event,
+/// and a `match` lets each call inline where a `Box<dyn Policy>` needed an indirect call.
+pub enum AnyPolicy {
+    Cfs(cfs::Cfs),
+    Eevdf(eevdf::Eevdf),
+    Sd(sd::Sd),
+}
+
+macro_rules! each {
+    ($self:ident, $p:ident => $e:expr) => {
+        match $self {
+            AnyPolicy::Cfs($p) => $e,
+            AnyPolicy::Eevdf($p) => $e,
+            AnyPolicy::Sd($p) => $e,
+        }
+    };
+}
+
+impl Policy for AnyPolicy {
+    #[inline]
+    fn enqueue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, how: Arrival, now: Ns) {
+        each!(self, p => p.enqueue(se, c, task, how, now))
+    }
+    #[inline]
+    fn dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) -> bool {
+        each!(self, p => p.dequeue(se, c, task, now))
+    }
+    #[inline]
+    fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, now: Ns) -> Option<usize> {
+        each!(self, p => p.pick_next(se, c, now))
+    }
+    #[inline]
+    fn put_prev(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) {
+        each!(self, p => p.put_prev(se, c, task, now))
+    }
+    #[inline]
+    fn dequeue_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) {
+        each!(self, p => p.dequeue_curr(se, c, task, now))
+    }
+    #[inline]
+    fn update_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, delta: Ns) {
+        each!(self, p => p.update_curr(se, c, task, delta))
+    }
+    #[inline]
+    fn task_tick(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, now: Ns) -> bool {
+        each!(self, p => p.task_tick(se, c, curr, now))
+    }
+    #[inline]
+    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, woken: usize) -> bool {
+        each!(self, p => p.check_preempt_wakeup(se, c, curr, woken))
+    }
+    #[inline]
+    fn slice_left(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<Ns> {
+        each!(self, p => p.slice_left(se, c, curr))
+    }
+    #[inline]
+    fn queued(&self, c: usize) -> &[usize] {
+        each!(self, p => p.queued(c))
+    }
+}
+
 /// Builds the policy a config asks for.
-pub fn build(cfg: &Config) -> Box<dyn Policy> {
+pub fn build(cfg: &Config) -> AnyPolicy {
     match cfg.policy {
-        PolicyKind::Cfs => Box::new(cfs::Cfs::new(cfg)),
-        PolicyKind::Eevdf => Box::new(eevdf::Eevdf::new(cfg)),
-        PolicyKind::Sd => Box::new(sd::Sd::new(cfg)),
+        PolicyKind::Cfs => AnyPolicy::Cfs(cfs::Cfs::new(cfg)),
+        PolicyKind::Eevdf => AnyPolicy::Eevdf(eevdf::Eevdf::new(cfg)),
+        PolicyKind::Sd => AnyPolicy::Sd(sd::Sd::new(cfg)),
     }
 }
 
