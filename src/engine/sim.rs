@@ -40,16 +40,15 @@
 //! the task last ran on; a remote enqueue that sends no IPI arms the target's hrtick only
 //! at its next pick.
 
-use super::config::{CStates, Config, Policy as PolicyKind, WorkloadKind};
+use super::config::{CStates, Config, Policy as PolicyKind};
 use super::idle::{GovernorState, IdleRequest, IdleState};
 use super::metrics::{Metrics, Percentiles, StopReason, TaskStats};
 use super::policy::{self, cfs::weight_of_nice, AnyPolicy, Arrival, Policy, SchedEntity};
 use super::profile::Profile;
 use super::queue::EventQueue;
-use super::rng::{stream, SimRng};
 use super::time::{Ns, SEC, US};
 use super::trace::{InstantKind, Overhead, Recorder, SpanKind, TaskInfo, TraceOptions};
-use super::workload::{iperf, kbuild, pipe, rtapp, Costs, Fx, Step, TaskSpec, Workload};
+use super::workload::{self, AnyWorkload, Fx, Step, Workload};
 use super::Outcome;
 
 /// The shortest hrtick the kernel arms (`hrtick_start_fair`: at least 10 us).
@@ -253,56 +252,6 @@ pub struct Sim {
     stop: Option<(StopReason, Ns)>,
 }
 
-/// The four workloads as one enum (the same construction as `workload::build`), so the
-/// per-step calls inline instead of going through a `Box<dyn Workload>`.
-enum AnyWorkload {
-    Pipe(pipe::Pipe),
-    Iperf(iperf::Iperf),
-    Kbuild(kbuild::Kbuild),
-    Rtapp(rtapp::Rtapp),
-}
-
-macro_rules! each_wl {
-    ($self:ident, $w:ident => $e:expr) => {
-        match $self {
-            AnyWorkload::Pipe($w) => $e,
-            AnyWorkload::Iperf($w) => $e,
-            AnyWorkload::Kbuild($w) => $e,
-            AnyWorkload::Rtapp($w) => $e,
-        }
-    };
-}
-
-impl AnyWorkload {
-    fn build(cfg: &Config) -> Self {
-        let costs = Costs::new(cfg.profile());
-        let rng = SimRng::new(cfg.seed, stream::WORKLOAD);
-        match cfg.workload {
-            WorkloadKind::Pipe => AnyWorkload::Pipe(pipe::Pipe::new(cfg.loops, costs)),
-            WorkloadKind::Iperf => AnyWorkload::Iperf(iperf::Iperf::new(cfg.streams as usize, costs)),
-            WorkloadKind::Kbuild => AnyWorkload::Kbuild(kbuild::Kbuild::new(cfg.jobs as usize, costs, rng)),
-            WorkloadKind::Rtapp => AnyWorkload::Rtapp(rtapp::Rtapp::new(&cfg.tasks, costs, rng)),
-        }
-    }
-}
-
-impl Workload for AnyWorkload {
-    fn tasks(&mut self) -> Vec<TaskSpec> {
-        each_wl!(self, w => w.tasks())
-    }
-    #[inline]
-    fn next(&mut self, task: usize, now: Ns, fx: &mut Fx) -> Step {
-        each_wl!(self, w => w.next(task, now, fx))
-    }
-    #[inline]
-    fn done(&self) -> bool {
-        each_wl!(self, w => w.done())
-    }
-    fn result(&self, elapsed: Ns) -> super::workload::Result {
-        each_wl!(self, w => w.result(elapsed))
-    }
-}
-
 /// What `run_checked` reports besides the outcome: the invariants' raw material.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Checks {
@@ -384,7 +333,7 @@ impl Sim {
             })
             .collect::<Vec<_>>();
         let ndomains = ncores.div_ceil(llc_cores);
-        let mut wl = AnyWorkload::build(&cfg);
+        let mut wl = workload::build(&cfg);
         let specs = wl.tasks();
         let mut rec = Recorder::new(trace);
         rec.trace.cores = ncores as u16;

@@ -96,14 +96,58 @@ pub trait Workload {
     fn result(&self, elapsed: Ns) -> Result;
 }
 
-/// Builds the workload a config asks for, with its own random stream.
-pub fn build(cfg: &Config) -> Box<dyn Workload> {
-    let costs = Costs::new(cfg.profile());
-    let rng = SimRng::new(cfg.seed, stream::WORKLOAD);
-    match cfg.workload {
-        WorkloadKind::Pipe => Box::new(pipe::Pipe::new(cfg.loops, costs)),
-        WorkloadKind::Iperf => Box::new(iperf::Iperf::new(cfg.streams as usize, costs)),
-        WorkloadKind::Kbuild => Box::new(kbuild::Kbuild::new(cfg.jobs as usize, costs, rng)),
-        WorkloadKind::Rtapp => Box::new(rtapp::Rtapp::new(&cfg.tasks, costs, rng)),
+/// The four workloads as one enum, so the per-step calls inline instead of going through a `Box<dyn Workload>`.
+#[allow(clippy::large_enum_variant)] // one per run: size does not matter, inlining does
+pub enum AnyWorkload {
+    Pipe(pipe::Pipe),
+    Iperf(iperf::Iperf),
+    Kbuild(kbuild::Kbuild),
+    Rtapp(rtapp::Rtapp),
+}
+
+macro_rules! each_wl {
+    ($self:ident, $w:ident => $e:expr) => {
+        match $self {
+            AnyWorkload::Pipe($w) => $e,
+            AnyWorkload::Iperf($w) => $e,
+            AnyWorkload::Kbuild($w) => $e,
+            AnyWorkload::Rtapp($w) => $e,
+        }
+    };
+}
+
+impl AnyWorkload {
+    /// Builds the workload a config asks for, with its own random stream.
+    pub fn build(cfg: &Config) -> Self {
+        let costs = Costs::new(cfg.profile());
+        let rng = SimRng::new(cfg.seed, stream::WORKLOAD);
+        match cfg.workload {
+            WorkloadKind::Pipe => AnyWorkload::Pipe(pipe::Pipe::new(cfg.loops, costs)),
+            WorkloadKind::Iperf => AnyWorkload::Iperf(iperf::Iperf::new(cfg.streams as usize, costs)),
+            WorkloadKind::Kbuild => AnyWorkload::Kbuild(kbuild::Kbuild::new(cfg.jobs as usize, costs, rng)),
+            WorkloadKind::Rtapp => AnyWorkload::Rtapp(rtapp::Rtapp::new(&cfg.tasks, costs, rng)),
+        }
     }
+}
+
+impl Workload for AnyWorkload {
+    fn tasks(&mut self) -> Vec<TaskSpec> {
+        each_wl!(self, w => w.tasks())
+    }
+    #[inline]
+    fn next(&mut self, task: usize, now: Ns, fx: &mut Fx) -> Step {
+        each_wl!(self, w => w.next(task, now, fx))
+    }
+    #[inline]
+    fn done(&self) -> bool {
+        each_wl!(self, w => w.done())
+    }
+    fn result(&self, elapsed: Ns) -> Result {
+        each_wl!(self, w => w.result(elapsed))
+    }
+}
+
+/// Builds the workload a config asks for, with its own random stream.
+pub fn build(cfg: &Config) -> AnyWorkload {
+    AnyWorkload::build(cfg)
 }
