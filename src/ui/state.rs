@@ -204,7 +204,8 @@ impl State {
             (None, _) => (self.config.clone(), None),
         };
         let swept = self.sweep.as_ref().map(|s| s.key);
-        let usual = sweep_key(compare.as_ref().unwrap_or(&config), None);
+        // `from_url` plans the sweep on A (the link's main config) and B keeps its key.
+        let usual = sweep_key(&config, None);
         UrlState {
             preset: preset(&self.preset).map(|p| p.name.to_string()),
             config,
