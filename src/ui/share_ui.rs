@@ -592,11 +592,15 @@ pub fn notices() -> Html {
                 let (ctx, id) = (ctx.clone(), n.id);
                 let onclick = Callback::from(move |_| ctx.dispatch(Action::Dismiss(id)));
                 html! {
-                    <li key={n.id}>
-                        {n.text.clone()}
+                    <li key={n.id} style="flex-wrap:wrap">
+                        <span style="flex:1 1 0">{n.text.clone()}</span>
                         <button type="button" class="dismiss" aria-label="Dismiss" {onclick}>{"×"}</button>
                         if !n.details.is_empty() {
-                            <ul class="details">{ for n.details.iter().map(|d| html! { <li>{d.clone()}</li> }) }</ul>
+                            <ul class="details" style="flex:1 1 100%;margin:.2rem 0 0 1.2rem;padding:0">
+                                { for n.details.iter().map(|d| html! {
+                                    <li style="display:list-item;list-style:disc;background:none;border:0;padding:0">{d.clone()}</li>
+                                }) }
+                            </ul>
                         }
                     </li>
                 }

@@ -95,7 +95,7 @@ async fn an_embed_link_shows_only_its_views_and_links_to_the_full_app() {
 async fn a_hostile_link_renders_as_text_in_a_status_notice() {
     let html = render(from_link("?v=1&view=%3Cimg%20src=x%20onerror=alert(1)%3E&bogus=1&cores=0")).await;
     let at = html.find("role=\"status\"").expect("a status region");
-    let notices = &html[at..at + html[at..].find("</ul></li></ul>").expect("the notice's detail list")];
+    let notices = &html[at..at + html[at..].find("</li></ul></li></ul>").expect("the notice's detail list")];
     for bit in ["bogus", "cores=0", "&lt;img src=x onerror=alert(1)&gt;"] {
         assert!(notices.contains(bit), "{bit} not in {notices}");
     }
