@@ -86,8 +86,9 @@ test('a hostile link loads, lists what it ignored, and the page keeps working', 
   for (const bit of ['preset=nope', 'cores=999', 'bogus', 'rr_interval=-1', 'duration', '<script>']) {
     assert.ok(text.includes(bit), `the notice does not mention ${bit}:\n${text}`);
   }
-  // Valid values are kept.
+  // Valid values are kept; an unknown preset falls back to the default config's preset.
   assert.equal(await page.locator('select[name=hz]').inputValue(), '1000');
+  assert.equal(await page.locator('select[name=preset]').inputValue(), 'intro');
   // Still working: a run finishes and a control change is taken.
   await settled(page);
   await page.waitForSelector('canvas');

@@ -165,7 +165,11 @@ impl State {
     /// relative to it; here B is the current config and A is pinned. B waits in
     /// `pending_b` until A's result arrives.
     pub fn from_url(u: &UrlState, notices: &[url::Notice]) -> Self {
-        let preset = u.preset.clone().unwrap_or_default();
+        // Without `preset=` the link is relative to the default config: name the preset
+        // that is exactly that config, so the picker shows where the values came from.
+        let preset = u.preset.clone().unwrap_or_else(|| {
+            PRESETS.iter().find(|p| (p.config)() == Config::default()).map(|p| p.name.to_string()).unwrap_or_default()
+        });
         let mut s = State::with_config(u.config.clone(), &preset);
         s.embed = u.embed;
         s.views = u.views.clone();
@@ -685,7 +689,8 @@ mod tests {
         assert!(n.details.iter().any(|d| d.starts_with("preset=nope")));
         assert!(n.details.iter().any(|d| d.starts_with("cores=999")));
         assert!(n.details.iter().any(|d| d.starts_with("bogus=1")));
-        assert_eq!(s.query(), "v=1&hz=1000", "the cleaned link");
+        assert_eq!(s.preset, "intro", "the preset whose config is the default one");
+        assert_eq!(s.query(), "v=1&preset=intro&hz=1000", "the cleaned link");
     }
 
     #[test]
