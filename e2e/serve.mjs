@@ -5,6 +5,7 @@
 //
 //   node e2e/serve.mjs [dir=dist] [port=0]     prints the URL and serves until Ctrl-C
 //   import { serve } from './serve.mjs'; const s = await serve('dist'); ... await s.close();
+//   serve('dist', 0, { '/vendor/reveal.js/': 'node_modules/reveal.js' })   extra roots under URL prefixes
 
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -25,18 +26,29 @@ const MIME = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Serves `dir` on 127.0.0.1:`port` (0 = any free port). Resolves to { url, close() }. */
-export async function serve(dir = 'dist', port = 0) {
+/**
+ * Serves `dir` on 127.0.0.1:`port` (0 = any free port). `mounts` maps URL prefixes (ending in
+ * `/`) to more directories, e.g. host pages and their libraries. Resolves to { url, close() }.
+ */
+export async function serve(dir = 'dist', port = 0, mounts = {}) {
   const root = resolve(dir);
   const info = await stat(root).catch(() => null);
   if (!info?.isDirectory()) {
     throw new Error(`${root} is not a directory: build the site first (trunk build --release --offline)`);
   }
+  const extra = Object.entries(mounts).map(([prefix, d]) => [prefix, resolve(d)]);
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
-      let file = normalize(join(root, path));
-      if (file !== root && !file.startsWith(root + sep)) {
+      let path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      let base = root;
+      for (const [prefix, d] of extra) {
+        if (path.startsWith(prefix)) {
+          [base, path] = [d, path.slice(prefix.length - 1)];
+          break;
+        }
+      }
+      let file = normalize(join(base, path));
+      if (file !== base && !file.startsWith(base + sep)) {
         res.writeHead(403).end('forbidden');
         return;
       }

@@ -9,6 +9,7 @@ use yew::prelude::*;
 use super::controls::Controls;
 use super::plots::{DistPlot, SweepPlot};
 use super::runner::Runner;
+use super::share_ui::{self, EmbedPage, Notices, ShareBar};
 use super::state::{Action, DistMode, Seeds, State, Tab};
 use super::timeline::Timeline;
 use super::views::{CompareTable, MetricsPanel, SeedView};
@@ -36,7 +37,8 @@ fn is_phone() -> bool {
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
     let initial = props.initial.clone();
-    let state = use_reducer(move || initial.map(|s| (*s).clone()).unwrap_or_default());
+    // Without a given state, start from the page's link (`?v=1&...`, see share::url).
+    let state = use_reducer(move || initial.map(|s| (*s).clone()).unwrap_or_else(share_ui::initial_state));
     let runner: Rc<RefCell<Option<Runner>>> = use_mut_ref(|| None);
     let debounce: Rc<RefCell<Option<gloo::timers::callback::Timeout>>> = use_mut_ref(|| None);
     let phone = use_state(is_phone);
@@ -69,9 +71,30 @@ pub fn app(props: &AppProps) -> Html {
         });
     }
 
+    // The address bar follows the config, debounced, without history entries.
+    {
+        let url_timer: Rc<RefCell<Option<gloo::timers::callback::Timeout>>> = use_mut_ref(|| None);
+        use_effect_with(state.query(), move |query| {
+            let query = query.clone();
+            *url_timer.borrow_mut() =
+                Some(gloo::timers::callback::Timeout::new(share_ui::URL_DEBOUNCE_MS, move || {
+                    share_ui::replace_query(&query)
+                }));
+        });
+    }
+    // Drop an rt-app file anywhere on the full app to import it.
+    {
+        let d = state.dispatcher();
+        share_ui::use_drop_import(!state.embed, Callback::from(move |a| d.dispatch(a)));
+    }
+
     html! {
         <ContextProvider<StateCtx> context={state.clone()}>
-            <Shell collapsed={*phone} />
+            if state.embed {
+                <EmbedPage />
+            } else {
+                <Shell collapsed={*phone} />
+            }
         </ContextProvider<StateCtx>>
     }
 }
@@ -107,23 +130,6 @@ fn shell(props: &ShellProps) -> Html {
                 </div>
             }
         </div>
-    }
-}
-
-#[function_component(Notices)]
-fn notices() -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
-    if ctx.notices.is_empty() {
-        return html! {};
-    }
-    html! {
-        <ul class="notices" role="status">
-            { for ctx.notices.iter().map(|n| {
-                let (ctx, id) = (ctx.clone(), n.id);
-                let onclick = Callback::from(move |_| ctx.dispatch(Action::Dismiss(id)));
-                html! { <li key={n.id}>{n.text.clone()}<button type="button" class="dismiss" aria-label="Dismiss" {onclick}>{"×"}</button></li> }
-            }) }
-        </ul>
     }
 }
 
@@ -176,6 +182,7 @@ fn results() -> Html {
                     <button type="button" onclick={pin} title="Keep this config as A and compare what you change next (B) against it">{"Pin as A"}</button>
                 }
             </div>
+            <ShareBar />
             <MetricsPanel result={b.clone()} {running} />
             if s.pin.is_some() {
                 <section class="panel" aria-label="Compare A and B">

@@ -12,6 +12,7 @@ pub mod palette;
 pub mod plots;
 pub mod runner;
 pub mod scale;
+pub mod share_ui;
 pub mod state;
 pub mod timeline;
 pub mod timeline_draw;

@@ -69,3 +69,52 @@ async fn compare_view_shows_both_sides_and_the_stub_run_is_explained() {
         assert!(html.contains("empty run"), "an all-zero run says why");
     }
 }
+
+fn from_link(query: &str) -> State {
+    let (u, notices) = crate::share::url::parse(query);
+    State::from_url(&u, &notices)
+}
+
+#[tokio::test]
+async fn an_embed_link_shows_only_its_views_and_links_to_the_full_app() {
+    let html = render(from_link("?v=1&preset=rr-kbuild&rr_interval=5ms&embed=1&view=plot,metrics")).await;
+    assert!(html.contains("class=\"embed\""), "the embed page");
+    assert!(html.contains("data-view=\"plot\"") && html.contains("data-view=\"metrics\""));
+    assert!(!html.contains("data-view=\"timeline\""), "timeline was not asked for");
+    assert!(!html.contains("name=\"rr_interval\"") && !html.contains("class=\"sharebar\""), "no chrome");
+    let at = html.find("class=\"open-full\"").expect("open in schedscope link");
+    let tag = &html[html[..at].rfind('<').unwrap()..at + html[at..].find('>').unwrap()];
+    assert!(tag.contains("href=\"?v=1&amp;preset=rr-kbuild&amp;rr_interval=5ms\""), "{tag}");
+    // Default views: timeline and metrics.
+    let html = render(from_link("?v=1&embed=1")).await;
+    assert!(html.contains("data-view=\"timeline\"") && html.contains("data-view=\"metrics\""));
+    assert!(!html.contains("data-view=\"plot\""));
+}
+
+#[tokio::test]
+async fn a_hostile_link_renders_as_text_in_a_status_notice() {
+    let html = render(from_link("?v=1&view=%3Cimg%20src=x%20onerror=alert(1)%3E&bogus=1&cores=0")).await;
+    let at = html.find("role=\"status\"").expect("a status region");
+    let notices = &html[at..at + html[at..].find("</li></ul></li></ul>").expect("the notice's detail list")];
+    for bit in ["bogus", "cores=0", "&lt;img src=x onerror=alert(1)&gt;"] {
+        assert!(notices.contains(bit), "{bit} not in {notices}");
+    }
+    assert!(!html.contains("<img"), "nothing from the link becomes markup");
+}
+
+#[tokio::test]
+async fn the_full_app_has_the_share_bar() {
+    let html = render(from_link("?v=1&preset=nohz-pipe")).await;
+    for part in [
+        "name=\"copy-link\"",
+        "name=\"embed\"",
+        "data-export=\"Perfetto JSON\"",
+        "data-export=\"Metrics CSV\"",
+        "data-export=\"Sweep CSV\"",
+        "data-export=\"Timeline PNG\"",
+        "name=\"rtapp-import\"",
+    ] {
+        assert!(html.contains(part), "{part} missing");
+    }
+    assert!(html.contains("value=\"nohz-pipe\" selected"), "the link's preset is selected");
+}

@@ -11,6 +11,8 @@ use yew::Reducible;
 use crate::engine::config::{key_doc, Config, KeyKind, Policy, WorkloadKind};
 use crate::engine::presets::{preset, PRESETS};
 use crate::engine::trace::Trace;
+use crate::share::rtapp;
+use crate::share::url::{self, UrlState, View};
 
 use super::jobs::{RunResult, SeedTable};
 use super::scale::{mapping, SWEEP_POINTS};
@@ -91,6 +93,8 @@ pub enum Seeds {
 pub struct Notice {
     pub id: u64,
     pub text: String,
+    /// Items listed under the text (what a link or an import could not use, and why).
+    pub details: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -110,6 +114,13 @@ pub struct State {
     pub dist: DistMode,
     pub tab: Tab,
     pub seeds: Seeds,
+    /// Embedded (`?embed=1`): only `views` are shown, with minimal chrome.
+    pub embed: bool,
+    /// The views a link opened (`view=`), kept so the link round-trips; empty = default.
+    pub views: Vec<View>,
+    /// A link's B config, installed once A (pinned) has its result: the runner runs one
+    /// config at a time, so A runs first, then B becomes the current config.
+    pub pending_b: Option<Config>,
     next_notice: u64,
 }
 
@@ -135,6 +146,9 @@ impl State {
             dist: DistMode::Latency,
             tab: Tab::Explore,
             seeds: Seeds::NotLoaded,
+            embed: false,
+            views: Vec::new(),
+            pending_b: None,
             next_notice: 0,
         };
         s.sweep = plan_sweep(&s.config, sweep_key(&s.config, None), s.gen, None).map(Rc::new);
@@ -146,9 +160,86 @@ impl State {
         self.result.as_ref().map(|r| r.gen) != Some(self.gen) && self.run_error.is_none()
     }
 
+    /// The state a share link describes (see `share::url`), with one notice listing what
+    /// the link could not use. In the URL, A is the main config and B (`compare`) is
+    /// relative to it; here B is the current config and A is pinned. B waits in
+    /// `pending_b` until A's result arrives.
+    pub fn from_url(u: &UrlState, notices: &[url::Notice]) -> Self {
+        // Without `preset=` the link is relative to the default config: name the preset
+        // that is exactly that config, so the picker shows where the values came from.
+        let preset = u.preset.clone().unwrap_or_else(|| {
+            PRESETS.iter().find(|p| (p.config)() == Config::default()).map(|p| p.name.to_string()).unwrap_or_default()
+        });
+        let mut s = State::with_config(u.config.clone(), &preset);
+        s.embed = u.embed;
+        s.views = u.views.clone();
+        if let Some(b) = &u.compare {
+            s.pin = Some(Rc::new(Pinned { config: u.config.clone(), result: None }));
+            if *b != u.config {
+                s.pending_b = Some(b.clone());
+            }
+        }
+        if let Some(key) = u.sweep.as_deref().and_then(key_doc).map(|d| d.key) {
+            if sweepable(key) {
+                s.last_key = Some(key);
+                s.sweep = plan_sweep(&s.config, sweep_key(&s.config, Some(key)), s.gen, None).map(Rc::new);
+            } else {
+                s.notice(format!(
+                    "The link asks to sweep '{key}', which has no range to sweep; showing the usual knob."
+                ));
+            }
+        }
+        if !notices.is_empty() {
+            let text = format!(
+                "Part of this link was not used ({} {}); everything else was loaded:",
+                notices.len(),
+                if notices.len() == 1 { "problem" } else { "problems" }
+            );
+            s.notice_with(text, notices.iter().map(|n| n.to_string()).collect());
+        }
+        s
+    }
+
+    /// What a share link must say to restore this state (the inverse of `from_url`).
+    pub fn url_state(&self) -> UrlState {
+        let (config, compare) = match (&self.pin, &self.pending_b) {
+            (Some(p), Some(b)) => (p.config.clone(), Some(b.clone())),
+            (Some(p), None) => (p.config.clone(), Some(self.config.clone())),
+            (None, _) => (self.config.clone(), None),
+        };
+        let swept = self.sweep.as_ref().map(|s| s.key);
+        // `from_url` plans the sweep on A (the link's main config) and B keeps its key.
+        let usual = sweep_key(&config, None);
+        UrlState {
+            preset: preset(&self.preset).map(|p| p.name.to_string()),
+            config,
+            embed: self.embed,
+            views: self.views.clone(),
+            compare,
+            sweep: swept.filter(|k| *k != usual).map(str::to_string),
+        }
+    }
+
+    /// The query string (without `?`) of this state's share link.
+    pub fn query(&self) -> String {
+        url::to_query(&self.url_state())
+    }
+
+    /// The query of the full app showing this state (embedding and its views removed).
+    pub fn full_app_query(&self) -> String {
+        let mut u = self.url_state();
+        u.embed = false;
+        u.views.clear();
+        url::to_query(&u)
+    }
+
     fn notice(&mut self, text: impl Into<String>) {
+        self.notice_with(text, Vec::new());
+    }
+
+    fn notice_with(&mut self, text: impl Into<String>, details: Vec<String>) {
         self.next_notice += 1;
-        self.notices.push(Notice { id: self.next_notice, text: text.into() });
+        self.notices.push(Notice { id: self.next_notice, text: text.into(), details });
         // Keep the list short: old notices scroll away.
         if self.notices.len() > 4 {
             self.notices.remove(0);
@@ -211,6 +302,12 @@ pub enum Action {
     SeedsLoading,
     SeedsDone(Vec<SeedTable>),
     Notice(String),
+    /// An rt-app JSON file's text (`name` is the file name): its config changes apply all
+    /// together or not at all; notices say what was approximated or what is wrong.
+    Import {
+        name: String,
+        text: String,
+    },
     Dismiss(u64),
     Dist(DistMode),
     Tab(Tab),
@@ -221,6 +318,13 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
+        // A link's B config waits for A's run; any change by the user comes first.
+        if matches!(
+            action,
+            Action::Set { .. } | Action::LoadPreset(_) | Action::LoadRow { .. } | Action::PinA | Action::Unpin
+        ) {
+            s.pending_b = None;
+        }
         match action {
             Action::Set { key, value } => {
                 let mut c = s.config.clone();
@@ -280,8 +384,16 @@ impl Reducible for State {
                         }
                         s.result = Some(view);
                         s.run_error = None;
+                        if let Some(b) = s.pending_b.take() {
+                            s.set_config(b, None);
+                        }
                     }
-                    Err(e) => s.run_error = Some(e),
+                    Err(e) => {
+                        s.run_error = Some(e);
+                        if let Some(b) = s.pending_b.take() {
+                            s.set_config(b, None);
+                        }
+                    }
                 }
             }
             Action::SweepPoint { gen, index, result } => {
@@ -303,6 +415,24 @@ impl Reducible for State {
             Action::SeedsLoading => s.seeds = Seeds::Loading,
             Action::SeedsDone(t) => s.seeds = Seeds::Loaded(Rc::new(t)),
             Action::Notice(text) => s.notice(text),
+            Action::Import { name, text } => match rtapp::import(&text) {
+                Err(e) => s.notice(format!("Cannot import {name}: {e}. Nothing was changed.")),
+                Ok(r) => {
+                    let mut c = s.config.clone();
+                    for (k, v) in &r.config_changes {
+                        if let Err(e) = c.set(k, v) {
+                            s.notice(format!("Cannot import {name}: {k}={v}: {}. Nothing was changed.", e.message));
+                            return Rc::new(s);
+                        }
+                    }
+                    let changed: Vec<String> = r.config_changes.iter().map(|(k, _)| k.clone()).collect();
+                    let text = format!("Imported {name} (set {}).", changed.join(", "));
+                    s.last_key = None;
+                    s.pending_b = None;
+                    s.set_config(c, None);
+                    s.notice_with(text, r.notices);
+                }
+            },
             Action::Dismiss(id) => s.notices.retain(|n| n.id != id),
             Action::Dist(d) => s.dist = d,
             Action::Tab(t) => s.tab = t,
@@ -527,5 +657,74 @@ mod tests {
         assert_eq!(s.notices.len(), 2);
         let id = s.notices[0].id;
         assert_eq!(reduce(s, Action::Dismiss(id)).notices.len(), 1);
+    }
+
+    fn from_link(q: &str) -> State {
+        let (u, n) = url::parse(q);
+        State::from_url(&u, &n)
+    }
+
+    #[test]
+    fn a_link_sets_preset_config_sweep_and_views_and_prints_back_the_same() {
+        let q = "v=1&preset=rr-kbuild&rr_interval=5ms&embed=1&view=plot,metrics&sweep=hz";
+        let s = from_link(q);
+        assert_eq!((s.preset.as_str(), s.config.rr_interval, s.embed), ("rr-kbuild", 5_000_000, true));
+        assert_eq!(s.views, vec![View::Plot, View::Metrics]);
+        assert_eq!(s.sweep.as_ref().unwrap().key, "hz");
+        assert!(s.notices.is_empty());
+        assert_eq!(s.query(), q);
+        assert_eq!(s.full_app_query(), "v=1&preset=rr-kbuild&rr_interval=5ms&sweep=hz");
+        // The usual sweep key is not spelled out.
+        assert_eq!(from_link("v=1&preset=rr-kbuild&sweep=rr_interval").query(), "v=1&preset=rr-kbuild");
+    }
+
+    #[test]
+    fn a_bad_link_keeps_the_good_values_and_lists_the_rest_in_one_notice() {
+        let s = from_link("v=1&preset=nope&hz=1000&cores=999&bogus=1");
+        assert_eq!(s.config.hz, 1000);
+        assert_eq!(s.config.cores, Config::default().cores);
+        assert_eq!(s.notices.len(), 1);
+        let n = &s.notices[0];
+        assert!(n.text.contains("3 problems"), "{}", n.text);
+        assert!(n.details.iter().any(|d| d.starts_with("preset=nope")));
+        assert!(n.details.iter().any(|d| d.starts_with("cores=999")));
+        assert!(n.details.iter().any(|d| d.starts_with("bogus=1")));
+        assert_eq!(s.preset, "intro", "the preset whose config is the default one");
+        assert_eq!(s.query(), "v=1&preset=intro&hz=1000", "the cleaned link");
+    }
+
+    #[test]
+    fn a_compare_link_pins_a_runs_it_then_switches_to_b() {
+        let q = "v=1&preset=intro&compare=1&b.policy=eevdf";
+        let s = Rc::new(from_link(q));
+        let a = s.pin.as_ref().unwrap().config.clone();
+        assert_eq!(s.config, a, "A runs first");
+        assert_eq!(s.pending_b.as_ref().unwrap().policy, Policy::Eevdf);
+        assert_eq!(s.query(), q, "the link is stable while B waits");
+        let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(4.0) });
+        assert_eq!(s.pin.as_ref().unwrap().result.as_ref().unwrap().metrics.throughput, 4.0);
+        assert_eq!(s.config.policy, Policy::Eevdf, "B is current once A has its result");
+        assert!(s.pending_b.is_none() && s.running());
+        assert_eq!(s.query(), q);
+        // A user change before A's result drops the link's B.
+        let s = Rc::new(from_link(q));
+        let s = reduce(s, Action::Set { key: "cores", value: "3".into() });
+        assert!(s.pending_b.is_none());
+    }
+
+    #[test]
+    fn imports_apply_all_their_changes_or_none() {
+        let s = Rc::new(State::default());
+        let text = r#"{ "tasks": { "t": { "run": 1000, "timer": { "ref": "a", "period": 4000 } } }, "global": { "duration": 1 } }"#;
+        let t = reduce(s.clone(), Action::Import { name: "a.json".into(), text: text.into() });
+        assert_eq!(t.config.workload, WorkloadKind::Rtapp);
+        assert_eq!(t.config.duration, 1_000_000_000);
+        assert!(t.gen > s.gen);
+        assert!(t.notices.last().unwrap().text.starts_with("Imported a.json"));
+        let bad = r#"{ "tasks": { "t": { "run": -1, "sleep": 10 } } }"#;
+        let u = reduce(t.clone(), Action::Import { name: "b.json".into(), text: bad.into() });
+        assert_eq!((u.config.clone(), u.gen), (t.config.clone(), t.gen), "nothing changed");
+        let msg = &u.notices.last().unwrap().text;
+        assert!(msg.contains("Cannot import b.json") && msg.contains("tasks.t"), "{msg}");
     }
 }

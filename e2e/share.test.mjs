@@ -1,0 +1,278 @@
+// Share, embed, export and import in headless Chromium against the built site (dist/):
+// the link restores the config and follows changes, bad links explain themselves, copy link,
+// the embed in a reveal.js deck and in a plain docs page (renders, pans on drag, screenshots
+// in e2e/out/), Perfetto/CSV/PNG export through real downloads, and rt-app import by file
+// picker and by drag and drop. Run by `./scripts/test e2e` or `node --test e2e/`.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+import { launch, open } from './browser.mjs';
+
+const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = new URL('./out/', import.meta.url);
+let server;
+let browser;
+
+before(async () => {
+  await mkdir(OUT, { recursive: true });
+  server = await serve(DIST, 0, {
+    '/hosts/': `${ROOT}/e2e/hosts`,
+    '/vendor/reveal.js/': `${ROOT}/node_modules/reveal.js`,
+  });
+  browser = await launch({ width: 1280, height: 800 });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const url = (path) => new URL(path, server.url).href;
+
+/** Opens `path` and waits for the app's controls. */
+async function app(path) {
+  const { page, problems } = await open(browser.context, url(path));
+  await page.waitForSelector('select[name=preset]', { timeout: 20_000 });
+  return { page, problems };
+}
+
+/** Waits until the current run's result is shown. */
+async function settled(page) {
+  await page.waitForSelector('.status.ok', { timeout: 30_000 });
+}
+
+test('a link sets the preset and the keys, changes follow into the address bar, reload restores', async () => {
+  const { page, problems } = await app('/?v=1&preset=rr-kbuild&rr_interval=5000ms');
+  assert.equal(await page.locator('select[name=preset]').inputValue(), 'rr-kbuild');
+  assert.equal(await page.locator('input[name=rr_interval]').inputValue(), '5s', '5000ms printed back as 5s');
+  await settled(page);
+  const historyBefore = await page.evaluate(() => history.length);
+
+  // Three quick edits: the address bar catches up once, without new history entries.
+  for (const v of ['7ms', '9ms', '8ms']) {
+    await page.fill('input[name=rr_interval]', v);
+    await page.press('input[name=rr_interval]', 'Enter');
+  }
+  await page.waitForFunction(() => location.search.includes('rr_interval=8ms'), null, { timeout: 5_000 });
+  const search = await page.evaluate(() => location.search);
+  assert.equal(search, '?v=1&preset=rr-kbuild&rr_interval=8ms');
+  assert.equal(await page.evaluate(() => history.length), historyBefore, 'replaceState, not pushState');
+
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForSelector('select[name=preset]', { timeout: 20_000 });
+  assert.equal(await page.locator('input[name=rr_interval]').inputValue(), '8ms');
+  assert.equal(await page.locator('select[name=preset]').inputValue(), 'rr-kbuild');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a hostile link loads, lists what it ignored, and the page keeps working', async () => {
+  const hostile =
+    '/?v=9&preset=nope&cores=999&bogus=%ZZ&hz=1000&view=%3Cscript%3Ealert(1)%3C/script%3E' +
+    '&rr_interval=-1&' + 'x=1&'.repeat(30) + 'duration=100000s';
+  const { page, problems } = await app(hostile);
+  const dialogs = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss();
+  });
+  const notice = page.locator('ul.notices[role=status]');
+  await notice.waitFor({ timeout: 10_000 });
+  const text = await notice.innerText();
+  for (const bit of ['preset=nope', 'cores=999', 'bogus', 'rr_interval=-1', 'duration', '<script>']) {
+    assert.ok(text.includes(bit), `the notice does not mention ${bit}:\n${text}`);
+  }
+  // Valid values are kept; an unknown preset falls back to the default config's preset.
+  assert.equal(await page.locator('select[name=hz]').inputValue(), '1000');
+  assert.equal(await page.locator('select[name=preset]').inputValue(), 'intro');
+  // Still working: a run finishes and a control change is taken.
+  await settled(page);
+  await page.waitForSelector('canvas');
+  await page.fill('input[name=cores]', '3');
+  await page.press('input[name=cores]', 'Enter');
+  await page.waitForFunction(() => location.search.includes('cores=3'), null, { timeout: 5_000 });
+  const search = await page.evaluate(() => location.search);
+  assert.ok(!search.includes('bogus') && !search.includes('script'), `the cleaned link: ${search}`);
+  // Dismissable.
+  await notice.locator('button.dismiss').first().click();
+  await page.waitForFunction(() => !document.querySelector('ul.notices'));
+  assert.equal(await page.locator('script:not([src]):not([type])').count() <= 1, true);
+  assert.deepEqual(dialogs, [], 'nothing from the URL ran');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Copy link puts the share link on the clipboard', async () => {
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
+  const { page, problems } = await app('/?v=1&preset=nohz-pipe&cores=4');
+  await page.click('button[name=copy-link]');
+  const field = page.locator('input[name=share-link]');
+  await field.waitFor();
+  const expected = url('/?v=1&preset=nohz-pipe&cores=4');
+  assert.equal(await field.inputValue(), expected);
+  await page.waitForSelector('.copied:has-text("copied"), .copied:has-text("Ctrl+C")');
+  const status = await page.locator('.copied').innerText();
+  if (status.includes('Link copied')) {
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), expected);
+  } else {
+    // The fallback: the link is selected for Ctrl+C.
+    const selected = await page.evaluate(() => {
+      const i = document.querySelector('input[name=share-link]');
+      return document.activeElement === i && i.selectionStart === 0 && i.selectionEnd === i.value.length;
+    });
+    assert.ok(selected, 'the fallback field is focused and selected');
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the Embed dialog makes an iframe snippet of the chosen views', async () => {
+  const { page, problems } = await app('/?v=1&preset=rr-kbuild');
+  await page.click('button[name=embed]');
+  const snippet = page.locator('textarea[name=embed-snippet]');
+  await snippet.waitFor();
+  await page.check('input[name=embed-view][value=plot]');
+  await page.uncheck('input[name=embed-view][value=metrics]');
+  const text = await snippet.inputValue();
+  assert.match(text, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?v=1&amp;preset=rr-kbuild&amp;embed=1&amp;view=timeline,plot" width="960" height="540" loading="lazy" title="schedscope"/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** Non-background pixels and distinct colours of the first canvas in `frame`. */
+async function canvasInk(frame) {
+  return frame.evaluate(() => {
+    const c = document.querySelector('canvas');
+    if (!c || !c.width || !c.height) return { ink: 0, colours: 0 };
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const bg = `${d[0]},${d[1]},${d[2]},${d[3]}`;
+    const colours = new Set();
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 16) {
+      const k = `${d[i]},${d[i + 1]},${d[i + 2]},${d[i + 3]}`;
+      colours.add(k);
+      if (k !== bg) ink++;
+    }
+    return { ink, colours: colours.size, total: d.length / 16 };
+  });
+}
+
+/** Checks the embed inside `page`: renders, fits, pans on a drag, links to the full app. */
+async function checkEmbed(page, shot) {
+  const handle = await page.waitForSelector('iframe', { timeout: 20_000 });
+  const frame = await handle.contentFrame();
+  await frame.waitForSelector('canvas', { timeout: 30_000 });
+  await frame.waitForFunction(() => !document.querySelector('.status.running'), null, { timeout: 30_000 });
+  // Minimal chrome: no controls panel, no share bar.
+  assert.equal(await frame.locator('aside.controls, .sharebar').count(), 0);
+  let ink = { ink: 0 };
+  for (let i = 0; i < 50 && ink.ink < 200; i++) {
+    await page.waitForTimeout(200);
+    ink = await canvasInk(frame);
+  }
+  assert.ok(ink.ink >= 200 && ink.colours >= 4, `the embedded timeline is blank: ${JSON.stringify(ink)}`);
+  // Fits the frame: the document itself does not scroll.
+  const fit = await frame.evaluate(() => ({
+    sw: document.documentElement.scrollWidth,
+    w: innerWidth,
+  }));
+  assert.ok(fit.sw <= fit.w + 1, `the embed scrolls sideways: ${JSON.stringify(fit)}`);
+  // The link to the full app keeps the config and drops embedding.
+  const href = await frame.getAttribute('a.open-full', 'href');
+  assert.ok(href.startsWith('?v=1&preset=') && !href.includes('embed'), href);
+
+  // Zoom in, then drag: the visible window (in the canvas's aria-label) moves.
+  const canvas = frame.locator('canvas').first();
+  await frame.click('button[aria-label="Zoom in"]');
+  await frame.click('button[aria-label="Zoom in"]');
+  await page.waitForTimeout(200);
+  const before = await canvas.getAttribute('aria-label');
+  const box = await canvas.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * 0.3, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + box.width * (0.3 + 0.04 * i), y);
+  await page.mouse.up();
+  await page.waitForTimeout(300);
+  const afterDrag = await canvas.getAttribute('aria-label');
+  assert.notEqual(afterDrag, before, 'the timeline did not pan on a drag');
+  await page.screenshot({ path: fileURLToPath(new URL(shot, OUT)) });
+}
+
+test('embedded in a reveal.js deck: renders, pans on a drag, screenshot', async () => {
+  const { page, problems } = await open(browser.context, url('/hosts/reveal.html'));
+  await page.waitForFunction(() => window.Reveal?.isReady?.(), null, { timeout: 10_000 });
+  await checkEmbed(page, 'embed-reveal.png');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('embedded in a plain docs page: renders, pans on a drag, screenshot', async () => {
+  const { page, problems } = await open(browser.context, url('/hosts/docs.html'));
+  await checkEmbed(page, 'embed-docs.png');
+  const frame = await (await page.$('iframe')).contentFrame();
+  await frame.waitForSelector('figure.plot.sweep svg', { timeout: 20_000 });
+  assert.equal(await frame.locator('[data-view]').count(), 2, 'only the two views of view=timeline,plot');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('exports: Perfetto JSON, metrics CSV and timeline PNG download', async () => {
+  const { page, problems } = await app('/?v=1&preset=nohz-pipe');
+  await settled(page);
+  const download = async (label) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${label}"]`)]);
+    return { name: d.suggestedFilename(), body: await readFile(await d.path()) };
+  };
+  const trace = await download('Perfetto JSON');
+  assert.equal(trace.name, 'schedscope-nohz-pipe.perfetto.json');
+  const json = JSON.parse(trace.body.toString('utf8'));
+  assert.ok(Array.isArray(json.traceEvents) && json.traceEvents.length > 10, 'traceEvents');
+  assert.ok(json.traceEvents.some((e) => e.ph === 'X'), 'running slices');
+  const csv = await download('Metrics CSV');
+  assert.match(csv.body.toString('utf8'), /^key,value\r?\n/);
+  const png = await download('Timeline PNG');
+  assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG file');
+  const svg = await download('Sweep SVG');
+  assert.match(svg.body.toString('utf8'), /<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('rt-app import: a file sets the workload, a broken one changes nothing and names the field', async () => {
+  const { page, problems } = await app('/?v=1&preset=rr-kbuild');
+  const before = await page.locator('input[name=tasks]').inputValue();
+  await page.setInputFiles('input[name=rtapp-import]', `${ROOT}/tests/data/rtapp/periodic.json`);
+  await page.waitForSelector('ul.notices:has-text("Imported periodic.json")');
+  assert.equal(await page.locator('select[name=workload]').inputValue(), 'rtapp');
+  const tasks = await page.locator('input[name=tasks]').inputValue();
+  assert.notEqual(tasks, before);
+  await page.waitForFunction(() => location.search.includes('workload=rtapp'), null, { timeout: 5_000 });
+
+  await page.setInputFiles('input[name=rtapp-import]', {
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{ "tasks": { "t0": { "run": -5, "sleep": 1000 } } }'),
+  });
+  const bad = page.locator('ul.notices li:has-text("Cannot import broken.json")');
+  await bad.waitFor();
+  assert.match(await bad.innerText(), /tasks\.t0/);
+  assert.equal(await page.locator('input[name=tasks]').inputValue(), tasks, 'nothing changed');
+
+  // Drag and drop onto the page imports too.
+  const dropped = await readFile(`${ROOT}/tests/data/rtapp/video-phases.json`, 'utf8');
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'video-phases.json', { type: 'application/json' }));
+    document.body.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, dropped);
+  await page.waitForSelector('ul.notices:has-text("Imported video-phases.json")');
+  assert.notEqual(await page.locator('input[name=tasks]').inputValue(), tasks);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

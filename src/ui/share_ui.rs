@@ -1,0 +1,707 @@
+//! Share, embed, export and import in the browser: the share bar (copy link, embed dialog,
+//! exports, rt-app import), the embedded page (`?embed=1`), and the browser calls behind
+//! them (address bar sync, downloads, clipboard, file reading, drag and drop).
+//!
+//! The URL format itself lives in `share::url`; the pure pieces here (iframe snippet,
+//! file names, sweep CSV, standalone SVG) are tested natively. Nothing from the URL or a
+//! file is ever written as markup: only parsed values reach the page, through yew.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::engine::presets::preset;
+use crate::share::url::View;
+use crate::share::{csv, perfetto};
+
+use super::plots::SweepPlot;
+use super::state::{Action, RunView, State, Sweep};
+use super::timeline::{render_png_data_url, Timeline};
+use super::views::{CompareTable, MetricsPanel};
+use super::StateCtx;
+
+/// Quiet time after the last change before the address bar is rewritten.
+pub const URL_DEBOUNCE_MS: u32 = 300;
+/// Views an embed shows when the link names none.
+pub const DEFAULT_EMBED_VIEWS: [View; 2] = [View::Timeline, View::Metrics];
+/// Default iframe size in the embed dialog (CSS pixels).
+pub const DEFAULT_EMBED_SIZE: (u32, u32) = (960, 540);
+/// Largest file the importer reads (matches `share::rtapp::MAX_FILE_BYTES`).
+const MAX_IMPORT_BYTES: f64 = crate::share::rtapp::MAX_FILE_BYTES as f64;
+
+// ---------------------------------------------------------------------------------------
+// Pure parts.
+
+/// Escapes text for a double-quoted HTML attribute.
+pub fn attr_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The query of an embed of `state` showing `views` (in `View::ALL` order, deduplicated;
+/// none means the embed's default).
+pub fn embed_query(state: &State, views: &[View]) -> String {
+    let mut u = state.url_state();
+    u.embed = true;
+    u.views = View::ALL.into_iter().filter(|v| views.contains(v)).collect();
+    if u.views == DEFAULT_EMBED_VIEWS {
+        u.views.clear();
+    }
+    crate::share::url::to_query(&u)
+}
+
+/// The iframe snippet for `page` (the app's address without a query) and an embed query.
+pub fn embed_snippet(page: &str, query: &str, width: u32, height: u32) -> String {
+    format!(
+        "<iframe src=\"{}\" width=\"{width}\" height=\"{height}\" loading=\"lazy\" title=\"schedscope\" \
+         style=\"border:1px solid #ccc;border-radius:6px\"></iframe>",
+        attr_escape(&format!("{page}?{query}"))
+    )
+}
+
+/// A file name stem naming the config: `schedscope-rr-kbuild`, `schedscope-custom`.
+pub fn file_stem(state: &State) -> String {
+    let name = preset(&state.preset).map(|p| p.name).unwrap_or("custom");
+    let clean: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    format!("schedscope-{clean}")
+}
+
+/// The sweep as CSV: `param,value,<y column>`, one row per point (empty when not run yet).
+/// The UI keeps only the plotted figure (throughput) per point; the CLI's `sweep` writes
+/// every metric.
+pub fn sweep_points_csv(sw: &Sweep) -> String {
+    let y = if sw.unit.is_empty() { "throughput".to_string() } else { format!("throughput ({})", sw.unit) };
+    let mut out = format!("param,value,{}\r\n", csv::quote(&y));
+    for (v, y) in sw.values.iter().zip(&sw.ys) {
+        let y = y.map(|y| y.to_string()).unwrap_or_default();
+        out.push_str(&format!("{},{},{}\r\n", csv::quote(sw.key), csv::quote(v), csv::quote(&y)));
+    }
+    out
+}
+
+/// Colours the plot stylesheet gives through CSS variables, resolved for a file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SvgColours {
+    pub bg: String,
+    pub fg: String,
+    pub muted: String,
+    pub line: String,
+    pub focus: String,
+}
+
+impl Default for SvgColours {
+    fn default() -> Self {
+        SvgColours {
+            bg: "#ffffff".into(),
+            fg: "#17202a".into(),
+            muted: "#56616d".into(),
+            line: "#d5dbe1".into(),
+            focus: "#d55e00".into(),
+        }
+    }
+}
+
+/// Makes a standalone SVG file from a plot's serialized `<svg>` element: adds the SVG
+/// namespace, a size, a background and the page's plot styles (which a file does not
+/// inherit). Markup that is not an `<svg>` element comes back as an error.
+pub fn svg_file(markup: &str, c: &SvgColours, width: u32, height: u32) -> Result<String, String> {
+    let markup = markup.trim();
+    if !markup.starts_with("<svg") || !markup.ends_with("</svg>") {
+        return Err("the plot is not an SVG element".into());
+    }
+    let open_end = markup.find('>').ok_or("the plot's SVG has no opening tag")?;
+    let (open, rest) = markup.split_at(open_end);
+    let mut attrs = String::new();
+    if !open.contains("xmlns=") {
+        attrs.push_str(" xmlns=\"http://www.w3.org/2000/svg\"");
+    }
+    if !open.contains(" width=") {
+        attrs.push_str(&format!(" width=\"{width}\" height=\"{height}\""));
+    }
+    let style = format!(
+        "<style>text{{fill:{m};font:11px system-ui,sans-serif}}text.label{{fill:{f};font-size:12px}}\
+         .axis line,.axis-line{{stroke:{m};stroke-width:1}}line.grid{{stroke:{l};stroke-dasharray:2 3}}\
+         path.curve{{fill:none;stroke-width:2}}line.marker{{stroke:{o};stroke-width:2;stroke-dasharray:4 3}}\
+         circle.pending{{fill:{l}}}</style><rect width=\"100%\" height=\"100%\" fill=\"{b}\"/>",
+        m = attr_escape(&c.muted),
+        f = attr_escape(&c.fg),
+        l = attr_escape(&c.line),
+        o = attr_escape(&c.focus),
+        b = attr_escape(&c.bg),
+    );
+    // `rest` starts with the opening tag's `>`.
+    Ok(format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{open}{attrs}>{style}{}\n", &rest[1..]))
+}
+
+// ---------------------------------------------------------------------------------------
+// Browser calls. Each one fails softly: a message, never a panic.
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The state a page load starts from: the link's, or the first preset without a query.
+pub fn initial_state() -> State {
+    let search = window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    if search.trim_start_matches('?').is_empty() {
+        return State::default();
+    }
+    let (u, notices) = crate::share::url::parse(&search);
+    State::from_url(&u, &notices)
+}
+
+/// The app's address without its query (`https://host/path/`).
+pub fn page_address() -> String {
+    window()
+        .map(|w| {
+            let l = w.location();
+            format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
+        })
+        .unwrap_or_default()
+}
+
+/// Rewrites the address bar to `?query` without a history entry (unless it already is).
+pub fn replace_query(query: &str) {
+    let Some(w) = window() else { return };
+    let l = w.location();
+    if l.search().unwrap_or_default().trim_start_matches('?') == query {
+        return;
+    }
+    let target = format!("{}?{query}", l.pathname().unwrap_or_else(|_| "/".into()));
+    if let Ok(h) = w.history() {
+        if let Err(e) = h.replace_state_with_url(&JsValue::NULL, "", Some(&target)) {
+            web_sys::console::warn_1(&format!("schedscope: cannot update the address bar: {e:?}").into());
+        }
+    }
+}
+
+/// Starts a download of `href` (an object or data URL) as `name` through a temporary link.
+fn click_download(href: &str, name: &str) -> Result<(), String> {
+    let document = window().and_then(|w| w.document()).ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|e| format!("cannot create a link: {e:?}"))?
+        .dyn_into()
+        .map_err(|_| "cannot create a link".to_string())?;
+    a.set_href(href);
+    a.set_download(name);
+    let _ = a.set_attribute("hidden", "");
+    let body = document.body().ok_or("no page body")?;
+    body.append_child(&a).map_err(|e| format!("{e:?}"))?;
+    a.click();
+    a.remove();
+    Ok(())
+}
+
+/// Downloads `text` as a file named `name` of type `mime` (Blob + object URL, revoked
+/// once the download has started).
+pub fn download_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
+        .map_err(|e| format!("cannot make the file: {e:?}"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("cannot make the file: {e:?}"))?;
+    let res = click_download(&url, name);
+    // The click starts the download synchronously; revoke a little later all the same.
+    gloo::timers::callback::Timeout::new(2_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+    res
+}
+
+/// Puts `text` on the clipboard; `done(true)` when it is there, `done(false)` when the
+/// browser has no clipboard or refused (the caller shows a selected field instead).
+pub fn copy_text(text: &str, done: Callback<bool>) {
+    let Some(w) = window() else {
+        done.emit(false);
+        return;
+    };
+    let nav = w.navigator();
+    let has =
+        js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard")).is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if !has {
+        done.emit(false);
+        return;
+    }
+    let promise = nav.clipboard().write_text(text);
+    let (ok, err) = (done.clone(), done);
+    let ok = Closure::once(move |_: JsValue| ok.emit(true));
+    let err = Closure::once(move |_: JsValue| err.emit(false));
+    let _ = promise.then2(&ok, &err);
+    // One of the two is never called: a few bytes per click, the price of no futures crate.
+    ok.forget();
+    err.forget();
+}
+
+/// Reads an rt-app file and dispatches its import. The reader lives in `holder` until it
+/// answers (dropping it would cancel the read).
+pub fn read_import(
+    file: web_sys::File,
+    dispatch: Callback<Action>,
+    holder: Rc<RefCell<Option<gloo::file::callbacks::FileReader>>>,
+) {
+    let name = file.name();
+    if file.size() > MAX_IMPORT_BYTES {
+        dispatch.emit(Action::Notice(format!(
+            "Cannot import {name}: it is {:.0} kB; rt-app files larger than {:.0} kB are not read. Nothing was changed.",
+            file.size() / 1000.0,
+            MAX_IMPORT_BYTES / 1000.0
+        )));
+        return;
+    }
+    let blob = gloo::file::File::from(file);
+    let reader = gloo::file::callbacks::read_as_text(&blob, move |res| match res {
+        Ok(text) => dispatch.emit(Action::Import { name, text }),
+        Err(e) => dispatch.emit(Action::Notice(format!("Cannot read {name}: {e}. Nothing was changed."))),
+    });
+    *holder.borrow_mut() = Some(reader);
+}
+
+/// The computed colours the plot styles use, for a standalone SVG.
+fn page_colours(el: &web_sys::Element) -> SvgColours {
+    let mut c = SvgColours::default();
+    if let Some(style) = window().and_then(|w| w.get_computed_style(el).ok().flatten()) {
+        let get = |v: &str, slot: &mut String| {
+            let value = style.get_property_value(v).unwrap_or_default();
+            let value = value.trim();
+            // Only plain colour tokens go into the file.
+            if !value.is_empty() && value.chars().all(|ch| ch.is_ascii_alphanumeric() || "#(),. %".contains(ch)) {
+                *slot = value.to_string();
+            }
+        };
+        get("--panel", &mut c.bg);
+        get("--fg", &mut c.fg);
+        get("--muted", &mut c.muted);
+        get("--line", &mut c.line);
+        get("--focus", &mut c.focus);
+    }
+    c
+}
+
+/// Downloads the plot under `selector` as a standalone SVG file.
+fn export_svg(selector: &str, name: &str) -> Result<(), String> {
+    let document = window().and_then(|w| w.document()).ok_or("no document")?;
+    let svg = document.query_selector(selector).ok().flatten().ok_or("that plot has nothing drawn yet")?;
+    let rect = svg.get_bounding_client_rect();
+    let (w, h) = (rect.width().round().max(1.0) as u32, rect.height().round().max(1.0) as u32);
+    let file = svg_file(&svg.outer_html(), &page_colours(&svg), w, h)?;
+    download_text(name, "image/svg+xml", &file)
+}
+
+// ---------------------------------------------------------------------------------------
+// Components.
+
+/// Copy link, embed dialog, exports and import, above the results.
+#[function_component(ShareBar)]
+pub fn share_bar() -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    // The link shown after "Copy link" and whether the clipboard took it.
+    let copied = use_state(|| None::<(String, bool)>);
+    let embed_open = use_state(|| false);
+    let message = use_state(|| None::<String>);
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let link_ref = use_node_ref();
+
+    // When the clipboard refused, select the link so Ctrl+C copies it.
+    {
+        let link_ref = link_ref.clone();
+        use_effect_with((*copied).clone(), move |c| {
+            if let Some((_, false)) = c {
+                if let Some(input) = link_ref.cast::<web_sys::HtmlInputElement>() {
+                    let _ = input.focus();
+                    input.select();
+                }
+            }
+        });
+    }
+
+    let on_copy = {
+        let (ctx, copied) = (ctx.clone(), copied.clone());
+        Callback::from(move |_| {
+            let link = format!("{}?{}", page_address(), ctx.query());
+            let (copied, shown) = (copied.clone(), link.clone());
+            copy_text(&link, Callback::from(move |ok| copied.set(Some((shown.clone(), ok)))));
+        })
+    };
+    let report = {
+        let message = message.clone();
+        move |r: Result<(), String>, what: &str| match r {
+            Ok(()) => message.set(None),
+            Err(e) => message.set(Some(format!("Cannot export {what}: {e}"))),
+        }
+    };
+    let result = ctx.result.clone();
+    let stem = file_stem(&ctx);
+    let export = |label: &'static str, title: &'static str, f: Rc<dyn Fn() -> Result<(), String>>| {
+        let report = report.clone();
+        let onclick = Callback::from(move |_| report(f(), label));
+        html! { <button type="button" {title} {onclick} data-export={label}>{label}</button> }
+    };
+    let perfetto_json: Rc<dyn Fn() -> Result<(), String>> = {
+        let (r, stem) = (result.clone(), stem.clone());
+        Rc::new(move || {
+            let r = r.as_ref().ok_or("no run has finished yet")?;
+            let json = perfetto::to_json(&r.trace, Some(&r.metrics), Some(&r.config));
+            download_text(&format!("{stem}.perfetto.json"), "application/json", &json)
+        })
+    };
+    let metrics_csv: Rc<dyn Fn() -> Result<(), String>> = {
+        let (r, stem) = (result.clone(), stem.clone());
+        Rc::new(move || {
+            let r = r.as_ref().ok_or("no run has finished yet")?;
+            download_text(&format!("{stem}-metrics.csv"), "text/csv", &csv::metrics_csv(&r.metrics))
+        })
+    };
+    let sweep_csv: Rc<dyn Fn() -> Result<(), String>> = {
+        let (sw, stem) = (ctx.sweep.clone(), stem.clone());
+        Rc::new(move || {
+            let sw = sw.as_ref().ok_or("there is no sweep")?;
+            download_text(&format!("{stem}-sweep-{}.csv", sw.key), "text/csv", &sweep_points_csv(sw))
+        })
+    };
+    let timeline_png: Rc<dyn Fn() -> Result<(), String>> = {
+        let (r, stem) = (result.clone(), stem.clone());
+        Rc::new(move || {
+            let r: &Rc<RunView> = r.as_ref().ok_or("no run has finished yet")?;
+            let url = render_png_data_url(&r.trace, None, 1600, 2.0, &stem)?;
+            click_download(&url, &format!("{stem}-timeline.png"))
+        })
+    };
+    let sweep_svg: Rc<dyn Fn() -> Result<(), String>> = {
+        let stem = stem.clone();
+        Rc::new(move || export_svg("figure.plot.sweep svg", &format!("{stem}-sweep.svg")))
+    };
+    let dist_svg: Rc<dyn Fn() -> Result<(), String>> = {
+        let stem = stem.clone();
+        Rc::new(move || export_svg("figure.plot.dist svg", &format!("{stem}-distribution.svg")))
+    };
+
+    let on_file = {
+        let (dispatch, reader) = (ctx.dispatcher(), reader.clone());
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                let d = dispatch.clone();
+                read_import(file, Callback::from(move |a| d.dispatch(a)), reader.clone());
+            }
+            input.set_value(""); // the same file can be picked again after an edit
+        })
+    };
+    let toggle_embed = {
+        let embed_open = embed_open.clone();
+        Callback::from(move |_| embed_open.set(!*embed_open))
+    };
+
+    html! {
+        <div class="sharebar" role="group" aria-label="Share, export and import"
+            style="display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.5rem 0">
+            <button type="button" name="copy-link" onclick={on_copy}
+                title="Copy a link that restores this exact config">{"Copy link"}</button>
+            <button type="button" name="embed" aria-expanded={embed_open.to_string()} onclick={toggle_embed}
+                title="An iframe snippet for slides and docs">{"Embed…"}</button>
+            <span class="export" role="group" aria-label="Export" style="display:contents">
+                { export("Perfetto JSON", "The trace in Chrome/Perfetto JSON (ui.perfetto.dev)", perfetto_json) }
+                { export("Metrics CSV", "This run's metrics as CSV", metrics_csv) }
+                { export("Sweep CSV", "The sweep plot's points as CSV", sweep_csv) }
+                { export("Timeline PNG", "The whole timeline as a PNG image", timeline_png) }
+                { export("Sweep SVG", "The sweep plot as an SVG file", sweep_svg) }
+                { export("Distribution SVG", "The distribution plot as an SVG file", dist_svg) }
+            </span>
+            <label class="import button" title="Import an rt-app JSON workload (or drop the file on the page)">
+                {"Import rt-app…"}
+                <input type="file" name="rtapp-import" accept=".json,application/json" onchange={on_file}
+                    style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
+            </label>
+            if let Some((link, ok)) = &*copied {
+                <span class="copied" role="status" style="display:flex;gap:.4rem;align-items:center;flex:1 1 20rem">
+                    <input ref={link_ref} type="text" readonly=true name="share-link" value={link.clone()}
+                        aria-label="Link to this config" style="flex:1;min-width:8rem" />
+                    { if *ok { "Link copied." } else { "Press Ctrl+C (⌘C) to copy the selected link." } }
+                </span>
+            }
+            if let Some(m) = &*message { <span class="err" role="alert">{m.clone()}</span> }
+            if *embed_open { <EmbedDialog on_close={Callback::from(move |_| embed_open.set(false))} /> }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedDialogProps {
+    pub on_close: Callback<()>,
+}
+
+/// The "Embed" dialog: view checkboxes, a size, and the iframe snippet to copy.
+#[function_component(EmbedDialog)]
+pub fn embed_dialog(props: &EmbedDialogProps) -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let views = use_state(|| if ctx.views.is_empty() { DEFAULT_EMBED_VIEWS.to_vec() } else { ctx.views.clone() });
+    let size = use_state(|| DEFAULT_EMBED_SIZE);
+    let copied = use_state(|| None::<bool>);
+    let snippet = embed_snippet(&page_address(), &embed_query(&ctx, &views), size.0, size.1);
+
+    let checkbox = |v: View| {
+        let checked = views.contains(&v);
+        let (views, copied) = (views.clone(), copied.clone());
+        let onchange = Callback::from(move |e: Event| {
+            let on = e.target_dyn_into::<web_sys::HtmlInputElement>().is_some_and(|i| i.checked());
+            let mut list: Vec<View> = views.iter().copied().filter(|x| *x != v).collect();
+            if on {
+                list.push(v);
+            }
+            views.set(list);
+            copied.set(None);
+        });
+        let id = format!("embed-view-{}", v.name());
+        html! {
+            <label for={id.clone()} style="margin-right:.6rem">
+                <input type="checkbox" id={id} name="embed-view" value={v.name()} {checked} {onchange} />
+                {" "}{v.name()}
+            </label>
+        }
+    };
+    let dim = |label: &'static str, get: fn((u32, u32)) -> u32, put: fn((u32, u32), u32) -> (u32, u32)| {
+        let size2 = size.clone();
+        let onchange = Callback::from(move |e: Event| {
+            let v = e.target_dyn_into::<web_sys::HtmlInputElement>().and_then(|i| i.value().parse::<u32>().ok());
+            if let Some(v) = v {
+                size2.set(put(*size2, v.clamp(200, 4000)));
+            }
+        });
+        html! {
+            <label style="margin-right:.6rem">{label}{" "}
+                <input type="number" name={format!("embed-{}", label.to_lowercase())} min="200" max="4000" step="10"
+                    value={get(*size).to_string()} {onchange} style="width:6rem" />
+            </label>
+        }
+    };
+    let on_copy = {
+        let (copied, snippet) = (copied.clone(), snippet.clone());
+        Callback::from(move |_| {
+            let copied = copied.clone();
+            copy_text(&snippet, Callback::from(move |ok| copied.set(Some(ok))));
+        })
+    };
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    html! {
+        <section class="embed-dialog panel" role="dialog" aria-label="Embed this view"
+            style="flex:1 1 100%;display:flex;flex-direction:column;gap:.5rem">
+            <h2 style="margin:0;font-size:1rem">{"Embed in slides or docs"}</h2>
+            <div role="group" aria-label="Views shown">{ for View::ALL.into_iter().map(checkbox) }</div>
+            <div>{ dim("Width", |s| s.0, |s, v| (v, s.1)) }{ dim("Height", |s| s.1, |s, v| (s.0, v)) }</div>
+            <textarea name="embed-snippet" readonly=true rows="3" aria-label="iframe snippet" value={snippet}
+                style="width:100%;box-sizing:border-box;font-family:monospace;font-size:.8rem" />
+            <div style="display:flex;gap:.5rem;align-items:center">
+                <button type="button" name="copy-snippet" onclick={on_copy}>{"Copy snippet"}</button>
+                <button type="button" onclick={close}>{"Close"}</button>
+                { match *copied {
+                    Some(true) => html! { <span role="status">{"Snippet copied."}</span> },
+                    Some(false) => html! { <span role="status">{"Select the snippet and copy it (Ctrl+C)."}</span> },
+                    None => html! {},
+                } }
+            </div>
+        </section>
+    }
+}
+
+/// The embedded page: only the link's views, a one-line header, and a link to the full app.
+#[function_component(EmbedPage)]
+pub fn embed_page() -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let s: &State = &ctx;
+    let views = if s.views.is_empty() { DEFAULT_EMBED_VIEWS.to_vec() } else { s.views.clone() };
+    let title = preset(&s.preset).map(|p| p.title).unwrap_or("custom config");
+    let b = s.result.clone();
+    let a = s.pin.as_ref().and_then(|p| p.result.clone());
+    let running = s.running();
+    let status = match (&s.run_error, running) {
+        (Some(e), _) => {
+            html! { <span class="status error" role="alert">{format!("Cannot run this config: {e}")}</span> }
+        }
+        (None, true) => html! { <span class="status running" role="status">{"Simulating…"}</span> },
+        (None, false) => html! {},
+    };
+    let view = |v: View| -> Html {
+        match v {
+            View::Timeline => html! {
+                <section class="panel" aria-label="Timeline" data-view="timeline" style="min-width:0">
+                    if let Some(r) = &b {
+                        <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }} />
+                    } else {
+                        <p class="note">{"Waiting for the first run…"}</p>
+                    }
+                </section>
+            },
+            View::Plot => html! {
+                <section class="panel" aria-label="Sweep" data-view="plot" style="min-width:0">
+                    if let Some(sw) = &s.sweep { <SweepPlot sweep={sw.clone()} /> }
+                </section>
+            },
+            View::Metrics => html! {
+                <div data-view="metrics" style="min-width:0"><MetricsPanel result={b.clone()} {running} /></div>
+            },
+            View::Compare => html! {
+                <section class="panel" aria-label="Compare A and B" data-view="compare" style="min-width:0">
+                    if s.pin.is_some() {
+                        <CompareTable a={a.clone()} b={b.clone()} />
+                    } else {
+                        <p class="note">{"This link compares nothing (add compare=1 and b. keys)."}</p>
+                    }
+                </section>
+            },
+        }
+    };
+    html! {
+        <div class="embed" style="box-sizing:border-box;width:100vw;height:100vh;overflow:auto;padding:.4rem .5rem;display:flex;flex-direction:column;gap:.4rem">
+            <header style="display:flex;gap:.6rem;align-items:baseline;font-size:.85rem;flex-wrap:wrap">
+                <strong>{"schedscope"}</strong>
+                <span>{title}</span>
+                { status }
+                <a class="open-full" href={format!("?{}", s.full_app_query())} target="_blank" rel="noopener noreferrer"
+                    style="margin-left:auto">{"open in schedscope ↗"}</a>
+            </header>
+            <Notices />
+            { for views.into_iter().map(view) }
+        </div>
+    }
+}
+
+/// Notices (`role="status"`), each dismissible, with its list of details.
+#[function_component(Notices)]
+pub fn notices() -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    if ctx.notices.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ul class="notices" role="status">
+            { for ctx.notices.iter().map(|n| {
+                let (ctx, id) = (ctx.clone(), n.id);
+                let onclick = Callback::from(move |_| ctx.dispatch(Action::Dismiss(id)));
+                html! {
+                    <li key={n.id} style="flex-wrap:wrap">
+                        <span style="flex:1 1 0">{n.text.clone()}</span>
+                        <button type="button" class="dismiss" aria-label="Dismiss" {onclick}>{"×"}</button>
+                        if !n.details.is_empty() {
+                            <ul class="details" style="flex:1 1 100%;margin:.2rem 0 0 1.2rem;padding:0">
+                                { for n.details.iter().map(|d| html! {
+                                    <li style="display:list-item;list-style:disc;background:none;border:0;padding:0">{d.clone()}</li>
+                                }) }
+                            </ul>
+                        }
+                    </li>
+                }
+            }) }
+        </ul>
+    }
+}
+
+/// Installs drag-and-drop import on the window while mounted (not in embeds).
+#[hook]
+pub fn use_drop_import(enabled: bool, dispatch: Callback<Action>) {
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    use_effect_with(enabled, move |enabled| {
+        let mut listeners = Vec::new();
+        if let (true, Some(w)) = (*enabled, window()) {
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            listeners.push(gloo::events::EventListener::new_with_options(&w, "dragover", opts, |e| {
+                e.prevent_default();
+            }));
+            listeners.push(gloo::events::EventListener::new_with_options(&w, "drop", opts, move |e| {
+                e.prevent_default();
+                let file = e
+                    .dyn_ref::<web_sys::DragEvent>()
+                    .and_then(|d| d.data_transfer())
+                    .and_then(|t| t.files())
+                    .and_then(|f| f.get(0));
+                if let Some(file) = file {
+                    read_import(file, dispatch.clone(), reader.clone());
+                }
+            }));
+        }
+        move || drop(listeners)
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::share::url;
+
+    #[test]
+    fn the_snippet_is_an_escaped_lazy_iframe_of_an_embed_link() {
+        let (u, n) = url::parse("?v=1&preset=rr-kbuild&rr_interval=5ms");
+        assert!(n.is_empty(), "{n:?}");
+        let s = State::from_url(&u, &n);
+        let q = embed_query(&s, &[View::Plot, View::Timeline]);
+        assert_eq!(q, "v=1&preset=rr-kbuild&rr_interval=5ms&embed=1&view=timeline,plot");
+        let snip = embed_snippet("https://x.org/app/", &q, 800, 450);
+        assert!(snip.starts_with("<iframe src=\"https://x.org/app/?v=1&amp;preset=rr-kbuild&amp;rr_interval=5ms&amp;embed=1&amp;view=timeline,plot\""), "{snip}");
+        for part in ["width=\"800\"", "height=\"450\"", "loading=\"lazy\"", "title=\"schedscope\"", "</iframe>"] {
+            assert!(snip.contains(part), "{part} missing in {snip}");
+        }
+        // The default views are not spelled out, and the embed link parses back.
+        let q = embed_query(&s, &[View::Metrics, View::Timeline]);
+        assert!(!q.contains("view="), "{q}");
+        let (back, n) = url::parse(&q);
+        assert!(n.is_empty() && back.embed && back.config.rr_interval == 5_000_000);
+    }
+
+    #[test]
+    fn attribute_escaping_closes_no_attribute() {
+        assert_eq!(attr_escape("a\"><script>&"), "a&quot;&gt;&lt;script&gt;&amp;");
+        let snip = embed_snippet("https://x/\"onload=\"alert(1)", "v=1", 10, 10);
+        assert_eq!(snip.matches('"').count(), 2 * 6, "only the quotes of the snippet's six attributes: {snip}");
+    }
+
+    #[test]
+    fn file_names_follow_the_preset() {
+        let s = State::default();
+        assert_eq!(file_stem(&s), format!("schedscope-{}", crate::engine::presets::PRESETS[0].name));
+        let s = State::with_config(Default::default(), "no such");
+        assert_eq!(file_stem(&s), "schedscope-custom");
+    }
+
+    #[test]
+    fn sweep_csv_has_one_row_per_point_and_empty_cells_for_missing_ones() {
+        let mut sw = (*State::default().sweep.unwrap()).clone();
+        sw.unit = "ops/s".into();
+        sw.ys[0] = Some(12.5);
+        let text = sweep_points_csv(&sw);
+        let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), sw.values.len() + 1);
+        assert_eq!(lines[0], "param,value,throughput (ops/s)");
+        assert_eq!(lines[1], format!("{},{},12.5", sw.key, sw.values[0]));
+        assert!(lines[2].ends_with(','), "a point not run yet has an empty cell: {}", lines[2]);
+    }
+
+    #[test]
+    fn svg_files_get_a_namespace_a_size_and_styles() {
+        let c = SvgColours::default();
+        let f = svg_file(
+            "<svg viewBox=\"0 0 10 10\" role=\"img\"><path class=\"curve\" d=\"M0,0L1,1\"></path></svg>",
+            &c,
+            400,
+            300,
+        )
+        .unwrap();
+        assert!(f.starts_with("<?xml"));
+        assert!(f.contains("<svg viewBox=\"0 0 10 10\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"300\"><style>"), "{f}");
+        assert!(f.contains("path.curve{fill:none") && f.contains(&c.muted));
+        assert!(f.trim_end().ends_with("</path></svg>"));
+        assert!(svg_file("<div></div>", &c, 1, 1).is_err());
+    }
+}
