@@ -21,7 +21,9 @@ pub struct MetricsPanelProps {
     pub running: bool,
 }
 
-/// The current run's figures (zeros when nothing ran yet).
+/// The current run's figures (zeros when nothing ran yet). `data-gen` is the config
+/// generation the figures belong to and `aria-busy` says a newer config is being simulated,
+/// so a script can wait for the figures of its own change.
 #[function_component(MetricsPanel)]
 pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
     let empty = Metrics::default();
@@ -29,7 +31,8 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
     let stop = props.result.as_ref().and_then(|_| stop_reason_text(m.stop_reason));
     let no_events = props.result.is_some() && m.events == 0;
     html! {
-        <section class={classes!("metrics", props.running.then_some("stale"))} aria-label="Metrics" aria-busy={props.running.to_string()}>
+        <section class={classes!("metrics", props.running.then_some("stale"))} aria-label="Metrics" aria-busy={props.running.to_string()}
+            data-gen={props.result.as_ref().map(|r| r.gen.to_string())}>
             <dl>
                 { for METRICS.iter().map(|d| {
                     let unit = metric_unit(d, m).to_string();
@@ -43,7 +46,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                 }) }
             </dl>
             if no_events {
-                <p class="note">{"The engine returned an empty run (no events): every figure is zero. The simulation core is still being written."}</p>
+                <p class="note">{"An empty run: no events were recorded in the simulated window, so every figure is zero. Try a longer duration or more work."}</p>
             } else if let Some(s) = stop {
                 <p class="note" data-metric="stop_reason">{s}</p>
             }
@@ -103,7 +106,7 @@ pub fn seed_view() -> Html {
             html! { <p class="note" role="status">{"Running the seed experiments (quick mode)…"}</p> }
         }
         Seeds::Loaded(tables) if tables.is_empty() => html! {
-            <p class="note">{"No seed tables yet: the engine's validation suite is still being written. When it lands, each mailing-list experiment appears here with its reported and simulated figures."}</p>
+            <p class="note">{"The validation returned no tables, so there is nothing to compare. Reload the page to run it again."}</p>
         },
         Seeds::Loaded(tables) => html! {
             <div class="seeds">{ for tables.iter().map(|t| html! { <SeedTableView table={t.clone()} /> }) }</div>
