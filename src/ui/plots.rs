@@ -266,6 +266,9 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
     let n_states = cats.len() as u8;
     html! {
         <figure class="plot dist">
+            if a.is_some() {
+                <figcaption class="legend"><span class="key a">{"A (pinned)"}</span><span class="key b">{"B (current)"}</span></figcaption>
+            }
             <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={format!("{xl}: {unit}")}>
                 { y_axis(&frame, unit) }
                 <line class="axis-line" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
