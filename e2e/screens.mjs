@@ -1,8 +1,13 @@
 // Screenshots of the built site for people to look at (not a test): desktop 1280x800 and
-// phone 390x844, into e2e/out/ (gitignored).
+// phone 390x844, one pair per scenario, into e2e/out/ (gitignored) as <size>-<scenario>.png.
 //
-//   node e2e/screens.mjs [query ...]    e.g. node e2e/screens.mjs "" "?preset=intro"
-// Needs dist/ (trunk build --release --offline). Each query string gets its own pair of files.
+//   node e2e/screens.mjs                  every scenario
+//   node e2e/screens.mjs rr-kbuild seeds  only these
+//
+// Scenarios: each preset by name (chosen with the preset select), `seeds` (the Seed
+// experiments tab), `compare` (intro pinned as A, B at HZ=1000), and `dark`, `dark-seeds`,
+// `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
+// (trunk build --release --offline). Prints each file and any problem the page logged.
 
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -10,24 +15,77 @@ import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
 
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
-const queries = process.argv.length > 2 ? process.argv.slice(2) : [''];
-const outDir = new URL('./out/', import.meta.url);
+const PRESETS = ['intro', 'hrtick-iperf', 'rr-kbuild', 'nohz-pipe', 'eevdf-vs-cfs'];
 
+/** Waits until the current run is shown and the sweep finished (or `ms` passed). */
+async function settle(page, ms = 60_000) {
+  await page.waitForSelector('.status.ok', { timeout: ms }).catch(() => {});
+  await page.waitForFunction(() => !document.querySelector('figure.plot.sweep .progress'), null, { timeout: ms })
+    .catch(() => {});
+}
+
+/** Opens the phone drawer if it is closed, so the controls are reachable. */
+async function openDrawer(page) {
+  await page.evaluate(() => {
+    const d = document.querySelector('details.drawer');
+    if (d && !d.open) d.open = true;
+  });
+}
+
+const scenarios = {
+  ...Object.fromEntries(PRESETS.map((p) => [p, async (page) => {
+    await openDrawer(page);
+    await page.selectOption('select[name=preset]', p);
+    await settle(page);
+  }])),
+  seeds: async (page) => {
+    await page.getByRole('button', { name: 'Seed experiments' }).click();
+    await page.waitForSelector('.seed table', { timeout: 180_000 }).catch(() => {});
+  },
+  compare: async (page) => {
+    await settle(page);
+    await page.getByRole('button', { name: 'Pin as A' }).click();
+    await openDrawer(page);
+    await page.selectOption('select[name=hz]', '1000');
+    await settle(page);
+  },
+};
+scenarios.dark = async (page) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await scenarios.intro(page);
+};
+scenarios['dark-seeds'] = async (page) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await scenarios.seeds(page);
+};
+scenarios['dark-compare'] = async (page) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await scenarios.compare(page);
+};
+
+const wanted = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(scenarios);
+for (const w of wanted) {
+  if (!scenarios[w]) {
+    console.error(`unknown scenario '${w}' (known: ${Object.keys(scenarios).join(' ')})`);
+    process.exit(2);
+  }
+}
+const outDir = new URL('./out/', import.meta.url);
 await mkdir(outDir, { recursive: true });
 const server = await serve(process.env.SCHEDSCOPE_DIST ?? 'dist');
 try {
   for (const [label, viewport] of Object.entries(SIZES)) {
     const browser = await launch(viewport);
     try {
-      for (const [i, q] of queries.entries()) {
-        const { page, problems } = await open(browser.context, new URL(q, server.url).href);
+      for (const name of wanted) {
+        const { page, problems } = await open(browser.context, server.url);
         await page.waitForSelector('canvas', { timeout: 20_000 }).catch(() => {});
-        await page.waitForLoadState('networkidle').catch(() => {});
+        await scenarios[name](page);
         await page.waitForTimeout(3000); // let the worker answer and a few frames paint
-        const name = queries.length > 1 ? `${label}-${i}.png` : `${label}.png`;
-        const file = fileURLToPath(new URL(name, outDir));
+        const file = fileURLToPath(new URL(`${label}-${name}.png`, outDir));
         await page.screenshot({ path: file, fullPage: true });
-        console.log(`${file}  ${q || '/'}${problems.length ? `  (${problems.length} problems: ${problems[0]})` : ''}`);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+        console.log(`${file}${overflow > 0 ? `  OVERFLOW ${overflow}px` : ''}${problems.length ? `  (${problems.length} problems: ${problems.join(' | ')})` : ''}`);
         await page.close();
       }
     } finally {

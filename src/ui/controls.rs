@@ -1,5 +1,7 @@
 //! The controls panel: a preset picker and one control per `KEYS` entry, grouped as KEYS
-//! groups them. Every control's value-bearing input has `name` equal to its config key.
+//! groups them. Every control has `name` equal to its config key: for a numeric key with a
+//! slider that is the `<input type=range>` (arrow keys, Home/End, PageUp/PageDown step it to
+//! the next distinct value), and the exact-value text box beside it is `<key>-text`.
 //!
 //! Text is validated on a copy of the config (`Config::set`); a bad value shows its message
 //! inline and never reaches the reducer.
@@ -124,7 +126,9 @@ pub fn key_control(props: &KeyControlProps) -> Html {
             }
         })
     };
-    let text_input = {
+    // The exact-value text box. With a slider it is the secondary input (`<key>-text`);
+    // without one it is the control itself (`name=<key>`).
+    let text_input = |with_slider: bool| {
         let (draft_shown, error_shown) = (draft.clone(), error.clone());
         let (draft, error, validate) = (draft.clone(), error.clone(), validate.clone());
         // Typing validates as you go; the change (Enter or leaving the field) commits.
@@ -137,9 +141,14 @@ pub fn key_control(props: &KeyControlProps) -> Html {
         let onchange = Callback::from(move |e: Event| commit.emit(input_value(&e)));
         let (draft, error) = (draft_shown, error_shown);
         let described = if error.is_some() { format!("{help_id} {err_id}") } else { help_id.clone() };
+        let (tid, tname, aria) = if with_slider {
+            (format!("{id}-text"), format!("{}-text", doc.key), Some(format!("{} exact value", doc.key)))
+        } else {
+            (id.clone(), doc.key.to_string(), None)
+        };
         html! {
-            <input type="text" id={id.clone()} name={doc.key} value={(*draft).clone()} {oninput} {onchange}
-                disabled={disabled} spellcheck="false" autocomplete="off"
+            <input type="text" id={tid} name={tname} value={(*draft).clone()} {oninput} {onchange}
+                disabled={disabled} spellcheck="false" autocomplete="off" aria-label={aria}
                 aria-invalid={error.is_some().to_string()} aria-describedby={described} />
         }
     };
@@ -152,23 +161,46 @@ pub fn key_control(props: &KeyControlProps) -> Html {
                     _ => current.parse().unwrap_or(m.min),
                 };
                 let pos = m.to_pos(value);
-                let commit = commit.clone();
                 let is_dur = matches!(doc.kind, KeyKind::Duration { .. });
-                let oninput = Callback::from(move |e: InputEvent| {
-                    let p: u32 =
-                        e.target_dyn_into::<HtmlInputElement>().and_then(|i| i.value().parse().ok()).unwrap_or(0);
-                    let v = m.from_pos(p);
-                    let text = if is_dur { crate::engine::time::format_duration(v) } else { v.to_string() };
-                    commit.emit(text);
-                });
+                let text = move |v: u64| if is_dur { crate::engine::time::format_duration(v) } else { v.to_string() };
+                let oninput = {
+                    let commit = commit.clone();
+                    Callback::from(move |e: InputEvent| {
+                        let p: u32 =
+                            e.target_dyn_into::<HtmlInputElement>().and_then(|i| i.value().parse().ok()).unwrap_or(0);
+                        commit.emit(text(m.from_pos(p)));
+                    })
+                };
+                // Keys step to the next distinct value (a raw position can round to the same
+                // value on a log scale, and the thumb would snap back).
+                let onkeydown = {
+                    let commit = commit.clone();
+                    Callback::from(move |e: KeyboardEvent| {
+                        let big = (SLIDER_STEPS / 20) as i64;
+                        let next = match e.key().as_str() {
+                            "ArrowRight" | "ArrowUp" => m.step(value, 1),
+                            "ArrowLeft" | "ArrowDown" => m.step(value, -1),
+                            "PageUp" => m.step(value, big),
+                            "PageDown" => m.step(value, -big),
+                            "Home" => m.min,
+                            "End" => m.max,
+                            _ => return,
+                        };
+                        e.prevent_default();
+                        if next != value {
+                            commit.emit(text(next));
+                        }
+                    })
+                };
                 html! {
-                    <input type="range" name={format!("{}-slider", doc.key)} min="0" max={SLIDER_STEPS.to_string()}
-                        step="1" value={pos.to_string()} {oninput} disabled={disabled}
-                        aria-label={format!("{} slider{}", doc.key, if m.log { " (log scale)" } else { "" })}
-                        aria-valuetext={key_value(doc, &current)} />
+                    <input type="range" id={id.clone()} name={doc.key} min="0" max={SLIDER_STEPS.to_string()}
+                        step="1" value={pos.to_string()} {oninput} {onkeydown} disabled={disabled}
+                        aria-describedby={help_id.clone()}
+                        aria-valuetext={format!("{}{}", key_value(doc, &current), if m.log { " (log scale)" } else { "" })} />
                 }
             });
-            html! { <div class="row">{ for slider }{ text_input }</div> }
+            let has_slider = slider.is_some();
+            html! { <div class="row">{ for slider }{ text_input(has_slider) }</div> }
         }
         KeyKind::Bool => {
             let checked = current == "on";
@@ -209,10 +241,10 @@ pub fn key_control(props: &KeyControlProps) -> Html {
         KeyKind::Text if doc.key == "cstates" => html! {
             <>
                 <CStateBoxes />
-                { text_input }
+                { text_input(false) }
             </>
         },
-        KeyKind::Text => text_input,
+        KeyKind::Text => text_input(false),
     };
     let shown =
         if matches!(doc.kind, KeyKind::Text) && doc.key != "cpu" { String::new() } else { key_value(doc, &current) };

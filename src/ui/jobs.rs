@@ -60,6 +60,9 @@ pub struct SeedRow {
 pub struct SeedTable {
     pub preset: String,
     pub title: String,
+    /// Where the reported figures come from (thread, date, who ran them).
+    #[serde(default)]
+    pub source: String,
     pub metric: String,
     pub unit: String,
     pub rows: Vec<SeedRow>,
@@ -70,6 +73,7 @@ impl From<validate::Table> for SeedTable {
         SeedTable {
             preset: t.preset,
             title: t.title,
+            source: t.source,
             metric: t.metric,
             unit: t.unit,
             rows: t

@@ -67,6 +67,36 @@ pub fn y_range(ys: &[f64]) -> (f64, f64) {
     (min, if top < max { top + step } else { top })
 }
 
+/// The y range of a result curve: from zero when the values vary a lot, else zoomed to the
+/// values (with a margin, ends on ticks) so a 5% effect is visible rather than a flat line.
+pub fn y_range_fit(ys: &[f64]) -> (f64, f64) {
+    let v: Vec<f64> = ys.iter().copied().filter(|y| y.is_finite()).collect();
+    let (min, max) = (v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(0.0, f64::max));
+    if v.is_empty() || min <= 0.0 || min < 0.5 * max {
+        return y_range(ys);
+    }
+    let pad = ((max - min) * 0.15).max(max * 0.01);
+    let (lo, hi) = (min - pad, max + pad);
+    let ticks = linear_ticks(lo, hi, 4);
+    let step = if ticks.len() >= 2 { ticks[1] - ticks[0] } else { hi - lo };
+    (((lo / step).floor() * step).max(0.0), (hi / step).ceil() * step)
+}
+
+/// A bin bound as a short label: two significant digits below 100 (`1.5`, `0.082`), whole
+/// numbers above (`164`, `1,943`).
+pub fn bin_label(x: f64) -> String {
+    if !x.is_finite() || x == 0.0 || x.abs() >= 100.0 {
+        return short(x.round());
+    }
+    let decimals = (1 - x.abs().log10().floor() as i32).max(0) as usize;
+    let s = format!("{x:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 fn y_axis(frame: &Frame, unit: &str) -> Html {
     let ticks = linear_ticks(frame.y0, frame.y1, 4);
     html! {
@@ -104,7 +134,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     let doc = key_doc(sw.key);
     let is_dur = doc.is_some_and(|d| matches!(d.kind, crate::engine::config::KeyKind::Duration { .. }));
     let known: Vec<f64> = sw.ys.iter().flatten().copied().collect();
-    let (y0, y1) = y_range(&known);
+    let (y0, y1) = y_range_fit(&known);
     let n = sw.values.len();
     let current = sw.base.get(sw.key).unwrap_or_default();
     // Numeric x, or the index of a category.
@@ -140,7 +170,8 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     html! {
         <figure class="plot sweep" data-sweep-key={sw.key}>
             <figcaption>
-                <span>{"Result across "}<code>{sw.key}</code>{if sw.log { " (log scale)" } else { "" }}</span>
+                <span>{"Result across "}<code>{sw.key}</code>{if sw.log { " (log scale)" } else { "" }}
+                    if y0 > 0.0 { <span class="zoomed">{format!(" · y axis from {}", short(y0))}</span> }</span>
                 if done < n {
                     <span class="progress" role="status">
                         <progress max={n.to_string()} value={done.to_string()}></progress>
@@ -195,7 +226,7 @@ pub fn short(x: f64) -> String {
 pub fn dist_bars(mode: DistMode, m: &Metrics) -> Vec<(String, f64)> {
     match mode {
         DistMode::Latency => {
-            m.wakeup_latency_hist.iter().map(|(hi, c)| (format!("≤{}", short(*hi)), *c as f64)).collect()
+            m.wakeup_latency_hist.iter().map(|(hi, c)| (format!("≤{}", bin_label(*hi)), *c as f64)).collect()
         }
         DistMode::CStates => m.cstate_residency.iter().map(|(k, v)| (k.clone(), v * 100.0)).collect(),
     }
@@ -235,6 +266,9 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
     let n_states = cats.len() as u8;
     html! {
         <figure class="plot dist">
+            if a.is_some() {
+                <figcaption class="legend"><span class="key a">{"A (pinned)"}</span><span class="key b">{"B (current)"}</span></figcaption>
+            }
             <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={format!("{xl}: {unit}")}>
                 { y_axis(&frame, unit) }
                 <line class="axis-line" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
@@ -248,7 +282,8 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
                     html! { <rect x={(cx - bw / 2.0).to_string()} y={yt.to_string()} width={bw.to_string()}
                         height={(yb - yt).max(0.0).to_string()} fill={fill}><title>{format!("{l}: {}", num(*v))}</title></rect> }
                 }) }) }
-                { for cats.iter().enumerate().filter(|(i, _)| cats.len() <= 12 || i % 2 == 0).map(|(i, c)| html! {
+                // At most about eight labels, so they never run into each other.
+                { for cats.iter().enumerate().filter(|(i, _)| i % cats.len().div_ceil(8).max(1) == 0).map(|(i, c)| html! {
                     <text x={frame.x(i as f64).to_string()} y={(H - BOTTOM + 17.0).to_string()} text-anchor="middle">{c.clone()}</text>
                 }) }
                 { x_label(xl.to_string()) }
@@ -280,6 +315,25 @@ mod tests {
         assert_eq!(y_range(&[0.0, 0.0]), (0.0, 1.0), "all-zero (stub engine) runs still draw");
         assert_eq!(y_range(&[3.0, 7.3]), (0.0, 8.0));
         assert_eq!(y_range(&[f64::NAN, 4.0]), (0.0, 4.0));
+    }
+
+    #[test]
+    fn result_curves_zoom_in_on_small_effects_and_start_at_zero_on_large_ones() {
+        let (lo, hi) = y_range_fit(&[33.72, 34.01, 35.27]);
+        assert!(lo > 20.0 && lo < 33.72 && hi > 35.27 && hi < 40.0, "{lo}..{hi}");
+        assert_eq!(y_range_fit(&[1.0, 10.0]), y_range(&[1.0, 10.0]), "a 10x spread starts at 0");
+        assert_eq!(y_range_fit(&[]), (0.0, 1.0));
+        let (lo, hi) = y_range_fit(&[5.0, 5.0]);
+        assert!(lo < 5.0 && hi > 5.0, "a flat curve still gets a range around it: {lo}..{hi}");
+    }
+
+    #[test]
+    fn bin_labels_are_short() {
+        assert_eq!(bin_label(1.024), "1");
+        assert_eq!(bin_label(1.536), "1.5");
+        assert_eq!(bin_label(0.0816), "0.082");
+        assert_eq!(bin_label(163.8), "164");
+        assert_eq!(bin_label(1943.2), "1,943");
     }
 
     #[test]

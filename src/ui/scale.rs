@@ -83,6 +83,23 @@ impl Mapping {
         }
     }
 
+    /// The value one keyboard step from `value` (`steps` slider positions, negative = down),
+    /// skipping positions that round to the same value, so every arrow key press changes
+    /// the knob until it reaches an end of its range.
+    pub fn step(&self, value: u64, steps: i64) -> u64 {
+        let mut pos = self.to_pos(value) as i64;
+        loop {
+            pos += steps;
+            if pos < 0 || pos > SLIDER_STEPS as i64 {
+                return if steps < 0 { self.min } else { self.max };
+            }
+            let v = self.from_pos(pos as u32);
+            if (steps > 0 && v > value) || (steps < 0 && v < value) {
+                return v;
+            }
+        }
+    }
+
     /// `n` values across the range (log-spaced on log scales), rounded, sorted, deduplicated,
     /// always including `current` so the marker sits on the curve.
     pub fn sweep(&self, n: usize, current: u64) -> Vec<u64> {
@@ -203,6 +220,30 @@ mod tests {
                 assert_eq!(m.from_pos(back), v, "{}: pos {pos} -> {v} -> {back}", doc.key);
                 assert!(m.from_pos(pos.saturating_sub(37)) <= v, "{}: not monotone at {pos}", doc.key);
             }
+        }
+    }
+
+    #[test]
+    fn keyboard_steps_always_change_the_value_until_an_end() {
+        let m = map("rr_interval");
+        // 10ms rounds to 2 digits: one raw position up is still 10ms, a key step is not.
+        assert_eq!(m.from_pos(m.to_pos(10 * MS) + 1), 10 * MS, "the case this guards against");
+        assert_eq!(m.step(10 * MS, 1), 11 * MS);
+        assert_eq!(m.step(10 * MS, -1), 9_900 * US);
+        assert_eq!(m.step(10 * SEC, 1), 10 * SEC, "stays at the top");
+        assert_eq!(m.step(100 * US, -1), 100 * US, "stays at the bottom");
+        assert!(m.step(6 * MS, 100) > m.step(6 * MS, 1), "page steps are bigger");
+        for doc in KEYS {
+            let Some(m) = mapping(doc) else { continue };
+            let mut v = m.min;
+            let mut n = 0;
+            while v < m.max {
+                let next = m.step(v, 1);
+                assert!(next > v, "{}: stuck at {v}", doc.key);
+                v = next;
+                n += 1;
+            }
+            assert!(n <= SLIDER_STEPS as usize + 1, "{}", doc.key);
         }
     }
 

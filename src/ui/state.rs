@@ -336,11 +336,16 @@ impl Reducible for State {
             Action::LoadPreset(name) => match preset(&name) {
                 Some(p) => {
                     s.preset = p.name.to_string();
-                    s.last_key = None;
-                    s.sweep = None; // a new preset starts from its policy's main knob
-                    s.set_config((p.config)(), None);
-                    if s.sweep.is_none() {
-                        s.sweep = plan_sweep(&s.config, sweep_key(&s.config, None), s.gen, None).map(Rc::new);
+                    let config = (p.config)();
+                    // Re-choosing the config already shown changes nothing: replanning the
+                    // sweep without a new generation would leave it empty, never run.
+                    if config != s.config {
+                        s.last_key = None;
+                        s.sweep = None; // a new preset starts from its policy's main knob
+                        s.set_config(config, None);
+                        if s.sweep.is_none() {
+                            s.sweep = plan_sweep(&s.config, sweep_key(&s.config, None), s.gen, None).map(Rc::new);
+                        }
                     }
                 }
                 None => s.notice(format!("No preset named '{name}'.")),
@@ -638,6 +643,19 @@ mod tests {
         let s = reduce(s, Action::Set { key: "hz", value: "1000".into() });
         assert_eq!(s.pin.as_ref().unwrap().config.hz, 250, "A stays as pinned");
         assert!(reduce(s, Action::Unpin).pin.is_none());
+    }
+
+    #[test]
+    fn choosing_the_shown_preset_again_keeps_the_sweep_and_its_points() {
+        let s = Rc::new(State::default());
+        let sw = s.sweep.clone().unwrap();
+        let s = reduce(s, Action::SweepPoint { gen: sw.gen, index: 0, result: Ok((5.0, "ops/s".into())) });
+        let again = reduce(s.clone(), Action::LoadPreset(s.preset.clone()));
+        assert_eq!(again.gen, s.gen);
+        assert_eq!(again.sweep, s.sweep, "the runner only runs a sweep of a new generation");
+        let other = reduce(again, Action::LoadPreset("rr-kbuild".into()));
+        let re = other.sweep.as_ref().unwrap();
+        assert!(other.gen > s.gen && re.gen == other.gen && re.key == "rr_interval");
     }
 
     #[test]

@@ -21,7 +21,9 @@ pub struct MetricsPanelProps {
     pub running: bool,
 }
 
-/// The current run's figures (zeros when nothing ran yet).
+/// The current run's figures (zeros when nothing ran yet). `data-gen` is the config
+/// generation the figures belong to and `aria-busy` says a newer config is being simulated,
+/// so a script can wait for the figures of its own change.
 #[function_component(MetricsPanel)]
 pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
     let empty = Metrics::default();
@@ -29,7 +31,8 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
     let stop = props.result.as_ref().and_then(|_| stop_reason_text(m.stop_reason));
     let no_events = props.result.is_some() && m.events == 0;
     html! {
-        <section class={classes!("metrics", props.running.then_some("stale"))} aria-label="Metrics" aria-busy={props.running.to_string()}>
+        <section class={classes!("metrics", props.running.then_some("stale"))} aria-label="Metrics" aria-busy={props.running.to_string()}
+            data-gen={props.result.as_ref().map(|r| r.gen.to_string())}>
             <dl>
                 { for METRICS.iter().map(|d| {
                     let unit = metric_unit(d, m).to_string();
@@ -43,7 +46,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                 }) }
             </dl>
             if no_events {
-                <p class="note">{"The engine returned an empty run (no events): every figure is zero. The simulation core is still being written."}</p>
+                <p class="note">{"An empty run: no events were recorded in the simulated window, so every figure is zero. Try a longer duration or more work."}</p>
             } else if let Some(s) = stop {
                 <p class="note" data-metric="stop_reason">{s}</p>
             }
@@ -103,10 +106,13 @@ pub fn seed_view() -> Html {
             html! { <p class="note" role="status">{"Running the seed experiments (quick mode)…"}</p> }
         }
         Seeds::Loaded(tables) if tables.is_empty() => html! {
-            <p class="note">{"No seed tables yet: the engine's validation suite is still being written. When it lands, each mailing-list experiment appears here with its reported and simulated figures."}</p>
+            <p class="note">{"The validation returned no tables, so there is nothing to compare. Reload the page to run it again."}</p>
         },
         Seeds::Loaded(tables) => html! {
-            <div class="seeds">{ for tables.iter().map(|t| html! { <SeedTableView table={t.clone()} /> }) }</div>
+            <div class="seeds">
+                <p class="help">{"Each table reruns a mailing-list experiment in the simulator. What must match is the change against the first row (Δ columns): a row passes when the simulated change has the reported sign and 0.5x to 1.5x its size. The page runs the quick tables (pipe: a tenth of the round trips, iperf: a quarter of the time), so absolute figures are smaller than reported and a borderline row can differ from the full run; "}<code>{"schedscope validate"}</code>{" runs them in full."}</p>
+                { for tables.iter().map(|t| html! { <SeedTableView table={t.clone()} /> }) }
+            </div>
         },
     }
 }
@@ -114,6 +120,15 @@ pub fn seed_view() -> Html {
 #[derive(Properties, PartialEq)]
 struct SeedTableProps {
     table: SeedTable,
+}
+
+/// The seed table's metric key as a heading word.
+fn seed_metric_label(key: &str) -> &'static str {
+    match key {
+        "elapsed_s" => "Elapsed time",
+        "throughput" => "Throughput",
+        _ => "Result",
+    }
 }
 
 fn pct(x: f64) -> String {
@@ -124,16 +139,22 @@ fn pct(x: f64) -> String {
 fn seed_table_view(props: &SeedTableProps) -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
     let t = &props.table;
-    let about = preset(&t.preset).map(|p| p.about).unwrap_or("");
+    let p = preset(&t.preset);
+    let about = p.map(|p| p.about).unwrap_or("");
+    let metric = seed_metric_label(&t.metric);
     html! {
-        <section class="seed" data-preset={t.preset.clone()}>
+        <section class="seed panel" data-preset={t.preset.clone()}>
             <h3>{t.title.clone()}</h3>
+            if let Some(p) = p { <p class="preset-name">{p.title}</p> }
             <p class="help">{about}</p>
+            if !t.source.is_empty() { <p class="source">{"Reported: "}{t.source.clone()}</p> }
+            <div class="table-scroll">
             <table>
-                <caption>{format!("{} ({})", t.metric, t.unit)}</caption>
+                <caption>{format!("{metric} ({}), mean of the reported runs beside one simulated run", t.unit)}</caption>
                 <thead><tr>
-                    <th scope="col">{"row"}</th><th scope="col">{"reported"}</th><th scope="col">{"simulated"}</th>
-                    <th scope="col">{"Δ reported"}</th><th scope="col">{"Δ simulated"}</th><th scope="col">{"check"}</th><th scope="col"></th>
+                    <th scope="col" class="label">{"configuration"}</th><th scope="col">{"reported"}</th><th scope="col">{"simulated"}</th>
+                    <th scope="col">{"Δ reported"}</th><th scope="col">{"Δ simulated"}</th><th scope="col">{"check"}</th>
+                    <th scope="col"><span class="sr">{"load"}</span></th>
                 </tr></thead>
                 <tbody>
                 { for t.rows.iter().map(|r| {
@@ -149,16 +170,17 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                     };
                     html! { <tr>
                         <th scope="row">{r.label.clone()}</th>
-                        <td>{r.reported.map(num).unwrap_or_else(|| "—".into())}</td>
-                        <td>{num(r.simulated)}</td>
-                        <td>{r.reported_change.map(pct).unwrap_or_else(|| "—".into())}</td>
-                        <td>{pct(r.simulated_change)}</td>
-                        <td><span class={classes!("badge", cls)}>{badge}</span></td>
-                        <td><button type="button" {onclick}>{"Load"}</button></td>
+                        <td data-label="reported">{r.reported.map(num).unwrap_or_else(|| "—".into())}</td>
+                        <td data-label="simulated">{num(r.simulated)}</td>
+                        <td data-label="Δ reported">{r.reported_change.map(pct).unwrap_or_else(|| "—".into())}</td>
+                        <td data-label="Δ simulated">{pct(r.simulated_change)}</td>
+                        <td class="check"><span class={classes!("badge", cls)}>{badge}</span></td>
+                        <td class="load"><button type="button" {onclick} aria-label={format!("Load {}", r.label)}>{"Load"}</button></td>
                     </tr> }
                 }) }
                 </tbody>
             </table>
+            </div>
         </section>
     }
 }
