@@ -110,7 +110,7 @@ pub fn seed_view() -> Html {
         },
         Seeds::Loaded(tables) => html! {
             <div class="seeds">
-                <p class="help">{"Each table reruns a mailing-list experiment in the simulator. What must match is the change against the first row (Δ columns): a row passes when the simulated change has the reported sign and 0.5x to 1.5x its size. The page runs the quick tables (pipe: a tenth of the round trips, iperf: a quarter of the time), so absolute figures are smaller than reported and a borderline row can differ from the full run; "}<code>{"schedscope validate"}</code>{" runs them in full."}</p>
+                <p class="help">{"Each table reruns a mailing-list experiment in the simulator. What must match is the change against the first row (Δ columns): a row passes when the simulated change has the reported sign and 0.5x to 1.5x its size. The page runs the quick tables (pipe: a tenth of the round trips, so its absolute times are a tenth of the full run; the relative changes are the same); "}<code>{"schedscope validate"}</code>{" runs them in full."}</p>
                 { for tables.iter().map(|t| html! { <SeedTableView table={t.clone()} /> }) }
             </div>
         },
