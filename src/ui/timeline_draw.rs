@@ -189,7 +189,10 @@ impl TraceIndex {
         }
         let last_span = trace.spans.iter().map(|s| s.end).max().unwrap_or(0);
         let last_instant = trace.instants.iter().map(|i| i.time + 1).max().unwrap_or(0);
-        let end = trace.end.max(last_span).max(last_instant).max(1);
+        // A truncated trace ends where recording stopped: fitting the whole run would show
+        // an empty canvas with the recorded part squeezed into its first pixels.
+        let run_end = if trace.truncated { 0 } else { trace.end };
+        let end = run_end.max(last_span).max(last_instant).max(1);
         TraceIndex { spans, max_end, starts, instants, lanes, end, colours: TaskColours::new(trace) }
     }
 
