@@ -48,14 +48,14 @@ async function settled(page) {
 test('a link sets the preset and the keys, changes follow into the address bar, reload restores', async () => {
   const { page, problems } = await app('/?v=1&preset=rr-kbuild&rr_interval=5000ms');
   assert.equal(await page.locator('select[name=preset]').inputValue(), 'rr-kbuild');
-  assert.equal(await page.locator('input[name=rr_interval]').inputValue(), '5s', '5000ms printed back as 5s');
+  assert.equal(await page.locator('input[name=rr_interval-text]').inputValue(), '5s', '5000ms printed back as 5s');
   await settled(page);
   const historyBefore = await page.evaluate(() => history.length);
 
   // Three quick edits: the address bar catches up once, without new history entries.
   for (const v of ['7ms', '9ms', '8ms']) {
-    await page.fill('input[name=rr_interval]', v);
-    await page.press('input[name=rr_interval]', 'Enter');
+    await page.fill('input[name=rr_interval-text]', v);
+    await page.press('input[name=rr_interval-text]', 'Enter');
   }
   await page.waitForFunction(() => location.search.includes('rr_interval=8ms'), null, { timeout: 5_000 });
   const search = await page.evaluate(() => location.search);
@@ -64,7 +64,7 @@ test('a link sets the preset and the keys, changes follow into the address bar, 
 
   await page.reload({ waitUntil: 'load' });
   await page.waitForSelector('select[name=preset]', { timeout: 20_000 });
-  assert.equal(await page.locator('input[name=rr_interval]').inputValue(), '8ms');
+  assert.equal(await page.locator('input[name=rr_interval-text]').inputValue(), '8ms');
   assert.equal(await page.locator('select[name=preset]').inputValue(), 'rr-kbuild');
   assert.deepEqual(problems, []);
   await page.close();
@@ -92,8 +92,8 @@ test('a hostile link loads, lists what it ignored, and the page keeps working', 
   // Still working: a run finishes and a control change is taken.
   await settled(page);
   await page.waitForSelector('canvas');
-  await page.fill('input[name=cores]', '3');
-  await page.press('input[name=cores]', 'Enter');
+  await page.fill('input[name=cores-text]', '3');
+  await page.press('input[name=cores-text]', 'Enter');
   await page.waitForFunction(() => location.search.includes('cores=3'), null, { timeout: 5_000 });
   const search = await page.evaluate(() => location.search);
   assert.ok(!search.includes('bogus') && !search.includes('script'), `the cleaned link: ${search}`);

@@ -28,7 +28,9 @@ pub type StateCtx = yew::UseReducerHandle<state::State>;
 /// `<main id="app">` (or the body).
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
-    std::panic::set_hook(Box::new(panic_view));
+    // Through yew: `Renderer::render` installs its own console hook unless one is set here,
+    // which would silently replace ours.
+    yew::set_custom_panic_hook(Box::new(panic_view));
     let document = web_sys::window().and_then(|w| w.document());
     let root = document.as_ref().and_then(|d| d.get_element_by_id("app"));
     match root {
@@ -39,6 +41,14 @@ pub fn start() {
             yew::Renderer::<app::App>::new().render();
         }
     }
+}
+
+/// Panics on purpose (`wasmBindings.debug_panic()` from the console or a test) to show the
+/// error view exactly as a real bug would. It only ever affects the page that calls it.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn debug_panic() {
+    panic!("debug_panic() was called: this is the view a real bug would show");
 }
 
 /// Natively there is no page (the CLI is the native entry point).
