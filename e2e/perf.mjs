@@ -1,0 +1,266 @@
+// Browser performance benchmark of the built site (issue 7): page weight, first render and
+// interaction latency while the rr_interval slider is dragged. A script, not a test: it
+// prints a JSON summary with each target beside its figure and never fails on a time (the
+// machine is shared and noisy). Figures and the command go into BENCHMARKS.md.
+//
+//   PATH=$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH trunk build --release --offline
+//   node e2e/perf.mjs [dist]          (SCHEDSCOPE_DIST also names the directory)
+
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { serve } from './serve.mjs';
+import { launch } from './browser.mjs';
+
+const DIST = process.argv[2] ?? process.env.SCHEDSCOPE_DIST ?? 'dist';
+const LOADS = 3; // first-render samples (fresh browser each time); the median is reported
+const PRESSES = 30; // keyboard steps of the slider
+const MOUSE_STEPS = 30; // mouse moves while dragging the slider
+const KEY_GAP_MS = 33; // ~ keyboard auto-repeat rate: the next press does not wait for figures
+const SETTLE_MS = 120_000;
+
+const kb = (n) => Math.round((n / 1024) * 10) / 10;
+
+/** gzip sizes of the .wasm/.js/.css files in dist/, the app and the worker apart. */
+async function pageWeight(dir) {
+  const files = [];
+  for (const name of await readdir(dir)) {
+    if (!/\.(wasm|js|css)$/.test(name)) continue;
+    const body = await readFile(join(dir, name));
+    const part = name.startsWith('worker') ? 'worker' : 'app';
+    files.push({ name, part, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+  }
+  const sum = (part, key) => files.filter((f) => f.part === part).reduce((a, f) => a + f[key], 0);
+  return {
+    files: files.map((f) => ({ ...f, raw_kb: kb(f.raw), gzip_kb: kb(f.gzip) })),
+    app_gzip_kb: kb(sum('app', 'gzip')),
+    app_raw_kb: kb(sum('app', 'raw')),
+    worker_gzip_kb: kb(sum('worker', 'gzip')),
+    worker_raw_kb: kb(sum('worker', 'raw')),
+    target_app_gzip_kb: 400,
+  };
+}
+
+/**
+ * Installed before any page script: long tasks, paint entries, when the throughput first
+ * shows a non-zero figure, and per-input latency (input event -> next animation frame, and
+ * input event -> the frame after the figures next change).
+ */
+function instrument() {
+  const perf = (window.__perf = { longtasks: [], paints: {}, firstFigure: null, inputs: [] });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) perf.longtasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) {
+    perf.longtaskError = String(e);
+  }
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) perf.paints[e.name] = e.startTime;
+    }).observe({ type: 'paint', buffered: true });
+  } catch (e) {
+    perf.paintError = String(e);
+  }
+  let pending = []; // inputs waiting for the figures to change
+  const onMutation = () => {
+    if (perf.firstFigure === null) {
+      const dd = document.querySelector('[data-metric=throughput] dd');
+      const n = Number(String(dd?.textContent ?? '').replace(/[^0-9.]/g, ''));
+      if (n > 0) requestAnimationFrame((t) => (perf.firstFigure ??= { dom: performance.now(), frame: t }));
+    }
+    if (pending.length) {
+      const waiting = pending;
+      pending = [];
+      requestAnimationFrame(() => {
+        const now = performance.now();
+        for (const rec of waiting) rec.update = now - rec.t0;
+      });
+    }
+  };
+  const watch = () => {
+    const target = document.getElementById('app') ?? document.body;
+    new MutationObserver((records) => {
+      if (records.some((r) => (r.target.closest?.('[data-metric]') ?? r.target.parentElement?.closest?.('[data-metric]'))))
+        onMutation();
+      else if (perf.firstFigure === null) onMutation();
+    }).observe(target, { subtree: true, childList: true, characterData: true });
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', watch);
+  else watch();
+  const onInput = (e) => {
+    if (!(e.target instanceof HTMLInputElement) || e.target.type !== 'range') return;
+    const rec = { kind: e.type, t0: e.timeStamp, frame: null, update: null };
+    perf.inputs.push(rec);
+    pending.push(rec);
+    requestAnimationFrame(() => (rec.frame = performance.now() - rec.t0));
+  };
+  // Keys: the keydown (the value changes in its default action); mouse: each input event.
+  document.addEventListener('keydown', onInput, true);
+  document.addEventListener('input', (e) => perf.recordMouse && onInput(e), true);
+}
+
+const percentile = (xs, p) => {
+  const s = xs.filter((x) => x !== null && Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return null;
+  return Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] * 10) / 10;
+};
+const median = (xs) => percentile(xs, 50);
+const round = (x) => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
+
+async function newPage(browser) {
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+  return { page, problems };
+}
+
+async function firstRender(url) {
+  const samples = [];
+  for (let i = 0; i < LOADS; i++) {
+    const browser = await launch({ width: 1280, height: 800 });
+    try {
+      await browser.context.addInitScript(instrument);
+      const { page } = await newPage(browser);
+      await page.goto(url, { waitUntil: 'load' });
+      await page.waitForFunction(() => window.__perf.firstFigure !== null, null, { timeout: SETTLE_MS });
+      await page.waitForTimeout(500); // let buffered long tasks arrive
+      const p = await page.evaluate(() => window.__perf);
+      samples.push({
+        first_contentful_paint_ms: round(p.paints['first-contentful-paint']),
+        first_figure_ms: round(p.firstFigure.frame),
+        longest_load_task_ms: round(Math.max(0, ...p.longtasks.map((t) => t.duration))),
+        long_tasks_during_load: p.longtasks.length,
+      });
+    } finally {
+      await browser.close();
+    }
+  }
+  return {
+    samples,
+    median_first_contentful_paint_ms: median(samples.map((s) => s.first_contentful_paint_ms)),
+    median_first_figure_ms: median(samples.map((s) => s.first_figure_ms)),
+    target_ms: 1000,
+  };
+}
+
+/** Waits until no newer config is being simulated. */
+async function settle(page) {
+  await page.waitForFunction(
+    () => document.querySelector('section.metrics')?.getAttribute('aria-busy') === 'false',
+    null,
+    { timeout: SETTLE_MS },
+  );
+}
+
+function summarise(inputs, longtasks) {
+  const frame = inputs.map((r) => r.frame);
+  const update = inputs.map((r) => r.update);
+  return {
+    inputs: inputs.length,
+    input_to_next_frame_ms: { p50: percentile(frame, 50), p95: percentile(frame, 95), max: percentile(frame, 100) },
+    input_to_updated_figures_frame_ms: {
+      p50: percentile(update, 50),
+      p95: percentile(update, 95),
+      max: percentile(update, 100),
+      updated: update.filter((x) => x !== null).length,
+    },
+    long_tasks: longtasks.length,
+    longest_long_task_ms: round(Math.max(0, ...longtasks.map((t) => t.duration))),
+  };
+}
+
+/** Drags `slider` (a range input's name; the first enabled one when null) on `preset`. */
+async function interaction(url, preset, name) {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    await browser.context.addInitScript(instrument);
+    const { page, problems } = await newPage(browser);
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.__perf.firstFigure !== null, null, { timeout: SETTLE_MS });
+    if (preset) {
+      await page.selectOption('select[name=preset]', preset);
+      await page.waitForTimeout(200);
+    }
+    await settle(page);
+    name ??= await page.evaluate(() => document.querySelector('input[type=range]:not([disabled])')?.name ?? null);
+    const slider = page.locator(`input[type=range][name="${name}"]`);
+    if (!name || (await slider.count()) === 0 || (await slider.isDisabled())) {
+      return { preset: preset ?? 'default', skipped: `no enabled range input ${name ?? ''}` };
+    }
+    const shown = await page.inputValue('select[name=preset]').catch(() => '');
+    const result = { preset: preset ?? `default (${shown || 'none selected'})`, slider: name };
+
+    // Keyboard: PRESSES steps up at auto-repeat pace (all one way, so the last figures differ
+    // from the first: identical text would leave the DOM untouched and nothing to time).
+    await slider.focus();
+    const mark = async () => page.evaluate(() => ((window.__perf.inputs = []), performance.now()));
+    let since = await mark();
+    for (let i = 0; i < PRESSES; i++) {
+      await page.keyboard.press(i === 0 ? 'Home' : 'ArrowRight');
+      await page.waitForTimeout(KEY_GAP_MS);
+    }
+    await settle(page);
+    await page.waitForTimeout(300);
+    let p = await page.evaluate(() => window.__perf);
+    result.keyboard = summarise(
+      p.inputs.filter((r) => r.kind === 'keydown'),
+      p.longtasks.filter((t) => t.start >= since),
+    );
+
+    // Mouse: press on the thumb and drag across the track in MOUSE_STEPS moves.
+    const box = await slider.boundingBox();
+    await page.evaluate(() => (window.__perf.recordMouse = true));
+    since = await mark();
+    const y = box.y + box.height / 2;
+    const fraction = Number(await slider.inputValue()) / Number((await slider.getAttribute('max')) ?? 100) || 0.5;
+    const x0 = box.x + box.width * Math.min(0.95, Math.max(0.05, fraction));
+    await page.mouse.move(x0, y);
+    await page.mouse.down();
+    for (let i = 1; i <= MOUSE_STEPS; i++) {
+      await page.mouse.move(box.x + 2 + ((box.width - 4) * i) / MOUSE_STEPS, y);
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+    await settle(page);
+    await page.waitForTimeout(300);
+    p = await page.evaluate(() => window.__perf);
+    result.mouse = summarise(
+      p.inputs.filter((r) => r.kind === 'input'),
+      p.longtasks.filter((t) => t.start >= since),
+    );
+    result.problems = problems;
+    return result;
+  } finally {
+    await browser.close();
+  }
+}
+
+const server = await serve(DIST);
+try {
+  const weight = await pageWeight(DIST);
+  const load = await firstRender(server.url);
+  const drag = await interaction(server.url, 'rr-kbuild', 'rr_interval');
+  const dragDefault = await interaction(server.url, null, null);
+  const all = [drag.keyboard, drag.mouse, dragDefault.keyboard, dragDefault.mouse].filter(Boolean);
+  const summary = {
+    date: new Date().toISOString(),
+    page_weight: weight,
+    first_render: load,
+    interaction: drag,
+    interaction_default: dragDefault,
+    targets: {
+      page_weight_app_le_400kb: weight.app_gzip_kb <= 400,
+      first_figure_le_1s: load.median_first_figure_ms !== null && load.median_first_figure_ms <= 1000,
+      first_contentful_paint_le_1s:
+        load.median_first_contentful_paint_ms !== null && load.median_first_contentful_paint_ms <= 1000,
+      no_long_task_over_50ms_while_dragging: all.length > 0 && all.every((s) => s.longest_long_task_ms <= 50),
+      input_to_frame_p95_le_16ms:
+        all.length > 0 && all.every((s) => s.input_to_next_frame_ms.p95 !== null && s.input_to_next_frame_ms.p95 <= 16),
+    },
+  };
+  console.log(JSON.stringify(summary, null, 2));
+} finally {
+  await server.close();
+}
