@@ -43,55 +43,9 @@ pub struct RunResult {
     pub trace: Trace,
 }
 
-/// One row of a seed table (mirror of `validate::Row`, which is not deserializable).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SeedRow {
-    pub label: String,
-    pub sets: Vec<(String, String)>,
-    pub reported: Option<f64>,
-    pub simulated: f64,
-    pub reported_change: Option<f64>,
-    pub simulated_change: f64,
-    pub pass: Option<bool>,
-}
-
-/// One seed experiment's table (mirror of `validate::Table`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SeedTable {
-    pub preset: String,
-    pub title: String,
-    /// Where the reported figures come from (thread, date, who ran them).
-    #[serde(default)]
-    pub source: String,
-    pub metric: String,
-    pub unit: String,
-    pub rows: Vec<SeedRow>,
-}
-
-impl From<validate::Table> for SeedTable {
-    fn from(t: validate::Table) -> Self {
-        SeedTable {
-            preset: t.preset,
-            title: t.title,
-            source: t.source,
-            metric: t.metric,
-            unit: t.unit,
-            rows: t
-                .rows
-                .into_iter()
-                .map(|r| SeedRow {
-                    label: r.label,
-                    sets: r.sets,
-                    reported: r.reported,
-                    simulated: r.simulated,
-                    reported_change: r.reported_change,
-                    simulated_change: r.simulated_change,
-                    pass: r.pass,
-                })
-                .collect(),
-        }
-    }
-}
+/// A seed experiment's table and rows, as the engine's validation produces them (they
+/// serialize both ways, so the worker ships them as they are).
+pub use crate::engine::validate::{Row as SeedRow, Table as SeedTable};
 
 /// What the worker answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -127,9 +81,7 @@ pub fn execute(req: &Request) -> Response {
                 .map_err(|e| e.to_string());
             Response::Run { id: *id, result }
         }
-        Request::Seeds { id } => {
-            Response::Seeds { id: *id, tables: validate::validate_all(true).into_iter().map(SeedTable::from).collect() }
-        }
+        Request::Seeds { id } => Response::Seeds { id: *id, tables: validate::validate_all(true) },
     }
 }
 
