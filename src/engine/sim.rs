@@ -543,14 +543,25 @@ impl Sim {
     /// Preempts `curr` (if any) and picks again.
     fn preempt(&mut self, c: usize) {
         if let Some(task) = self.interrupt(c) {
-            self.m.preemptions += 1;
-            self.cores[c].curr = None;
-            self.cores[c].hr_gen = self.cores[c].hr_gen.wrapping_add(1);
-            self.cores[c].hrtick_armed = false;
-            let t = self.cursor(c);
-            self.policy.put_prev(&mut self.se, c, task, t);
+            self.requeue_curr(c, task);
         }
         self.pick_loop(c);
+    }
+
+    /// The core lets go of `curr`: no task, and its hrtick (if armed) is cancelled.
+    fn release_curr(&mut self, c: usize) {
+        let core = &mut self.cores[c];
+        core.curr = None;
+        core.hr_gen = core.hr_gen.wrapping_add(1);
+        core.hrtick_armed = false;
+    }
+
+    /// A preempted, still runnable `curr` goes back to the runqueue.
+    fn requeue_curr(&mut self, c: usize, task: usize) {
+        self.m.preemptions += 1;
+        self.release_curr(c);
+        let t = self.cursor(c);
+        self.policy.put_prev(&mut self.se, c, task, t);
     }
 
     /// Picks tasks until one runs, or goes idle.
@@ -643,12 +654,7 @@ impl Sim {
                     if self.cores[c].need_resched {
                         // A wakeup this step caused preempts us before the next burst.
                         self.cores[c].need_resched = false;
-                        self.m.preemptions += 1;
-                        self.cores[c].curr = None;
-                        self.cores[c].hr_gen = self.cores[c].hr_gen.wrapping_add(1);
-                        self.cores[c].hrtick_armed = false;
-                        let t = self.cursor(c);
-                        self.policy.put_prev(&mut self.se, c, n, t);
+                        self.requeue_curr(c, n);
                         return false;
                     }
                     if woke_any {
@@ -658,11 +664,8 @@ impl Sim {
                 Step::Block | Step::SleepUntil(_) | Step::Exit => {
                     let t = self.cursor(c);
                     self.policy.dequeue_curr(&mut self.se, c, n, t);
-                    let core = &mut self.cores[c];
-                    core.curr = None;
-                    core.need_resched = false;
-                    core.hr_gen = core.hr_gen.wrapping_add(1);
-                    core.hrtick_armed = false;
+                    self.release_curr(c);
+                    self.cores[c].need_resched = false;
                     let tk = &mut self.tasks[n];
                     match step {
                         Step::Block => tk.state = TaskState::Blocked,
