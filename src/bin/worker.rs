@@ -10,8 +10,15 @@ fn main() {
     let reply = scope.clone();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         let text = e.data().as_string().unwrap_or_default();
-        let answer = schedscope::ui::jobs::handle_text(&text);
-        let _ = reply.post_message(&JsValue::from_str(&answer));
+        let (answer, packed) = schedscope::ui::jobs::handle_text(&text);
+        if packed.is_empty() {
+            let _ = reply.post_message(&JsValue::from_str(&answer));
+            return;
+        }
+        // [json, bytes], the bytes' buffer transferred rather than copied.
+        let bytes = js_sys::Uint8Array::from(packed.as_slice());
+        let msg = js_sys::Array::of2(&JsValue::from_str(&answer), &bytes);
+        let _ = reply.post_message_with_transfer(&msg, &js_sys::Array::of1(&bytes.buffer()));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker does.

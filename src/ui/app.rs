@@ -1,5 +1,5 @@
-//! The app shell: the reducer and its context, the runner wiring (debounced re-simulation),
-//! and the page layout (controls, metrics, compare, timeline, plots, seed tables).
+//! The app shell: the reducer and its context, the runner wiring (re-simulation on every
+//! change: a quick preview first, latest wins), and the page layout (controls, metrics, compare, timeline, plots, seed tables).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,9 +14,6 @@ use super::state::{Action, DistMode, Seeds, State, Tab};
 use super::timeline::Timeline;
 use super::views::{CompareTable, MetricsPanel, SeedView};
 use super::StateCtx;
-
-/// Quiet time after the last change before re-simulating.
-pub const DEBOUNCE_MS: u32 = 60;
 
 #[derive(Properties, PartialEq, Default)]
 pub struct AppProps {
@@ -40,22 +37,20 @@ pub fn app(props: &AppProps) -> Html {
     // Without a given state, start from the page's link (`?v=1&...`, see share::url).
     let state = use_reducer(move || initial.map(|s| (*s).clone()).unwrap_or_else(share_ui::initial_state));
     let runner: Rc<RefCell<Option<Runner>>> = use_mut_ref(|| None);
-    let debounce: Rc<RefCell<Option<gloo::timers::callback::Timeout>>> = use_mut_ref(|| None);
     let phone = use_state(is_phone);
 
-    // Re-simulate when the config changes, after a short quiet time. Effects never run in
-    // SSR, so the runner (and every browser call) exists only in the browser.
+    // Re-simulate at once when the config changes: the runner keeps one job in flight and
+    // only the newest config waiting, and answers each change with a quick preview first,
+    // so the figures follow a dragged knob (a debounce would hold them until it rests).
+    // Effects never run in SSR, so the runner (and every browser call) exists only in the
+    // browser.
     {
-        let (runner, debounce, dispatcher) = (runner.clone(), debounce.clone(), state.dispatcher());
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
         let (gen, config) = (state.gen, state.config.clone());
         let sweep = state.sweep.as_ref().map(|s| (s.gen, s.point_configs()));
         use_effect_with(gen, move |_| {
-            let fire = move || {
-                let mut r = runner.borrow_mut();
-                let r = r.get_or_insert_with(|| Runner::new(dispatcher));
-                r.request(gen, &config, sweep);
-            };
-            *debounce.borrow_mut() = Some(gloo::timers::callback::Timeout::new(DEBOUNCE_MS, fire));
+            let mut r = runner.borrow_mut();
+            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, sweep);
         });
     }
     // Seed tables load the first time their tab opens.
@@ -142,6 +137,11 @@ fn results() -> Html {
         (Some(e), _) => {
             html! { <span class="status error" role="alert">{format!("Cannot run this config: {e}")}</span> }
         }
+        (None, true) if s.result.as_ref().is_some_and(|r| r.preview && r.gen == s.gen) => html! {
+            <span class="status running" role="status" title="Figures of the first events; the whole run follows">
+                {format!("Preview ({} events) · simulating the rest…", super::format::count(super::jobs::PREVIEW_EVENT_BUDGET))}
+            </span>
+        },
         (None, true) => html! { <span class="status running" role="status">{"Simulating…"}</span> },
         (None, false) => html! { <span class="status ok" role="status">{"Up to date"}</span> },
     };

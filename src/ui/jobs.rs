@@ -3,17 +3,28 @@
 //!
 //! No yew or web-sys here: the worker bin (`src/bin/worker.rs`) and the main-thread
 //! fallback both call `execute`, and the scheduler is tested natively. Messages are
-//! serde_json strings (a boundary format owned here, not the engine's types).
+//! serde_json strings (a boundary format owned here, not the engine's types), except a
+//! run's spans and instants: they travel beside the JSON as packed little-endian records
+//! (`pack_items`), 24 and 18 bytes each, in a transferred buffer. Tens of thousands of
+//! them as JSON cost the page a UTF-16 copy and a parse of megabytes per answer, which
+//! froze the main thread for 100 ms and more while a knob was dragged.
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::config::Config;
-use crate::engine::metrics::Metrics;
-use crate::engine::trace::{Trace, TraceOptions};
+use crate::engine::metrics::{Metrics, StopReason};
+use crate::engine::trace::{Instant, InstantKind, Overhead, Span, SpanKind, Trace, TraceOptions};
 use crate::engine::validate;
 
-/// Event budget of the live run while a person drags a knob.
+/// Event budget of the full live run of the current config.
 pub const LIVE_EVENT_BUDGET: u64 = 2_000_000;
+/// Event budget of the quick preview that answers each change first (a few ms of engine
+/// time even in wasm), so figures follow a dragged knob; most presets finish within it,
+/// and then the preview *is* the full run and no second run is made.
+pub const PREVIEW_EVENT_BUDGET: u64 = 250_000;
+/// At most this many spans + instants in a preview's trace (a smaller message to parse on
+/// the main thread while the knob moves).
+pub const PREVIEW_TRACE_ITEMS: usize = 20_000;
 /// Event budget of each sweep point (there are up to 32 of them).
 pub const SWEEP_EVENT_BUDGET: u64 = 500_000;
 /// At most this many spans + instants in the live trace (bounded message size).
@@ -22,8 +33,8 @@ pub const LIVE_TRACE_ITEMS: usize = 60_000;
 /// What the page asks the worker to do.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Request {
-    /// Simulate `config`; record a trace when `trace` is set.
-    Run { id: u64, config: Config, trace: bool },
+    /// Simulate `config`; record a trace of at most `trace_items` items (0: none).
+    Run { id: u64, config: Config, trace_items: usize },
     /// Compute the seed tables (`validate::validate_all(true)`).
     Seeds { id: u64 },
 }
@@ -41,6 +52,14 @@ impl Request {
 pub struct RunResult {
     pub metrics: Metrics,
     pub trace: Trace,
+}
+
+impl RunResult {
+    /// Whether a capped run came out exactly as an uncapped one would: it stopped for
+    /// another reason than the event budget and its trace was not cut.
+    pub fn complete(&self) -> bool {
+        self.metrics.stop_reason != Some(StopReason::EventBudget) && !self.trace.truncated
+    }
 }
 
 /// A seed experiment's table and rows, as the engine's validation produces them (they
@@ -70,8 +89,9 @@ pub enum Response {
 /// Runs one job (in the worker, or on the main thread as a fallback).
 pub fn execute(req: &Request) -> Response {
     match req {
-        Request::Run { id, config, trace } => {
-            let opts = trace.then_some(TraceOptions { window: (0, config.duration), max_items: LIVE_TRACE_ITEMS });
+        Request::Run { id, config, trace_items } => {
+            let opts =
+                (*trace_items > 0).then_some(TraceOptions { window: (0, config.duration), max_items: *trace_items });
             let result = crate::engine::run(config, opts)
                 .map(|o| {
                     let mut metrics = o.metrics;
@@ -105,13 +125,124 @@ pub fn finite(m: &mut Metrics) {
     m.wakeup_latency_hist.iter_mut().for_each(|(b, _)| fix(b));
 }
 
-/// The worker's message handler: JSON request in, JSON response out (never panics on input).
-pub fn handle_text(text: &str) -> String {
-    let resp = match serde_json::from_str::<Request>(text) {
+/// The worker's message handler: JSON request in; JSON response out with a run's spans and
+/// instants packed apart (`pack_items`; empty when there are none). Never panics on input.
+pub fn handle_text(text: &str) -> (String, Vec<u8>) {
+    let mut resp = match serde_json::from_str::<Request>(text) {
         Ok(req) => execute(&req),
         Err(e) => Response::Garbled { error: e.to_string() },
     };
-    to_text(&resp)
+    let packed = match &mut resp {
+        Response::Run { result: Ok(r), .. } => pack_items(&mut r.trace),
+        _ => Vec::new(),
+    };
+    (to_text(&resp), packed)
+}
+
+/// Reads a worker response and puts back the spans and instants packed beside it.
+pub fn parse_message(text: &str, packed: &[u8]) -> Response {
+    let mut resp = parse_response(text);
+    if let Response::Run { result: Ok(r), .. } = &mut resp {
+        if let Err(error) = unpack_items(packed, &mut r.trace) {
+            return Response::Garbled { error };
+        }
+    }
+    resp
+}
+
+const PACK_MAGIC: &[u8; 4] = b"SSt1";
+const SPAN_BYTES: usize = 24;
+const INSTANT_BYTES: usize = 18;
+
+/// Moves `trace`'s spans and instants into a byte buffer: a header (magic, span count,
+/// instant count) then fixed-size little-endian records. Empty when there is nothing.
+pub fn pack_items(trace: &mut Trace) -> Vec<u8> {
+    let (spans, instants) = (std::mem::take(&mut trace.spans), std::mem::take(&mut trace.instants));
+    if spans.is_empty() && instants.is_empty() {
+        return Vec::new();
+    }
+    let mut b = Vec::with_capacity(12 + spans.len() * SPAN_BYTES + instants.len() * INSTANT_BYTES);
+    b.extend_from_slice(PACK_MAGIC);
+    b.extend_from_slice(&(spans.len() as u32).to_le_bytes());
+    b.extend_from_slice(&(instants.len() as u32).to_le_bytes());
+    for s in &spans {
+        let (tag, small, task) = match s.kind {
+            SpanKind::Run { task, sys } => (0u8, sys as u8, task),
+            SpanKind::Idle { state } => (1, state, 0),
+            SpanKind::Overhead { kind } => (2, Overhead::ALL.iter().position(|o| *o == kind).unwrap_or(0) as u8, 0),
+        };
+        b.extend_from_slice(&s.core.to_le_bytes());
+        b.extend_from_slice(&[tag, small]);
+        b.extend_from_slice(&task.to_le_bytes());
+        b.extend_from_slice(&s.start.to_le_bytes());
+        b.extend_from_slice(&s.end.to_le_bytes());
+    }
+    for i in &instants {
+        let (tag, from, task) = match i.kind {
+            InstantKind::Tick => (0u8, 0u16, 0u32),
+            InstantKind::Hrtick => (1, 0, 0),
+            InstantKind::Ipi { from } => (2, from, 0),
+            InstantKind::Wakeup { from, task } => (3, from, task),
+            InstantKind::Migrate { from, task } => (4, from, task),
+        };
+        b.extend_from_slice(&i.core.to_le_bytes());
+        b.extend_from_slice(&[tag, 0]);
+        b.extend_from_slice(&from.to_le_bytes());
+        b.extend_from_slice(&task.to_le_bytes());
+        b.extend_from_slice(&i.time.to_le_bytes());
+    }
+    b
+}
+
+/// Reads what `pack_items` wrote into `trace` (nothing for an empty buffer); an error names
+/// what is wrong and leaves `trace` unchanged.
+pub fn unpack_items(b: &[u8], trace: &mut Trace) -> Result<(), String> {
+    if b.is_empty() {
+        return Ok(());
+    }
+    let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+    let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap_or_default());
+    let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap_or_default());
+    if b.len() < 12 || &b[..4] != PACK_MAGIC {
+        return Err("packed trace: bad header".into());
+    }
+    let (ns, ni) = (u32_at(4) as usize, u32_at(8) as usize);
+    let want = ns.checked_mul(SPAN_BYTES).zip(ni.checked_mul(INSTANT_BYTES)).and_then(|(a, c)| a.checked_add(c));
+    if want.and_then(|w| w.checked_add(12)) != Some(b.len()) {
+        return Err(format!("packed trace: {} bytes do not hold {ns} spans and {ni} instants", b.len()));
+    }
+    let mut spans = Vec::with_capacity(ns);
+    for k in 0..ns {
+        let o = 12 + k * SPAN_BYTES;
+        let (tag, small, task) = (b[o + 2], b[o + 3], u32_at(o + 4));
+        let kind = match tag {
+            0 => SpanKind::Run { task, sys: small != 0 },
+            1 => SpanKind::Idle { state: small },
+            2 => match Overhead::ALL.get(small as usize) {
+                Some(&kind) => SpanKind::Overhead { kind },
+                None => return Err(format!("packed trace: span {k} has overhead kind {small}")),
+            },
+            _ => return Err(format!("packed trace: span {k} has kind {tag}")),
+        };
+        spans.push(Span { core: u16_at(o), start: u64_at(o + 8), end: u64_at(o + 16), kind });
+    }
+    let mut instants = Vec::with_capacity(ni);
+    for k in 0..ni {
+        let o = 12 + ns * SPAN_BYTES + k * INSTANT_BYTES;
+        let (from, task) = (u16_at(o + 4), u32_at(o + 6));
+        let kind = match b[o + 2] {
+            0 => InstantKind::Tick,
+            1 => InstantKind::Hrtick,
+            2 => InstantKind::Ipi { from },
+            3 => InstantKind::Wakeup { from, task },
+            4 => InstantKind::Migrate { from, task },
+            t => return Err(format!("packed trace: instant {k} has kind {t}")),
+        };
+        instants.push(Instant { core: u16_at(o), time: u64_at(o + 10), kind });
+    }
+    trace.spans = spans;
+    trace.instants = instants;
+    Ok(())
 }
 
 /// Serializes a message (these types always serialize).
@@ -135,8 +266,15 @@ pub fn capped(config: &Config, budget: u64) -> (Config, bool) {
 /// What an in-flight job was for, so its answer reaches the right place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JobKind {
-    Live { gen: u64 },
-    Sweep { gen: u64, index: usize },
+    /// The current config's run; `preview` is the quick capped one.
+    Live {
+        gen: u64,
+        preview: bool,
+    },
+    Sweep {
+        gen: u64,
+        index: usize,
+    },
     Seeds,
 }
 
@@ -149,22 +287,35 @@ pub struct SweepPlan {
     pub next: usize,
 }
 
-/// Keeps one job in flight: the latest live run first, then seed tables, then sweep
-/// points one at a time. A newer live run or sweep replaces a waiting one, so stale work
-/// is never started (an answer to stale work is dropped by generation in the reducer).
+/// Keeps one job in flight: the latest config's preview first, then its full run, then
+/// seed tables, then sweep points one at a time. A newer config or sweep replaces waiting
+/// work, so stale work is never started (an answer to stale work is dropped by generation
+/// in the reducer). While a knob moves, only previews run; the full run starts when the
+/// knob rests long enough for a preview to finish with nothing newer waiting.
 #[derive(Debug, Default)]
 pub struct Scheduler {
     next_id: u64,
     in_flight: Option<(u64, JobKind)>,
+    preview: Option<(u64, Config)>,
     live: Option<(u64, Config)>,
     sweep: Option<SweepPlan>,
     seeds: bool,
 }
 
 impl Scheduler {
-    /// Asks for a live run of `config` (replaces a waiting one).
-    pub fn want_live(&mut self, gen: u64, config: Config) {
-        self.live = Some((gen, config));
+    /// Asks for a preview and a full run of `config` (replacing waiting ones). `config`
+    /// is capped to `LIVE_EVENT_BUDGET` here.
+    pub fn want_live(&mut self, gen: u64, config: &Config) {
+        self.preview = Some((gen, capped(config, PREVIEW_EVENT_BUDGET).0));
+        self.live = Some((gen, capped(config, LIVE_EVENT_BUDGET).0));
+    }
+
+    /// The preview of `gen` was complete (see `RunResult::complete`): its full run would
+    /// give the same answer, so it is not started.
+    pub fn preview_complete(&mut self, gen: u64) {
+        if self.live.as_ref().is_some_and(|(g, _)| *g == gen) {
+            self.live = None;
+        }
     }
 
     /// Asks for a sweep (replaces the one in progress).
@@ -187,9 +338,13 @@ impl Scheduler {
         }
         self.next_id += 1;
         let id = self.next_id;
+        if let Some((gen, config)) = self.preview.take() {
+            self.in_flight = Some((id, JobKind::Live { gen, preview: true }));
+            return Some(Request::Run { id, config, trace_items: PREVIEW_TRACE_ITEMS });
+        }
         if let Some((gen, config)) = self.live.take() {
-            self.in_flight = Some((id, JobKind::Live { gen }));
-            return Some(Request::Run { id, config, trace: true });
+            self.in_flight = Some((id, JobKind::Live { gen, preview: false }));
+            return Some(Request::Run { id, config, trace_items: LIVE_TRACE_ITEMS });
         }
         if std::mem::take(&mut self.seeds) {
             self.in_flight = Some((id, JobKind::Seeds));
@@ -199,7 +354,7 @@ impl Scheduler {
             if let Some(config) = plan.points.get(plan.next).cloned() {
                 self.in_flight = Some((id, JobKind::Sweep { gen: plan.gen, index: plan.next }));
                 plan.next += 1;
-                return Some(Request::Run { id, config, trace: false });
+                return Some(Request::Run { id, config, trace_items: 0 });
             }
             self.sweep = None;
         }
@@ -217,7 +372,13 @@ impl Scheduler {
     /// Puts back a job whose runner died before answering, unless newer work replaced it.
     pub fn retry(&mut self, kind: JobKind, req: Request) {
         match (kind, req) {
-            (JobKind::Live { gen }, Request::Run { config, .. }) if self.live.is_none() => {
+            // Unless a newer config is waiting, the preview goes first again.
+            (JobKind::Live { gen, preview: true }, Request::Run { config, .. })
+                if self.preview.is_none() && self.live.as_ref().is_none_or(|(g, _)| *g == gen) =>
+            {
+                self.preview = Some((gen, config));
+            }
+            (JobKind::Live { gen, preview: false }, Request::Run { config, .. }) if self.live.is_none() => {
                 self.live = Some((gen, config));
             }
             (JobKind::Sweep { gen, index }, _) => {
@@ -246,35 +407,84 @@ mod tests {
         Config { seed, ..Config::default() }
     }
 
+    /// Takes the next request, which must be a run, and returns (id, seed, trace items, budget).
+    fn next_run(s: &mut Scheduler) -> (u64, u64, usize, u64) {
+        match s.next_request() {
+            Some(Request::Run { id, config, trace_items }) => (id, config.seed, trace_items, config.max_events),
+            other => panic!("expected a run, got {other:?}"),
+        }
+    }
+
     #[test]
-    fn one_job_in_flight_and_the_latest_live_run_wins() {
+    fn one_job_in_flight_and_the_latest_config_wins() {
         let mut s = Scheduler::default();
-        s.want_live(1, cfg(1));
-        let Some(Request::Run { id, config, trace: true }) = s.next_request() else { panic!("a live run with trace") };
-        assert_eq!(config.seed, 1);
+        s.want_live(1, &cfg(1));
+        let (id, seed, items, budget) = next_run(&mut s);
+        assert_eq!((seed, items, budget), (1, PREVIEW_TRACE_ITEMS, PREVIEW_EVENT_BUDGET), "the preview goes first");
         assert_eq!(s.next_request(), None, "nothing new while one is in flight");
-        s.want_live(2, cfg(2));
-        s.want_live(3, cfg(3));
-        assert_eq!(s.finish(id), Some(JobKind::Live { gen: 1 }));
-        let Some(Request::Run { id, config, .. }) = s.next_request() else { panic!() };
-        assert_eq!(config.seed, 3, "gen 2 was never started");
-        assert_eq!(s.finish(id), Some(JobKind::Live { gen: 3 }));
+        s.want_live(2, &cfg(2));
+        s.want_live(3, &cfg(3));
+        assert_eq!(s.finish(id), Some(JobKind::Live { gen: 1, preview: true }));
+        let (id, seed, items, _) = next_run(&mut s);
+        assert_eq!((seed, items), (3, PREVIEW_TRACE_ITEMS), "gen 2 was never started, nor gen 1's full run");
+        assert_eq!(s.finish(id), Some(JobKind::Live { gen: 3, preview: true }));
+        let (id, seed, items, budget) = next_run(&mut s);
+        assert_eq!((seed, items, budget), (3, LIVE_TRACE_ITEMS, LIVE_EVENT_BUDGET), "then the full run");
+        assert_eq!(s.finish(id), Some(JobKind::Live { gen: 3, preview: false }));
         assert_eq!(s.next_request(), None);
+    }
+
+    #[test]
+    fn a_complete_preview_saves_the_full_run() {
+        let mut s = Scheduler::default();
+        s.want_live(4, &cfg(4));
+        let (id, ..) = next_run(&mut s);
+        assert_eq!(s.finish(id), Some(JobKind::Live { gen: 4, preview: true }));
+        s.preview_complete(3); // an older generation's answer changes nothing
+        s.preview_complete(4);
+        assert_eq!(s.next_request(), None, "the full run of gen 4 was dropped");
+        // The engine agrees: a short run that ends before the preview budget is the same run.
+        let small = Config { duration: 1_000_000, ..Config::default() };
+        let Response::Run { result: Ok(preview), .. } = execute(&Request::Run {
+            id: 1,
+            config: capped(&small, PREVIEW_EVENT_BUDGET).0,
+            trace_items: PREVIEW_TRACE_ITEMS,
+        }) else {
+            panic!("preview failed")
+        };
+        let Response::Run { result: Ok(full), .. } = execute(&Request::Run {
+            id: 2,
+            config: capped(&small, LIVE_EVENT_BUDGET).0,
+            trace_items: LIVE_TRACE_ITEMS,
+        }) else {
+            panic!("full run failed")
+        };
+        assert!(preview.complete());
+        assert_eq!(preview, full);
+        // A run cut by its budget is not complete.
+        let cut = Config { max_events: 1_000, duration: 10_000_000_000, ..Config::default() };
+        let Response::Run { result: Ok(r), .. } = execute(&Request::Run { id: 3, config: cut, trace_items: 10 }) else {
+            panic!()
+        };
+        assert!(!r.complete());
     }
 
     #[test]
     fn sweeps_run_point_by_point_after_live_runs_and_are_replaced() {
         let mut s = Scheduler::default();
         s.want_sweep(5, vec![cfg(10), cfg(11), cfg(12)]);
-        let Some(Request::Run { id, trace: false, config }) = s.next_request() else { panic!() };
-        assert_eq!(config.seed, 10);
-        s.want_live(6, cfg(1));
+        let (id, seed, items, _) = next_run(&mut s);
+        assert_eq!((seed, items), (10, 0), "sweep points carry no trace");
+        s.want_live(6, &cfg(1));
         assert_eq!(s.finish(id), Some(JobKind::Sweep { gen: 5, index: 0 }));
-        let Some(Request::Run { id, trace: true, .. }) = s.next_request() else { panic!("live first") };
+        let (id, _, items, _) = next_run(&mut s);
+        assert_eq!(items, PREVIEW_TRACE_ITEMS, "live first");
+        s.finish(id);
+        let (id, ..) = next_run(&mut s);
         s.finish(id);
         s.want_sweep(6, vec![cfg(20)]);
-        let Some(Request::Run { id, config, .. }) = s.next_request() else { panic!() };
-        assert_eq!(config.seed, 20, "the old sweep's remaining points are dropped");
+        let (id, seed, ..) = next_run(&mut s);
+        assert_eq!(seed, 20, "the old sweep's remaining points are dropped");
         assert_eq!(s.finish(id), Some(JobKind::Sweep { gen: 6, index: 0 }));
         assert_eq!(s.next_request(), None);
     }
@@ -297,28 +507,94 @@ mod tests {
         let req = s.next_request().unwrap();
         let kind = s.abandon().unwrap();
         s.retry(kind, req);
-        let Some(Request::Run { config, .. }) = s.next_request() else { panic!() };
-        assert_eq!(config.seed, 10, "the lost sweep point is run again");
+        let (_, seed, ..) = next_run(&mut s);
+        assert_eq!(seed, 10, "the lost sweep point is run again");
         s.abandon();
-        s.want_live(1, cfg(1));
+        s.want_live(1, &cfg(1));
         let req = s.next_request().unwrap();
         let kind = s.abandon().unwrap();
-        s.want_live(2, cfg(2));
         s.retry(kind, req);
-        let Some(Request::Run { config, .. }) = s.next_request() else { panic!() };
-        assert_eq!(config.seed, 2, "a newer live run wins over the retried one");
+        let (_, seed, items, _) = next_run(&mut s);
+        assert_eq!((seed, items), (1, PREVIEW_TRACE_ITEMS), "the lost preview is run again");
+        s.abandon();
+        let req = s.next_request().unwrap();
+        let kind = s.abandon().unwrap();
+        assert_eq!(kind, JobKind::Live { gen: 1, preview: false });
+        s.want_live(2, &cfg(2));
+        s.retry(kind, req);
+        let (_, seed, ..) = next_run(&mut s);
+        assert_eq!(seed, 2, "a newer config wins over the retried run");
     }
 
     #[test]
     fn the_wire_format_round_trips_and_garbage_gets_an_answer() {
-        let req = Request::Run { id: 4, config: cfg(9), trace: false };
+        let req = Request::Run { id: 4, config: cfg(9), trace_items: 0 };
         let text = to_text(&req);
         assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), req);
-        let resp = parse_response(&handle_text(&text));
+        let (answer, packed) = handle_text(&text);
+        let resp = parse_message(&answer, &packed);
         let Response::Run { id: 4, result: Ok(r) } = resp else { panic!("{resp:?}") };
-        assert!(r.trace.spans.is_empty(), "no trace was asked for");
-        assert!(matches!(parse_response(&handle_text("{not json")), Response::Garbled { .. }));
+        assert!(r.trace.spans.is_empty() && packed.is_empty(), "no trace was asked for");
+        let (garbled, _) = handle_text("{not json");
+        assert!(matches!(parse_message(&garbled, &[]), Response::Garbled { .. }));
         assert!(matches!(parse_response("nonsense"), Response::Garbled { .. }));
+    }
+
+    #[test]
+    fn a_traced_run_crosses_the_wire_packed_and_comes_back_equal() {
+        let config = (crate::engine::presets::preset("nohz-pipe").expect("preset").config)();
+        let req = Request::Run { id: 7, config: capped(&config, 20_000).0, trace_items: 5_000 };
+        let direct = execute(&req);
+        let (answer, packed) = handle_text(&to_text(&req));
+        let Response::Run { result: Ok(d), .. } = &direct else { panic!("{direct:?}") };
+        assert!(d.trace.spans.len() > 100 && !d.trace.instants.is_empty(), "a real trace to carry");
+        assert_eq!(packed.len(), 12 + d.trace.spans.len() * 24 + d.trace.instants.len() * 18);
+        assert!(answer.len() < 20_000, "the items are not in the JSON too ({} bytes)", answer.len());
+        let back = parse_message(&answer, &packed);
+        let Response::Run { result: Ok(b), .. } = &back else { panic!("{back:?}") };
+        // (Metrics' floats cross as JSON text, which may differ in the last bit.)
+        assert_eq!(b.trace, d.trace, "the trace comes back exactly");
+        assert_eq!(b.metrics.digest, d.metrics.digest);
+    }
+
+    #[test]
+    fn every_item_kind_round_trips_and_broken_buffers_are_refused() {
+        let mut t = Trace {
+            spans: vec![
+                Span { core: 65_535, start: 1, end: u64::MAX, kind: SpanKind::Run { task: u32::MAX, sys: true } },
+                Span { core: 0, start: 5, end: 6, kind: SpanKind::Idle { state: 7 } },
+            ],
+            instants: [
+                InstantKind::Tick,
+                InstantKind::Hrtick,
+                InstantKind::Ipi { from: 3 },
+                InstantKind::Wakeup { from: 2, task: 9 },
+                InstantKind::Migrate { from: 1, task: 4 },
+            ]
+            .into_iter()
+            .enumerate()
+            .map(|(k, kind)| Instant { core: k as u16, time: 10 * k as u64, kind })
+            .collect(),
+            ..Trace::default()
+        };
+        t.spans.extend(Overhead::ALL.map(|kind| Span { core: 1, start: 2, end: 3, kind: SpanKind::Overhead { kind } }));
+        let want = t.clone();
+        let packed = pack_items(&mut t);
+        assert!(t.spans.is_empty() && t.instants.is_empty(), "the items moved into the buffer");
+        let mut back = Trace::default();
+        unpack_items(&packed, &mut back).expect("unpacks");
+        assert_eq!(back, want);
+        let mut untouched = Trace::default();
+        for bad in [&packed[..packed.len() - 1], &packed[..11], b"XXXX\0\0\0\0\0\0\0\0"] {
+            assert!(unpack_items(bad, &mut untouched).is_err());
+        }
+        let mut wrong_kind = packed.clone();
+        wrong_kind[12 + 2] = 9;
+        assert!(unpack_items(&wrong_kind, &mut untouched).unwrap_err().contains("span 0"));
+        let mut huge = packed.clone();
+        huge[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(unpack_items(&huge, &mut untouched).is_err());
+        assert_eq!(untouched, Trace::default());
     }
 
     #[test]

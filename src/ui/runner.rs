@@ -44,7 +44,11 @@ pub struct Runner {
 /// Maps an answer to the action it produces (pure; tested natively).
 pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
     match (kind, resp) {
-        (JobKind::Live { gen }, Response::Run { result, .. }) => Some(Action::RunDone { gen, result }),
+        (JobKind::Live { gen, preview }, Response::Run { result, .. }) => {
+            // A complete preview is the full run (its full run is not started).
+            let preview = preview && result.as_ref().is_ok_and(|r| !r.complete());
+            Some(Action::RunDone { gen, result, preview })
+        }
         (JobKind::Sweep { gen, index }, Response::Run { result, .. }) => Some(Action::SweepPoint {
             gen,
             index,
@@ -75,13 +79,12 @@ impl Runner {
         runner
     }
 
-    /// Asks for the live run of `config` (capped for interactivity) and, when the sweep is
-    /// new, for its points.
+    /// Asks for the preview and live runs of `config` (capped for interactivity) and,
+    /// when the sweep is new, for its points.
     pub fn request(&self, gen: u64, config: &Config, sweep: Option<(u64, Vec<Config>)>) {
         {
             let mut i = self.inner.borrow_mut();
-            let (c, _) = capped(config, super::jobs::LIVE_EVENT_BUDGET);
-            i.sched.want_live(gen, c);
+            i.sched.want_live(gen, config);
             if let Some((sgen, points)) = sweep {
                 if sgen != i.sweep_gen {
                     i.sweep_gen = sgen;
@@ -151,6 +154,11 @@ impl Runner {
             if kind.is_some() {
                 i.in_flight = None;
             }
+            if let (Some(JobKind::Live { gen, preview: true }), Response::Run { result: Ok(r), .. }) = (&kind, &resp) {
+                if r.complete() {
+                    i.sched.preview_complete(*gen);
+                }
+            }
             let garbled = matches!(resp, Response::Garbled { .. });
             let action = match kind {
                 Some(k) => action_for(k, resp),
@@ -195,7 +203,7 @@ mod web {
     use wasm_bindgen::JsCast;
     use web_sys::{Event, MessageEvent, Worker};
 
-    use super::super::jobs::{parse_response, to_text, Request};
+    use super::super::jobs::{parse_message, parse_response, to_text, Request};
     use super::{Backend, Runner};
 
     #[derive(Default)]
@@ -227,8 +235,17 @@ mod web {
         };
         let me = runner.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let text = e.data().as_string().unwrap_or_default();
-            me.answer(parse_response(&text));
+            // A string, or [string, Uint8Array] when a run's trace items travel packed.
+            let data = e.data();
+            let resp = match data.dyn_ref::<js_sys::Array>() {
+                Some(pair) => {
+                    let text = pair.get(0).as_string().unwrap_or_default();
+                    let bytes = pair.get(1).dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+                    parse_message(&text, &bytes)
+                }
+                None => parse_response(&data.as_string().unwrap_or_default()),
+            };
+            me.answer(resp);
         });
         let me = runner.clone();
         let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
@@ -285,7 +302,26 @@ mod tests {
                 trace: Default::default(),
             }),
         };
-        assert!(matches!(action_for(JobKind::Live { gen: 3 }, ok()), Some(Action::RunDone { gen: 3, result: Ok(_) })));
+        assert!(
+            matches!(
+                action_for(JobKind::Live { gen: 3, preview: true }, ok()),
+                Some(Action::RunDone { gen: 3, result: Ok(_), preview: false })
+            ),
+            "a complete preview is the full run"
+        );
+        let cut = || {
+            let Response::Run { id, result: Ok(mut r) } = ok() else { unreachable!() };
+            r.metrics.stop_reason = Some(crate::engine::metrics::StopReason::EventBudget);
+            Response::Run { id, result: Ok(r) }
+        };
+        assert!(matches!(
+            action_for(JobKind::Live { gen: 3, preview: true }, cut()),
+            Some(Action::RunDone { gen: 3, preview: true, .. })
+        ));
+        assert!(matches!(
+            action_for(JobKind::Live { gen: 3, preview: false }, cut()),
+            Some(Action::RunDone { gen: 3, preview: false, .. })
+        ));
         assert_eq!(
             action_for(JobKind::Sweep { gen: 4, index: 2 }, ok()),
             Some(Action::SweepPoint { gen: 4, index: 2, result: Ok((2.0, "ops/s".into())) })

@@ -58,9 +58,13 @@ async fn keys_that_do_not_apply_are_disabled_with_a_note() {
 async fn compare_view_shows_both_sides_and_the_stub_run_is_explained() {
     let s = Rc::new(State::default());
     let gen = s.gen;
-    let run = crate::ui::jobs::execute(&crate::ui::jobs::Request::Run { id: 1, config: s.config.clone(), trace: true });
+    let run = crate::ui::jobs::execute(&crate::ui::jobs::Request::Run {
+        id: 1,
+        config: s.config.clone(),
+        trace_items: crate::ui::jobs::LIVE_TRACE_ITEMS,
+    });
     let crate::ui::jobs::Response::Run { result, .. } = run else { panic!() };
-    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result });
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false });
     let s = yew::Reducible::reduce(s, Action::PinA);
     let html = render((*s).clone()).await;
     assert!(html.contains("data-side=\"a\"") && html.contains("data-side=\"b\""));

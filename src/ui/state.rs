@@ -25,6 +25,9 @@ pub struct RunView {
     pub config: Config,
     pub metrics: crate::engine::Metrics,
     pub trace: Rc<Trace>,
+    /// A quick capped run shown while the full run is still computing
+    /// (see `jobs::PREVIEW_EVENT_BUDGET`).
+    pub preview: bool,
 }
 
 /// The result plot across one knob.
@@ -155,9 +158,9 @@ impl State {
         s
     }
 
-    /// True while the shown result is for an older config.
+    /// True while the shown result is for an older config or only its preview.
     pub fn running(&self) -> bool {
-        self.result.as_ref().map(|r| r.gen) != Some(self.gen) && self.run_error.is_none()
+        self.result.as_ref().map(|r| (r.gen, r.preview)) != Some((self.gen, false)) && self.run_error.is_none()
     }
 
     /// The state a share link describes (see `share::url`), with one notice listing what
@@ -293,6 +296,8 @@ pub enum Action {
     RunDone {
         gen: u64,
         result: Result<RunResult, String>,
+        /// The quick capped run that comes before the full one.
+        preview: bool,
     },
     SweepPoint {
         gen: u64,
@@ -370,9 +375,10 @@ impl Reducible for State {
                 s.pin = Some(Rc::new(Pinned { config: s.config.clone(), result }));
             }
             Action::Unpin => s.pin = None,
-            Action::RunDone { gen, result } => {
-                if gen != s.gen {
-                    return self; // stale
+            Action::RunDone { gen, result, preview } => {
+                let full_shown = s.result.as_ref().is_some_and(|r| r.gen == gen && !r.preview);
+                if gen != s.gen || (preview && full_shown) {
+                    return self; // stale, or a preview after its full run
                 }
                 match result {
                     Ok(r) => {
@@ -381,9 +387,11 @@ impl Reducible for State {
                             config: s.config.clone(),
                             metrics: r.metrics,
                             trace: Rc::new(r.trace),
+                            preview,
                         });
                         if let Some(pin) = &mut s.pin {
-                            if pin.result.is_none() && pin.config == s.config {
+                            let open = pin.result.as_ref().is_none_or(|p| p.preview && p.gen == gen);
+                            if open && pin.config == s.config {
                                 Rc::make_mut(pin).result = Some(view.clone());
                             }
                         }
@@ -570,11 +578,28 @@ mod tests {
         let g1 = s.gen;
         let s = reduce(s, Action::Set { key: "cores", value: "3".into() });
         assert!(s.running());
-        let s2 = reduce(s.clone(), Action::RunDone { gen: g1, result: ok_run(1.0) });
+        let s2 = reduce(s.clone(), Action::RunDone { gen: g1, result: ok_run(1.0), preview: false });
         assert!(s2.result.is_none(), "a result for the old config is not shown");
-        let s3 = reduce(s2, Action::RunDone { gen: s.gen, result: ok_run(2.0) });
+        let s3 = reduce(s2, Action::RunDone { gen: s.gen, result: ok_run(2.0), preview: false });
         assert_eq!(s3.result.as_ref().unwrap().metrics.throughput, 2.0);
         assert!(!s3.running());
+    }
+
+    #[test]
+    fn a_preview_shows_until_its_full_run_and_never_replaces_it() {
+        let s = reduce(Rc::new(State::default()), Action::Set { key: "cores", value: "3".into() });
+        let s = reduce(s, Action::PinA);
+        let p = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(1.0), preview: true });
+        let shown = p.result.as_ref().expect("the preview is shown");
+        assert!(shown.preview && p.running(), "still running: the full run is on its way");
+        assert_eq!(p.pin.as_ref().unwrap().result.as_ref().map(|r| r.preview), Some(true));
+        let f = reduce(p.clone(), Action::RunDone { gen: s.gen, result: ok_run(2.0), preview: false });
+        assert!(!f.running());
+        assert_eq!(f.result.as_ref().unwrap().metrics.throughput, 2.0);
+        let pinned = f.pin.as_ref().unwrap().result.as_ref().unwrap();
+        assert!(!pinned.preview && pinned.metrics.throughput == 2.0, "A gets the full run too");
+        let late = reduce(f.clone(), Action::RunDone { gen: s.gen, result: ok_run(3.0), preview: true });
+        assert!(Rc::ptr_eq(&late, &f), "a late preview does not replace the full run");
     }
 
     #[test]
@@ -638,7 +663,7 @@ mod tests {
         let s = Rc::new(State::default());
         let s = reduce(s, Action::PinA);
         assert!(s.pin.as_ref().unwrap().result.is_none());
-        let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(3.0) });
+        let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(3.0), preview: false });
         assert_eq!(s.pin.as_ref().unwrap().result.as_ref().unwrap().metrics.throughput, 3.0);
         let s = reduce(s, Action::Set { key: "hz", value: "1000".into() });
         assert_eq!(s.pin.as_ref().unwrap().config.hz, 250, "A stays as pinned");
@@ -719,7 +744,7 @@ mod tests {
         assert_eq!(s.config, a, "A runs first");
         assert_eq!(s.pending_b.as_ref().unwrap().policy, Policy::Eevdf);
         assert_eq!(s.query(), q, "the link is stable while B waits");
-        let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(4.0) });
+        let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(4.0), preview: false });
         assert_eq!(s.pin.as_ref().unwrap().result.as_ref().unwrap().metrics.throughput, 4.0);
         assert_eq!(s.config.policy, Policy::Eevdf, "B is current once A has its result");
         assert!(s.pending_b.is_none() && s.running());

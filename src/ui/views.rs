@@ -45,7 +45,12 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                     }
                 }) }
             </dl>
-            if no_events {
+            if props.result.as_ref().is_some_and(|r| r.preview) {
+                <p class="note" data-metric="stop_reason">{format!(
+                    "Preview: these figures cover the first {} events; the whole run follows.",
+                    super::format::count(super::jobs::PREVIEW_EVENT_BUDGET)
+                )}</p>
+            } else if no_events {
                 <p class="note">{"An empty run: no events were recorded in the simulated window, so every figure is zero. Try a longer duration or more work."}</p>
             } else if let Some(s) = stop {
                 <p class="note" data-metric="stop_reason">{s}</p>

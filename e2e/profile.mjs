@@ -1,0 +1,55 @@
+// Main-thread CPU profile of a slider drag (a diagnostic script, not a test): opens the
+// built site, loads a preset, presses ArrowRight on a slider at key-repeat pace while the
+// Chrome DevTools profiler samples, and prints the functions with the most self time.
+//
+//   node e2e/profile.mjs [preset] [slider] [dist]     (writes e2e/out/drag.cpuprofile)
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { serve } from './serve.mjs';
+import { launch } from './browser.mjs';
+
+const [preset = 'rr-kbuild', name = 'rr_interval', dist = 'dist'] = process.argv.slice(2);
+const server = await serve(dist);
+const browser = await launch({ width: 1280, height: 800 });
+try {
+  const page = await browser.context.newPage();
+  await page.goto(server.url, { waitUntil: 'load' });
+  await page.selectOption('select[name=preset]', preset);
+  const idle = () =>
+    page.waitForFunction(() => document.querySelector('section.metrics')?.getAttribute('aria-busy') === 'false', null, {
+      timeout: 120_000,
+    });
+  await idle();
+  await page.waitForTimeout(1500); // let the sweep finish too
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const slider = page.locator(`input[type=range][name="${name}"]`);
+  await slider.focus();
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press(i === 0 ? 'Home' : 'ArrowRight');
+    await page.waitForTimeout(33);
+  }
+  await idle();
+  await page.waitForTimeout(300);
+  const { profile } = await cdp.send('Profiler.stop');
+  await mkdir('e2e/out', { recursive: true });
+  await writeFile('e2e/out/drag.cpuprofile', JSON.stringify(profile));
+  // Self time per function: samples x interval, attributed to the sampled (leaf) node.
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  const dt = profile.timeDeltas;
+  profile.samples.forEach((id, i) => {
+    const n = byId.get(id);
+    const key = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}`;
+    self.set(key, (self.get(key) ?? 0) + (dt[i + 1] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40);
+  console.log(`total sampled ${total.toFixed(0)} ms`);
+  for (const [k, ms] of top) console.log(`${ms.toFixed(1).padStart(8)} ms  ${k}`);
+} finally {
+  await browser.close();
+  server.close();
+}
