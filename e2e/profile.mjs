@@ -22,6 +22,8 @@ try {
   await idle();
   await page.waitForTimeout(1500); // let the sweep finish too
   const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const before = (await cdp.send('Performance.getMetrics')).metrics;
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
@@ -34,6 +36,14 @@ try {
   await idle();
   await page.waitForTimeout(300);
   const { profile } = await cdp.send('Profiler.stop');
+  const after = (await cdp.send('Performance.getMetrics')).metrics;
+  const was = Object.fromEntries(before.map((m) => [m.name, m.value]));
+  const wanted = /Duration$|Count$|^Nodes$|^JSHeapUsedSize$/;
+  const delta = after.filter((m) => wanted.test(m.name)).map((m) => {
+    const d = m.value - (was[m.name] ?? 0);
+    return `${m.name}=${/Duration$/.test(m.name) ? `${(d * 1000).toFixed(0)}ms` : Math.round(m.name === 'Nodes' ? m.value : d)}`;
+  });
+  console.log(`during the drag: ${delta.join(' ')}`);
   await mkdir('e2e/out', { recursive: true });
   await writeFile('e2e/out/drag.cpuprofile', JSON.stringify(profile));
   // Self time per function: samples x interval, attributed to the sampled (leaf) node.

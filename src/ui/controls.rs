@@ -3,13 +3,13 @@
 //! slider that is the `<input type=range>` (arrow keys, Home/End, PageUp/PageDown step it to
 //! the next distinct value), and the exact-value text box beside it is `<key>-text`.
 //!
-//! Text is validated on a copy of the config (`Config::set`); a bad value shows its message
+//! Text is validated on a probe config with the same CPU (`Config::set`); a bad value shows its message
 //! inline and never reaches the reducer.
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::engine::config::{key_doc, CStates, KeyKind, KEYS};
+use crate::engine::config::{key_doc, CStates, Config, KeyKind, KEYS};
 use crate::engine::presets::{preset, PRESETS};
 use crate::engine::profile::PROFILES;
 
@@ -71,25 +71,37 @@ pub fn controls(props: &ControlsProps) -> Html {
             { for groups().into_iter().map(|g| html! {
                 <details class="group" open=true key={g}>
                     <summary>{g}</summary>
-                    { for KEYS.iter().filter(|k| k.group == g).map(|k| html! { <KeyControl key={k.key} name={k.key} /> }) }
+                    { for KEYS.iter().filter(|k| k.group == g).map(|k| html! {
+                        <KeyControl key={k.key} name={k.key} current={ctx.config.get(k.key).unwrap_or_default()}
+                            note={disabled_note(&ctx.config, k.key)} cpu={ctx.config.cpu.clone()}
+                            dispatch={ctx.dispatcher()} />
+                    }) }
                 </details>
             }) }
         </details>
     }
 }
 
+/// What one key's control shows. It takes these as props rather than reading the state's
+/// context, so a run's answer (or another key's change) does not re-render every control.
 #[derive(Properties, PartialEq)]
 pub struct KeyControlProps {
     pub name: &'static str,
+    /// The key's value as text (`Config::get`).
+    pub current: String,
+    /// Why the key does not apply to this config (the control is disabled then).
+    pub note: Option<String>,
+    /// The config's CPU: the one other key that a value is validated against (C-state names).
+    pub cpu: String,
+    pub dispatch: UseReducerDispatcher<State>,
 }
 
 /// One key's control: label with the value in units, the input(s), help, messages.
 #[function_component(KeyControl)]
 pub fn key_control(props: &KeyControlProps) -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
     let Some(doc) = key_doc(props.name) else { return html! {} };
-    let current = ctx.config.get(doc.key).unwrap_or_default();
-    let note = disabled_note(&ctx.config, doc.key);
+    let current = props.current.clone();
+    let note = props.note.clone();
     let disabled = note.is_some();
     let id = format!("ctl-{}", doc.key);
     let help_id = format!("{id}-help");
@@ -105,16 +117,16 @@ pub fn key_control(props: &KeyControlProps) -> Html {
             error.set(None);
         });
     }
-    let state: &State = &ctx;
     let validate = {
-        let config = state.config.clone();
+        // `Config::set` checks a value against its range and, for C-state names, the CPU.
+        let config = Config { cpu: props.cpu.clone(), ..Config::default() };
         move |v: &str| {
             let mut probe = config.clone();
             probe.set(doc.key, v).err().map(|e| e.message)
         }
     };
     let commit = {
-        let (ctx, draft, error, validate) = (ctx.clone(), draft.clone(), error.clone(), validate.clone());
+        let (ctx, draft, error, validate) = (props.dispatch.clone(), draft.clone(), error.clone(), validate.clone());
         Callback::from(move |v: String| {
             draft.set(v.clone());
             match validate(&v) {

@@ -69,6 +69,9 @@ struct Inner {
     stopped: Option<UseStateSetter<bool>>,
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
     wheel: Option<EventListener>,
+    /// The canvas box's CSS width, read once and again after a resize: reading it on every
+    /// frame forced a synchronous layout each time the page had changed.
+    css_w: Option<f64>,
 }
 
 impl Default for Inner {
@@ -94,6 +97,7 @@ impl Default for Inner {
             stopped: None,
             observer: None,
             wheel: None,
+            css_w: None,
         }
     }
 }
@@ -129,8 +133,16 @@ impl Inner {
     /// Sizes the canvas to its box and the device pixel ratio, and caches the context.
     fn prepare(&mut self) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d, Layout)> {
         let canvas = self.canvas.clone()?;
-        let parent_w = canvas.parent_element().map_or(0, |p| p.client_width());
-        let css_w = if parent_w > 0 { parent_w as f64 } else { 800.0 };
+        let css_w = match self.css_w {
+            Some(w) => w,
+            None => {
+                let parent_w = canvas.parent_element().map_or(0, |p| p.client_width());
+                let w = if parent_w > 0 { parent_w as f64 } else { 800.0 };
+                // A box not laid out yet (0 wide) is asked again next frame.
+                self.css_w = (parent_w > 0).then_some(w);
+                w
+            }
+        };
         let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
         let layout = Layout::new(css_w, self.index.lanes, dpr);
         if canvas.width() != layout.width as u32 || canvas.height() != layout.height as u32 {
@@ -450,6 +462,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 let weak = Rc::downgrade(&inner);
                 let on_resize = Closure::<dyn FnMut()>::new(move || {
                     if let Some(cell) = weak.upgrade() {
+                        if let Ok(mut st) = cell.try_borrow_mut() {
+                            st.css_w = None;
+                        }
                         request_redraw(&cell);
                     }
                 });
