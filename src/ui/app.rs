@@ -162,15 +162,6 @@ fn results() -> Html {
     let b = s.result.clone();
     let a = s.pin.as_ref().and_then(|p| p.result.clone());
     let metrics = b.as_ref().map(|r| r.metrics.clone()).unwrap_or_default();
-    let trace_note = |r: &Option<Rc<super::state::RunView>>| match r {
-        Some(r) if r.trace.spans.is_empty() && r.trace.instants.is_empty() => {
-            html! { <p class="note">{"No trace to draw: the run recorded no events."}</p> }
-        }
-        Some(r) if r.trace.truncated => {
-            html! { <p class="note">{"The trace was cut at its size limit; the figures cover the whole run."}</p> }
-        }
-        _ => html! {},
-    };
     html! {
         <div class="results">
             <div class="toolbar">
@@ -195,7 +186,6 @@ fn results() -> Html {
                 if let Some(a) = &a {
                     <h3 class="series a">{"A"}</h3>
                     <Timeline trace={a.trace.clone()} label="A" />
-                    { trace_note(&Some(a.clone())) }
                     <h3 class="series b">{"B"}</h3>
                 }
                 if let Some(r) = &b {
@@ -203,7 +193,6 @@ fn results() -> Html {
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }
-                { trace_note(&b) }
             </section>
             <div class="plots">
                 <section class="panel" aria-label="Sweep">

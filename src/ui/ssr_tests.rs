@@ -122,3 +122,22 @@ async fn the_full_app_has_the_share_bar() {
     }
     assert!(html.contains("value=\"nohz-pipe\" selected"), "the link's preset is selected");
 }
+
+#[tokio::test]
+async fn a_cut_trace_says_once_how_much_it_shows_and_a_preview_says_what_it_is() {
+    let s = Rc::new(from_link("?v=1&preset=nohz-pipe"));
+    let gen = s.gen;
+    let (config, _) = crate::ui::jobs::capped(&s.config, crate::ui::jobs::PREVIEW_EVENT_BUDGET);
+    let run = crate::ui::jobs::execute(&crate::ui::jobs::Request::Run { id: 1, config, trace_items: 2_000 });
+    let crate::ui::jobs::Response::Run { result: Ok(r), .. } = run else { panic!("the preview runs") };
+    assert!(r.trace.truncated && !r.complete(), "2,000 items cannot hold a quarter-million events");
+    let last = r.trace.spans.iter().map(|s| s.end).max().unwrap();
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: Ok(r), preview: true });
+    let html = render((*s).clone()).await;
+    assert_eq!(html.matches("The timeline shows the first").count(), 1, "one note about the cut trace");
+    let shown = crate::ui::format::duration(last);
+    assert!(html.contains(&format!("The timeline shows the first {shown} of")), "names where it stops ({shown})");
+    assert!(html.contains("Preview (250,000 events)"), "the status says the figures are a preview");
+    assert!(html.contains("Preview: these figures cover the first 250,000 events"));
+    assert!(html.contains("aria-busy=\"true\""), "the full run is still to come");
+}

@@ -705,7 +705,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 <p class="timeline-note">{"This run recorded no timeline spans (tracing off, or a window outside the run)."}</p>
             }
             if trace.truncated {
-                <p class="timeline-note">{"The trace stopped early at its item limit: later time is missing. Narrow the trace window to see it."}</p>
+                <p class="timeline-note">{format!(
+                    "The timeline shows the first {} of {}: the live trace keeps at most {} spans and marks. The figures cover the whole run.",
+                    super::format::duration(recorded_until(trace)),
+                    super::format::duration(trace.end),
+                    super::format::count(super::jobs::LIVE_TRACE_ITEMS as u64),
+                )}</p>
             }
             <ul class="timeline-legend" aria-label="Legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:0.6em"><strong>{label_text}{": "}</strong></li>
@@ -733,4 +738,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
             </p>
         </div>
     }
+}
+
+/// The last moment the trace recorded anything (its spans' ends and its marks).
+fn recorded_until(trace: &Trace) -> Ns {
+    let spans = trace.spans.iter().map(|s| s.end).max().unwrap_or(0);
+    spans.max(trace.instants.iter().map(|i| i.time).max().unwrap_or(0))
 }
