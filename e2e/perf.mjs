@@ -5,6 +5,7 @@
 //
 //   PATH=$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH trunk build --release --offline
 //   node e2e/perf.mjs [dist]          (SCHEDSCOPE_DIST also names the directory)
+//   PERF_ONLY=drawing node e2e/perf.mjs   (only the timeline drawing figures)
 
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -237,12 +238,106 @@ async function interaction(url, preset, name) {
   }
 }
 
+/**
+ * Timeline drawing: loads `nohz-pipe` (its live trace holds the maximum of spans), then pans
+ * the canvas by pointer drags back and forth and zooms by wheel notches in and out, while a
+ * requestAnimationFrame loop records frame intervals. The canvas's aria-label says how many
+ * spans are in view; it is read before and after.
+ */
+async function drawing(url) {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    await browser.context.addInitScript(instrument);
+    const { page, problems } = await newPage(browser);
+    await page.goto(url, { waitUntil: 'load' });
+    await page.selectOption('select[name=preset]', 'nohz-pipe');
+    await settle(page);
+    const canvas = page.locator('canvas.timeline-canvas, .timeline canvas').first();
+    await canvas.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    const inView = async () => {
+      const label = (await canvas.getAttribute('aria-label')) ?? '';
+      const m = label.match(/([\d,]+) spans in view/);
+      return m ? Number(m[1].replace(/,/g, '')) : null;
+    };
+    const spansBefore = await inView();
+    const box = await canvas.boundingBox();
+    const y = box.y + box.height / 2;
+    // Frame intervals and long tasks from here on.
+    const since = await page.evaluate(() => {
+      const f = (window.__frames = []);
+      let last = performance.now();
+      const loop = (t) => {
+        f.push(t - last);
+        last = t;
+        if (!window.__stopFrames) requestAnimationFrame(loop);
+      };
+      requestAnimationFrame(loop);
+      return performance.now();
+    });
+    // Zoom in one wheel notch (x0.86 of the range), so a pan has somewhere to go.
+    const centre = box.x + box.width / 2;
+    await page.mouse.move(centre, y);
+    await page.mouse.wheel(0, -100);
+    await page.waitForTimeout(50);
+    const labels = [await canvas.getAttribute('aria-label')];
+    const counts = [await inView()];
+    // Pan: 6 drags of 120 px, alternating direction, 12 moves each at ~60 Hz.
+    for (let d = 0; d < 6; d++) {
+      const dir = d % 2 === 0 ? -1 : 1;
+      await page.mouse.move(centre, y);
+      await page.mouse.down();
+      for (let i = 1; i <= 12; i++) {
+        await page.mouse.move(centre + (dir * 120 * i) / 12, y);
+        await page.waitForTimeout(16);
+      }
+      await page.mouse.up();
+      labels.push(await canvas.getAttribute('aria-label'));
+      counts.push(await inView());
+    }
+    // Zoom: 20 wheel notches alternating in and out around the centre.
+    await page.mouse.move(centre, y);
+    for (let i = 0; i < 20; i++) {
+      await page.mouse.wheel(0, i % 2 === 0 ? -100 : 100);
+      await page.waitForTimeout(16);
+      counts.push(await inView());
+      labels.push(await canvas.getAttribute('aria-label'));
+    }
+    await page.waitForTimeout(200);
+    const p = await page.evaluate(() => ((window.__stopFrames = true), { frames: window.__frames, perf: window.__perf }));
+    const frames = p.frames.slice(1);
+    const longtasks = p.perf.longtasks.filter((t) => t.start >= since);
+    return {
+      preset: 'nohz-pipe',
+      spans_in_view_before: spansBefore,
+      spans_in_view_min_while_moving: Math.min(...counts.filter((c) => c !== null)),
+      distinct_views: new Set(labels).size,
+      frames: frames.length,
+      frame_interval_ms: { p50: percentile(frames, 50), p95: percentile(frames, 95), max: percentile(frames, 100) },
+      frames_over_20ms: frames.filter((f) => f > 20).length,
+      mean_fps: round(1000 / (frames.reduce((a, b) => a + b, 0) / Math.max(1, frames.length))),
+      long_tasks: longtasks.length,
+      longest_long_task_ms: round(Math.max(0, ...longtasks.map((t) => t.duration))),
+      problems,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
 const server = await serve(DIST);
+if (process.env.PERF_ONLY === 'drawing') {
+  // Quick look at the drawing figures alone.
+  console.log(JSON.stringify(await drawing(server.url), null, 2));
+  await server.close();
+  process.exit(0);
+}
 try {
   const weight = await pageWeight(DIST);
   const load = await firstRender(server.url);
   const drag = await interaction(server.url, 'rr-kbuild', 'rr_interval');
   const dragDefault = await interaction(server.url, null, null);
+  const draw = await drawing(server.url);
   const all = [drag.keyboard, drag.mouse, dragDefault.keyboard, dragDefault.mouse].filter(Boolean);
   const summary = {
     date: new Date().toISOString(),
@@ -250,7 +345,12 @@ try {
     first_render: load,
     interaction: drag,
     interaction_default: dragDefault,
+    drawing: draw,
     targets: {
+      timeline_60fps_with_100k_spans:
+        draw.spans_in_view_min_while_moving >= 100_000 &&
+        draw.frame_interval_ms.p95 !== null &&
+        draw.frame_interval_ms.p95 <= 17.5,
       page_weight_app_le_400kb: weight.app_gzip_kb <= 400,
       first_figure_le_1s: load.median_first_figure_ms !== null && load.median_first_figure_ms <= 1000,
       first_contentful_paint_le_1s:

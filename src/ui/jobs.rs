@@ -27,8 +27,9 @@ pub const PREVIEW_EVENT_BUDGET: u64 = 250_000;
 pub const PREVIEW_TRACE_ITEMS: usize = 20_000;
 /// Event budget of each sweep point (there are up to 32 of them).
 pub const SWEEP_EVENT_BUDGET: u64 = 500_000;
-/// At most this many spans + instants in the live trace (bounded message size).
-pub const LIVE_TRACE_ITEMS: usize = 60_000;
+/// At most this many spans + instants in the live trace: 4.4 MB packed at most, decoded in
+/// a few ms, and enough for the whole of every preset but the long pipe runs.
+pub const LIVE_TRACE_ITEMS: usize = 200_000;
 
 /// What the page asks the worker to do.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
