@@ -2,13 +2,16 @@
 // built site, loads a preset, presses ArrowRight on a slider at key-repeat pace while the
 // Chrome DevTools profiler samples, and prints the functions with the most self time.
 //
-//   node e2e/profile.mjs [preset] [slider] [dist]     (writes e2e/out/drag.cpuprofile)
+//   node e2e/profile.mjs [preset] [slider] [dist] [keys|mouse]   (writes e2e/out/drag.cpuprofile)
+//
+// Function names need a build that keeps them, e.g. index.html with data-wasm-opt="0" and
+// data-keep-debug on the app's link, built with `trunk build --release --dist DIR FILE`.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { serve } from './serve.mjs';
 import { launch } from './browser.mjs';
 
-const [preset = 'rr-kbuild', name = 'rr_interval', dist = 'dist'] = process.argv.slice(2);
+const [preset = 'rr-kbuild', name = 'rr_interval', dist = 'dist', how = 'keys'] = process.argv.slice(2);
 const server = await serve(dist);
 const browser = await launch({ width: 1280, height: 800 });
 try {
@@ -28,10 +31,25 @@ try {
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
   const slider = page.locator(`input[type=range][name="${name}"]`);
-  await slider.focus();
-  for (let i = 0; i < 30; i++) {
-    await page.keyboard.press(i === 0 ? 'Home' : 'ArrowRight');
-    await page.waitForTimeout(33);
+  if (how === 'mouse') {
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    const y = box.y + box.height / 2;
+    // Press on the thumb, wherever the value put it.
+    const fraction = Number(await slider.inputValue()) / Number((await slider.getAttribute('max')) ?? 100) || 0.5;
+    await page.mouse.move(box.x + box.width * Math.min(0.95, Math.max(0.05, fraction)), y);
+    await page.mouse.down();
+    for (let i = 1; i <= 30; i++) {
+      await page.mouse.move(box.x + 2 + ((box.width - 4) * i) / 30, y);
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+  } else {
+    await slider.focus();
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press(i === 0 ? 'Home' : 'ArrowRight');
+      await page.waitForTimeout(33);
+    }
   }
   await idle();
   await page.waitForTimeout(300);

@@ -22,6 +22,10 @@ pub const LIVE_EVENT_BUDGET: u64 = 2_000_000;
 /// time even in wasm), so figures follow a dragged knob; most presets finish within it,
 /// and then the preview *is* the full run and no second run is made.
 pub const PREVIEW_EVENT_BUDGET: u64 = 250_000;
+/// Event budget of the run tried on the main thread, inside the input's own frame, before
+/// anything goes to the worker: small configs (the intro preset has ~800 events) finish
+/// within it and their figures update in the same frame; larger ones cost ~1-3 ms to find out.
+pub const INLINE_EVENT_BUDGET: u64 = 10_000;
 /// At most this many spans + instants in a preview's trace (a smaller message to parse on
 /// the main thread while the knob moves).
 pub const PREVIEW_TRACE_ITEMS: usize = 20_000;
@@ -103,6 +107,17 @@ pub fn execute(req: &Request) -> Response {
             Response::Run { id: *id, result }
         }
         Request::Seeds { id } => Response::Seeds { id: *id, tables: validate::validate_all(true) },
+    }
+}
+
+/// Runs `config` at once when it finishes within `INLINE_EVENT_BUDGET` events (with its
+/// full live trace): the answer a full run would give. None when it needs more (or fails:
+/// the worker then reports the error).
+pub fn try_inline(config: &Config) -> Option<RunResult> {
+    let req = Request::Run { id: 0, config: capped(config, INLINE_EVENT_BUDGET).0, trace_items: LIVE_TRACE_ITEMS };
+    match execute(&req) {
+        Response::Run { result: Ok(r), .. } if r.complete() => Some(r),
+        _ => None,
     }
 }
 
@@ -311,6 +326,12 @@ impl Scheduler {
         self.live = Some((gen, capped(config, LIVE_EVENT_BUDGET).0));
     }
 
+    /// Forgets the waiting preview and full run (the page answered the config itself).
+    pub fn drop_live(&mut self) {
+        self.preview = None;
+        self.live = None;
+    }
+
     /// The preview of `gen` was complete (see `RunResult::complete`): its full run would
     /// give the same answer, so it is not started.
     pub fn preview_complete(&mut self, gen: u64) {
@@ -444,6 +465,11 @@ mod tests {
         s.preview_complete(3); // an older generation's answer changes nothing
         s.preview_complete(4);
         assert_eq!(s.next_request(), None, "the full run of gen 4 was dropped");
+        s.want_live(5, &cfg(5));
+        s.want_sweep(5, vec![cfg(50)]);
+        s.drop_live();
+        let (_, seed, items, _) = next_run(&mut s);
+        assert_eq!((seed, items), (50, 0), "after drop_live only the sweep is left");
         // The engine agrees: a short run that ends before the preview budget is the same run.
         let small = Config { duration: 1_000_000, ..Config::default() };
         let Response::Run { result: Ok(preview), .. } = execute(&Request::Run {
@@ -468,6 +494,23 @@ mod tests {
             panic!()
         };
         assert!(!r.complete());
+    }
+
+    #[test]
+    fn small_configs_run_inline_and_give_the_full_answer() {
+        let intro = (crate::engine::presets::preset("intro").expect("intro").config)();
+        let r = try_inline(&intro).expect("the intro preset fits the inline budget");
+        let Response::Run { result: Ok(full), .. } = execute(&Request::Run {
+            id: 1,
+            config: capped(&intro, LIVE_EVENT_BUDGET).0,
+            trace_items: LIVE_TRACE_ITEMS,
+        }) else {
+            panic!("full run failed")
+        };
+        assert_eq!(r, full, "inline is the same run");
+        assert!(r.metrics.events > 0 && r.metrics.events < INLINE_EVENT_BUDGET);
+        let pipe = (crate::engine::presets::preset("nohz-pipe").expect("nohz-pipe").config)();
+        assert_eq!(try_inline(&pipe), None, "a million round trips go to the worker");
     }
 
     #[test]

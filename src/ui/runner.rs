@@ -13,7 +13,7 @@ use yew::UseReducerDispatcher;
 
 use crate::engine::config::Config;
 
-use super::jobs::{capped, execute, JobKind, Request, Response, Scheduler, SWEEP_EVENT_BUDGET};
+use super::jobs::{capped, execute, try_inline, JobKind, Request, Response, Scheduler, SWEEP_EVENT_BUDGET};
 use super::state::{Action, State};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,9 +82,15 @@ impl Runner {
     /// Asks for the preview and live runs of `config` (capped for interactivity) and,
     /// when the sweep is new, for its points.
     pub fn request(&self, gen: u64, config: &Config, sweep: Option<(u64, Vec<Config>)>) {
+        // A small config is simulated right here, so its figures change in the input's frame.
+        let inline = try_inline(config);
         {
             let mut i = self.inner.borrow_mut();
-            i.sched.want_live(gen, config);
+            if inline.is_some() {
+                i.sched.drop_live();
+            } else {
+                i.sched.want_live(gen, config);
+            }
             if let Some((sgen, points)) = sweep {
                 if sgen != i.sweep_gen {
                     i.sweep_gen = sgen;
@@ -92,6 +98,10 @@ impl Runner {
                     i.sched.want_sweep(sgen, points);
                 }
             }
+        }
+        if let Some(r) = inline {
+            let dispatch = self.inner.borrow().dispatch.clone();
+            dispatch.dispatch(Action::RunDone { gen, result: Ok(r), preview: false });
         }
         self.pump();
     }
