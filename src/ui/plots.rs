@@ -133,7 +133,8 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     let sw = &props.sweep;
     let doc = key_doc(sw.key);
     let is_dur = doc.is_some_and(|d| matches!(d.kind, crate::engine::config::KeyKind::Duration { .. }));
-    let known: Vec<f64> = sw.ys.iter().flatten().copied().collect();
+    let ys = sw.ys();
+    let known: Vec<f64> = ys.iter().flatten().copied().collect();
     let (y0, y1) = y_range_fit(&known);
     let n = sw.values.len();
     let current = sw.base.get(sw.key).unwrap_or_default();
@@ -152,7 +153,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     };
     let path: String = xs
         .iter()
-        .zip(&sw.ys)
+        .zip(&ys)
         .filter_map(|(x, y)| y.map(|y| (frame.x(*x), frame.y(y))))
         .enumerate()
         .map(|(i, (x, y))| format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" }))
@@ -194,7 +195,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
                         y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
                 }
                 <path class="curve" d={path} stroke={SERIES_B} />
-                { for xs.iter().zip(&sw.ys).map(|(x, y)| match y {
+                { for xs.iter().zip(&ys).map(|(x, y)| match y {
                     Some(y) => html! { <circle cx={frame.x(*x).to_string()} cy={frame.y(*y).to_string()} r="3" fill={SERIES_B} /> },
                     None => html! { <circle class="pending" cx={frame.x(*x).to_string()} cy={(H - BOTTOM).to_string()} r="2" /> },
                 }) }

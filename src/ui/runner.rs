@@ -45,11 +45,9 @@ pub struct Runner {
 pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
     match (kind, resp) {
         (JobKind::Live { gen }, Response::Run { result, .. }) => Some(Action::RunDone { gen, result }),
-        (JobKind::Sweep { gen, index }, Response::Run { result, .. }) => Some(Action::SweepPoint {
-            gen,
-            index,
-            result: result.map(|r| (r.metrics.throughput, r.metrics.throughput_unit)),
-        }),
+        (JobKind::Sweep { gen, index }, Response::Run { result, .. }) => {
+            Some(Action::SweepPoint { gen, index, result: result.map(|r| r.metrics) })
+        }
         (JobKind::Seeds, Response::Seeds { tables, .. }) => Some(Action::SeedsDone(tables)),
         (_, Response::Garbled { error }) => {
             Some(Action::Notice(format!("A simulation answer was unreadable: {error}")))
@@ -280,16 +278,20 @@ mod tests {
                 metrics: crate::engine::Metrics {
                     throughput: 2.0,
                     throughput_unit: "ops/s".into(),
+                    context_switches: 9,
                     ..Default::default()
                 },
                 trace: Default::default(),
             }),
         };
         assert!(matches!(action_for(JobKind::Live { gen: 3 }, ok()), Some(Action::RunDone { gen: 3, result: Ok(_) })));
-        assert_eq!(
-            action_for(JobKind::Sweep { gen: 4, index: 2 }, ok()),
-            Some(Action::SweepPoint { gen: 4, index: 2, result: Ok((2.0, "ops/s".into())) })
-        );
+        // A sweep point keeps its whole metrics (the sweep CSV writes them), not just the figure.
+        let Some(Action::SweepPoint { gen: 4, index: 2, result: Ok(m) }) =
+            action_for(JobKind::Sweep { gen: 4, index: 2 }, ok())
+        else {
+            panic!("a sweep answer becomes its SweepPoint");
+        };
+        assert_eq!((m.throughput, m.throughput_unit.as_str(), m.context_switches), (2.0, "ops/s", 9));
         assert_eq!(
             action_for(JobKind::Seeds, Response::Seeds { id: 1, tables: vec![] }),
             Some(Action::SeedsDone(vec![]))

@@ -78,17 +78,12 @@ pub fn file_stem(state: &State) -> String {
     format!("schedscope-{clean}")
 }
 
-/// The sweep as CSV: `param,value,<y column>`, one row per point (empty when not run yet).
-/// The UI keeps only the plotted figure (throughput) per point; the CLI's `sweep` writes
-/// every metric.
+/// The sweep as CSV: `param,value,<every metric>` (see `share::csv::sweep_csv`), one row per
+/// planned point in order; a point not run yet, or failed, has empty metric cells.
 pub fn sweep_points_csv(sw: &Sweep) -> String {
-    let y = if sw.unit.is_empty() { "throughput".to_string() } else { format!("throughput ({})", sw.unit) };
-    let mut out = format!("param,value,{}\r\n", csv::quote(&y));
-    for (v, y) in sw.values.iter().zip(&sw.ys) {
-        let y = y.map(|y| y.to_string()).unwrap_or_default();
-        out.push_str(&format!("{},{},{}\r\n", csv::quote(sw.key), csv::quote(v), csv::quote(&y)));
-    }
-    out
+    let rows: Vec<(String, Option<&crate::engine::Metrics>)> =
+        sw.values.iter().cloned().zip(sw.points.iter().map(|p| p.as_deref())).collect();
+    csv::sweep_csv(sw.key, &rows)
 }
 
 /// Colours the plot stylesheet gives through CSS variables, resolved for a file.
@@ -676,16 +671,30 @@ mod tests {
     }
 
     #[test]
-    fn sweep_csv_has_one_row_per_point_and_empty_cells_for_missing_ones() {
+    fn sweep_csv_has_every_metric_per_point_and_empty_cells_for_missing_ones() {
         let mut sw = (*State::default().sweep.unwrap()).clone();
-        sw.unit = "ops/s".into();
-        sw.ys[0] = Some(12.5);
+        let m = |throughput: f64, context_switches: u64, p99: f64| crate::engine::Metrics {
+            throughput,
+            throughput_unit: "ops/s".into(),
+            context_switches,
+            wakeup_latency_us: crate::engine::metrics::Percentiles { p50: 1.0, p99, max: 9.0, count: 3 },
+            ..Default::default()
+        };
+        sw.points[0] = Some(Rc::new(m(12.5, 40, 7.25)));
+        sw.points[2] = Some(Rc::new(m(3.0, 41, 8.0)));
         let text = sweep_points_csv(&sw);
-        let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
-        assert_eq!(lines.len(), sw.values.len() + 1);
-        assert_eq!(lines[0], "param,value,throughput (ops/s)");
-        assert_eq!(lines[1], format!("{},{},12.5", sw.key, sw.values[0]));
-        assert!(lines[2].ends_with(','), "a point not run yet has an empty cell: {}", lines[2]);
+        let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows.len(), sw.values.len() + 1, "a header and one row per planned point");
+        assert!(rows.iter().all(|r| r.len() == rows[0].len()), "rectangular: {text}");
+        let col = |name: &str| rows[0].iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"));
+        assert_eq!(rows[0][..2], ["param", "value"]);
+        assert_eq!(rows[1][..2], [sw.key, sw.values[0].as_str()], "the swept key and its value first");
+        assert_eq!(rows[3][1], sw.values[2]);
+        assert_eq!((rows[1][col("throughput")], rows[3][col("throughput")]), ("12.5", "3"));
+        assert_eq!((rows[1][col("context_switches")], rows[3][col("context_switches")]), ("40", "41"));
+        assert_eq!(rows[1][col("wakeup_latency_us.p99")], "7.25");
+        assert_eq!(rows[1][col("throughput_unit")], "ops/s");
+        assert!(rows[2][2..].iter().all(|c| c.is_empty()), "a point not run yet has empty cells: {:?}", rows[2]);
     }
 
     #[test]
