@@ -106,7 +106,7 @@ fn y_axis(frame: &Frame, unit: &str) -> Html {
                 let y = frame.y(*t);
                 html! { <g>
                     <line class="grid" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={y.to_string()} y2={y.to_string()} />
-                    <text x={(LEFT - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{short(*t)}</text>
+                    <text x={(LEFT - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{y_tick(*t)}</text>
                 </g> }
             }) }
             <text class="label" transform={format!("translate(14 {}) rotate(-90)", (TOP + H - BOTTOM) / 2.0)}
@@ -223,6 +223,23 @@ pub fn short(x: f64) -> String {
     }
 }
 
+/// A y tick label that fits left of the axis beside the rotated unit: `600k`, `1.5M` from
+/// 10,000 up (`600,000` ran into the unit), `short` below.
+pub fn y_tick(x: f64) -> String {
+    let a = x.abs();
+    if !x.is_finite() || a < 10_000.0 {
+        return short(x);
+    }
+    let (v, suffix) = if a >= 1e9 {
+        (x / 1e9, "G")
+    } else if a >= 1e6 {
+        (x / 1e6, "M")
+    } else {
+        (x / 1e3, "k")
+    };
+    format!("{}{suffix}", short((v * 100.0).round() / 100.0))
+}
+
 /// Bars: (label, value) of one run.
 pub fn dist_bars(mode: DistMode, m: &Metrics) -> Vec<(String, f64)> {
     match mode {
@@ -326,6 +343,18 @@ mod tests {
         assert_eq!(y_range_fit(&[]), (0.0, 1.0));
         let (lo, hi) = y_range_fit(&[5.0, 5.0]);
         assert!(lo < 5.0 && hi > 5.0, "a flat curve still gets a range around it: {lo}..{hi}");
+    }
+
+    #[test]
+    fn large_y_ticks_get_a_suffix_and_small_ones_stay_as_they_are() {
+        assert_eq!(y_tick(600_000.0), "600k");
+        assert_eq!(y_tick(12_500.0), "12.5k");
+        assert_eq!(y_tick(1_500_000.0), "1.5M");
+        assert_eq!(y_tick(2e9), "2G");
+        assert_eq!(y_tick(9_000.0), "9,000");
+        assert_eq!(y_tick(17.2), "17.2");
+        assert_eq!(y_tick(0.0), "0");
+        assert_eq!(y_tick(-20_000.0), "-20k");
     }
 
     #[test]

@@ -141,11 +141,9 @@ pub fn svg_file(markup: &str, c: &SvgColours, width: u32, height: u32, caption: 
     let open_end = markup.find('>').ok_or("the plot's SVG has no opening tag")?;
     let (open, rest) = markup.split_at(open_end);
     let band = caption_height(caption);
+    // The plot nests in the file's own <svg> (and takes its namespace): the file's background
+    // then covers all of it, also where a rounded size leaves a sliver beside the plot's viewBox.
     let mut attrs = String::new();
-    // A nested plot takes the outer file's namespace.
-    if band == 0 && !open.contains("xmlns=") {
-        attrs.push_str(" xmlns=\"http://www.w3.org/2000/svg\"");
-    }
     if band > 0 {
         attrs.push_str(&format!(" y=\"{band}\""));
     }
@@ -166,11 +164,8 @@ pub fn svg_file(markup: &str, c: &SvgColours, width: u32, height: u32, caption: 
         font = attr_escape(&c.font),
     );
     // `rest` starts with the opening tag's `>`.
-    if band == 0 {
-        return Ok(format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{open}{attrs}>{style}{}\n", &rest[1..]));
-    }
     let plot = format!("{open}{attrs}>{}", &rest[1..]);
-    // The caption band, then the plot as a nested <svg> below it. Keys follow the text; their
+    // The caption band (if any), then the plot below it. Keys follow the text; their
     // places are estimated (a file cannot measure text), generously so labels never overlap.
     let mut head = String::new();
     let mut x = 8.0;
@@ -883,9 +878,12 @@ mod tests {
         )
         .unwrap();
         assert!(f.starts_with("<?xml"));
-        assert!(f.contains("<svg viewBox=\"0 0 10 10\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"300\"><style>"), "{f}");
+        let outer =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"300\" viewBox=\"0 0 400 300\"><style>";
+        assert!(f.contains(outer), "{f}");
+        assert!(f.contains("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/><svg viewBox=\"0 0 10 10\" role=\"img\" width=\"400\" height=\"300\">"), "the background covers the file, the plot nests in it at its size: {f}");
         assert!(f.contains("path.curve{fill:none") && f.contains(&c.muted));
-        assert!(f.trim_end().ends_with("</path></svg>"));
+        assert!(f.trim_end().ends_with("</path></svg></svg>"));
         assert!(svg_file("<div></div>", &c, 1, 1, &SvgCaption::default()).is_err());
     }
 
