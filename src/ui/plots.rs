@@ -250,6 +250,39 @@ pub fn dist_bars(mode: DistMode, m: &Metrics) -> Vec<(String, f64)> {
     }
 }
 
+/// The x categories of B's bars and A's: latency bins in the order of their bounds (A's bins
+/// between B's, not after them), idle states in order of appearance.
+pub fn dist_categories(mode: DistMode, b: &Metrics, a: Option<&Metrics>) -> Vec<String> {
+    let mut cats: Vec<String> = Vec::new();
+    let mut push = |l: String| {
+        if !cats.contains(&l) {
+            cats.push(l);
+        }
+    };
+    match mode {
+        DistMode::Latency => {
+            let mut bounds: Vec<f64> = b
+                .wakeup_latency_hist
+                .iter()
+                .chain(a.iter().flat_map(|a| &a.wakeup_latency_hist))
+                .map(|(hi, _)| *hi)
+                .collect();
+            bounds.sort_by(f64::total_cmp);
+            for hi in bounds {
+                push(format!("≤{}", bin_label(hi)));
+            }
+        }
+        DistMode::CStates => {
+            for m in std::iter::once(b).chain(a) {
+                for (l, _) in dist_bars(mode, m) {
+                    push(l);
+                }
+            }
+        }
+    }
+    cats
+}
+
 /// Wakeup-latency histogram or C-state residency, as bars.
 #[function_component(DistPlot)]
 pub fn dist_plot(props: &DistPlotProps) -> Html {
@@ -262,15 +295,7 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
     if b.is_empty() && a.as_ref().is_none_or(|a| a.is_empty()) {
         return html! { <figure class="plot dist empty"><p class="empty">{empty}</p></figure> };
     }
-    // Categories: the union of labels in order of appearance.
-    let mut cats: Vec<String> = b.iter().map(|(l, _)| l.clone()).collect();
-    if let Some(a) = &a {
-        for (l, _) in a {
-            if !cats.contains(l) {
-                cats.push(l.clone());
-            }
-        }
-    }
+    let cats = dist_categories(props.mode, &props.metrics, props.a.as_ref());
     let all: Vec<f64> = b.iter().chain(a.iter().flatten()).map(|(_, v)| *v).collect();
     let (y0, y1) = y_range(&all);
     let frame = Frame { x0: -0.5, x1: cats.len() as f64 - 0.5, xlog: false, y0, y1 };
@@ -355,6 +380,20 @@ mod tests {
         assert_eq!(y_tick(17.2), "17.2");
         assert_eq!(y_tick(0.0), "0");
         assert_eq!(y_tick(-20_000.0), "-20k");
+    }
+
+    #[test]
+    fn latency_bins_of_a_and_b_are_ordered_by_their_bounds() {
+        let b = Metrics { wakeup_latency_hist: vec![(1.0, 5), (2.0, 1), (14.0, 2)], ..Default::default() };
+        let a = Metrics { wakeup_latency_hist: vec![(1.5, 5), (2.0, 3), (3.6, 2)], ..Default::default() };
+        assert_eq!(dist_categories(DistMode::Latency, &b, Some(&a)), ["≤1", "≤1.5", "≤2", "≤3.6", "≤14"]);
+        assert_eq!(dist_categories(DistMode::Latency, &b, None), ["≤1", "≤2", "≤14"]);
+        let mut c = Metrics::default();
+        c.cstate_residency.insert("C6".into(), 0.5);
+        let mut d = Metrics::default();
+        d.cstate_residency.insert("C1".into(), 0.5);
+        d.cstate_residency.insert("C6".into(), 0.5);
+        assert_eq!(dist_categories(DistMode::CStates, &c, Some(&d)), ["C6", "C1"]);
     }
 
     #[test]
