@@ -1,12 +1,13 @@
 // Share, embed, export and import in headless Chromium against the built site (dist/):
 // the link restores the config and follows changes, bad links explain themselves, copy link,
 // the embed in a reveal.js deck and in a plain docs page (renders, pans on drag, screenshots
-// in e2e/out/), Perfetto/CSV/PNG export through real downloads, and rt-app import by file
-// picker and by drag and drop. Run by `./scripts/test e2e` or `node --test e2e/`.
+// in e2e/out/), Perfetto/CSV/PNG export through real downloads (each plot's PNG in both
+// themes is saved to e2e/out/ to look at), and rt-app import by file picker and by drag and drop. Run by `./scripts/test e2e` or `node --test e2e/`.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { inflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
@@ -221,24 +222,99 @@ test('embedded in a plain docs page: renders, pans on a drag, screenshot', async
   await page.close();
 });
 
+/** Clicks the export button `label` and resolves to the downloaded file's name and bytes. */
+async function download(page, label) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${label}"]`)]);
+  return { name: d.suggestedFilename(), body: await readFile(await d.path()) };
+}
+
+/** Size and top-left pixel of a PNG, read from its chunks (IHDR, IDAT) by hand. */
+function readPng(buf) {
+  assert.deepEqual([...buf.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  assert.equal(buf.toString('ascii', 12, 16), 'IHDR', 'IHDR comes first');
+  const width = buf.readUInt32BE(16);
+  const height = buf.readUInt32BE(20);
+  const [depth, colourType] = [buf[24], buf[25]];
+  const idat = [];
+  for (let at = 8; at < buf.length; ) {
+    const len = buf.readUInt32BE(at);
+    if (buf.toString('ascii', at + 4, at + 8) === 'IDAT') idat.push(buf.subarray(at + 8, at + 8 + len));
+    at += 12 + len;
+  }
+  // The first pixel of the first row is stored as is whatever the row's filter (nothing is
+  // above or left of it), right after the filter byte.
+  const raw = inflateSync(Buffer.concat(idat));
+  const channels = { 2: 3, 6: 4 }[colourType];
+  assert.ok(depth === 8 && channels, `8-bit RGB(A) expected, got depth ${depth} colour type ${colourType}`);
+  return { width, height, topLeft: [...raw.subarray(1, 4)] };
+}
+
+/** `#rrggbb` or `rgb(r, g, b)` as [r, g, b]. */
+function rgb(css) {
+  const hex = css.trim().match(/^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i);
+  if (hex) return hex.slice(1).map((h) => parseInt(h, 16));
+  return css.match(/\d+/g).slice(0, 3).map(Number);
+}
+
 test('exports: Perfetto JSON, metrics CSV and timeline PNG download', async () => {
   const { page, problems } = await app('/?v=1&preset=nohz-pipe');
   await settled(page);
-  const download = async (label) => {
-    const [d] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${label}"]`)]);
-    return { name: d.suggestedFilename(), body: await readFile(await d.path()) };
-  };
-  const trace = await download('Perfetto JSON');
+  const trace = await download(page, 'Perfetto JSON');
   assert.equal(trace.name, 'schedscope-nohz-pipe.perfetto.json');
   const json = JSON.parse(trace.body.toString('utf8'));
   assert.ok(Array.isArray(json.traceEvents) && json.traceEvents.length > 10, 'traceEvents');
   assert.ok(json.traceEvents.some((e) => e.ph === 'X'), 'running slices');
-  const csv = await download('Metrics CSV');
+  const csv = await download(page, 'Metrics CSV');
   assert.match(csv.body.toString('utf8'), /^key,value\r?\n/);
-  const png = await download('Timeline PNG');
+  const png = await download(page, 'Timeline PNG');
   assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG file');
-  const svg = await download('Sweep SVG');
+  const svg = await download(page, 'Sweep SVG');
   assert.match(svg.body.toString('utf8'), /<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('exports: each plot as a PNG (light and dark) and the sweep as CSV with every metric per point', async () => {
+  const { page, problems } = await app('/?v=1&preset=nohz-pipe');
+  await settled(page);
+  await page.waitForFunction(() => !document.querySelector('figure.plot.sweep .progress'), null, { timeout: 180_000 });
+
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const panel = await page.evaluate(() => getComputedStyle(document.body).getPropertyValue('--panel'));
+    for (const [label, plot] of [['Sweep PNG', 'sweep'], ['Distribution PNG', 'dist']]) {
+      const box = await page.locator(`figure.plot.${plot} svg`).boundingBox();
+      const file = await download(page, label);
+      assert.equal(file.name, `schedscope-nohz-pipe-${plot === 'dist' ? 'distribution' : 'sweep'}.png`);
+      const png = readPng(file.body);
+      assert.ok(png.width >= 2 * Math.floor(box.width) && png.height >= 2 * Math.floor(box.height),
+        `${label}: ${png.width}x${png.height} for a ${box.width}x${box.height} plot (2x at least)`);
+      await writeFile(new URL(`export-${scheme}-${plot}.png`, OUT), file.body);
+      assert.deepEqual(png.topLeft, rgb(panel), `${label} in ${scheme}: the background is the panel's colour`);
+    }
+  }
+  assert.equal(await page.locator('.sharebar [role=alert]').count(), 0, 'no export error shown');
+
+  const key = await page.getAttribute('figure.plot.sweep', 'data-sweep-key');
+  const points = await page.locator('figure.plot.sweep svg circle').count();
+  const file = await download(page, 'Sweep CSV');
+  assert.equal(file.name, `schedscope-nohz-pipe-sweep-${key}.csv`);
+  const lines = file.body.toString('utf8').trimEnd().split(/\r?\n/);
+  const header = lines[0].split(',');
+  assert.deepEqual(header.slice(0, 2), ['param', 'value']);
+  for (const col of ['throughput', 'elapsed_s', 'context_switches', 'wakeup_latency_us.p99', 'user_s']) {
+    assert.ok(header.includes(col), `no ${col} column in ${lines[0]}`);
+  }
+  assert.equal(lines.length - 1, points, 'one row per point of the plot');
+  // Values do not hold commas or quotes in these columns, so a split is enough to read them.
+  const col = (name) => header.indexOf(name);
+  const rows = lines.slice(1).map((l) => l.split(','));
+  assert.ok(rows.every((r) => r[0] === key), 'the swept key');
+  assert.equal(new Set(rows.map((r) => r[1])).size, points, 'a different value on each row');
+  for (const r of rows) {
+    assert.ok(Number.isFinite(Number(r[col('throughput')])) && r[col('throughput')] !== '', `throughput: ${r}`);
+    assert.ok(Number(r[col('context_switches')]) > 0, `context switches: ${r}`);
+  }
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -185,9 +185,10 @@ pub fn metrics_csv(m: &Metrics) -> String {
 
 /// A sweep of `param`: a `param,value,<metric columns>` header, then one row per
 /// `(value, metrics)`. Columns are the union of every row's metrics in first-seen order; a
-/// row without a column (say, fewer tasks) leaves the cell empty.
-pub fn sweep_csv(param: &str, rows: &[(String, Metrics)]) -> String {
-    let flat: Vec<Vec<(String, String)>> = rows.iter().map(|(_, m)| metrics_rows(m)).collect();
+/// row without a column (say, fewer tasks), or without metrics at all (a point not run yet or
+/// failed), leaves the cell empty.
+pub fn sweep_csv(param: &str, rows: &[(String, Option<&Metrics>)]) -> String {
+    let flat: Vec<Vec<(String, String)>> = rows.iter().map(|(_, m)| m.map(metrics_rows).unwrap_or_default()).collect();
     let mut columns: Vec<&str> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for row in &flat {
@@ -318,9 +319,11 @@ mod tests {
         b.tasks.pop();
         b.elapsed_s = 2.0;
         b.cstate_residency.insert("C1E".into(), 0.5);
-        let text = sweep_csv("rr_interval", &[("1ms".into(), sample()), ("6ms".into(), b)]);
+        let a = sample();
+        let text =
+            sweep_csv("rr_interval", &[("1ms".into(), Some(&a)), ("6ms".into(), Some(&b)), ("9ms".into(), None)]);
         let rows = read_csv(&text);
-        assert_eq!(rows.len(), 3);
+        assert_eq!(rows.len(), 4);
         assert_eq!(&rows[0][..3], ["param", "value", "elapsed_s"]);
         assert!(rows.iter().all(|r| r.len() == rows[0].len()), "rectangular");
         let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
@@ -330,6 +333,8 @@ mod tests {
         assert_eq!(rows[1][col("cstate_residency.C1E")], "", "missing in the first row");
         assert_eq!(rows[2][col("cstate_residency.C1E")], "0.5");
         assert_eq!(rows[2][col("tasks.sender.runtime_ns")], "");
+        assert_eq!(rows[3][..2], ["rr_interval", "9ms"], "a point without metrics keeps its row");
+        assert!(rows[3][2..].iter().all(String::is_empty), "{:?}", rows[3]);
         assert_eq!(sweep_csv("cores", &[]), "param,value\n");
     }
 }

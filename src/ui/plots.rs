@@ -106,7 +106,7 @@ fn y_axis(frame: &Frame, unit: &str) -> Html {
                 let y = frame.y(*t);
                 html! { <g>
                     <line class="grid" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={y.to_string()} y2={y.to_string()} />
-                    <text x={(LEFT - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{short(*t)}</text>
+                    <text x={(LEFT - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{y_tick(*t)}</text>
                 </g> }
             }) }
             <text class="label" transform={format!("translate(14 {}) rotate(-90)", (TOP + H - BOTTOM) / 2.0)}
@@ -133,7 +133,8 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     let sw = &props.sweep;
     let doc = key_doc(sw.key);
     let is_dur = doc.is_some_and(|d| matches!(d.kind, crate::engine::config::KeyKind::Duration { .. }));
-    let known: Vec<f64> = sw.ys.iter().flatten().copied().collect();
+    let ys = sw.ys();
+    let known: Vec<f64> = ys.iter().flatten().copied().collect();
     let (y0, y1) = y_range_fit(&known);
     let n = sw.values.len();
     let current = sw.base.get(sw.key).unwrap_or_default();
@@ -152,7 +153,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     };
     let path: String = xs
         .iter()
-        .zip(&sw.ys)
+        .zip(&ys)
         .filter_map(|(x, y)| y.map(|y| (frame.x(*x), frame.y(y))))
         .enumerate()
         .map(|(i, (x, y))| format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" }))
@@ -194,7 +195,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
                         y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
                 }
                 <path class="curve" d={path} stroke={SERIES_B} />
-                { for xs.iter().zip(&sw.ys).map(|(x, y)| match y {
+                { for xs.iter().zip(&ys).map(|(x, y)| match y {
                     Some(y) => html! { <circle cx={frame.x(*x).to_string()} cy={frame.y(*y).to_string()} r="3" fill={SERIES_B} /> },
                     None => html! { <circle class="pending" cx={frame.x(*x).to_string()} cy={(H - BOTTOM).to_string()} r="2" /> },
                 }) }
@@ -222,6 +223,23 @@ pub fn short(x: f64) -> String {
     }
 }
 
+/// A y tick label that fits left of the axis beside the rotated unit: `600k`, `1.5M` from
+/// 10,000 up (`600,000` ran into the unit), `short` below.
+pub fn y_tick(x: f64) -> String {
+    let a = x.abs();
+    if !x.is_finite() || a < 10_000.0 {
+        return short(x);
+    }
+    let (v, suffix) = if a >= 1e9 {
+        (x / 1e9, "G")
+    } else if a >= 1e6 {
+        (x / 1e6, "M")
+    } else {
+        (x / 1e3, "k")
+    };
+    format!("{}{suffix}", short((v * 100.0).round() / 100.0))
+}
+
 /// Bars: (label, value) of one run.
 pub fn dist_bars(mode: DistMode, m: &Metrics) -> Vec<(String, f64)> {
     match mode {
@@ -230,6 +248,39 @@ pub fn dist_bars(mode: DistMode, m: &Metrics) -> Vec<(String, f64)> {
         }
         DistMode::CStates => m.cstate_residency.iter().map(|(k, v)| (k.clone(), v * 100.0)).collect(),
     }
+}
+
+/// The x categories of B's bars and A's: latency bins in the order of their bounds (A's bins
+/// between B's, not after them), idle states in order of appearance.
+pub fn dist_categories(mode: DistMode, b: &Metrics, a: Option<&Metrics>) -> Vec<String> {
+    let mut cats: Vec<String> = Vec::new();
+    let mut push = |l: String| {
+        if !cats.contains(&l) {
+            cats.push(l);
+        }
+    };
+    match mode {
+        DistMode::Latency => {
+            let mut bounds: Vec<f64> = b
+                .wakeup_latency_hist
+                .iter()
+                .chain(a.iter().flat_map(|a| &a.wakeup_latency_hist))
+                .map(|(hi, _)| *hi)
+                .collect();
+            bounds.sort_by(f64::total_cmp);
+            for hi in bounds {
+                push(format!("≤{}", bin_label(hi)));
+            }
+        }
+        DistMode::CStates => {
+            for m in std::iter::once(b).chain(a) {
+                for (l, _) in dist_bars(mode, m) {
+                    push(l);
+                }
+            }
+        }
+    }
+    cats
 }
 
 /// Wakeup-latency histogram or C-state residency, as bars.
@@ -244,15 +295,7 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
     if b.is_empty() && a.as_ref().is_none_or(|a| a.is_empty()) {
         return html! { <figure class="plot dist empty"><p class="empty">{empty}</p></figure> };
     }
-    // Categories: the union of labels in order of appearance.
-    let mut cats: Vec<String> = b.iter().map(|(l, _)| l.clone()).collect();
-    if let Some(a) = &a {
-        for (l, _) in a {
-            if !cats.contains(l) {
-                cats.push(l.clone());
-            }
-        }
-    }
+    let cats = dist_categories(props.mode, &props.metrics, props.a.as_ref());
     let all: Vec<f64> = b.iter().chain(a.iter().flatten()).map(|(_, v)| *v).collect();
     let (y0, y1) = y_range(&all);
     let frame = Frame { x0: -0.5, x1: cats.len() as f64 - 0.5, xlog: false, y0, y1 };
@@ -325,6 +368,32 @@ mod tests {
         assert_eq!(y_range_fit(&[]), (0.0, 1.0));
         let (lo, hi) = y_range_fit(&[5.0, 5.0]);
         assert!(lo < 5.0 && hi > 5.0, "a flat curve still gets a range around it: {lo}..{hi}");
+    }
+
+    #[test]
+    fn large_y_ticks_get_a_suffix_and_small_ones_stay_as_they_are() {
+        assert_eq!(y_tick(600_000.0), "600k");
+        assert_eq!(y_tick(12_500.0), "12.5k");
+        assert_eq!(y_tick(1_500_000.0), "1.5M");
+        assert_eq!(y_tick(2e9), "2G");
+        assert_eq!(y_tick(9_000.0), "9,000");
+        assert_eq!(y_tick(17.2), "17.2");
+        assert_eq!(y_tick(0.0), "0");
+        assert_eq!(y_tick(-20_000.0), "-20k");
+    }
+
+    #[test]
+    fn latency_bins_of_a_and_b_are_ordered_by_their_bounds() {
+        let b = Metrics { wakeup_latency_hist: vec![(1.0, 5), (2.0, 1), (14.0, 2)], ..Default::default() };
+        let a = Metrics { wakeup_latency_hist: vec![(1.5, 5), (2.0, 3), (3.6, 2)], ..Default::default() };
+        assert_eq!(dist_categories(DistMode::Latency, &b, Some(&a)), ["≤1", "≤1.5", "≤2", "≤3.6", "≤14"]);
+        assert_eq!(dist_categories(DistMode::Latency, &b, None), ["≤1", "≤2", "≤14"]);
+        let mut c = Metrics::default();
+        c.cstate_residency.insert("C6".into(), 0.5);
+        let mut d = Metrics::default();
+        d.cstate_residency.insert("C1".into(), 0.5);
+        d.cstate_residency.insert("C6".into(), 0.5);
+        assert_eq!(dist_categories(DistMode::CStates, &c, Some(&d)), ["C6", "C1"]);
     }
 
     #[test]

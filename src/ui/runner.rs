@@ -49,11 +49,9 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
             let preview = preview && result.as_ref().is_ok_and(|r| !r.complete());
             Some(Action::RunDone { gen, result, preview })
         }
-        (JobKind::Sweep { gen, index }, Response::Run { result, .. }) => Some(Action::SweepPoint {
-            gen,
-            index,
-            result: result.map(|r| (r.metrics.throughput, r.metrics.throughput_unit)),
-        }),
+        (JobKind::Sweep { gen, index }, Response::Run { result, .. }) => {
+            Some(Action::SweepPoint { gen, index, result: result.map(|r| r.metrics) })
+        }
         (JobKind::Seeds, Response::Seeds { tables, .. }) => Some(Action::SeedsDone(tables)),
         (_, Response::Garbled { error }) => {
             Some(Action::Notice(format!("A simulation answer was unreadable: {error}")))
@@ -307,6 +305,7 @@ mod tests {
                 metrics: crate::engine::Metrics {
                     throughput: 2.0,
                     throughput_unit: "ops/s".into(),
+                    context_switches: 9,
                     ..Default::default()
                 },
                 trace: Default::default(),
@@ -332,10 +331,13 @@ mod tests {
             action_for(JobKind::Live { gen: 3, preview: false }, cut()),
             Some(Action::RunDone { gen: 3, preview: false, .. })
         ));
-        assert_eq!(
-            action_for(JobKind::Sweep { gen: 4, index: 2 }, ok()),
-            Some(Action::SweepPoint { gen: 4, index: 2, result: Ok((2.0, "ops/s".into())) })
-        );
+        // A sweep point keeps its whole metrics (the sweep CSV writes them), not just the figure.
+        let Some(Action::SweepPoint { gen: 4, index: 2, result: Ok(m) }) =
+            action_for(JobKind::Sweep { gen: 4, index: 2 }, ok())
+        else {
+            panic!("a sweep answer becomes its SweepPoint");
+        };
+        assert_eq!((m.throughput, m.throughput_unit.as_str(), m.context_switches), (2.0, "ops/s", 9));
         assert_eq!(
             action_for(JobKind::Seeds, Response::Seeds { id: 1, tables: vec![] }),
             Some(Action::SeedsDone(vec![]))

@@ -17,6 +17,7 @@ use crate::engine::presets::preset;
 use crate::share::url::View;
 use crate::share::{csv, perfetto};
 
+use super::palette::{SERIES_A, SERIES_B};
 use super::plots::SweepPlot;
 use super::state::{Action, RunView, State, Sweep};
 use super::timeline::{render_png_data_url, Timeline};
@@ -78,20 +79,15 @@ pub fn file_stem(state: &State) -> String {
     format!("schedscope-{clean}")
 }
 
-/// The sweep as CSV: `param,value,<y column>`, one row per point (empty when not run yet).
-/// The UI keeps only the plotted figure (throughput) per point; the CLI's `sweep` writes
-/// every metric.
+/// The sweep as CSV: `param,value,<every metric>` (see `share::csv::sweep_csv`), one row per
+/// planned point in order; a point not run yet, or failed, has empty metric cells.
 pub fn sweep_points_csv(sw: &Sweep) -> String {
-    let y = if sw.unit.is_empty() { "throughput".to_string() } else { format!("throughput ({})", sw.unit) };
-    let mut out = format!("param,value,{}\r\n", csv::quote(&y));
-    for (v, y) in sw.values.iter().zip(&sw.ys) {
-        let y = y.map(|y| y.to_string()).unwrap_or_default();
-        out.push_str(&format!("{},{},{}\r\n", csv::quote(sw.key), csv::quote(v), csv::quote(&y)));
-    }
-    out
+    let rows: Vec<(String, Option<&crate::engine::Metrics>)> =
+        sw.values.iter().cloned().zip(sw.points.iter().map(|p| p.as_deref())).collect();
+    csv::sweep_csv(sw.key, &rows)
 }
 
-/// Colours the plot stylesheet gives through CSS variables, resolved for a file.
+/// Colours (and the font) the plot stylesheet gives through CSS, resolved for a file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SvgColours {
     pub bg: String,
@@ -99,6 +95,8 @@ pub struct SvgColours {
     pub muted: String,
     pub line: String,
     pub focus: String,
+    /// The CSS font-family the plot's text inherits.
+    pub font: String,
 }
 
 impl Default for SvgColours {
@@ -109,29 +107,52 @@ impl Default for SvgColours {
             muted: "#56616d".into(),
             line: "#d5dbe1".into(),
             focus: "#d55e00".into(),
+            font: "system-ui,sans-serif".into(),
         }
     }
 }
 
+/// What a plot's `<figcaption>` says, which a file needs (it is outside the `<svg>`): a title
+/// line and colour keys `(label, colour)` for a compare legend.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SvgCaption {
+    pub text: String,
+    pub keys: Vec<(String, String)>,
+}
+
+/// Height (CSS px) of the caption band a file adds above the plot (0 without a caption).
+pub fn caption_height(caption: &SvgCaption) -> u32 {
+    if caption.text.trim().is_empty() && caption.keys.is_empty() {
+        0
+    } else {
+        24
+    }
+}
+
 /// Makes a standalone SVG file from a plot's serialized `<svg>` element: adds the SVG
-/// namespace, a size, a background and the page's plot styles (which a file does not
-/// inherit). Markup that is not an `<svg>` element comes back as an error.
-pub fn svg_file(markup: &str, c: &SvgColours, width: u32, height: u32) -> Result<String, String> {
+/// namespace, a size, a background, the page's plot styles (which a file does not inherit)
+/// and, when there is one, the caption as a band above the plot (the file is then
+/// `height + caption_height` tall). Markup that is not an `<svg>` element comes back as an error.
+pub fn svg_file(markup: &str, c: &SvgColours, width: u32, height: u32, caption: &SvgCaption) -> Result<String, String> {
     let markup = markup.trim();
     if !markup.starts_with("<svg") || !markup.ends_with("</svg>") {
         return Err("the plot is not an SVG element".into());
     }
     let open_end = markup.find('>').ok_or("the plot's SVG has no opening tag")?;
     let (open, rest) = markup.split_at(open_end);
+    let band = caption_height(caption);
+    // The plot nests in the file's own <svg> (and takes its namespace): the file's background
+    // then covers all of it, also where a rounded size leaves a sliver beside the plot's viewBox.
     let mut attrs = String::new();
-    if !open.contains("xmlns=") {
-        attrs.push_str(" xmlns=\"http://www.w3.org/2000/svg\"");
+    if band > 0 {
+        attrs.push_str(&format!(" y=\"{band}\""));
     }
     if !open.contains(" width=") {
         attrs.push_str(&format!(" width=\"{width}\" height=\"{height}\""));
     }
     let style = format!(
-        "<style>text{{fill:{m};font:11px system-ui,sans-serif}}text.label{{fill:{f};font-size:12px}}\
+        "<style>text{{fill:{m};font:11px {font}}}text.label{{fill:{f};font-size:12px}}\
+         text.caption{{fill:{f};font-size:13px}}\
          .axis line,.axis-line{{stroke:{m};stroke-width:1}}line.grid{{stroke:{l};stroke-dasharray:2 3}}\
          path.curve{{fill:none;stroke-width:2}}line.marker{{stroke:{o};stroke-width:2;stroke-dasharray:4 3}}\
          circle.pending{{fill:{l}}}</style><rect width=\"100%\" height=\"100%\" fill=\"{b}\"/>",
@@ -140,9 +161,35 @@ pub fn svg_file(markup: &str, c: &SvgColours, width: u32, height: u32) -> Result
         l = attr_escape(&c.line),
         o = attr_escape(&c.focus),
         b = attr_escape(&c.bg),
+        font = attr_escape(&c.font),
     );
     // `rest` starts with the opening tag's `>`.
-    Ok(format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{open}{attrs}>{style}{}\n", &rest[1..]))
+    let plot = format!("{open}{attrs}>{}", &rest[1..]);
+    // The caption band (if any), then the plot below it. Keys follow the text; their
+    // places are estimated (a file cannot measure text), generously so labels never overlap.
+    let mut head = String::new();
+    let mut x = 8.0;
+    if !caption.text.trim().is_empty() {
+        head.push_str(&format!(
+            "<text class=\"caption\" x=\"{x}\" y=\"16\">{}</text>",
+            attr_escape(caption.text.trim())
+        ));
+        x += 7.5 * caption.text.trim().chars().count() as f64 + 16.0;
+    }
+    for (label, colour) in &caption.keys {
+        head.push_str(&format!(
+            "<rect x=\"{x}\" y=\"6\" width=\"11\" height=\"11\" fill=\"{}\"/><text class=\"caption\" x=\"{}\" y=\"16\">{}</text>",
+            attr_escape(colour),
+            x + 15.0,
+            attr_escape(label)
+        ));
+        x += 15.0 + 7.5 * label.chars().count() as f64 + 16.0;
+    }
+    let total = height + band;
+    Ok(format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" \
+         height=\"{total}\" viewBox=\"0 0 {width} {total}\">{style}{head}{plot}</svg>\n"
+    ))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -213,14 +260,7 @@ pub fn download_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     bag.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
         .map_err(|e| format!("cannot make the file: {e:?}"))?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("cannot make the file: {e:?}"))?;
-    let res = click_download(&url, name);
-    // The click starts the download synchronously; revoke a little later all the same.
-    gloo::timers::callback::Timeout::new(2_000, move || {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    })
-    .forget();
-    res
+    download_blob(&blob, name)
 }
 
 /// Puts `text` on the clipboard; `done(true)` when it is there, `done(false)` when the
@@ -271,35 +311,149 @@ pub fn read_import(
     *holder.borrow_mut() = Some(reader);
 }
 
-/// The computed colours the plot styles use, for a standalone SVG.
+/// The computed colours and font the plot styles use, for a standalone SVG.
 fn page_colours(el: &web_sys::Element) -> SvgColours {
     let mut c = SvgColours::default();
     if let Some(style) = window().and_then(|w| w.get_computed_style(el).ok().flatten()) {
-        let get = |v: &str, slot: &mut String| {
+        let get = |v: &str, allowed: &str, slot: &mut String| {
             let value = style.get_property_value(v).unwrap_or_default();
             let value = value.trim();
-            // Only plain colour tokens go into the file.
-            if !value.is_empty() && value.chars().all(|ch| ch.is_ascii_alphanumeric() || "#(),. %".contains(ch)) {
+            // Only plain colour or font-name tokens go into the file.
+            if !value.is_empty() && value.chars().all(|ch| ch.is_ascii_alphanumeric() || allowed.contains(ch)) {
                 *slot = value.to_string();
             }
         };
-        get("--panel", &mut c.bg);
-        get("--fg", &mut c.fg);
-        get("--muted", &mut c.muted);
-        get("--line", &mut c.line);
-        get("--focus", &mut c.focus);
+        get("--panel", "#(),. %", &mut c.bg);
+        get("--fg", "#(),. %", &mut c.fg);
+        get("--muted", "#(),. %", &mut c.muted);
+        get("--line", "#(),. %", &mut c.line);
+        get("--focus", "#(),. %", &mut c.focus);
+        get("font-family", ", -_\"'", &mut c.font);
     }
     c
 }
 
-/// Downloads the plot under `selector` as a standalone SVG file.
-fn export_svg(selector: &str, name: &str) -> Result<(), String> {
+/// The caption of the figure around a plot's `<svg>`: its title line, or its A/B legend.
+fn plot_caption(svg: &web_sys::Element) -> SvgCaption {
+    let mut cap = SvgCaption::default();
+    let figcaption = svg.closest("figure").ok().flatten().and_then(|f| f.query_selector("figcaption").ok().flatten());
+    let Some(fc) = figcaption else { return cap };
+    if fc.class_name().split_whitespace().any(|c| c == "legend") {
+        for (sel, colour) in [(".key.a", SERIES_A), (".key.b", SERIES_B)] {
+            if let Some(label) = fc.query_selector(sel).ok().flatten().and_then(|k| k.text_content()) {
+                cap.keys.push((label.trim().to_string(), colour.to_string()));
+            }
+        }
+    } else if let Some(title) = fc.first_element_child().and_then(|t| t.text_content()) {
+        cap.text = title.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    cap
+}
+
+/// The plot under `selector` as a standalone SVG file, with the file's CSS size.
+fn plot_file(selector: &str) -> Result<(String, u32, u32), String> {
     let document = window().and_then(|w| w.document()).ok_or("no document")?;
     let svg = document.query_selector(selector).ok().flatten().ok_or("that plot has nothing drawn yet")?;
     let rect = svg.get_bounding_client_rect();
     let (w, h) = (rect.width().round().max(1.0) as u32, rect.height().round().max(1.0) as u32);
-    let file = svg_file(&svg.outer_html(), &page_colours(&svg), w, h)?;
+    // XML, not HTML, serialization: a file is parsed as XML (no `&nbsp;`, every tag closed).
+    let markup = web_sys::XmlSerializer::new()
+        .and_then(|x| x.serialize_to_string(&svg))
+        .map_err(|e| format!("cannot serialize the plot: {e:?}"))?;
+    let caption = plot_caption(&svg);
+    let file = svg_file(&markup, &page_colours(&svg), w, h, &caption)?;
+    Ok((file, w, h + caption_height(&caption)))
+}
+
+/// Downloads the plot under `selector` as a standalone SVG file.
+fn export_svg(selector: &str, name: &str) -> Result<(), String> {
+    let (file, _, _) = plot_file(selector)?;
     download_text(name, "image/svg+xml", &file)
+}
+
+/// Downloads `blob` as `name` (object URL, revoked once the download has started).
+fn download_blob(blob: &web_sys::Blob, name: &str) -> Result<(), String> {
+    let url = web_sys::Url::create_object_url_with_blob(blob).map_err(|e| format!("cannot make the file: {e:?}"))?;
+    let res = click_download(&url, name);
+    gloo::timers::callback::Timeout::new(2_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+    res
+}
+
+/// Downloads the plot under `selector` as a PNG at the screen's pixel density (at least 2x):
+/// its standalone SVG file is decoded as an image, drawn on an offscreen canvas and encoded.
+/// The decoding and encoding answer later: a failure then reaches `fail`.
+fn export_png(selector: &str, name: String, fail: Callback<String>) -> Result<(), String> {
+    let (file, w, h) = plot_file(selector)?;
+    let scale = window().map_or(2.0, |w| w.device_pixel_ratio()).clamp(2.0, 4.0);
+    let (cw, ch) = ((w as f64 * scale).round() as u32, (h as f64 * scale).round() as u32);
+    let parts = js_sys::Array::of1(&JsValue::from_str(&file));
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type("image/svg+xml;charset=utf-8");
+    let svg_blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
+        .map_err(|e| format!("cannot make the image: {e:?}"))?;
+    let src =
+        web_sys::Url::create_object_url_with_blob(&svg_blob).map_err(|e| format!("cannot make the image: {e:?}"))?;
+    let img = web_sys::HtmlImageElement::new().map_err(|e| format!("cannot make an image: {e:?}"))?;
+    // One of the two handlers runs; the other stays behind (a few bytes per export).
+    let onerror = {
+        let (src, fail) = (src.clone(), fail.clone());
+        Closure::once_into_js(move || {
+            let _ = web_sys::Url::revoke_object_url(&src);
+            fail.emit("the browser could not draw the plot as an image".into());
+        })
+    };
+    let onload = {
+        let (img, src) = (img.clone(), src.clone());
+        Closure::once_into_js(move || {
+            let _ = web_sys::Url::revoke_object_url(&src);
+            if let Err(e) = encode_png(&img, cw, ch, name, fail.clone()) {
+                fail.emit(e);
+            }
+        })
+    };
+    img.set_onerror(Some(onerror.unchecked_ref()));
+    img.set_onload(Some(onload.unchecked_ref()));
+    img.set_src(&src);
+    Ok(())
+}
+
+/// Draws the decoded plot `img` on a `cw` x `ch` canvas and downloads it as a PNG named `name`.
+fn encode_png(
+    img: &web_sys::HtmlImageElement,
+    cw: u32,
+    ch: u32,
+    name: String,
+    fail: Callback<String>,
+) -> Result<(), String> {
+    let document = window().and_then(|w| w.document()).ok_or("no document")?;
+    let canvas: web_sys::HtmlCanvasElement =
+        document.create_element("canvas").ok().and_then(|c| c.dyn_into().ok()).ok_or("cannot make a canvas")?;
+    canvas.set_width(cw);
+    canvas.set_height(ch);
+    let ctx: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
+        .ok_or("the browser gave no 2D canvas")?;
+    ctx.draw_image_with_html_image_element_and_dw_and_dh(img, 0.0, 0.0, cw as f64, ch as f64)
+        .map_err(|e| format!("cannot draw the plot: {e:?}"))?;
+    let keep = canvas.clone();
+    let done = Closure::once_into_js(move |blob: JsValue| {
+        drop(keep); // the canvas lives until its PNG is out
+        match blob.dyn_into::<web_sys::Blob>() {
+            Ok(blob) => {
+                if let Err(e) = download_blob(&blob, &name) {
+                    fail.emit(e);
+                }
+            }
+            Err(_) => fail.emit("the browser could not encode the PNG".into()),
+        }
+    });
+    canvas.to_blob(done.unchecked_ref()).map_err(|e| format!("cannot encode the PNG: {e:?}"))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -389,6 +543,14 @@ pub fn share_bar() -> Html {
         let stem = stem.clone();
         Rc::new(move || export_svg("figure.plot.dist svg", &format!("{stem}-distribution.svg")))
     };
+    // The PNGs finish after the click: a later failure is shown the same way.
+    let png = |selector: &'static str, plot: &'static str, label: &'static str| -> Rc<dyn Fn() -> Result<(), String>> {
+        let (stem, message) = (stem.clone(), message.clone());
+        let fail = Callback::from(move |e: String| message.set(Some(format!("Cannot export {label}: {e}"))));
+        Rc::new(move || export_png(selector, format!("{stem}-{plot}.png"), fail.clone()))
+    };
+    let sweep_png = png("figure.plot.sweep svg", "sweep", "Sweep PNG");
+    let dist_png = png("figure.plot.dist svg", "distribution", "Distribution PNG");
 
     let on_file = {
         let (dispatch, reader) = (ctx.dispatcher(), reader.clone());
@@ -418,7 +580,9 @@ pub fn share_bar() -> Html {
                 { export("Metrics CSV", "This run's metrics as CSV", metrics_csv) }
                 { export("Sweep CSV", "The sweep plot's points as CSV", sweep_csv) }
                 { export("Timeline PNG", "The whole timeline as a PNG image", timeline_png) }
+                { export("Sweep PNG", "The sweep plot as a PNG image", sweep_png) }
                 { export("Sweep SVG", "The sweep plot as an SVG file", sweep_svg) }
+                { export("Distribution PNG", "The distribution plot as a PNG image", dist_png) }
                 { export("Distribution SVG", "The distribution plot as an SVG file", dist_svg) }
             </span>
             <label class="import button" title="Import an rt-app JSON workload (or drop the file on the page)">
@@ -676,16 +840,30 @@ mod tests {
     }
 
     #[test]
-    fn sweep_csv_has_one_row_per_point_and_empty_cells_for_missing_ones() {
+    fn sweep_csv_has_every_metric_per_point_and_empty_cells_for_missing_ones() {
         let mut sw = (*State::default().sweep.unwrap()).clone();
-        sw.unit = "ops/s".into();
-        sw.ys[0] = Some(12.5);
+        let m = |throughput: f64, context_switches: u64, p99: f64| crate::engine::Metrics {
+            throughput,
+            throughput_unit: "ops/s".into(),
+            context_switches,
+            wakeup_latency_us: crate::engine::metrics::Percentiles { p50: 1.0, p99, max: 9.0, count: 3 },
+            ..Default::default()
+        };
+        sw.points[0] = Some(Rc::new(m(12.5, 40, 7.25)));
+        sw.points[2] = Some(Rc::new(m(3.0, 41, 8.0)));
         let text = sweep_points_csv(&sw);
-        let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
-        assert_eq!(lines.len(), sw.values.len() + 1);
-        assert_eq!(lines[0], "param,value,throughput (ops/s)");
-        assert_eq!(lines[1], format!("{},{},12.5", sw.key, sw.values[0]));
-        assert!(lines[2].ends_with(','), "a point not run yet has an empty cell: {}", lines[2]);
+        let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows.len(), sw.values.len() + 1, "a header and one row per planned point");
+        assert!(rows.iter().all(|r| r.len() == rows[0].len()), "rectangular: {text}");
+        let col = |name: &str| rows[0].iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"));
+        assert_eq!(rows[0][..2], ["param", "value"]);
+        assert_eq!(rows[1][..2], [sw.key, sw.values[0].as_str()], "the swept key and its value first");
+        assert_eq!(rows[3][1], sw.values[2]);
+        assert_eq!((rows[1][col("throughput")], rows[3][col("throughput")]), ("12.5", "3"));
+        assert_eq!((rows[1][col("context_switches")], rows[3][col("context_switches")]), ("40", "41"));
+        assert_eq!(rows[1][col("wakeup_latency_us.p99")], "7.25");
+        assert_eq!(rows[1][col("throughput_unit")], "ops/s");
+        assert!(rows[2][2..].iter().all(|c| c.is_empty()), "a point not run yet has empty cells: {:?}", rows[2]);
     }
 
     #[test]
@@ -696,12 +874,49 @@ mod tests {
             &c,
             400,
             300,
+            &SvgCaption::default(),
         )
         .unwrap();
         assert!(f.starts_with("<?xml"));
-        assert!(f.contains("<svg viewBox=\"0 0 10 10\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"300\"><style>"), "{f}");
+        let outer =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"300\" viewBox=\"0 0 400 300\"><style>";
+        assert!(f.contains(outer), "{f}");
+        assert!(f.contains("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/><svg viewBox=\"0 0 10 10\" role=\"img\" width=\"400\" height=\"300\">"), "the background covers the file, the plot nests in it at its size: {f}");
         assert!(f.contains("path.curve{fill:none") && f.contains(&c.muted));
-        assert!(f.trim_end().ends_with("</path></svg>"));
-        assert!(svg_file("<div></div>", &c, 1, 1).is_err());
+        assert!(f.trim_end().ends_with("</path></svg></svg>"));
+        assert!(svg_file("<div></div>", &c, 1, 1, &SvgCaption::default()).is_err());
+    }
+
+    #[test]
+    fn a_caption_becomes_a_band_above_the_plot_with_its_keys() {
+        let c = SvgColours { fg: "#e6ebf0".into(), font: "system-ui, \"Segoe UI\"".into(), ..SvgColours::default() };
+        let cap = SvgCaption {
+            text: "Result across <x> & y".into(),
+            keys: vec![("A (pinned)".into(), "#E69F00".into()), ("B (current)".into(), "#0072B2".into())],
+        };
+        assert_eq!(caption_height(&SvgCaption::default()), 0);
+        let band = caption_height(&cap);
+        assert!(band >= 16, "room for a 13px line: {band}");
+        let f = svg_file("<svg viewBox=\"0 0 560 250\"><circle r=\"3\"></circle></svg>", &c, 560, 250, &cap).unwrap();
+        let outer = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"{h}\" viewBox=\"0 0 560 {h}\">",
+            h = 250 + band
+        );
+        assert!(f.contains(&outer), "the file is the plot plus the band: {f}");
+        assert!(f.contains(&format!("<svg viewBox=\"0 0 560 250\" y=\"{band}\" width=\"560\" height=\"250\">")), "{f}");
+        assert!(f.contains(">Result across &lt;x&gt; &amp; y</text>"), "escaped caption: {f}");
+        assert!(
+            f.contains("fill=\"#E69F00\"") && f.contains(">A (pinned)</text>") && f.contains(">B (current)</text>")
+        );
+        assert!(f.contains("text.caption{fill:#e6ebf0"), "the caption takes the page's text colour: {f}");
+        assert!(f.contains("font:11px system-ui, &quot;Segoe UI&quot;"), "the page's font: {f}");
+        assert_eq!(f.matches("<svg").count(), 2);
+        assert!(f.trim_end().ends_with("</circle></svg></svg>"));
+        // Keys are placed left to right without overlapping.
+        let xs: Vec<f64> = f
+            .match_indices("<rect x=\"")
+            .map(|(i, m)| f[i + m.len()..].split('"').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(xs.len() == 2 && xs[1] > xs[0] + 15.0 + 7.0 * "A (pinned)".len() as f64, "{xs:?}");
     }
 }

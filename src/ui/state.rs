@@ -43,14 +43,21 @@ pub struct Sweep {
     /// Numeric x of each point (ns for durations), or None for a categorical axis.
     pub xs: Option<Vec<f64>>,
     pub log: bool,
-    pub ys: Vec<Option<f64>>,
+    /// Each point's metrics once it has run (the plot shows their `throughput`; the sweep
+    /// CSV writes them all). Shared, so the reducer's copy of the sweep per answer is cheap.
+    pub points: Vec<Option<Rc<crate::engine::Metrics>>>,
     pub unit: String,
     pub failed: usize,
 }
 
 impl Sweep {
     pub fn done(&self) -> usize {
-        self.ys.iter().filter(|y| y.is_some()).count() + self.failed
+        self.points.iter().filter(|p| p.is_some()).count() + self.failed
+    }
+
+    /// The plotted figure of each point (None until it has run).
+    pub fn ys(&self) -> Vec<Option<f64>> {
+        self.points.iter().map(|p| p.as_ref().map(|m| m.throughput)).collect()
     }
 
     /// Configs of every point (the base with `key` set to each value).
@@ -302,7 +309,8 @@ pub enum Action {
     SweepPoint {
         gen: u64,
         index: usize,
-        result: Result<(f64, String), String>,
+        /// The point's full metrics, or why it failed.
+        result: Result<crate::engine::Metrics, String>,
     },
     SeedsLoading,
     SeedsDone(Vec<SeedTable>),
@@ -411,16 +419,16 @@ impl Reducible for State {
             }
             Action::SweepPoint { gen, index, result } => {
                 let Some(sw) = &mut s.sweep else { return self };
-                if sw.gen != gen || index >= sw.ys.len() {
+                if sw.gen != gen || index >= sw.points.len() {
                     return self;
                 }
                 let sw = Rc::make_mut(sw);
                 match result {
-                    Ok((y, unit)) => {
-                        sw.ys[index] = Some(y);
-                        if !unit.is_empty() {
-                            sw.unit = unit;
+                    Ok(m) => {
+                        if !m.throughput_unit.is_empty() {
+                            sw.unit = m.throughput_unit.clone();
                         }
+                        sw.points[index] = Some(Rc::new(m));
                     }
                     Err(_) => sw.failed += 1,
                 }
@@ -518,7 +526,7 @@ pub fn plan_sweep(config: &Config, key: &'static str, gen: u64, unit: Option<Str
         values,
         xs,
         log,
-        ys: vec![None; n],
+        points: vec![None; n],
         unit: unit.unwrap_or_default(),
         failed: 0,
     })
@@ -559,6 +567,11 @@ mod tests {
 
     fn ok_run(throughput: f64) -> Result<RunResult, String> {
         Ok(RunResult { metrics: Metrics { throughput, ..Default::default() }, trace: Trace::default() })
+    }
+
+    /// A sweep point's answer: the figure, its unit, and a counter the plot does not show.
+    fn point(throughput: f64, unit: &str, context_switches: u64) -> Result<Metrics, String> {
+        Ok(Metrics { throughput, throughput_unit: unit.into(), context_switches, ..Default::default() })
     }
 
     #[test]
@@ -610,16 +623,18 @@ mod tests {
         assert_eq!(sw.key, "sched_latency");
         assert!(sw.log && sw.values.len() >= 16 && sw.values.len() <= 32);
         assert!(sw.values.contains(&"6ms".to_string()), "planned around the preset's value");
-        let s = reduce(s, Action::SweepPoint { gen: sw.gen, index: 0, result: Ok((5.0, "ops/s".into())) });
+        let s = reduce(s, Action::SweepPoint { gen: sw.gen, index: 0, result: point(5.0, "ops/s", 77) });
         let s = reduce(s, Action::Set { key: "sched_latency", value: "12ms".into() });
         let kept = s.sweep.clone().unwrap();
-        assert_eq!((kept.gen, kept.ys[0], kept.unit.as_str()), (sw.gen, Some(5.0), "ops/s"));
+        assert_eq!((kept.gen, kept.ys()[0], kept.unit.as_str()), (sw.gen, Some(5.0), "ops/s"));
+        assert_eq!(kept.points[0].as_ref().map(|m| m.context_switches), Some(77), "the point keeps all its metrics");
+        assert_eq!(kept.done(), 1);
         assert_eq!(kept.base.sched_latency, 12_000_000, "the marker follows the knob");
         let s = reduce(s, Action::Set { key: "cores", value: "4".into() });
         let re = s.sweep.clone().unwrap();
         assert_eq!(re.key, "cores");
-        assert!(re.gen > sw.gen && re.ys.iter().all(Option::is_none));
-        let stale = reduce(s.clone(), Action::SweepPoint { gen: sw.gen, index: 0, result: Ok((1.0, String::new())) });
+        assert!(re.gen > sw.gen && re.points.iter().all(Option::is_none));
+        let stale = reduce(s.clone(), Action::SweepPoint { gen: sw.gen, index: 0, result: point(1.0, "", 1) });
         assert!(Rc::ptr_eq(&s, &stale));
     }
 
@@ -674,7 +689,7 @@ mod tests {
     fn choosing_the_shown_preset_again_keeps_the_sweep_and_its_points() {
         let s = Rc::new(State::default());
         let sw = s.sweep.clone().unwrap();
-        let s = reduce(s, Action::SweepPoint { gen: sw.gen, index: 0, result: Ok((5.0, "ops/s".into())) });
+        let s = reduce(s, Action::SweepPoint { gen: sw.gen, index: 0, result: point(5.0, "ops/s", 1) });
         let again = reduce(s.clone(), Action::LoadPreset(s.preset.clone()));
         assert_eq!(again.gen, s.gen);
         assert_eq!(again.sweep, s.sweep, "the runner only runs a sweep of a new generation");
