@@ -48,9 +48,11 @@ pub fn app(props: &AppProps) -> Html {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
         let (gen, config) = (state.gen, state.config.clone());
         let sweep = state.sweep.as_ref().map(|s| (s.gen, s.point_configs()));
+        // Whether the page should try the run itself: yes unless the shown run needed more.
+        let small = state.result.as_ref().is_none_or(|r| r.metrics.events <= super::jobs::INLINE_EVENT_BUDGET);
         use_effect_with(gen, move |_| {
             let mut r = runner.borrow_mut();
-            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, sweep);
+            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, sweep, small);
         });
     }
     // Seed tables load the first time their tab opens.

@@ -216,9 +216,7 @@ pub fn unpack_items(b: &[u8], trace: &mut Trace) -> Result<(), String> {
     if b.is_empty() {
         return Ok(());
     }
-    let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
-    let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap_or_default());
-    let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap_or_default());
+    let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
     if b.len() < 12 || &b[..4] != PACK_MAGIC {
         return Err("packed trace: bad header".into());
     }
@@ -227,10 +225,14 @@ pub fn unpack_items(b: &[u8], trace: &mut Trace) -> Result<(), String> {
     if want.and_then(|w| w.checked_add(12)) != Some(b.len()) {
         return Err(format!("packed trace: {} bytes do not hold {ns} spans and {ni} instants", b.len()));
     }
+    // Fixed-size records read through arrays: no bounds check per field.
+    let (span_bytes, instant_bytes) = b[12..].split_at(ns * SPAN_BYTES);
+    let u16_of = |r: &[u8], o: usize| u16::from_le_bytes([r[o], r[o + 1]]);
     let mut spans = Vec::with_capacity(ns);
-    for k in 0..ns {
-        let o = 12 + k * SPAN_BYTES;
-        let (tag, small, task) = (b[o + 2], b[o + 3], u32_at(o + 4));
+    for (k, r) in span_bytes.chunks_exact(SPAN_BYTES).enumerate() {
+        let r: &[u8; SPAN_BYTES] = r.try_into().map_err(|_| "packed trace: short span".to_string())?;
+        let (tag, small) = (r[2], r[3]);
+        let task = u32::from_le_bytes([r[4], r[5], r[6], r[7]]);
         let kind = match tag {
             0 => SpanKind::Run { task, sys: small != 0 },
             1 => SpanKind::Idle { state: small },
@@ -240,13 +242,15 @@ pub fn unpack_items(b: &[u8], trace: &mut Trace) -> Result<(), String> {
             },
             _ => return Err(format!("packed trace: span {k} has kind {tag}")),
         };
-        spans.push(Span { core: u16_at(o), start: u64_at(o + 8), end: u64_at(o + 16), kind });
+        let start = u64::from_le_bytes([r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]]);
+        let end = u64::from_le_bytes([r[16], r[17], r[18], r[19], r[20], r[21], r[22], r[23]]);
+        spans.push(Span { core: u16_of(r, 0), start, end, kind });
     }
     let mut instants = Vec::with_capacity(ni);
-    for k in 0..ni {
-        let o = 12 + ns * SPAN_BYTES + k * INSTANT_BYTES;
-        let (from, task) = (u16_at(o + 4), u32_at(o + 6));
-        let kind = match b[o + 2] {
+    for (k, r) in instant_bytes.chunks_exact(INSTANT_BYTES).enumerate() {
+        let r: &[u8; INSTANT_BYTES] = r.try_into().map_err(|_| "packed trace: short instant".to_string())?;
+        let (from, task) = (u16_of(r, 4), u32::from_le_bytes([r[6], r[7], r[8], r[9]]));
+        let kind = match r[2] {
             0 => InstantKind::Tick,
             1 => InstantKind::Hrtick,
             2 => InstantKind::Ipi { from },
@@ -254,7 +258,8 @@ pub fn unpack_items(b: &[u8], trace: &mut Trace) -> Result<(), String> {
             4 => InstantKind::Migrate { from, task },
             t => return Err(format!("packed trace: instant {k} has kind {t}")),
         };
-        instants.push(Instant { core: u16_at(o), time: u64_at(o + 10), kind });
+        let time = u64::from_le_bytes([r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17]]);
+        instants.push(Instant { core: u16_of(r, 0), time, kind });
     }
     trace.spans = spans;
     trace.instants = instants;
@@ -306,38 +311,57 @@ pub struct SweepPlan {
 /// Keeps one job in flight: the latest config's preview first, then its full run, then
 /// seed tables, then sweep points one at a time. A newer config or sweep replaces waiting
 /// work, so stale work is never started (an answer to stale work is dropped by generation
-/// in the reducer). While a knob moves, only previews run; the full run starts when the
-/// knob rests long enough for a preview to finish with nothing newer waiting.
+/// in the reducer). While a knob moves, only previews run: a full run waits until the
+/// runner releases it (`release_full`, after the knob has rested), so its big answer never
+/// lands on the page mid-drag.
 #[derive(Debug, Default)]
 pub struct Scheduler {
     next_id: u64,
     in_flight: Option<(u64, JobKind)>,
     preview: Option<(u64, Config)>,
+    /// The latest config's full run, until it is released.
+    held: Option<(u64, Config)>,
     live: Option<(u64, Config)>,
     sweep: Option<SweepPlan>,
     seeds: bool,
 }
 
 impl Scheduler {
-    /// Asks for a preview and a full run of `config` (replacing waiting ones). `config`
-    /// is capped to `LIVE_EVENT_BUDGET` here.
+    /// Asks for a preview of `config` now and holds its full run (capped to
+    /// `LIVE_EVENT_BUDGET`) until `release_full`; both replace older waiting ones.
     pub fn want_live(&mut self, gen: u64, config: &Config) {
         self.preview = Some((gen, capped(config, PREVIEW_EVENT_BUDGET).0));
-        self.live = Some((gen, capped(config, LIVE_EVENT_BUDGET).0));
+        self.held = Some((gen, capped(config, LIVE_EVENT_BUDGET).0));
+        self.live = None;
+    }
+
+    /// Lets the held full run of `gen` start (nothing if a newer config replaced it).
+    pub fn release_full(&mut self, gen: u64) {
+        if self.held.as_ref().is_some_and(|(g, _)| *g == gen) {
+            self.live = self.held.take();
+        }
     }
 
     /// Forgets the waiting preview and full run (the page answered the config itself).
     pub fn drop_live(&mut self) {
         self.preview = None;
+        self.held = None;
         self.live = None;
     }
 
     /// The preview of `gen` was complete (see `RunResult::complete`): its full run would
     /// give the same answer, so it is not started.
     pub fn preview_complete(&mut self, gen: u64) {
-        if self.live.as_ref().is_some_and(|(g, _)| *g == gen) {
-            self.live = None;
+        for slot in [&mut self.held, &mut self.live] {
+            if slot.as_ref().is_some_and(|(g, _)| *g == gen) {
+                *slot = None;
+            }
         }
+    }
+
+    /// Whether nothing of a config newer than `gen` is waiting.
+    fn latest(&self, gen: u64) -> bool {
+        [&self.preview, &self.held, &self.live].iter().all(|w| w.as_ref().is_none_or(|(g, _)| *g == gen))
     }
 
     /// Asks for a sweep (replaces the one in progress).
@@ -396,11 +420,13 @@ impl Scheduler {
         match (kind, req) {
             // Unless a newer config is waiting, the preview goes first again.
             (JobKind::Live { gen, preview: true }, Request::Run { config, .. })
-                if self.preview.is_none() && self.live.as_ref().is_none_or(|(g, _)| *g == gen) =>
+                if self.preview.is_none() && self.latest(gen) =>
             {
                 self.preview = Some((gen, config));
             }
-            (JobKind::Live { gen, preview: false }, Request::Run { config, .. }) if self.live.is_none() => {
+            (JobKind::Live { gen, preview: false }, Request::Run { config, .. })
+                if self.live.is_none() && self.latest(gen) =>
+            {
                 self.live = Some((gen, config));
             }
             (JobKind::Sweep { gen, index }, _) => {
@@ -450,6 +476,10 @@ mod tests {
         let (id, seed, items, _) = next_run(&mut s);
         assert_eq!((seed, items), (3, PREVIEW_TRACE_ITEMS), "gen 2 was never started, nor gen 1's full run");
         assert_eq!(s.finish(id), Some(JobKind::Live { gen: 3, preview: true }));
+        assert_eq!(s.next_request(), None, "the full run is held while the knob may still move");
+        s.release_full(2); // a stale release changes nothing
+        assert_eq!(s.next_request(), None);
+        s.release_full(3);
         let (id, seed, items, budget) = next_run(&mut s);
         assert_eq!((seed, items, budget), (3, LIVE_TRACE_ITEMS, LIVE_EVENT_BUDGET), "then the full run");
         assert_eq!(s.finish(id), Some(JobKind::Live { gen: 3, preview: false }));
@@ -464,6 +494,7 @@ mod tests {
         assert_eq!(s.finish(id), Some(JobKind::Live { gen: 4, preview: true }));
         s.preview_complete(3); // an older generation's answer changes nothing
         s.preview_complete(4);
+        s.release_full(4);
         assert_eq!(s.next_request(), None, "the full run of gen 4 was dropped");
         s.want_live(5, &cfg(5));
         s.want_sweep(5, vec![cfg(50)]);
@@ -524,7 +555,9 @@ mod tests {
         let (id, _, items, _) = next_run(&mut s);
         assert_eq!(items, PREVIEW_TRACE_ITEMS, "live first");
         s.finish(id);
-        let (id, ..) = next_run(&mut s);
+        s.release_full(6);
+        let (id, _, items, _) = next_run(&mut s);
+        assert_eq!(items, LIVE_TRACE_ITEMS, "the released full run before the sweep");
         s.finish(id);
         s.want_sweep(6, vec![cfg(20)]);
         let (id, seed, ..) = next_run(&mut s);
@@ -561,6 +594,7 @@ mod tests {
         let (_, seed, items, _) = next_run(&mut s);
         assert_eq!((seed, items), (1, PREVIEW_TRACE_ITEMS), "the lost preview is run again");
         s.abandon();
+        s.release_full(1);
         let req = s.next_request().unwrap();
         let kind = s.abandon().unwrap();
         assert_eq!(kind, JobKind::Live { gen: 1, preview: false });

@@ -16,6 +16,11 @@ use crate::engine::config::Config;
 use super::jobs::{capped, execute, try_inline, JobKind, Request, Response, Scheduler, SWEEP_EVENT_BUDGET};
 use super::state::{Action, State};
 
+/// How long a knob must rest before the current config's full run is started (previews
+/// answer each change meanwhile).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+const FULL_RUN_QUIET_MS: u32 = 150;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Backend {
     /// The worker was created and has not said Ready yet.
@@ -79,9 +84,10 @@ impl Runner {
 
     /// Asks for the preview and live runs of `config` (capped for interactivity) and,
     /// when the sweep is new, for its points.
-    pub fn request(&self, gen: u64, config: &Config, sweep: Option<(u64, Vec<Config>)>) {
-        // A small config is simulated right here, so its figures change in the input's frame.
-        let inline = try_inline(config);
+    pub fn request(&self, gen: u64, config: &Config, sweep: Option<(u64, Vec<Config>)>, try_here: bool) {
+        // A small config is simulated right here, so its figures change in the input's frame
+        // (`try_here` is false when the last config needed far more events: no use trying).
+        let inline = if try_here { try_inline(config) } else { None };
         {
             let mut i = self.inner.borrow_mut();
             if inline.is_some() {
@@ -100,8 +106,26 @@ impl Runner {
         if let Some(r) = inline {
             let dispatch = self.inner.borrow().dispatch.clone();
             dispatch.dispatch(Action::RunDone { gen, result: Ok(r), preview: false });
+        } else {
+            self.release_full_later(gen);
         }
         self.pump();
+    }
+
+    /// Releases `gen`'s full run once no newer change has come for `FULL_RUN_QUIET_MS`
+    /// (each request replaces the timer; natively at once).
+    fn release_full_later(&self, gen: u64) {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let me = self.clone();
+            let t = gloo::timers::callback::Timeout::new(FULL_RUN_QUIET_MS, move || {
+                me.inner.borrow_mut().sched.release_full(gen);
+                me.pump();
+            });
+            self.inner.borrow_mut().web.full_timer = Some(t);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.inner.borrow_mut().sched.release_full(gen);
     }
 
     pub fn request_seeds(&self) {
@@ -222,6 +246,7 @@ mod web {
         pub _on_error: Option<Closure<dyn FnMut(Event)>>,
         pub _ready_timeout: Option<gloo::timers::callback::Timeout>,
         pub main_timer: Option<gloo::timers::callback::Timeout>,
+        pub full_timer: Option<gloo::timers::callback::Timeout>,
     }
 
     /// Where Trunk puts the worker's loader (`data-loader-shim` on the worker link).
@@ -281,6 +306,7 @@ mod web {
             _on_error: Some(on_error),
             _ready_timeout: Some(ready_timeout),
             main_timer: None,
+            full_timer: None,
         };
     }
 
