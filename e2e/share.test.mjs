@@ -224,6 +224,8 @@ test('embedded in a plain docs page: renders, pans on a drag, screenshot', async
 
 /** Clicks the export button `label` and resolves to the downloaded file's name and bytes. */
 async function download(page, label) {
+  // The exports live in the share bar's "Export…" menu.
+  if (!(await page.isVisible(`button[data-export="${label}"]`))) await page.click('details.exports > summary');
   const [d] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${label}"]`)]);
   return { name: d.suggestedFilename(), body: await readFile(await d.path()) };
 }

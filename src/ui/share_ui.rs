@@ -500,10 +500,17 @@ pub fn share_bar() -> Html {
     };
     let result = ctx.result.clone();
     let stem = file_stem(&ctx);
+    let menu_ref = use_node_ref();
     let export = |label: &'static str, title: &'static str, f: Rc<dyn Fn() -> Result<(), String>>| {
-        let report = report.clone();
-        let onclick = Callback::from(move |_| report(f(), label));
-        html! { <button type="button" {title} {onclick} data-export={label}>{label}</button> }
+        let (report, menu_ref) = (report.clone(), menu_ref.clone());
+        let onclick = Callback::from(move |_| {
+            report(f(), label);
+            // Close the menu once a file is on its way.
+            if let Some(menu) = menu_ref.cast::<web_sys::Element>() {
+                let _ = menu.remove_attribute("open");
+            }
+        });
+        html! { <button type="button" role="menuitem" {title} {onclick} data-export={label}>{label}</button> }
     };
     let perfetto_json: Rc<dyn Fn() -> Result<(), String>> = {
         let (r, stem) = (result.clone(), stem.clone());
@@ -575,16 +582,19 @@ pub fn share_bar() -> Html {
                 title="Copy a link that restores this exact config">{"Copy link"}</button>
             <button type="button" name="embed" aria-expanded={embed_open.to_string()} onclick={toggle_embed}
                 title="An iframe snippet for slides and docs">{"Embed…"}</button>
-            <span class="export" role="group" aria-label="Export" style="display:contents">
-                { export("Perfetto JSON", "The trace in Chrome/Perfetto JSON (ui.perfetto.dev)", perfetto_json) }
-                { export("Metrics CSV", "This run's metrics as CSV", metrics_csv) }
-                { export("Sweep CSV", "The sweep plot's points as CSV", sweep_csv) }
-                { export("Timeline PNG", "The whole timeline as a PNG image", timeline_png) }
-                { export("Sweep PNG", "The sweep plot as a PNG image", sweep_png) }
-                { export("Sweep SVG", "The sweep plot as an SVG file", sweep_svg) }
-                { export("Distribution PNG", "The distribution plot as a PNG image", dist_png) }
-                { export("Distribution SVG", "The distribution plot as an SVG file", dist_svg) }
-            </span>
+            <details class="exports" ref={menu_ref.clone()}>
+                <summary class="button" title="Download the trace, the figures or a plot">{"Export…"}</summary>
+                <div class="menu" role="menu" aria-label="Export">
+                    { export("Perfetto JSON", "The trace in Chrome/Perfetto JSON (ui.perfetto.dev)", perfetto_json) }
+                    { export("Metrics CSV", "This run's metrics as CSV", metrics_csv) }
+                    { export("Sweep CSV", "Every metric at each sweep point, as CSV", sweep_csv) }
+                    { export("Timeline PNG", "The whole timeline as a PNG image", timeline_png) }
+                    { export("Sweep PNG", "The sweep plot as a PNG image", sweep_png) }
+                    { export("Sweep SVG", "The sweep plot as an SVG file", sweep_svg) }
+                    { export("Distribution PNG", "The distribution plot as a PNG image", dist_png) }
+                    { export("Distribution SVG", "The distribution plot as an SVG file", dist_svg) }
+                </div>
+            </details>
             <label class="import button" title="Import an rt-app JSON workload (or drop the file on the page)">
                 {"Import rt-app…"}
                 <input type="file" name="rtapp-import" accept=".json,application/json" onchange={on_file}
