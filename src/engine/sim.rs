@@ -397,7 +397,7 @@ impl Sim {
             self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
         }
         for c in 0..self.cores.len() {
-            self.q.push(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
+            self.q.push_late(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
             self.pick_loop(c);
         }
     }
@@ -882,7 +882,7 @@ impl Sim {
             core.tick_stopped = false;
             core.tick_gen = core.tick_gen.wrapping_add(1);
             let next = (t / self.tick_period + 1) * self.tick_period;
-            self.q.push(next, Ev::Tick { c: c as u16, gen: core.tick_gen });
+            self.q.push_late(next, Ev::Tick { c: c as u16, gen: core.tick_gen });
         }
     }
 
@@ -933,7 +933,7 @@ impl Sim {
         if gen != self.cores[c].tick_gen {
             return;
         }
-        self.q.push(self.now + self.tick_period, Ev::Tick { c: c as u16, gen });
+        self.q.push_late(self.now + self.tick_period, Ev::Tick { c: c as u16, gen });
         self.m.ticks += 1;
         self.cores[c].ticks += 1;
         let balance = self.cores[c].ticks % BALANCE_EVERY == 0;
