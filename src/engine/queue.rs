@@ -189,7 +189,7 @@ mod tests {
             }
             if (x >> 40) % 3 != 0 || round % 997 == 0 {
                 let want = reference.pop_first();
-                let got = q.pop().map(|(t, s)| (t, s));
+                let got = q.pop();
                 assert_eq!(got, want, "round {round}");
                 if let Some((t, _)) = got {
                     now = t;
