@@ -25,7 +25,7 @@
 //! load average; those versions are not modelled.
 
 use super::config::Governor as GovernorKind;
-use super::time::{Ns, US};
+use super::time::{mul_div, Ns, US};
 
 /// One state the governor may pick. Index 0 of the slice given to `select` is always
 /// POLL (exit latency 0, residency 0); the others are the enabled C-states, shallow to deep.
@@ -159,6 +159,8 @@ const MAX_INTERESTING: Ns = 50_000 * US;
 /// `RESIDENCY_THRESHOLD_NS` (drivers/cpuidle/governors/gov.h): below it menu does not ask
 /// for the next timer.
 const RESIDENCY_THRESHOLD: Ns = 15 * US;
+/// Intervals below this (us) make the variance exact in u64 (`typical_interval`).
+const SMALL_INTERVAL: u32 = 1 << 30;
 /// The kernel's `INT_MAX` first outlier threshold.
 const INT_MAX: u32 = i32::MAX as u32;
 
@@ -213,18 +215,30 @@ impl Menu {
                 return u32::MAX;
             }
             let avg = if divisor == INTERVALS as u64 { sum >> INTERVAL_SHIFT } else { sum / divisor };
-            let mut variance: u128 = 0;
-            for &v in self.intervals.iter().filter(|&&v| v <= thresh) {
-                let diff = v as i128 - avg as i128;
-                variance += (diff * diff) as u128;
-            }
-            variance =
-                if divisor == INTERVALS as u64 { variance >> INTERVAL_SHIFT } else { variance / divisor as u128 };
-            // stddev <= 20 us, or avg > 6 * stddev with at least 3/4 of the samples.
-            if variance <= (u64::MAX / 36) as u128
-                && ((avg as u128 * avg as u128 > variance * 36 && divisor * 4 >= INTERVALS as u64 * 3)
-                    || variance <= 400)
-            {
+            let stable = if max < SMALL_INTERVAL {
+                // Every square is under 2^60 and 8 of them sum under 2^63: u64 is exact.
+                let mut variance: u64 = 0;
+                for &v in self.intervals.iter().filter(|&&v| v <= thresh) {
+                    let diff = (v as u64).abs_diff(avg);
+                    variance += diff * diff;
+                }
+                variance = if divisor == INTERVALS as u64 { variance >> INTERVAL_SHIFT } else { variance / divisor };
+                // stddev <= 20 us, or avg > 6 * stddev with at least 3/4 of the samples.
+                variance <= u64::MAX / 36
+                    && ((avg * avg > variance * 36 && divisor * 4 >= INTERVALS as u64 * 3) || variance <= 400)
+            } else {
+                let mut variance: u128 = 0;
+                for &v in self.intervals.iter().filter(|&&v| v <= thresh) {
+                    let diff = v as i128 - avg as i128;
+                    variance += (diff * diff) as u128;
+                }
+                variance =
+                    if divisor == INTERVALS as u64 { variance >> INTERVAL_SHIFT } else { variance / divisor as u128 };
+                variance <= (u64::MAX / 36) as u128
+                    && ((avg as u128 * avg as u128 > variance * 36 && divisor * 4 >= INTERVALS as u64 * 3)
+                        || variance <= 400)
+            };
+            if stable {
                 return avg as u32;
             }
             if divisor * 4 <= INTERVALS as u64 * 3 {
@@ -245,9 +259,14 @@ impl Menu {
             self.next_timer = req.next_timer;
             self.bucket = which_bucket(self.next_timer);
             // Round up the result for half microseconds.
-            let scale = (RESOLUTION * DECAY * US) as u128;
-            let cf = self.correction_factor[self.bucket] as u128;
-            let timer_us = (scale / 2 + self.next_timer as u128 * cf) / scale;
+            let scale = RESOLUTION * DECAY * US;
+            let cf = self.correction_factor[self.bucket] as u64;
+            // (scale / 2 + next_timer * cf) / scale, exact: u64 when it fits (next_timer is
+            // Ns::MAX when no timer is armed, then u128).
+            let timer_us = match self.next_timer.checked_mul(cf).and_then(|p| p.checked_add(scale / 2)) {
+                Some(n) => (n / scale) as u128,
+                None => (scale as u128 / 2 + self.next_timer as u128 * cf as u128) / scale as u128,
+            };
             let timer_us = timer_us.min(u32::MAX as u128) as u64; // the kernel's `unsigned int timer_us`
             predicted = predicted.min(timer_us * US);
             delta_tick(req.next_timer, tick)
@@ -323,7 +342,7 @@ impl Menu {
         let mut f = self.correction_factor[self.bucket] as u64;
         f -= f / DECAY;
         if self.next_timer > 0 && measured < MAX_INTERESTING {
-            f += (RESOLUTION as u128 * measured as u128 / self.next_timer as u128) as u64;
+            f += mul_div(RESOLUTION, measured, self.next_timer) as u64;
         } else {
             // Idle so long that it counts as a perfect prediction.
             f += RESOLUTION;

@@ -46,7 +46,7 @@ use super::metrics::{Metrics, Percentiles, StopReason, TaskStats};
 use super::policy::{self, cfs::weight_of_nice, AnyPolicy, Arrival, Policy, SchedEntity};
 use super::profile::Profile;
 use super::queue::EventQueue;
-use super::time::{Ns, SEC, US};
+use super::time::{mul_div, Ns, SEC, US};
 use super::trace::{InstantKind, Overhead, Recorder, SpanKind, TaskInfo, TraceOptions};
 use super::workload::{self, AnyWorkload, Fx, Step, Workload};
 use super::Outcome;
@@ -397,7 +397,7 @@ impl Sim {
             self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
         }
         for c in 0..self.cores.len() {
-            self.q.push(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
+            self.q.push_late(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
             self.pick_loop(c);
         }
     }
@@ -531,8 +531,12 @@ impl Sim {
             None => 0,
             Some(x) if x != d => tk.ws,
             Some(_) => {
-                let t = (self.touched[d] - tk.cache_mark) as u128;
-                (tk.ws as u128 * t / (t + self.llc_bytes as u128)) as u64
+                // ws * T / (T + llc), exact; u64 arithmetic unless T + llc overflows it.
+                let t = self.touched[d] - tk.cache_mark;
+                match t.checked_add(self.llc_bytes) {
+                    Some(den) => mul_div(tk.ws, t, den) as u64,
+                    None => (tk.ws as u128 * t as u128 / (t as u128 + self.llc_bytes as u128)) as u64,
+                }
             }
         };
         evicted * US / self.prof.refill_bytes_per_us.max(1)
@@ -748,9 +752,18 @@ impl Sim {
             if core.avg_idle > max {
                 core.avg_idle = max;
             } else {
-                let delta = t.saturating_sub(stamp) as i128;
-                let avg = core.avg_idle as i128;
-                core.avg_idle = (avg + (delta - avg) / 8).max(0) as Ns;
+                let delta = t.saturating_sub(stamp);
+                let avg = core.avg_idle;
+                // avg += (delta - avg) / 8, signed; in i64 when no step can overflow it
+                // (always, for durations under 146 years), else in i128: same result.
+                const FITS: u64 = 1 << 62;
+                core.avg_idle = if delta < FITS && avg < FITS {
+                    let (delta, avg) = (delta as i64, avg as i64);
+                    (avg + (delta - avg) / 8).max(0) as Ns
+                } else {
+                    let (delta, avg) = (delta as i128, avg as i128);
+                    (avg + (delta - avg) / 8).max(0) as Ns
+                };
             }
         }
         if Some(target) == waker {
@@ -882,7 +895,7 @@ impl Sim {
             core.tick_stopped = false;
             core.tick_gen = core.tick_gen.wrapping_add(1);
             let next = (t / self.tick_period + 1) * self.tick_period;
-            self.q.push(next, Ev::Tick { c: c as u16, gen: core.tick_gen });
+            self.q.push_late(next, Ev::Tick { c: c as u16, gen: core.tick_gen });
         }
     }
 
@@ -933,7 +946,7 @@ impl Sim {
         if gen != self.cores[c].tick_gen {
             return;
         }
-        self.q.push(self.now + self.tick_period, Ev::Tick { c: c as u16, gen });
+        self.q.push_late(self.now + self.tick_period, Ev::Tick { c: c as u16, gen });
         self.m.ticks += 1;
         self.cores[c].ticks += 1;
         let balance = self.cores[c].ticks % BALANCE_EVERY == 0;

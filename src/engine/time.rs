@@ -13,6 +13,17 @@ pub const US: Ns = 1_000;
 pub const MS: Ns = 1_000_000;
 pub const SEC: Ns = 1_000_000_000;
 
+/// `a * b / d` exactly (`d` > 0), as u128: in u64 when the product fits (nearly always in
+/// the engine), else in u128. Same result either way; the u64 path avoids a 128-bit
+/// multiply and division, which are library calls on wasm32.
+#[inline]
+pub fn mul_div(a: u64, b: u64, d: u64) -> u128 {
+    match a.checked_mul(b) {
+        Some(p) => (p / d) as u128,
+        None => a as u128 * b as u128 / d as u128,
+    }
+}
+
 /// Parses `"750us"`, `"0.75ms"`, `"5s"`, `"1200ns"`. Errors name what is wrong.
 pub fn parse_duration(text: &str) -> Result<Ns, String> {
     let t = text.trim();
@@ -85,6 +96,18 @@ pub fn human_duration(ns: Ns) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mul_div_equals_the_u128_formula_on_both_paths() {
+        let vals = [0, 1, 7, 1_000, 1 << 31, (1 << 32) + 3, 1 << 40, u32::MAX as u64, u64::MAX / 3, u64::MAX];
+        for &a in &vals {
+            for &b in &vals {
+                for &d in &[1, 3, 1_000, 8_192_000, u64::MAX] {
+                    assert_eq!(mul_div(a, b, d), a as u128 * b as u128 / d as u128, "{a} * {b} / {d}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn parses_units_and_fractions() {
