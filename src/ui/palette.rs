@@ -1,62 +1,72 @@
 //! The one colour palette of the UI and the timeline: colour-blind-safe (Okabe-Ito for tasks,
-//! Paul Tol's "muted" set for overheads, a blue-grey ramp for idle depth).
+//! Paul Tol's "muted" set for overheads, a grey ramp for idle depth).
 //!
 //! Pure data and functions (no web-sys): the timeline canvas and the SVG plots both read
 //! from here so a task has the same colour everywhere.
 
-use crate::engine::trace::Overhead;
+/// Task colours: the Okabe-Ito colour-blind-safe palette (black softened to `#333333` so
+/// text and arrows stay distinguishable from a black task).
+pub const TASK_COLOURS: [&str; 8] =
+    ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#333333"];
+/// The same colours mixed 55% towards white: a task's `sys` (kernel) bursts.
+pub const SYS_COLOURS: [&str; 8] =
+    ["#8CC0DC", "#F4D48C", "#8CD3C0", "#E8C3D7", "#B3DDF5", "#ECB78C", "#F8F3AA", "#A3A3A3"];
+/// Overheads, in `Overhead::ALL` order, from Paul Tol's colour-blind-safe "muted" scheme,
+/// drawn in the lane's lower band so they never read as a task.
+pub const OVERHEAD_COLOURS: [&str; 7] = ["#882255", "#CC6677", "#332288", "#AA4499", "#44AA99", "#999933", "#DDCC77"];
+/// Idle shades from POLL (lightest) to the deepest C-state (darkest).
+pub const IDLE_COLOURS: [&str; 8] =
+    ["#F2F2F2", "#E4E4E4", "#D6D6D6", "#C8C8C8", "#BABABA", "#ACACAC", "#9E9E9E", "#8A8A8A"];
 
-/// Colours for tasks (by task group index, wrapping). Okabe & Ito (2008), without black.
-pub const TASK_COLORS: &[&str] = &["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"];
+/// Outline of an idle-shaded bar or swatch (the lightest shades vanish on a light panel).
+pub const IDLE_OUTLINE: &str = "#8A8A8A";
 
 /// Series colours for compare views and plots: A (the pinned config) and B (the current one).
 pub const SERIES_A: &str = "#E69F00";
 pub const SERIES_B: &str = "#0072B2";
 
-/// Colour of one kind of overhead (Paul Tol's muted scheme, distinct from the task colours).
-pub fn overhead_color(kind: Overhead) -> &'static str {
-    match kind {
-        Overhead::Switch => "#882255",
-        Overhead::Refill => "#999933",
-        Overhead::Reprogram => "#332288",
-        Overhead::Ipi => "#CC6677",
-        Overhead::CStateExit => "#44AA99",
-        Overhead::Tick => "#117733",
-        Overhead::Wakeup => "#DDCC77",
+/// Idle state `state` of `count` states mapped onto the 8 shades, POLL lightest, deepest darkest.
+pub fn idle_shade(state: u8, count: usize) -> u8 {
+    let last = IDLE_COLOURS.len() - 1;
+    if count <= 1 {
+        return 0;
     }
+    let s = (state as usize).min(count - 1);
+    ((s * last + (count - 1) / 2) / (count - 1)).min(last) as u8
 }
 
-/// Colour of idle state `depth` (0 is POLL) out of `of` states (including POLL): a
-/// blue-grey ramp from light (shallow, costs nothing to leave) to dark (deep).
+/// The colour of idle state `depth` (0 is POLL) out of `of` states (including POLL): the
+/// timeline's shade for it, so a C-state has one colour in every view.
 pub fn idle_color(depth: u8, of: u8) -> String {
-    let last = of.saturating_sub(1).max(1) as u32;
-    let d = (depth as u32).min(last);
-    // Lightness 88% for POLL down to 48% for the deepest state.
-    let lightness = 88 - (40 * d) / last;
-    format!("hsl(210, 18%, {lightness}%)")
+    IDLE_COLOURS[idle_shade(depth, of as usize) as usize].to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::trace::Overhead;
 
     #[test]
     fn overheads_have_distinct_colours_not_used_by_tasks() {
         let mut seen: Vec<&str> = Vec::new();
-        for kind in Overhead::ALL {
-            let c = overhead_color(kind);
-            assert!(!seen.contains(&c), "{kind:?} repeats {c}");
-            assert!(!TASK_COLORS.contains(&c), "{kind:?} looks like a task");
+        for c in OVERHEAD_COLOURS {
+            assert!(!seen.contains(&c), "{c} repeats");
+            assert!(!TASK_COLOURS.contains(&c), "{c} looks like a task");
             seen.push(c);
         }
+        assert_eq!(OVERHEAD_COLOURS.len(), Overhead::ALL.len(), "one colour per overhead kind");
     }
 
     #[test]
     fn idle_ramp_darkens_with_depth_and_tolerates_odd_input() {
-        assert_eq!(idle_color(0, 4), "hsl(210, 18%, 88%)");
-        assert_eq!(idle_color(3, 4), "hsl(210, 18%, 48%)");
-        assert_eq!(idle_color(9, 4), "hsl(210, 18%, 48%)", "depth past the table clamps");
-        assert_eq!(idle_color(0, 0), "hsl(210, 18%, 88%)", "an empty table does not divide by zero");
-        assert_eq!(idle_color(1, 1), "hsl(210, 18%, 48%)");
+        assert_eq!(idle_color(0, 4), IDLE_COLOURS[0], "POLL is the lightest");
+        assert_eq!(idle_color(3, 4), IDLE_COLOURS[7], "the deepest of four is the darkest");
+        assert_eq!(idle_color(9, 4), IDLE_COLOURS[7], "depth past the table clamps");
+        assert_eq!(idle_color(0, 0), IDLE_COLOURS[0], "an empty table does not divide by zero");
+        let shades: Vec<String> = (0..5).map(|d| idle_color(d, 5)).collect();
+        let mut sorted = shades.clone();
+        sorted.sort();
+        sorted.reverse(); // lighter greys have larger hex values
+        assert_eq!(shades, sorted, "darker with every level");
     }
 }

@@ -10,7 +10,7 @@ use crate::engine::metrics::Metrics;
 use crate::engine::time::parse_duration;
 
 use super::format::{duration, key_value, num};
-use super::palette::{idle_color, SERIES_A, SERIES_B};
+use super::palette::{idle_color, IDLE_OUTLINE, SERIES_A, SERIES_B};
 use super::scale::{linear_ticks, log_ticks};
 use super::state::{DistMode, Sweep};
 
@@ -246,12 +246,29 @@ pub fn dist_bars(mode: DistMode, m: &Metrics) -> Vec<(String, f64)> {
         DistMode::Latency => {
             m.wakeup_latency_hist.iter().map(|(hi, c)| (format!("≤{}", bin_label(*hi)), *c as f64)).collect()
         }
-        DistMode::CStates => m.cstate_residency.iter().map(|(k, v)| (k.clone(), v * 100.0)).collect(),
+        DistMode::CStates => {
+            let mut bars: Vec<(String, f64)> = m.cstate_residency.iter().map(|(k, v)| (k.clone(), v * 100.0)).collect();
+            bars.sort_by_key(|(name, _)| idle_depth_key(name));
+            bars
+        }
+    }
+}
+
+/// Orders idle state names from shallow to deep: POLL, then `C<n><suffix>` by n and suffix
+/// (C1, C1E, C3, C6, C10), anything else last by name.
+pub fn idle_depth_key(name: &str) -> (u32, String) {
+    if name == "POLL" {
+        return (0, String::new());
+    }
+    let digits: String = name.strip_prefix('C').unwrap_or("").chars().take_while(char::is_ascii_digit).collect();
+    match digits.parse::<u32>() {
+        Ok(n) => (n.saturating_add(1), name[1 + digits.len()..].to_string()),
+        Err(_) => (u32::MAX, name.to_string()),
     }
 }
 
 /// The x categories of B's bars and A's: latency bins in the order of their bounds (A's bins
-/// between B's, not after them), idle states in order of appearance.
+/// between B's, not after them), idle states from shallow to deep (`idle_depth_key`).
 pub fn dist_categories(mode: DistMode, b: &Metrics, a: Option<&Metrics>) -> Vec<String> {
     let mut cats: Vec<String> = Vec::new();
     let mut push = |l: String| {
@@ -278,6 +295,7 @@ pub fn dist_categories(mode: DistMode, b: &Metrics, a: Option<&Metrics>) -> Vec<
                     push(l);
                 }
             }
+            cats.sort_by_key(|name| idle_depth_key(name));
         }
     }
     cats
@@ -306,7 +324,10 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
         None => vec![(&b, "", 0.0)],
     };
     let bw = slot * if a.is_some() { 0.38 } else { 0.7 };
-    let n_states = cats.len() as u8;
+    // Idle states are shaded by depth as on the timeline (POLL lightest), counting POLL
+    // even when it is not among the bars.
+    let poll_missing = u8::from(cats.first().is_none_or(|c| c != "POLL"));
+    let n_states = (cats.len() as u8).saturating_add(poll_missing);
     html! {
         <figure class="plot dist">
             if a.is_some() {
@@ -319,11 +340,12 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
                     let i = cats.iter().position(|c| c == l).unwrap_or(0);
                     let cx = frame.x(i as f64) + off * slot;
                     let fill = if colour.is_empty() {
-                        match props.mode { DistMode::CStates => idle_color(i as u8 + 1, n_states + 1), DistMode::Latency => SERIES_B.to_string() }
+                        match props.mode { DistMode::CStates => idle_color(i as u8 + poll_missing, n_states), DistMode::Latency => SERIES_B.to_string() }
                     } else { colour.to_string() };
                     let (yt, yb) = (frame.y(*v), frame.y(y0.max(0.0)));
                     html! { <rect x={(cx - bw / 2.0).to_string()} y={yt.to_string()} width={bw.to_string()}
-                        height={(yb - yt).max(0.0).to_string()} fill={fill}><title>{format!("{l}: {}", num(*v))}</title></rect> }
+                        height={(yb - yt).max(0.0).to_string()} fill={fill}
+                        stroke={(props.mode == DistMode::CStates && colour.is_empty()).then_some(IDLE_OUTLINE)} stroke-width="0.8"><title>{format!("{l}: {}", num(*v))}</title></rect> }
                 }) }) }
                 // At most about eight labels, so they never run into each other.
                 { for cats.iter().enumerate().filter(|(i, _)| i % cats.len().div_ceil(8).max(1) == 0).map(|(i, c)| html! {
@@ -338,6 +360,24 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn idle_states_go_shallow_to_deep_with_the_timeline_shades() {
+        let mut names = vec!["C6", "POLL", "C1E", "C10", "C3", "C1", "X"];
+        names.sort_by_key(|n| idle_depth_key(n));
+        assert_eq!(names, ["POLL", "C1", "C1E", "C3", "C6", "C10", "X"]);
+        let mut m = Metrics::default();
+        for (k, v) in [("C6", 0.5), ("POLL", 0.1), ("C1", 0.4)] {
+            m.cstate_residency.insert(k.to_string(), v);
+        }
+        let bars: Vec<String> = dist_bars(DistMode::CStates, &m).into_iter().map(|(l, _)| l).collect();
+        assert_eq!(bars, ["POLL", "C1", "C6"], "not alphabetical (POLL last)");
+        assert_eq!(dist_categories(DistMode::CStates, &m, None), bars);
+        assert_eq!(
+            crate::ui::palette::idle_color(0, 3),
+            crate::ui::timeline_draw::IDLE_COLOURS[crate::ui::timeline_draw::idle_shade(0, 3) as usize]
+        );
+    }
 
     #[test]
     fn frames_map_ends_to_the_plot_area() {
@@ -393,7 +433,7 @@ mod tests {
         let mut d = Metrics::default();
         d.cstate_residency.insert("C1".into(), 0.5);
         d.cstate_residency.insert("C6".into(), 0.5);
-        assert_eq!(dist_categories(DistMode::CStates, &c, Some(&d)), ["C6", "C1"]);
+        assert_eq!(dist_categories(DistMode::CStates, &c, Some(&d)), ["C1", "C6"], "by depth, whoever has it");
     }
 
     #[test]

@@ -19,19 +19,9 @@ use crate::engine::trace::{InstantKind, Overhead, Span, SpanKind, Trace};
 
 // ---------------------------------------------------------------- palette
 
-/// Task colours: the Okabe-Ito colour-blind-safe palette (black softened to `#333333` so
-/// text and arrows stay distinguishable from a black task).
-pub const TASK_COLOURS: [&str; 8] =
-    ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#333333"];
-/// The same colours mixed 55% towards white: a task's `sys` (kernel) bursts.
-pub const SYS_COLOURS: [&str; 8] =
-    ["#8CC0DC", "#F4D48C", "#8CD3C0", "#E8C3D7", "#B3DDF5", "#ECB78C", "#F8F3AA", "#A3A3A3"];
-/// Overheads, in `Overhead::ALL` order, from Paul Tol's colour-blind-safe "muted" scheme,
-/// drawn in the lane's lower band so they never read as a task.
-pub const OVERHEAD_COLOURS: [&str; 7] = ["#882255", "#CC6677", "#332288", "#AA4499", "#44AA99", "#999933", "#DDCC77"];
-/// Idle shades from POLL (lightest) to the deepest C-state (darkest).
-pub const IDLE_COLOURS: [&str; 8] =
-    ["#F2F2F2", "#E4E4E4", "#D6D6D6", "#C8C8C8", "#BABABA", "#ACACAC", "#9E9E9E", "#8A8A8A"];
+// The series colours (tasks, sys bursts, overheads, idle shades) live in `ui::palette`, so
+// the plots and the legend use the very same ones.
+pub use super::palette::{idle_shade, IDLE_COLOURS, OVERHEAD_COLOURS, SYS_COLOURS, TASK_COLOURS};
 
 pub const BACKGROUND: &str = "#FFFFFF";
 pub const GUTTER: &str = "#F6F6F6";
@@ -96,16 +86,6 @@ impl TaskColours {
     pub fn slot(&self, task: u32) -> u8 {
         self.slot.get(task as usize).copied().unwrap_or((task as usize % TASK_COLOURS.len()) as u8)
     }
-}
-
-/// Idle state `state` of `count` states mapped onto the 8 shades, POLL lightest, deepest darkest.
-pub fn idle_shade(state: u8, count: usize) -> u8 {
-    let last = IDLE_COLOURS.len() - 1;
-    if count <= 1 {
-        return 0;
-    }
-    let s = (state as usize).min(count - 1);
-    ((s * last + (count - 1) / 2) / (count - 1)).min(last) as u8
 }
 
 pub fn overhead_index(kind: Overhead) -> usize {
