@@ -56,6 +56,34 @@ fn two_hogs(hz: &str, hrtick: &str) -> Config {
 }
 
 #[test]
+fn a_cut_trace_still_shows_cores_idle_all_along_up_to_where_it_stops() {
+    // nohz-pipe: two cores ping-pong, ten sleep in C6 the whole run.
+    let c = cfg_with((preset("nohz-pipe").unwrap().config)(), &[("max_events", "50000")]);
+    let o = run(&c, Some(TraceOptions { window: (0, Ns::MAX), max_items: 2_000 })).expect("runs");
+    let t = &o.trace;
+    assert!(t.truncated);
+    let cut = t.spans.iter().take(2_000).map(|s| s.end).chain(t.instants.iter().map(|i| i.time)).max().unwrap();
+    for core in 0..t.cores {
+        let lane: Vec<_> = t.spans.iter().filter(|s| s.core == core).collect();
+        assert!(!lane.is_empty(), "core {core} has no span at all");
+        let mut by_start = lane.clone();
+        by_start.sort_by_key(|s| s.start);
+        for w in by_start.windows(2) {
+            assert!(w[0].end <= w[1].start, "core {core}: {:?} overlaps {:?}", w[0], w[1]);
+        }
+    }
+    assert!(t.spans.iter().all(|s| s.end <= cut), "nothing past where the trace stops ({cut} ns)");
+    assert!(
+        t.spans.len() + t.instants.len() <= 2_000 + 2 * t.cores as usize,
+        "at most one closing span per core and state"
+    );
+    let idle_all_along = t.spans.iter().filter(|s| s.core >= 2 && matches!(s.kind, SpanKind::Idle { .. })).count();
+    assert!(idle_all_along >= 10, "the ten sleeping cores show their idle state");
+    // The figures are those of the untraced run.
+    assert_eq!(o.metrics.digest, run(&c, None).unwrap().metrics.digest);
+}
+
+#[test]
 fn hrtick_ends_a_slice_within_10us_of_its_ideal_end() {
     // 1 core, 2 CPU hogs: the ideal slice is sched_latency / 2 = 3 ms.
     let (m, t) = traced(&two_hogs("250", "on"));

@@ -1094,13 +1094,14 @@ impl Sim {
                 } else {
                     self.m.user_ns += ran;
                 }
-                self.rec.span(c, core.since, end, SpanKind::Run { task: task as u32, sys: self.tasks[task].burst_sys });
+                let kind = SpanKind::Run { task: task as u32, sys: self.tasks[task].burst_sys };
+                self.rec.closing_span(c, core.since, end, kind);
             }
             if let Some(i) = core.idle {
                 if i.since < end {
                     self.m.idle_ns[i.pos] += end - i.since;
                     self.cores[c].idle_ns += end - i.since;
-                    self.rec.span(c, i.since, end, SpanKind::Idle { state: self.idle_states[i.pos].index });
+                    self.rec.closing_span(c, i.since, end, SpanKind::Idle { state: self.idle_states[i.pos].index });
                 }
             }
             let excess = core.avail.saturating_sub(end);

@@ -141,11 +141,29 @@ pub struct Trace {
 pub struct Recorder {
     opts: Option<TraceOptions>,
     pub trace: Trace,
+    /// The latest end (or time) of anything recorded: where a cut trace stops.
+    last: Ns,
 }
 
 impl Recorder {
     pub fn new(opts: Option<TraceOptions>) -> Self {
-        Recorder { opts, trace: Trace::default() }
+        Recorder { opts, trace: Trace::default(), last: 0 }
+    }
+
+    /// A span still open when the run ends (a core idle or running since `start`). In a
+    /// trace cut at its item limit it is kept, clipped to where the trace stops, so a core
+    /// idle all along does not show as a blank lane; this adds at most one span per core
+    /// and state past `max_items`.
+    pub fn closing_span(&mut self, core: usize, start: Ns, end: Ns, kind: SpanKind) {
+        let Some(o) = self.opts else { return };
+        if !self.trace.truncated {
+            return self.span(core, start, end, kind);
+        }
+        let end = end.min(self.last).min(o.window.1);
+        let start = start.max(o.window.0);
+        if start < end {
+            self.trace.spans.push(Span { core: core as u16, start, end, kind });
+        }
     }
 
     #[inline]
@@ -171,6 +189,7 @@ impl Recorder {
         }
         if self.room() {
             self.trace.spans.push(Span { core: core as u16, start, end, kind });
+            self.last = self.last.max(end);
         }
     }
 
@@ -182,6 +201,7 @@ impl Recorder {
         }
         if self.room() {
             self.trace.instants.push(Instant { core: core as u16, time, kind });
+            self.last = self.last.max(time);
         }
     }
 }
