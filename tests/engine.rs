@@ -62,7 +62,7 @@ fn a_cut_trace_still_shows_cores_idle_all_along_up_to_where_it_stops() {
     let o = run(&c, Some(TraceOptions { window: (0, Ns::MAX), max_items: 2_000 })).expect("runs");
     let t = &o.trace;
     assert!(t.truncated);
-    let cut = t.spans.iter().take(2_000).map(|s| s.end).chain(t.instants.iter().map(|i| i.time)).max().unwrap();
+    let cut = t.spans.iter().map(|s| s.end).chain(t.instants.iter().map(|i| i.time)).max().unwrap();
     for core in 0..t.cores {
         let lane: Vec<_> = t.spans.iter().filter(|s| s.core == core).collect();
         assert!(!lane.is_empty(), "core {core} has no span at all");
@@ -73,10 +73,7 @@ fn a_cut_trace_still_shows_cores_idle_all_along_up_to_where_it_stops() {
         }
     }
     assert!(t.spans.iter().all(|s| s.end <= cut), "nothing past where the trace stops ({cut} ns)");
-    assert!(
-        t.spans.len() + t.instants.len() <= 2_000 + 2 * t.cores as usize,
-        "at most one closing span per core and state"
-    );
+    assert!(t.spans.len() + t.instants.len() <= 2_000, "never more than max_items");
     let idle_all_along = t.spans.iter().filter(|s| s.core >= 2 && matches!(s.kind, SpanKind::Idle { .. })).count();
     assert!(idle_all_along >= 10, "the ten sleeping cores show their idle state");
     // The figures are those of the untraced run.

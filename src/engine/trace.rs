@@ -152,8 +152,8 @@ impl Recorder {
 
     /// A span still open when the run ends (a core idle or running since `start`). In a
     /// trace cut at its item limit it is kept, clipped to where the trace stops, so a core
-    /// idle all along does not show as a blank lane; this adds at most one span per core
-    /// and state past `max_items`.
+    /// idle all along does not show as a blank lane; `room` keeps one item per core back
+    /// for these, and the trace never holds more than `max_items`.
     pub fn closing_span(&mut self, core: usize, start: Ns, end: Ns, kind: SpanKind) {
         let Some(o) = self.opts else { return };
         if !self.trace.truncated {
@@ -161,7 +161,7 @@ impl Recorder {
         }
         let end = end.min(self.last).min(o.window.1);
         let start = start.max(o.window.0);
-        if start < end {
+        if start < end && self.trace.spans.len() + self.trace.instants.len() < o.max_items {
             self.trace.spans.push(Span { core: core as u16, start, end, kind });
         }
     }
@@ -174,7 +174,9 @@ impl Recorder {
     #[inline]
     fn room(&mut self) -> bool {
         let Some(o) = self.opts else { return false };
-        if self.trace.spans.len() + self.trace.instants.len() >= o.max_items {
+        // One item per core is kept back for the spans still open at the end.
+        let reserve = (self.trace.cores as usize).min(o.max_items / 2);
+        if self.trace.spans.len() + self.trace.instants.len() >= o.max_items - reserve {
             self.trace.truncated = true;
             return false;
         }
