@@ -144,7 +144,7 @@ impl Inner {
             }
         };
         let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        let layout = Layout::new(css_w, self.index.lanes, dpr);
+        let layout = Layout::new(css_w, self.index.lanes, dpr).themed(prefers_dark());
         if canvas.width() != layout.width as u32 || canvas.height() != layout.height as u32 {
             canvas.set_width(layout.width as u32);
             canvas.set_height(layout.height as u32);
@@ -669,6 +669,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let item =
         |colours: Html, text: String| html! { <li style="display:inline-block;margin-right:1em">{colours}{text}</li> };
     let idle_count = trace.idle_states.len();
+    let chrome = if prefers_dark() { &draw::DARK } else { &draw::LIGHT };
     let aria = if props.label.is_empty() {
         format!("Timeline of {lanes} CPUs")
     } else {
@@ -725,13 +726,13 @@ pub fn timeline(props: &TimelineProps) -> Html {
             <ul class="timeline-legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:0.6em"><strong>{"Idle: "}</strong></li>
                 { for trace.idle_states.iter().enumerate().map(|(i, name)| item(
-                    swatch(draw::IDLE_COLOURS[draw::idle_shade(i as u8, idle_count) as usize], true), name.clone())) }
+                    swatch(chrome.idle[draw::idle_shade(i as u8, idle_count) as usize], true), name.clone())) }
                 <li style="display:inline-block;margin-right:0.6em"><strong>{"Marks: "}</strong></li>
-                { item(swatch(draw::TICK_MARK, false), "tick".into()) }
+                { item(swatch(chrome.tick_mark, false), "tick".into()) }
                 { item(swatch(draw::HRTICK_MARK, false), "hrtick".into()) }
-                { item(swatch(draw::WAKEUP_ARROW, false), "wakeup \u{2192}".into()) }
+                { item(swatch(chrome.wakeup_arrow, false), "wakeup \u{2192}".into()) }
                 { item(swatch(draw::IPI_ARROW, false), "IPI \u{21E2}".into()) }
-                { item(swatch(draw::MIGRATE_ARROW, false), "migration \u{21E2}".into()) }
+                { item(swatch(chrome.migrate_arrow, false), "migration \u{21E2}".into()) }
             </ul>
             <p class="timeline-help" style="font-size:0.8em;margin:0.2em 0">
                 {"Drag or use \u{2190} \u{2192} to pan; wheel, pinch, + and \u{2212} to zoom; hover a span for details."}
@@ -744,4 +745,16 @@ pub fn timeline(props: &TimelineProps) -> Html {
 fn recorded_until(trace: &Trace) -> Ns {
     let spans = trace.spans.iter().map(|s| s.end).max().unwrap_or(0);
     spans.max(trace.instants.iter().map(|i| i.time).max().unwrap_or(0))
+}
+
+/// Whether the page is in dark colours (`prefers-color-scheme`, as the stylesheet decides).
+fn prefers_dark() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    false
 }

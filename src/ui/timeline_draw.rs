@@ -36,13 +36,61 @@ pub const MIGRATE_ARROW: &str = "#777777";
 pub const CURSOR: &str = "#000000";
 pub const TOOLTIP_BG: &str = "#FFFFF0";
 
+/// The timeline's colours around its series (background, grid, text, marks, idle shades),
+/// light or dark to match the page. Task and overhead colours are the same in both.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chrome {
+    pub background: &'static str,
+    pub gutter: &'static str,
+    pub overhead_band: &'static str,
+    pub grid: &'static str,
+    pub text: &'static str,
+    pub tick_mark: &'static str,
+    pub wakeup_arrow: &'static str,
+    pub migrate_arrow: &'static str,
+    pub cursor: &'static str,
+    pub tooltip_bg: &'static str,
+    /// Idle shades, shallow to deep: deeper recedes further into the background.
+    pub idle: [&'static str; 8],
+}
+
+pub const LIGHT: Chrome = Chrome {
+    background: BACKGROUND,
+    gutter: GUTTER,
+    overhead_band: OVERHEAD_BAND,
+    grid: GRID,
+    text: TEXT,
+    tick_mark: TICK_MARK,
+    wakeup_arrow: WAKEUP_ARROW,
+    migrate_arrow: MIGRATE_ARROW,
+    cursor: CURSOR,
+    tooltip_bg: TOOLTIP_BG,
+    idle: IDLE_COLOURS,
+};
+
+/// On the page's dark panel (`--panel: #171e26`): idle shades go from a mid grey (POLL) to
+/// just above the background (the deepest state), as on light they go towards black.
+pub const DARK: Chrome = Chrome {
+    background: "#171E26",
+    gutter: "#1C242D",
+    overhead_band: "#1A2129",
+    grid: "#2C3742",
+    text: "#E6EBF0",
+    tick_mark: "#9AA7B4",
+    wakeup_arrow: "#E6EBF0",
+    migrate_arrow: "#8A96A3",
+    cursor: "#FFFFFF",
+    tooltip_bg: "#0F141A",
+    idle: ["#6B7682", "#616B77", "#57616C", "#4D5661", "#444C56", "#3B434C", "#333A42", "#2B3138"],
+};
+
 /// Colour ids index this table: 0..8 task run, 8..16 sys, 16..23 overheads, 23..31 idle.
-pub fn colour_table() -> Vec<&'static str> {
+pub fn colour_table(chrome: &Chrome) -> Vec<&'static str> {
     let mut t = Vec::with_capacity(COLOURS);
     t.extend_from_slice(&TASK_COLOURS);
     t.extend_from_slice(&SYS_COLOURS);
     t.extend_from_slice(&OVERHEAD_COLOURS);
-    t.extend_from_slice(&IDLE_COLOURS);
+    t.extend_from_slice(&chrome.idle);
     t
 }
 pub const COLOURS: usize = 31;
@@ -294,6 +342,8 @@ pub struct Layout {
     pub axis_h: f64,
     pub lane_h: f64,
     pub lanes: usize,
+    /// Light or dark colours (`LIGHT` unless `themed`).
+    pub chrome: &'static Chrome,
 }
 
 pub const GUTTER_CSS: f64 = 52.0;
@@ -333,7 +383,14 @@ impl Layout {
             axis_h: (AXIS_CSS * dpr).round(),
             lane_h: Self::lane_css(lanes) * dpr,
             lanes: lanes.max(1),
+            chrome: &LIGHT,
         }
+    }
+
+    /// The same layout in dark colours when `dark`.
+    pub fn themed(mut self, dark: bool) -> Layout {
+        self.chrome = if dark { &DARK } else { &LIGHT };
+        self
     }
 
     /// Width of the plot area in whole device pixels (one LOD column each).
@@ -812,8 +869,8 @@ impl Scene {
         self.fills.iter().map(|f| f.rects.len()).sum::<usize>() + self.spans.as_ref().map_or(0, |i| i.runs)
     }
 
-    fn text(&mut self, x: f64, y: f64, text: String, px: f64, align: Align) {
-        self.texts.push(Text { x, y, text, colour: TEXT, px, align, mono: false });
+    fn text(&mut self, x: f64, y: f64, text: String, px: f64, align: Align, colour: &'static str) {
+        self.texts.push(Text { x, y, text, colour, px, align, mono: false });
     }
 }
 
@@ -822,11 +879,12 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
     let mut sc = Scene::default();
     let cols = layout.plot_w();
     let (w, h, gx, s) = (layout.width, layout.height, layout.gutter, layout.dpr);
-    sc.fill(BACKGROUND).rects.push([0.0, 0.0, w, h]);
-    sc.fill(GUTTER).rects.push([0.0, 0.0, gx, h]);
+    let ch = layout.chrome;
+    sc.fill(ch.background).rects.push([0.0, 0.0, w, h]);
+    sc.fill(ch.gutter).rects.push([0.0, 0.0, gx, h]);
     for lane in 0..index.lanes {
         let (y, bh) = layout.band(lane, Band::Overhead);
-        sc.fill(OVERHEAD_BAND).rects.push([gx, y, w - gx, bh]);
+        sc.fill(ch.overhead_band).rects.push([gx, y, w - gx, bh]);
     }
     // Axis and grid.
     let axis = axis_ticks(view.t0, view.t1);
@@ -837,22 +895,22 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
     let every = ((70.0 * s / tick_px.max(1.0)).ceil() as usize).max(1);
     for (k, (t, label)) in axis.ticks.iter().enumerate() {
         let x = layout.x_of(view, *t as f64).round() + 0.5;
-        sc.fill(GRID).rects.push([x - 0.5, layout.axis_h - 5.0 * s, 1.0, lanes_bottom - layout.axis_h + 5.0 * s]);
+        sc.fill(ch.grid).rects.push([x - 0.5, layout.axis_h - 5.0 * s, 1.0, lanes_bottom - layout.axis_h + 5.0 * s]);
         if k % every == 0 {
             // Keep the label inside the plot (estimated width: ~0.6 em per character).
             let half = label.chars().count() as f64 * label_px * 0.3;
             let lx = x.clamp(gx + half, (w - half).max(gx + half));
-            sc.text(lx, layout.axis_h * 0.45, label.clone(), label_px, Align::Center);
+            sc.text(lx, layout.axis_h * 0.45, label.clone(), label_px, Align::Center, layout.chrome.text);
         }
     }
     if let Some((_, base)) = &axis.base {
-        sc.text(gx - 4.0 * s, layout.axis_h * 0.45, format!("{base} +"), label_px, Align::Right);
+        sc.text(gx - 4.0 * s, layout.axis_h * 0.45, format!("{base} +"), label_px, Align::Right, layout.chrome.text);
     }
-    sc.stroke(TICK_MARK, 1.0, false).segs.push([gx, layout.axis_h - 0.5, w, layout.axis_h - 0.5]);
+    sc.stroke(ch.tick_mark, 1.0, false).segs.push([gx, layout.axis_h - 0.5, w, layout.axis_h - 0.5]);
     // Spans, over the backgrounds and grid: one pixel row per band, stretched to its height.
     sc.layer();
     sc.image_at = sc.fills.len();
-    let rgb: Vec<[u8; 3]> = colour_table().iter().map(|h| hex_rgb(h)).collect();
+    let rgb: Vec<[u8; 3]> = colour_table(ch).iter().map(|h| hex_rgb(h)).collect();
     let mut img =
         SpanImage { x: gx, width: cols, rows: Vec::with_capacity(index.lanes * 2), rgba: Vec::new(), runs: 0 };
     img.rgba.resize(cols * index.lanes * 2 * 4, 0);
@@ -871,7 +929,8 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
                 }
             }
         }
-        sc.text(6.0 * s, layout.lane_y(lane) + layout.lane_h * 0.45, format!("CPU {lane}"), 11.0 * s, Align::Left);
+        let (y, label) = (layout.lane_y(lane) + layout.lane_h * 0.45, format!("CPU {lane}"));
+        sc.text(6.0 * s, y, label, 11.0 * s, Align::Left, layout.chrome.text);
     }
     // Tick marks and arrowheads on top of the spans.
     sc.layer();
@@ -893,7 +952,7 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
         let (y, bh) = layout.band(lane, Band::Main);
         let hr = hex_rgb(HRTICK_MARK);
         img.push_row((y, (bh * 0.38).round()), marks.hrticks.iter().map(|&c| (c, hr)), mark_w);
-        let tk = hex_rgb(TICK_MARK);
+        let tk = hex_rgb(ch.tick_mark);
         img.push_row((y, (bh * 0.22).round()), marks.ticks.iter().map(|&c| (c, tk)), mark_w);
         if dense {
             // Arrivals only, coloured by kind (a wakeup wins a shared column).
@@ -901,9 +960,9 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
             sorted.sort_by_key(|a| std::cmp::Reverse(a.1 as u8));
             let colour = |k: ArrowKind| {
                 hex_rgb(match k {
-                    ArrowKind::Wakeup => WAKEUP_ARROW,
+                    ArrowKind::Wakeup => ch.wakeup_arrow,
                     ArrowKind::Ipi => IPI_ARROW,
-                    ArrowKind::Migrate => MIGRATE_ARROW,
+                    ArrowKind::Migrate => ch.migrate_arrow,
                 })
             };
             let h = (3.0 * s).round();
@@ -913,9 +972,9 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
         for a in &marks.arrows {
             let x = gx + a.col as f64 + 0.5;
             let (colour, dashed) = match a.kind {
-                ArrowKind::Wakeup => (WAKEUP_ARROW, false),
+                ArrowKind::Wakeup => (ch.wakeup_arrow, false),
                 ArrowKind::Ipi => (IPI_ARROW, true),
-                ArrowKind::Migrate => (MIGRATE_ARROW, true),
+                ArrowKind::Migrate => (ch.migrate_arrow, true),
             };
             let (fy, fh) = layout.band(a.from as usize, Band::Main);
             let (ty, th) = layout.band(a.to as usize, Band::Main);
@@ -1005,8 +1064,8 @@ pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Opti
     let s = layout.dpr;
     if let Some(x) = cursor {
         // A white halo keeps the cursor visible over any span colour.
-        sc.stroke(BACKGROUND, 4.0 * s, false).segs.push([x, layout.axis_h, x, layout.height]);
-        sc.stroke(CURSOR, 2.0 * s, false).segs.push([x, layout.axis_h, x, layout.height]);
+        sc.stroke(layout.chrome.background, 4.0 * s, false).segs.push([x, layout.axis_h, x, layout.height]);
+        sc.stroke(layout.chrome.cursor, 2.0 * s, false).segs.push([x, layout.axis_h, x, layout.height]);
     }
     if lines.is_empty() {
         return sc;
@@ -1021,14 +1080,14 @@ pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Opti
         x = (px - 14.0 * s - bw).max(0.0);
     }
     let y = (py + 14.0 * s).min(layout.height - bh - s).max(s);
-    sc.fill(TICK_MARK).rects.push([x - s, y - s, bw + 2.0 * s, bh + 2.0 * s]);
-    sc.fill(TOOLTIP_BG).rects.push([x, y, bw, bh]);
+    sc.fill(layout.chrome.tick_mark).rects.push([x - s, y - s, bw + 2.0 * s, bh + 2.0 * s]);
+    sc.fill(layout.chrome.tooltip_bg).rects.push([x, y, bw, bh]);
     for (k, l) in lines.iter().enumerate() {
         sc.texts.push(Text {
             x: x + 6.0 * s,
             y: y + 4.0 * s + line_h * (k as f64 + 0.5),
             text: l.clone(),
-            colour: TEXT,
+            colour: layout.chrome.text,
             px: font,
             align: Align::Left,
             mono: true,
@@ -1392,7 +1451,8 @@ mod tests {
         assert_eq!(idle_shade(9, 4), 7);
         let shades: Vec<u8> = (0..6).map(|s| idle_shade(s, 6)).collect();
         assert!(shades.windows(2).all(|w| w[0] < w[1]), "{shades:?}");
-        assert_eq!(colour_table().len(), COLOURS);
+        assert_eq!(colour_table(&LIGHT).len(), COLOURS);
+        assert_eq!(colour_table(&DARK).len(), COLOURS);
     }
 
     #[test]
@@ -1476,6 +1536,33 @@ mod tests {
         assert_eq!(px(1, 10), vec![0, 0, 0, 0]);
         assert_eq!(px(2, 999), rgba(IDLE_COLOURS[7])); // C6 is the deepest of POLL, C6
         assert_eq!(img.runs, 3);
+    }
+
+    #[test]
+    fn the_dark_theme_changes_the_chrome_and_idle_shades_but_not_the_tasks() {
+        let spans = vec![run(0, 0, 500, 0), Span { core: 1, start: 0, end: 1_000, kind: SpanKind::Idle { state: 1 } }];
+        let trace = trace_of(2, spans, 1_000);
+        let index = TraceIndex::new(&trace);
+        let light = Layout::new(1_000.0 + GUTTER_CSS, 2, 1.0);
+        let dark = light.themed(true);
+        assert_ne!(light, dark, "a theme change invalidates the cached scene");
+        let (ls, ds) = (
+            build_scene(&trace, &index, &View::fit(1_000), &light),
+            build_scene(&trace, &index, &View::fit(1_000), &dark),
+        );
+        assert_eq!(ls.fills[0].colour, LIGHT.background);
+        assert_eq!(ds.fills[0].colour, DARK.background);
+        assert!(ds.texts.iter().all(|t| t.colour == DARK.text), "every label is light on dark");
+        let (li, di) = (ls.spans.expect("light image"), ds.spans.expect("dark image"));
+        let px = |img: &SpanImage, row: usize, col: usize| img.rgba[(row * img.width + col) * 4..][..3].to_vec();
+        assert_eq!(px(&li, 0, 10), px(&di, 0, 10), "a task keeps its colour");
+        assert_eq!(px(&di, 2, 999), hex_rgb(DARK.idle[7]).to_vec(), "the deepest state recedes into the dark");
+        // Deeper idle is closer to the background in both themes.
+        let lum = |h: &str| hex_rgb(h).iter().map(|&c| c as u32).sum::<u32>();
+        for chrome in [LIGHT, DARK] {
+            let dist: Vec<u32> = chrome.idle.iter().map(|c| lum(c).abs_diff(lum(chrome.background))).collect();
+            assert!(dist.windows(2).all(|w| w[0] <= w[1]) || dist.windows(2).all(|w| w[0] >= w[1]), "{dist:?}");
+        }
     }
 
     #[test]
