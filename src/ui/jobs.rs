@@ -455,6 +455,14 @@ mod tests {
         Config { seed, ..Config::default() }
     }
 
+    /// `config` run through `execute` with an event budget and a trace size; must succeed.
+    fn run_ok(config: &Config, budget: u64, trace_items: usize) -> RunResult {
+        match execute(&Request::Run { id: 1, config: capped(config, budget).0, trace_items }) {
+            Response::Run { result: Ok(r), .. } => r,
+            other => panic!("the run failed: {other:?}"),
+        }
+    }
+
     /// Takes the next request, which must be a run, and returns (id, seed, trace items, budget).
     fn next_run(s: &mut Scheduler) -> (u64, u64, usize, u64) {
         match s.next_request() {
@@ -503,42 +511,19 @@ mod tests {
         assert_eq!((seed, items), (50, 0), "after drop_live only the sweep is left");
         // The engine agrees: a short run that ends before the preview budget is the same run.
         let small = Config { duration: 1_000_000, ..Config::default() };
-        let Response::Run { result: Ok(preview), .. } = execute(&Request::Run {
-            id: 1,
-            config: capped(&small, PREVIEW_EVENT_BUDGET).0,
-            trace_items: PREVIEW_TRACE_ITEMS,
-        }) else {
-            panic!("preview failed")
-        };
-        let Response::Run { result: Ok(full), .. } = execute(&Request::Run {
-            id: 2,
-            config: capped(&small, LIVE_EVENT_BUDGET).0,
-            trace_items: LIVE_TRACE_ITEMS,
-        }) else {
-            panic!("full run failed")
-        };
+        let preview = run_ok(&small, PREVIEW_EVENT_BUDGET, PREVIEW_TRACE_ITEMS);
         assert!(preview.complete());
-        assert_eq!(preview, full);
+        assert_eq!(preview, run_ok(&small, LIVE_EVENT_BUDGET, LIVE_TRACE_ITEMS));
         // A run cut by its budget is not complete.
-        let cut = Config { max_events: 1_000, duration: 10_000_000_000, ..Config::default() };
-        let Response::Run { result: Ok(r), .. } = execute(&Request::Run { id: 3, config: cut, trace_items: 10 }) else {
-            panic!()
-        };
-        assert!(!r.complete());
+        let long = Config { duration: 10_000_000_000, ..Config::default() };
+        assert!(!run_ok(&long, 1_000, 10).complete());
     }
 
     #[test]
     fn small_configs_run_inline_and_give_the_full_answer() {
         let intro = (crate::engine::presets::preset("intro").expect("intro").config)();
         let r = try_inline(&intro).expect("the intro preset fits the inline budget");
-        let Response::Run { result: Ok(full), .. } = execute(&Request::Run {
-            id: 1,
-            config: capped(&intro, LIVE_EVENT_BUDGET).0,
-            trace_items: LIVE_TRACE_ITEMS,
-        }) else {
-            panic!("full run failed")
-        };
-        assert_eq!(r, full, "inline is the same run");
+        assert_eq!(r, run_ok(&intro, LIVE_EVENT_BUDGET, LIVE_TRACE_ITEMS), "inline is the same run");
         assert!(r.metrics.events > 0 && r.metrics.events < INLINE_EVENT_BUDGET);
         let pipe = (crate::engine::presets::preset("nohz-pipe").expect("nohz-pipe").config)();
         assert_eq!(try_inline(&pipe), None, "a million round trips go to the worker");
