@@ -225,7 +225,12 @@ fn sweep_prints_one_row_per_value_in_every_format() {
     assert_eq!(r.status, 0, "{}", r.stderr);
     let lines: Vec<_> = r.stdout.lines().collect();
     assert_eq!(lines.len(), 4, "{}", r.stdout);
-    assert!(lines[0].starts_with("rr_interval,elapsed_s,throughput,"));
+    // The web UI's sweep CSV format: param,value, then every metric flattened.
+    assert!(lines[0].starts_with("param,value,elapsed_s,throughput,"), "{}", lines[0]);
+    assert!(lines[0].contains(",context_switches,") && lines[0].contains(",cstate_residency.C1,"), "{}", lines[0]);
+    for (line, v) in lines[1..].iter().zip(["1ms", "16ms", "5s"]) {
+        assert!(line.starts_with(&format!("rr_interval,{v},")), "{line}");
+    }
     let width = lines[0].split(',').count();
     assert!(lines[1..].iter().all(|l| l.split(',').count() == width), "{}", r.stdout);
 
@@ -253,8 +258,8 @@ fn sweep_values_with_commas_split_on_semicolons() {
     assert_eq!(r.status, 0, "{}", r.stderr);
     let lines: Vec<_> = r.stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{}", r.stdout);
-    assert!(lines[1].starts_with("\"2x3ms/10ms,1x1ms/2ms\","), "{}", lines[1]);
-    assert!(lines[2].starts_with("4x1ms/4ms,"), "{}", lines[2]);
+    assert!(lines[1].starts_with("tasks,\"2x3ms/10ms,1x1ms/2ms\","), "{}", lines[1]);
+    assert!(lines[2].starts_with("tasks,4x1ms/4ms,"), "{}", lines[2]);
 }
 
 #[test]

@@ -241,54 +241,6 @@ pub fn sweep_table(preset: Option<&Preset>, diff: &[(&str, String)], param: &str
     s
 }
 
-/// Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// `sweep --csv`: a header and one line per value; floats at full precision.
-pub fn sweep_csv(param: &str, rows: &[SweepRow]) -> String {
-    let mut s = format!(
-        "{},elapsed_s,throughput,throughput_unit,events,context_switches,migrations,ipis,timer_reprograms,\
-         nohz_entries,ticks,hrtick_fires,wakeups,preemptions,wakeup_p50_us,wakeup_p99_us,user_s,sys_s,idle_s,\
-         cpu_percent,wall_s\n",
-        csv_field(param)
-    );
-    for r in rows {
-        let m = &r.metrics;
-        let cells = [
-            csv_field(&r.value),
-            m.elapsed_s.to_string(),
-            m.throughput.to_string(),
-            csv_field(&m.throughput_unit),
-            m.events.to_string(),
-            m.context_switches.to_string(),
-            m.migrations.to_string(),
-            m.ipis.to_string(),
-            m.timer_reprograms.to_string(),
-            m.nohz_entries.to_string(),
-            m.ticks.to_string(),
-            m.hrtick_fires.to_string(),
-            m.wakeups.to_string(),
-            m.preemptions.to_string(),
-            m.wakeup_latency_us.p50.to_string(),
-            m.wakeup_latency_us.p99.to_string(),
-            m.user_s.to_string(),
-            m.sys_s.to_string(),
-            m.idle_s.to_string(),
-            m.cpu_percent.to_string(),
-            m.wall_s.to_string(),
-        ];
-        s.push_str(&cells.join(","));
-        s.push('\n');
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,13 +262,6 @@ mod tests {
         assert_eq!(num(f64::NAN), "-");
         assert_eq!(change(4.96, 4.33), "+14.5%");
         assert_eq!(change(1.0, 0.0), "-");
-    }
-
-    #[test]
-    fn csv_quotes_only_what_needs_it() {
-        assert_eq!(csv_field("1ms"), "1ms");
-        assert_eq!(csv_field("2x3ms/10ms,1x1ms/2ms"), "\"2x3ms/10ms,1x1ms/2ms\"");
-        assert_eq!(csv_field("a\"b"), "\"a\"\"b\"");
     }
 
     #[test]

@@ -222,7 +222,8 @@ pub fn sweep(words: &[String]) -> Result<Out, CliError> {
     let text = if parsed.has("--json") {
         report::to_json(&rows)?
     } else if parsed.has("--csv") {
-        report::sweep_csv(param, &rows)
+        let pairs: Vec<(String, &Metrics)> = rows.iter().map(|r| (r.value.clone(), &r.metrics)).collect();
+        share_adapter::sweep_csv(param, &pairs)
     } else {
         report::sweep_table(setup.preset, &setup.config.diff(&setup.base()), param, &rows)
     };

@@ -1,4 +1,4 @@
-//! The CLI's one door to `share`: rt-app import and Perfetto export.
+//! The CLI's one door to `share`: rt-app import, Perfetto export and the sweep CSV.
 
 use crate::engine::{Config, Metrics, Trace};
 /// What an rt-app file says, as config keys to set and remarks for the user.
@@ -20,4 +20,11 @@ pub fn import_rtapp(text: &str) -> Result<Imported, String> {
 /// A Perfetto (Chrome trace-event) JSON document for `trace`.
 pub fn perfetto_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>) -> Result<String, String> {
     Ok(crate::share::perfetto::to_json(trace, metrics, config))
+}
+
+/// A sweep as CSV, in the very format the web UI's "Sweep CSV" export writes:
+/// `param,value,<every metric, flattened>`, one line per value.
+pub fn sweep_csv(param: &str, rows: &[(String, &Metrics)]) -> String {
+    let rows: Vec<(String, Option<&Metrics>)> = rows.iter().map(|(v, m)| (v.clone(), Some(*m))).collect();
+    crate::share::csv::sweep_csv(param, &rows)
 }
