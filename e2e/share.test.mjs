@@ -270,6 +270,13 @@ test('exports: Perfetto JSON, metrics CSV and timeline PNG download', async () =
   assert.match(csv.body.toString('utf8'), /^key,value\r?\n/);
   const png = await download(page, 'Timeline PNG');
   assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG file');
+  const lum = (px) => px[0] + px[1] + px[2];
+  assert.ok(lum(readPng(png.body).topLeft) > 600, 'light scheme: a light timeline image');
+  // In the dark scheme the timeline PNG is dark too, like the screen and the plots' PNGs.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const darkPng = await download(page, 'Timeline PNG');
+  assert.ok(lum(readPng(darkPng.body).topLeft) < 200, 'dark scheme: a dark timeline image');
+  await page.emulateMedia({ colorScheme: 'light' });
   const svg = await download(page, 'Sweep SVG');
   assert.match(svg.body.toString('utf8'), /<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   assert.deepEqual(problems, []);

@@ -208,3 +208,33 @@ test('at 390x844 nothing overflows horizontally (explore, rr-kbuild, seed tables
     await browser.close();
   }
 });
+
+test('the timeline canvas follows the colour scheme', async () => {
+  const browser = await launch();
+  try {
+    const { page, problems } = await open(browser.context, server.url);
+    await freshFigures(page, 0);
+    // The canvas's own background pixel (top-left, inside the gutter).
+    const corner = () =>
+      page.evaluate(() => {
+        const c = document.querySelector('.timeline canvas');
+        return [...c.getContext('2d').getImageData(1, 1, 1, 1).data.slice(0, 3)];
+      });
+    const nextFrames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await nextFrames();
+    const light = await corner();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    // The scheme is read when a frame is drawn: nudge one (a wheel notch over the canvas).
+    const box = await page.locator('.timeline canvas').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -100);
+    await nextFrames();
+    const dark = await corner();
+    const lum = (rgb) => rgb[0] + rgb[1] + rgb[2];
+    assert.ok(lum(light) > 600, `light scheme: a light canvas (${light})`);
+    assert.ok(lum(dark) < 200, `dark scheme: a dark canvas (${dark})`);
+    assert.deepEqual(problems, [], 'console errors or failed requests');
+  } finally {
+    await browser.close();
+  }
+});

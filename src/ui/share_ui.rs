@@ -510,7 +510,7 @@ pub fn share_bar() -> Html {
                 let _ = menu.remove_attribute("open");
             }
         });
-        html! { <button type="button" role="menuitem" {title} {onclick} data-export={label}>{label}</button> }
+        html! { <button type="button" {title} {onclick} data-export={label}>{label}</button> }
     };
     let perfetto_json: Rc<dyn Fn() -> Result<(), String>> = {
         let (r, stem) = (result.clone(), stem.clone());
@@ -584,7 +584,7 @@ pub fn share_bar() -> Html {
                 title="An iframe snippet for slides and docs">{"Embed…"}</button>
             <details class="exports" ref={menu_ref.clone()}>
                 <summary class="button" title="Download the trace, the figures or a plot">{"Export…"}</summary>
-                <div class="menu" role="menu" aria-label="Export">
+                <div class="menu" role="group" aria-label="Export">
                     { export("Perfetto JSON", "The trace in Chrome/Perfetto JSON (ui.perfetto.dev)", perfetto_json) }
                     { export("Metrics CSV", "This run's metrics as CSV", metrics_csv) }
                     { export("Sweep CSV", "Every metric at each sweep point, as CSV", sweep_csv) }

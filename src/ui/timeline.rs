@@ -388,7 +388,8 @@ pub fn render_png_data_url(
         .dyn_into()
         .map_err(|_| "cannot create a canvas".to_string())?;
     let index = TraceIndex::new(trace);
-    let layout = Layout::new(css_width as f64, index.lanes, scale);
+    // In the colours on screen, like the plots' PNG exports.
+    let layout = Layout::new(css_width as f64, index.lanes, scale).themed(prefers_dark());
     canvas.set_width(layout.width as u32);
     canvas.set_height(layout.height as u32);
     let ctx: CanvasRenderingContext2d = canvas
