@@ -139,9 +139,16 @@ fn results() -> Html {
         (Some(e), _) => {
             html! { <span class="status error" role="alert">{format!("Cannot run this config: {e}")}</span> }
         }
+        (None, true) if s.result.as_ref().is_some_and(|r| r.preview && r.gen == s.gen && r.figures_partial()) => {
+            html! {
+                <span class="status running" role="status" title="Figures of the first events; the whole run follows">
+                    {format!("Preview ({} events) · simulating the rest…", super::format::count(super::jobs::PREVIEW_EVENT_BUDGET))}
+                </span>
+            }
+        }
         (None, true) if s.result.as_ref().is_some_and(|r| r.preview && r.gen == s.gen) => html! {
-            <span class="status running" role="status" title="Figures of the first events; the whole run follows">
-                {format!("Preview ({} events) · simulating the rest…", super::format::count(super::jobs::PREVIEW_EVENT_BUDGET))}
+            <span class="status running" role="status" title="The figures are final; a longer trace is being recorded">
+                {"Recording the full timeline…"}
             </span>
         },
         (None, true) => html! { <span class="status running" role="status">{"Simulating…"}</span> },

@@ -141,3 +141,20 @@ async fn a_cut_trace_says_once_how_much_it_shows_and_a_preview_says_what_it_is()
     assert!(html.contains("Preview: these figures cover the first 250,000 events"));
     assert!(html.contains("aria-busy=\"true\""), "the full run is still to come");
 }
+
+#[tokio::test]
+async fn a_preview_that_ran_to_the_end_has_final_figures_and_only_waits_for_its_trace() {
+    // rr-kbuild finishes in ~130k events, inside the preview budget; 2,000 items cut its trace.
+    let s = Rc::new(from_link("?v=1&preset=rr-kbuild"));
+    let gen = s.gen;
+    let (config, _) = crate::ui::jobs::capped(&s.config, crate::ui::jobs::PREVIEW_EVENT_BUDGET);
+    let run = crate::ui::jobs::execute(&crate::ui::jobs::Request::Run { id: 1, config, trace_items: 2_000 });
+    let crate::ui::jobs::Response::Run { result: Ok(r), .. } = run else { panic!("the preview runs") };
+    assert!(r.trace.truncated && r.metrics.stop_reason == Some(crate::engine::metrics::StopReason::Completed));
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: Ok(r), preview: true });
+    assert!(!s.result.as_ref().unwrap().figures_partial());
+    let html = render((*s).clone()).await;
+    assert!(html.contains("Recording the full timeline"), "the status says what is still coming");
+    assert!(!html.contains("Preview: these figures cover"), "the figures are not called partial");
+    assert!(html.contains("aria-busy=\"true\""));
+}

@@ -30,6 +30,14 @@ pub struct RunView {
     pub preview: bool,
 }
 
+impl RunView {
+    /// Whether these figures stop short of the whole run: a preview cut by its event budget
+    /// (a preview that ran to the end has final figures, and only its trace was short).
+    pub fn figures_partial(&self) -> bool {
+        self.preview && self.metrics.stop_reason == Some(crate::engine::metrics::StopReason::EventBudget)
+    }
+}
+
 /// The result plot across one knob.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sweep {

@@ -45,7 +45,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                     }
                 }) }
             </dl>
-            if props.result.as_ref().is_some_and(|r| r.preview) {
+            if props.result.as_ref().is_some_and(|r| r.preview && r.figures_partial()) {
                 <p class="note" data-metric="stop_reason">{format!(
                     "Preview: these figures cover the first {} events; the whole run follows.",
                     super::format::count(super::jobs::PREVIEW_EVENT_BUDGET)
