@@ -100,16 +100,18 @@ pub fn key_value(doc: &KeyDoc, text: &str) -> String {
     }
 }
 
-/// A duration for people: `6 ms`, `750 us`, `1.25 ms` (trailing zeros trimmed).
+/// A duration for people: `6 ms`, `750 µs`, `1.25 ms` (trailing zeros trimmed; the page
+/// writes µs where the config syntax and the terminal write `us`).
 pub fn duration(ns: Ns) -> String {
     let h = human_duration(ns);
     // "6.00 ms" -> "6 ms", "1.50 ms" -> "1.5 ms".
-    match h.split_once(' ') {
-        Some((n, unit)) if n.contains('.') => {
-            let n = n.trim_end_matches('0').trim_end_matches('.');
-            format!("{n} {unit}")
-        }
-        _ => h,
+    let (n, unit) = h.split_once(' ').unwrap_or((h.as_str(), ""));
+    let n = if n.contains('.') { n.trim_end_matches('0').trim_end_matches('.') } else { n };
+    let unit = if unit == "us" { "µs" } else { unit };
+    if unit.is_empty() {
+        n.to_string()
+    } else {
+        format!("{n} {unit}")
     }
 }
 
@@ -288,7 +290,7 @@ mod tests {
         assert_eq!(key_value(key_doc("max_events").unwrap(), "2000000"), "2,000,000 events");
         assert_eq!(key_value(key_doc("hz").unwrap(), "250"), "250 Hz");
         assert_eq!(key_value(key_doc("nohz").unwrap(), "on"), "on");
-        assert_eq!(duration(750 * US), "750 us");
+        assert_eq!(duration(750 * US), "750 µs");
         assert_eq!(duration(6 * MS), "6 ms");
         assert_eq!(duration(0), "0 ns");
     }

@@ -453,7 +453,7 @@ pub struct Axis {
     pub base: Option<(Ns, String)>,
 }
 
-const UNITS: [(Ns, &str); 4] = [(SEC, "s"), (MS, "ms"), (US, "us"), (1, "ns")];
+const UNITS: [(Ns, &str); 4] = [(SEC, "s"), (MS, "ms"), (US, "µs"), (1, "ns")];
 
 /// The largest unit not above `t` (ns for anything below a microsecond).
 fn unit_for(t: Ns) -> (Ns, &'static str) {
@@ -1053,7 +1053,7 @@ pub fn describe(trace: &Trace, i: usize) -> Vec<String> {
     vec![
         format!("CPU {}: {what}", s.core),
         format!("start {}", precise_time(s.start)),
-        format!("duration {}", crate::engine::time::human_duration(s.end - s.start)),
+        format!("duration {}", super::format::duration(s.end - s.start)),
     ]
 }
 
@@ -1322,7 +1322,7 @@ mod tests {
         let unit = |len: Ns| axis_ticks(0.0, len as f64).unit;
         assert_eq!(unit(100), "ns");
         assert_eq!(unit(500), "ns");
-        assert_eq!(unit(20 * US), "us");
+        assert_eq!(unit(20 * US), "µs");
         assert_eq!(unit(2 * MS), "ms");
         assert_eq!(unit(100 * SEC), "s");
         let labels: Vec<String> = axis_ticks(0.0, (2 * MS) as f64).ticks.into_iter().map(|t| t.1).collect();
@@ -1338,7 +1338,7 @@ mod tests {
         assert_eq!(precise_time(1_234_567), "1.234567 ms");
         assert_eq!(precise_time(3 * SEC), "3 s");
         assert_eq!(precise_time(850), "850 ns");
-        assert_eq!(precise_time(1_500), "1.5 us");
+        assert_eq!(precise_time(1_500), "1.5 µs");
         assert_eq!(precise_time(0), "0 ns");
     }
 
@@ -1582,7 +1582,7 @@ mod tests {
     fn summary_names_the_view() {
         let (trace, index, _, view) = hit_fixture();
         let s = summary(&trace, &index, &view, 5, "CFS");
-        assert!(s.starts_with("CFS: timeline of 2 CPUs showing 0 ns to 1 us of 1 us; 5 spans"), "{s}");
+        assert!(s.starts_with("CFS: timeline of 2 CPUs showing 0 ns to 1 µs of 1 µs; 5 spans"), "{s}");
         assert!(s.contains("tasks: t0, t1, t2"), "{s}");
     }
 }
