@@ -23,12 +23,7 @@ pub struct AppProps {
 }
 
 fn is_phone() -> bool {
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::window().and_then(|w| w.match_media("(max-width: 720px)").ok().flatten()).is_some_and(|m| m.matches())
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    false
+    super::media_matches("(max-width: 720px)")
 }
 
 #[function_component(App)]

@@ -24,6 +24,19 @@ mod ssr_tests;
 /// The shared state handle every component reads through `use_context`.
 pub type StateCtx = yew::UseReducerHandle<state::State>;
 
+/// Whether the page's CSS media query `query` matches (false off the browser, as in SSR).
+pub fn media_matches(query: &str) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window().and_then(|w| w.match_media(query).ok().flatten()).is_some_and(|m| m.matches())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = query;
+        false
+    }
+}
+
 /// Starts the app (wasm32): installs the panic view first, then renders `App` into
 /// `<main id="app">` (or the body).
 #[cfg(target_arch = "wasm32")]

@@ -123,13 +123,21 @@ async fn the_full_app_has_the_share_bar() {
     assert!(html.contains("value=\"nohz-pipe\" selected"), "the link's preset is selected");
 }
 
+/// The state a link describes and its config's preview run (preview event budget) with a
+/// trace cut at 2,000 items.
+fn preview_with_2000_items(query: &str) -> (Rc<State>, crate::ui::jobs::RunResult) {
+    let s = Rc::new(from_link(query));
+    let (config, _) = crate::ui::jobs::capped(&s.config, crate::ui::jobs::PREVIEW_EVENT_BUDGET);
+    match crate::ui::jobs::execute(&crate::ui::jobs::Request::Run { id: 1, config, trace_items: 2_000 }) {
+        crate::ui::jobs::Response::Run { result: Ok(r), .. } => (s, r),
+        other => panic!("the preview runs: {other:?}"),
+    }
+}
+
 #[tokio::test]
 async fn a_cut_trace_says_once_how_much_it_shows_and_a_preview_says_what_it_is() {
-    let s = Rc::new(from_link("?v=1&preset=nohz-pipe"));
+    let (s, r) = preview_with_2000_items("?v=1&preset=nohz-pipe");
     let gen = s.gen;
-    let (config, _) = crate::ui::jobs::capped(&s.config, crate::ui::jobs::PREVIEW_EVENT_BUDGET);
-    let run = crate::ui::jobs::execute(&crate::ui::jobs::Request::Run { id: 1, config, trace_items: 2_000 });
-    let crate::ui::jobs::Response::Run { result: Ok(r), .. } = run else { panic!("the preview runs") };
     assert!(r.trace.truncated && !r.complete(), "2,000 items cannot hold a quarter-million events");
     let last = r.trace.spans.iter().map(|s| s.end).max().unwrap();
     let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: Ok(r), preview: true });
@@ -145,11 +153,8 @@ async fn a_cut_trace_says_once_how_much_it_shows_and_a_preview_says_what_it_is()
 #[tokio::test]
 async fn a_preview_that_ran_to_the_end_has_final_figures_and_only_waits_for_its_trace() {
     // rr-kbuild finishes in ~130k events, inside the preview budget; 2,000 items cut its trace.
-    let s = Rc::new(from_link("?v=1&preset=rr-kbuild"));
+    let (s, r) = preview_with_2000_items("?v=1&preset=rr-kbuild");
     let gen = s.gen;
-    let (config, _) = crate::ui::jobs::capped(&s.config, crate::ui::jobs::PREVIEW_EVENT_BUDGET);
-    let run = crate::ui::jobs::execute(&crate::ui::jobs::Request::Run { id: 1, config, trace_items: 2_000 });
-    let crate::ui::jobs::Response::Run { result: Ok(r), .. } = run else { panic!("the preview runs") };
     assert!(r.trace.truncated && r.metrics.stop_reason == Some(crate::engine::metrics::StopReason::Completed));
     let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: Ok(r), preview: true });
     assert!(!s.result.as_ref().unwrap().figures_partial());

@@ -709,7 +709,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
             if trace.truncated {
                 <p class="timeline-note">{format!(
                     "The timeline shows the first {} of {}: the live trace keeps at most {} spans and marks. The figures cover the whole run.",
-                    super::format::duration(recorded_until(trace)),
+                    super::format::duration(draw::recorded_end(trace)),
                     super::format::duration(trace.end),
                     super::format::count(super::jobs::LIVE_TRACE_ITEMS as u64),
                 )}</p>
@@ -742,20 +742,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     }
 }
 
-/// The last moment the trace recorded anything (its spans' ends and its marks).
-fn recorded_until(trace: &Trace) -> Ns {
-    let spans = trace.spans.iter().map(|s| s.end).max().unwrap_or(0);
-    spans.max(trace.instants.iter().map(|i| i.time).max().unwrap_or(0))
-}
-
 /// Whether the page is in dark colours (`prefers-color-scheme`, as the stylesheet decides).
 fn prefers_dark() -> bool {
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::window()
-            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-            .is_some_and(|m| m.matches())
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    false
+    super::media_matches("(prefers-color-scheme: dark)")
 }

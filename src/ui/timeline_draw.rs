@@ -98,6 +98,12 @@ const SYS_BASE: u8 = 8;
 const OVERHEAD_BASE: u8 = 16;
 const IDLE_BASE: u8 = 23;
 
+/// Where the trace's recording ends: the last span's end or just past the last instant.
+pub fn recorded_end(trace: &Trace) -> Ns {
+    let last_span = trace.spans.iter().map(|s| s.end).max().unwrap_or(0);
+    last_span.max(trace.instants.iter().map(|i| i.time + 1).max().unwrap_or(0))
+}
+
 /// Which palette slot each task gets: per task while there are at most 8 tasks, otherwise
 /// per group (`TaskInfo::group`, in order of first appearance), wrapping past 8.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -215,12 +221,10 @@ impl TraceIndex {
         for lane in &mut instants {
             lane.sort_by_key(|&i| trace.instants[i as usize].time);
         }
-        let last_span = trace.spans.iter().map(|s| s.end).max().unwrap_or(0);
-        let last_instant = trace.instants.iter().map(|i| i.time + 1).max().unwrap_or(0);
         // A truncated trace ends where recording stopped: fitting the whole run would show
         // an empty canvas with the recorded part squeezed into its first pixels.
         let run_end = if trace.truncated { 0 } else { trace.end };
-        let end = run_end.max(last_span).max(last_instant).max(1);
+        let end = run_end.max(recorded_end(trace)).max(1);
         TraceIndex { spans, max_end, starts, instants, lanes, end, colours: TaskColours::new(trace) }
     }
 
