@@ -213,7 +213,7 @@ fn arb_config() -> impl Strategy<Value = Config> {
         0usize..4,
         1u32..6,
         prop::sample::select(vec!["100", "250", "1000"]),
-        prop::sample::select(vec!["cfs", "eevdf", "sd"]),
+        prop::sample::select(schedscope::engine::kernel::Kernel::names()),
         any::<bool>(),
         prop::sample::select(vec!["all", "off", "C1"]),
         prop::sample::select(vec!["menu", "ladder", "teo"]),
@@ -228,8 +228,7 @@ fn arb_config() -> impl Strategy<Value = Config> {
                 ("cpu", cpus[cpu].to_string()),
                 ("cores", cores.to_string()),
                 ("hz", hz.to_string()),
-                ("policy", pol.to_string()),
-                ("hrtick", if hrtick { "on" } else { "off" }.to_string()),
+                ("kernel", pol.to_string()),
                 ("cstates", cst.to_string()),
                 ("governor", gov.to_string()),
                 ("nohz", if nohz { "on" } else { "off" }.to_string()),
@@ -244,6 +243,9 @@ fn arb_config() -> impl Strategy<Value = Config> {
                 ("seed", seed.to_string()),
             ] {
                 c.set(k, &v).unwrap();
+            }
+            if hrtick && c.kernel.features().iter().any(|f| f.name == "HRTICK") {
+                c.set("features", "HRTICK").unwrap();
             }
             c
         })

@@ -12,6 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::kernel::{keep_features, parse_features, Feat, FeatureSet, Kernel};
 use super::profile::{profile, profile_names, Profile};
 use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
 
@@ -54,6 +55,18 @@ pub struct PeriodicTask {
     pub period: Ns,
 }
 
+/// The `idle=` boot parameter: which idle routine the kernel uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IdleMode {
+    /// The cpuidle driver and governor pick among the enabled states.
+    Default,
+    /// `idle=poll`: the idle task spins with TIF_POLLING_NRFLAG set; no driver, no governor.
+    Poll,
+    /// `idle=halt`: HLT, no driver, no governor.
+    Halt,
+}
+
 /// Which C-states the idle driver may use (POLL is always available).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CStates {
@@ -70,10 +83,12 @@ pub struct Config {
     pub cores: u32,
     pub cpu: String,
     pub hz: u32,
+    /// The release whose mechanisms and defaults the run follows.
+    pub kernel: Kernel,
+    /// The scheduling class: always `kernel.policy()` (kept as a field for the hot paths).
     pub policy: Policy,
-    pub hrtick: bool,
-    pub hrtick_disables_wakeup_preempt: bool,
-    pub wakeup_preempt: bool,
+    /// `sched_features` this config changes from the era's defaults (canonical, see `kernel`).
+    pub features: Vec<String>,
     pub sched_latency: Ns,
     pub min_granularity: Ns,
     pub wakeup_granularity: Ns,
@@ -82,7 +97,7 @@ pub struct Config {
     pub cstates: CStates,
     pub governor: Governor,
     pub latency_limit: Option<Ns>,
-    pub resched_ipi: bool,
+    pub idle: IdleMode,
     pub nohz: bool,
     pub nohz_ratelimit: bool,
     pub nohz_exit_reprograms: u32,
@@ -97,17 +112,16 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// A small machine everyone can read in one screen: 2 cores, CFS of 2.6.38+, HZ=250,
+    /// A small machine everyone can read in one screen: 2 cores, CFS of 4.17, HZ=250,
     /// four periodic tasks. The `intro` preset is this config.
     fn default() -> Self {
         Config {
             cores: 2,
             cpu: "skylake-sp".into(),
             hz: 250,
+            kernel: Kernel::V417,
             policy: Policy::Cfs,
-            hrtick: false,
-            hrtick_disables_wakeup_preempt: false,
-            wakeup_preempt: true,
+            features: Vec::new(),
             sched_latency: 6 * MS,
             min_granularity: 750 * US,
             wakeup_granularity: MS,
@@ -116,7 +130,7 @@ impl Default for Config {
             cstates: CStates::All,
             governor: Governor::Menu,
             latency_limit: None,
-            resched_ipi: true,
+            idle: IdleMode::Default,
             nohz: true,
             nohz_ratelimit: false,
             nohz_exit_reprograms: 1,
@@ -196,28 +210,16 @@ pub const KEYS: &[KeyDoc] = &[
         help: "CONFIG_HZ: the periodic tick rate; without hrtick a slice can only end on a tick.",
     },
     KeyDoc {
-        key: "policy",
+        key: "kernel",
         group: "Scheduler",
-        kind: KeyKind::Choice(&["cfs", "eevdf", "sd"]),
-        help: "CFS (2.6.23-6.5), EEVDF (6.6+) or the Staircase Deadline / BFS round robin with rr_interval.",
+        kind: KeyKind::Choice(&["2.6.21-sd", "2.6.23", "sched-devel-2007", "2.6.24", "3.11", "4.17", "6.6", "6.12"]),
+        help: "The kernel release whose scheduler, idle loop and defaults the run follows (SD, CFS or EEVDF by era); sets the era's tunables.",
     },
     KeyDoc {
-        key: "hrtick",
+        key: "features",
         group: "Scheduler",
-        kind: KeyKind::Bool,
-        help: "HRTICK: an hrtimer ends the slice exactly, instead of at the next tick (one reprogram per arm).",
-    },
-    KeyDoc {
-        key: "hrtick_disables_wakeup_preempt",
-        group: "Scheduler",
-        kind: KeyKind::Bool,
-        help: "2.6.24-era: HRTICK could not coexist with PREEMPT_RESTRICT, so with hrtick on, wakeups never preempt.",
-    },
-    KeyDoc {
-        key: "wakeup_preempt",
-        group: "Scheduler",
-        kind: KeyKind::Bool,
-        help: "WAKEUP_PREEMPT: a woken task preempts the running one when it is far enough behind in vruntime.",
+        kind: KeyKind::Text,
+        help: "sched_features changed from the era's defaults, as written to debugfs: HRTICK NO_WAKEUP_PREEMPTION ...",
     },
     KeyDoc {
         key: "sched_latency",
@@ -268,10 +270,10 @@ pub const KEYS: &[KeyDoc] = &[
         help: "PM QoS CPU latency limit ('none' or a duration): states with a longer exit latency are not used.",
     },
     KeyDoc {
-        key: "resched_ipi",
+        key: "idle",
         group: "Idle",
-        kind: KeyKind::Bool,
-        help: "Remote wakeups send a reschedule IPI; off means idle polls (idle=poll) and needs none.",
+        kind: KeyKind::Choice(&["default", "poll", "halt"]),
+        help: "idle= boot parameter: the cpuidle driver and governor, poll (spin, polling flag set: no IPI needed), or halt (HLT).",
     },
     KeyDoc {
         key: "nohz",
@@ -334,6 +336,22 @@ pub const KEYS: &[KeyDoc] = &[
         kind: KeyKind::Int { min: 1_000, max: MAX_EVENTS },
         help: "Event budget: the run stops (and says so) after this many events.",
     },
+];
+
+/// Keys kept so that old links and scripts keep working: each stands for a `kernel`,
+/// `features` or `idle` setting (see `Config::set`). Not listed in `KEYS`, never printed.
+pub const ALIASES: &[(&str, &str)] = &[
+    (
+        "policy",
+        "cfs|eevdf|sd: picks an era of that class (kept if the era already is one): sd 2.6.21-sd, cfs 4.17, eevdf 6.6",
+    ),
+    ("hrtick", "on|off: the era's HRTICK feature"),
+    ("wakeup_preempt", "on|off: the era's WAKEUP_PREEMPT(ION) feature"),
+    (
+        "hrtick_disables_wakeup_preempt",
+        "on|off: ignored; HRTICK vs PREEMPT_RESTRICT is part of kernel=sched-devel-2007",
+    ),
+    ("resched_ipi", "on|off: off is idle=poll, on is idle=default"),
 ];
 
 /// Looks up a key's documentation.
@@ -430,6 +448,9 @@ impl Config {
     /// Sets one key from its text value, validating it. On error nothing changes.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         let v = value.trim();
+        if ALIASES.iter().any(|(a, _)| *a == key) {
+            return self.set_alias(key, v);
+        }
         let doc = key_doc(key).ok_or_else(|| {
             err(key, format!("unknown key (known: {})", KEYS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")))
         })?;
@@ -462,17 +483,13 @@ impl Config {
                     _ => return Err(err(key, format!("'{v}' is not one of 100, 250, 300, 1000"))),
                 }
             }
-            "policy" => {
-                self.policy = match v {
-                    "cfs" => Policy::Cfs,
-                    "eevdf" => Policy::Eevdf,
-                    "sd" => Policy::Sd,
-                    _ => return Err(err(key, format!("'{v}' is not one of cfs, eevdf, sd"))),
-                }
+            "kernel" => {
+                let k = Kernel::parse(v).ok_or_else(|| {
+                    err(key, format!("unknown kernel '{v}' (allowed: {})", Kernel::names().join(", ")))
+                })?;
+                self.set_kernel(k);
             }
-            "hrtick" => self.hrtick = parse_bool(key, v)?,
-            "hrtick_disables_wakeup_preempt" => self.hrtick_disables_wakeup_preempt = parse_bool(key, v)?,
-            "wakeup_preempt" => self.wakeup_preempt = parse_bool(key, v)?,
+            "features" => self.features = parse_features(self.kernel, v).map_err(|m| err(key, m))?,
             "sched_latency" => self.sched_latency = dur(v)?,
             "min_granularity" => self.min_granularity = dur(v)?,
             "wakeup_granularity" => self.wakeup_granularity = dur(v)?,
@@ -526,7 +543,14 @@ impl Config {
                     d => Some(parse_dur(key, d, 0, 10 * MS)?),
                 }
             }
-            "resched_ipi" => self.resched_ipi = parse_bool(key, v)?,
+            "idle" => {
+                self.idle = match v {
+                    "default" => IdleMode::Default,
+                    "poll" => IdleMode::Poll,
+                    "halt" => IdleMode::Halt,
+                    _ => return Err(err(key, format!("'{v}' is not one of default, poll, halt"))),
+                }
+            }
             "nohz" => self.nohz = parse_bool(key, v)?,
             "nohz_ratelimit" => self.nohz_ratelimit = parse_bool(key, v)?,
             "nohz_exit_reprograms" => self.nohz_exit_reprograms = int(v)? as u32,
@@ -557,15 +581,17 @@ impl Config {
             "cores" => self.cores.to_string(),
             "cpu" => self.cpu.clone(),
             "hz" => self.hz.to_string(),
+            "kernel" => self.kernel.name().into(),
+            "features" => self.features.join(" "),
             "policy" => match self.policy {
                 Policy::Cfs => "cfs",
                 Policy::Eevdf => "eevdf",
                 Policy::Sd => "sd",
             }
             .into(),
-            "hrtick" => on_off(self.hrtick),
-            "hrtick_disables_wakeup_preempt" => on_off(self.hrtick_disables_wakeup_preempt),
-            "wakeup_preempt" => on_off(self.wakeup_preempt),
+            "hrtick" => on_off(self.feats().has(Feat::Hrtick)),
+            "wakeup_preempt" => on_off(self.feats().has(Feat::WakeupPreempt)),
+            "hrtick_disables_wakeup_preempt" => on_off(self.kernel == Kernel::SchedDevel2007),
             "sched_latency" => format_duration(self.sched_latency),
             "min_granularity" => format_duration(self.min_granularity),
             "wakeup_granularity" => format_duration(self.wakeup_granularity),
@@ -583,7 +609,13 @@ impl Config {
             }
             .into(),
             "latency_limit" => self.latency_limit.map(format_duration).unwrap_or_else(|| "none".into()),
-            "resched_ipi" => on_off(self.resched_ipi),
+            "idle" => match self.idle {
+                IdleMode::Default => "default",
+                IdleMode::Poll => "poll",
+                IdleMode::Halt => "halt",
+            }
+            .into(),
+            "resched_ipi" => on_off(self.idle != IdleMode::Poll),
             "nohz" => on_off(self.nohz),
             "nohz_ratelimit" => on_off(self.nohz_ratelimit),
             "nohz_exit_reprograms" => self.nohz_exit_reprograms.to_string(),
@@ -603,6 +635,76 @@ impl Config {
             "max_events" => self.max_events.to_string(),
             _ => return None,
         })
+    }
+
+    /// Switches the era: its class, and its tunable defaults for every tunable still at the
+    /// old era's default (a value the user changed is kept); keeps the feature overrides the
+    /// new era also has.
+    pub fn set_kernel(&mut self, k: Kernel) {
+        let (old, new) = (self.kernel.tunables(), k.tunables());
+        let follow = |v: &mut Ns, was: Ns, now: Ns| {
+            if *v == was {
+                *v = now;
+            }
+        };
+        follow(&mut self.sched_latency, old.sched_latency, new.sched_latency);
+        follow(&mut self.min_granularity, old.min_granularity, new.min_granularity);
+        follow(&mut self.wakeup_granularity, old.wakeup_granularity, new.wakeup_granularity);
+        follow(&mut self.migration_cost, old.migration_cost, new.migration_cost);
+        follow(&mut self.rr_interval, old.rr_interval, new.rr_interval);
+        self.kernel = k;
+        self.policy = k.policy();
+        self.features = keep_features(k, &self.features);
+    }
+
+    /// The era's features with this config's overrides (resolve once per run, not per event).
+    pub fn feats(&self) -> FeatureSet {
+        FeatureSet::resolve(self.kernel, &self.features)
+    }
+
+    /// One of the old keys (`ALIASES`): translated into `kernel`, `features` or `idle`.
+    fn set_alias(&mut self, key: &str, v: &str) -> Result<(), ConfigError> {
+        let feature = |c: &mut Config, feat: Feat, on: bool| -> Result<(), ConfigError> {
+            let Some(name) = super::kernel::feature_name(c.kernel, feat) else {
+                if on == c.kernel.implied(feat) {
+                    return Ok(());
+                }
+                return Err(err(
+                    key,
+                    format!(
+                        "kernel {} cannot turn this {} (no such feature in that release)",
+                        c.kernel.name(),
+                        if on { "on" } else { "off" }
+                    ),
+                ));
+            };
+            let mut words = c.features.clone();
+            words.push(if on { name.to_string() } else { format!("NO_{name}") });
+            c.features = parse_features(c.kernel, &words.join(" ")).map_err(|m| err(key, m))?;
+            Ok(())
+        };
+        match key {
+            "policy" => {
+                let p = match v {
+                    "cfs" => Policy::Cfs,
+                    "eevdf" => Policy::Eevdf,
+                    "sd" => Policy::Sd,
+                    _ => return Err(err(key, format!("'{v}' is not one of cfs, eevdf, sd"))),
+                };
+                let k = self.kernel.for_policy(p);
+                if k != self.kernel {
+                    self.set_kernel(k);
+                }
+            }
+            "hrtick" => feature(self, Feat::Hrtick, parse_bool(key, v)?)?,
+            "wakeup_preempt" => feature(self, Feat::WakeupPreempt, parse_bool(key, v)?)?,
+            "hrtick_disables_wakeup_preempt" => {
+                parse_bool(key, v)?;
+            }
+            "resched_ipi" => self.idle = if parse_bool(key, v)? { IdleMode::Default } else { IdleMode::Poll },
+            _ => return Err(err(key, "alias without a parser (a bug)")),
+        }
+        Ok(())
     }
 
     /// All keys with their canonical values, in `KEYS` order.
@@ -625,8 +727,7 @@ impl Config {
         match key {
             "rr_interval" => self.policy == Policy::Sd,
             "sched_latency" | "wakeup_granularity" => self.policy == Policy::Cfs,
-            "min_granularity" | "wakeup_preempt" | "hrtick" => self.policy != Policy::Sd,
-            "hrtick_disables_wakeup_preempt" => self.policy == Policy::Cfs && self.hrtick,
+            "min_granularity" | "features" => self.policy != Policy::Sd,
             "nohz_ratelimit" | "nohz_exit_reprograms" => self.nohz,
             "loops" => self.workload == WorkloadKind::Pipe,
             "streams" => self.workload == WorkloadKind::Iperf,
@@ -636,9 +737,9 @@ impl Config {
         }
     }
 
-    /// The tunable scaling factor `1 + ilog2(min(cores, 8))`.
+    /// The era's tunable scaling factor: `1 + ilog2(min(cores, 8))` from 2.6.32, uncapped before.
     pub fn granularity_factor(&self) -> u64 {
-        1 + (self.cores.clamp(1, 8)).ilog2() as u64
+        self.kernel.granularity_factor(self.cores)
     }
 }
 

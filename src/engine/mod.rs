@@ -9,6 +9,7 @@
 
 pub mod config;
 pub mod idle;
+pub mod kernel;
 pub mod metrics;
 pub mod policy;
 pub mod presets;

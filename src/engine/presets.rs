@@ -6,7 +6,8 @@
 //! fitted to them. No preset carries a constant of its own: everything comes from the
 //! profile, the policy's kernel defaults and the workload.
 
-use super::config::{CStates, Config, Governor, PeriodicTask, Policy, WorkloadKind};
+use super::config::{CStates, Config, Governor, PeriodicTask, WorkloadKind};
+use super::kernel::Kernel;
 use super::time::{MS, SEC, US};
 
 /// One row of a seed table.
@@ -42,23 +43,17 @@ pub struct Preset {
     pub table: Option<SeedTable>,
 }
 
-fn cfs_2007(cfg: &mut Config) {
-    // 2.6.23 defaults (kernel-mechanisms.md): latency 20 ms, min_granularity 4 ms;
-    // wakeup granularity 2 ms in 2.6.23 (sysctl_sched_wakeup_granularity), raised to
-    // 10 ms in the sched-devel tree that became 2.6.24.
-    cfg.policy = Policy::Cfs;
-    cfg.sched_latency = 20 * MS;
-    cfg.min_granularity = 4 * MS;
-    cfg.wakeup_granularity = 2 * MS;
+/// `base` with the era `k` and its defaults (`Config::set_kernel`).
+fn on_kernel(k: Kernel, mut base: Config) -> Config {
+    base.set_kernel(k);
+    base
 }
 
 fn hrtick_iperf() -> Config {
-    let mut c = Config {
+    let c = Config {
         cpu: "q6600".into(),
         cores: 4,
         hz: 1000,
-        hrtick: false,
-        hrtick_disables_wakeup_preempt: true,
         cstates: CStates::All,
         governor: Governor::Menu,
         nohz: true,
@@ -68,40 +63,36 @@ fn hrtick_iperf() -> Config {
         seed: 0,
         ..Config::default()
     };
-    cfs_2007(&mut c);
-    c
+    on_kernel(Kernel::V2623, c)
 }
 
 fn rr_kbuild() -> Config {
-    Config {
-        cpu: "core2duo".into(),
-        cores: 2,
-        hz: 1000,
-        policy: Policy::Sd,
-        rr_interval: 16 * MS,
-        cstates: CStates::All,
-        nohz: true,
-        workload: WorkloadKind::Kbuild,
-        jobs: 8,
-        duration: 300 * SEC,
-        seed: 2,
-        ..Config::default()
-    }
+    let mut c = on_kernel(
+        Kernel::Sd2621,
+        Config {
+            cpu: "core2duo".into(),
+            cores: 2,
+            hz: 1000,
+            cstates: CStates::All,
+            nohz: true,
+            workload: WorkloadKind::Kbuild,
+            jobs: 8,
+            duration: 300 * SEC,
+            seed: 2,
+            ..Config::default()
+        },
+    );
+    c.rr_interval = 16 * MS;
+    c
 }
 
 fn nohz_pipe() -> Config {
-    Config {
+    let c = Config {
         cpu: "x5675".into(),
         cores: 12,
         hz: 1000,
-        policy: Policy::Cfs,
-        sched_latency: 6 * MS,
-        min_granularity: 750 * US,
-        wakeup_granularity: MS,
-        migration_cost: 500 * US,
         cstates: CStates::All,
         governor: Governor::Menu,
-        resched_ipi: true,
         nohz: true,
         nohz_ratelimit: false,
         nohz_exit_reprograms: 2,
@@ -110,16 +101,15 @@ fn nohz_pipe() -> Config {
         duration: 120 * SEC,
         seed: 3,
         ..Config::default()
-    }
+    };
+    on_kernel(Kernel::V311, c)
 }
 
 fn eevdf_vs_cfs() -> Config {
-    Config {
+    let c = Config {
         cpu: "sapphire-rapids".into(),
         cores: 4,
         hz: 250,
-        policy: Policy::Eevdf,
-        min_granularity: 750 * US,
         workload: WorkloadKind::Rtapp,
         tasks: vec![
             PeriodicTask { count: 4, run: 8 * MS, period: 20 * MS },
@@ -129,7 +119,8 @@ fn eevdf_vs_cfs() -> Config {
         duration: 2 * SEC,
         seed: 4,
         ..Config::default()
-    }
+    };
+    on_kernel(Kernel::V66, c)
 }
 
 pub const PRESETS: &[Preset] = &[
@@ -154,12 +145,12 @@ pub const PRESETS: &[Preset] = &[
                 SeedRow { label: "2.6.23-smp", sets: &[], reported: &[4.39, 4.23, 4.36] },
                 SeedRow {
                     label: "2.6.23-smp-d (sched-devel, periodic tick)",
-                    sets: &[("wakeup_granularity", "10ms")],
+                    sets: &[("kernel", "sched-devel-2007")],
                     reported: &[4.96, 4.96, 4.93, 4.97, 4.95, 4.96],
                 },
                 SeedRow {
                     label: "2.6.23-smp-d-hrt (sched-devel + hrtick)",
-                    sets: &[("wakeup_granularity", "10ms"), ("hrtick", "on")],
+                    sets: &[("kernel", "sched-devel-2007"), ("features", "HRTICK")],
                     reported: &[],
                 },
             ],
@@ -211,7 +202,7 @@ pub const PRESETS: &[Preset] = &[
                 },
                 SeedRow {
                     label: "+ Peter's patch, no rescheduling IPI, C-states off",
-                    sets: &[("nohz_exit_reprograms", "1"), ("resched_ipi", "off"), ("cstates", "off")],
+                    sets: &[("nohz_exit_reprograms", "1"), ("idle", "poll"), ("cstates", "off")],
                     reported: &[],
                 },
             ],

@@ -36,7 +36,7 @@
 
 use std::fmt;
 
-use crate::engine::config::{key_doc, Config, KEYS};
+use crate::engine::config::{key_doc, Config, ALIASES, KEYS};
 use crate::engine::presets::{self, PRESETS};
 
 /// The format version this module writes (and the only one it reads).
@@ -49,6 +49,12 @@ pub const MAX_PAIRS: usize = 200;
 pub const MAX_NOTICES: usize = 50;
 /// Prefix of the keys of the compared (B) config.
 pub const B_PREFIX: &str = "b.";
+
+/// Every key a link may set: the old aliases (`config::ALIASES`), then `KEYS` in order.
+fn config_keys() -> impl Iterator<Item = &'static str> {
+    ALIASES.iter().map(|(a, _)| *a).chain(KEYS.iter().map(|k| k.key))
+}
+
 /// Longest value quoted back in a notice.
 const NOTICE_VALUE_LEN: usize = 60;
 
@@ -343,13 +349,14 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
         }
     }
 
-    // A config, in KEYS order.
-    for doc in KEYS {
-        mark(doc.key);
-        if let Some(v) = get(doc.key) {
-            if let Err(e) = state.config.set(doc.key, v) {
-                let kept = state.config.get(doc.key).unwrap_or_default();
-                notices.push(doc.key, v, format!("{}; using {kept}", e.message));
+    // A config: the old keys of earlier links first (they stand for a kernel era or its
+    // features), then KEYS in order.
+    for key in config_keys() {
+        mark(key);
+        if let Some(v) = get(key) {
+            if let Err(e) = state.config.set(key, v) {
+                let kept = state.config.get(key).unwrap_or_default();
+                notices.push(key, v, format!("{}; using {kept}", e.message));
             }
         }
     }
@@ -397,16 +404,16 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
     };
     // Only `b.` keys naming a config key count; others are reported as unknown below.
     let b_keys: Vec<&(String, String)> =
-        pairs.iter().filter(|(k, _)| k.strip_prefix(B_PREFIX).and_then(key_doc).is_some()).collect();
+        pairs.iter().filter(|(k, _)| k.strip_prefix(B_PREFIX).is_some_and(|k| config_keys().any(|c| c == k))).collect();
     let compare_on = compare_flag.unwrap_or(!b_keys.is_empty());
     if compare_on {
         let mut b = state.config.clone();
-        for doc in KEYS {
-            let bk = format!("{B_PREFIX}{}", doc.key);
+        for key in config_keys() {
+            let bk = format!("{B_PREFIX}{key}");
             mark(&bk);
             if let Some(v) = get(&bk) {
-                if let Err(e) = b.set(doc.key, v) {
-                    let kept = b.get(doc.key).unwrap_or_default();
+                if let Err(e) = b.set(key, v) {
+                    let kept = b.get(key).unwrap_or_default();
                     notices.push(&bk, v, format!("{}; using {kept}", e.message));
                 }
             }

@@ -37,6 +37,7 @@ pub const LIVE_TRACE_ITEMS: usize = 200_000;
 
 /// What the page asks the worker to do.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // one request per job, sent once: its size does not matter
 pub enum Request {
     /// Simulate `config`; record a trace of at most `trace_items` items (0: none).
     Run { id: u64, config: Config, trace_items: usize },

@@ -559,7 +559,6 @@ pub fn disabled_note(config: &Config, key: &str) -> Option<String> {
     Some(match key {
         "loops" | "streams" | "jobs" | "tasks" => format!("(not used by {workload})"),
         "nohz_ratelimit" | "nohz_exit_reprograms" => "(not used with nohz off)".into(),
-        "hrtick_disables_wakeup_preempt" if config.policy == Policy::Cfs => "(needs hrtick on)".into(),
         _ => format!("(not used by {policy})"),
     })
 }
@@ -653,9 +652,9 @@ mod tests {
         let sw = s.sweep.clone().unwrap();
         assert_eq!(sw.key, "sched_latency", "CFS's main knob");
         assert_eq!(sw.base.duration, 1_000_000_000);
-        let s = reduce(s, Action::Set { key: "policy", value: "sd".into() });
-        assert_eq!(s.sweep.as_ref().unwrap().key, "policy", "a choice is swept over its options");
-        assert_eq!(s.sweep.as_ref().unwrap().values, vec!["cfs", "eevdf", "sd"]);
+        let s = reduce(s, Action::Set { key: "kernel", value: "2.6.21-sd".into() });
+        assert_eq!(s.sweep.as_ref().unwrap().key, "kernel", "a choice is swept over its options");
+        assert_eq!(s.sweep.as_ref().unwrap().values[0], "2.6.21-sd");
     }
 
     #[test]
@@ -674,7 +673,6 @@ mod tests {
         assert_eq!(disabled_note(&c, "rr_interval").as_deref(), Some("(not used by CFS)"));
         assert_eq!(disabled_note(&c, "sched_latency"), None);
         assert_eq!(disabled_note(&c, "loops").as_deref(), Some("(not used by rtapp)"));
-        assert_eq!(disabled_note(&c, "hrtick_disables_wakeup_preempt").as_deref(), Some("(needs hrtick on)"));
         c.policy = Policy::Sd;
         assert_eq!(disabled_note(&c, "sched_latency").as_deref(), Some("(not used by SD)"));
         c.nohz = false;
@@ -761,7 +759,7 @@ mod tests {
 
     #[test]
     fn a_compare_link_pins_a_runs_it_then_switches_to_b() {
-        let q = "v=1&preset=intro&compare=1&b.policy=eevdf";
+        let q = "v=1&preset=intro&compare=1&b.kernel=6.6";
         let s = Rc::new(from_link(q));
         let a = s.pin.as_ref().unwrap().config.clone();
         assert_eq!(s.config, a, "A runs first");

@@ -8,13 +8,14 @@
 //! (START_DEBIT); `check_preempt_wakeup` preempts when curr's vruntime exceeds the
 //! woken task's by more than `wakeup_granularity` scaled by the woken task's weight.
 //! Simplified: no group scheduling, no buddies (NEXT_BUDDY/LAST_BUDDY), no SCHED_IDLE.
-//! The hrtick disables wakeup preemption when `hrtick_disables_wakeup_preempt` is set
+//! The hrtick disables wakeup preemption when both HRTICK and PREEMPT_RESTRICT are on
 //! (the late-2007 HRTICK vs PREEMPT_RESTRICT interaction).
 
 #[cfg(test)]
 use super::NICE_0_LOAD;
 use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, VRUNTIME_BASE};
 use crate::engine::config::Config;
+use crate::engine::kernel::Feat;
 use crate::engine::time::Ns;
 
 #[derive(Clone, Debug, Default)]
@@ -45,7 +46,12 @@ impl Cfs {
             min_gran,
             wakeup_gran: cfg.wakeup_granularity * f,
             nr_latency: (latency / min_gran).max(1),
-            wakeup_preempt: cfg.wakeup_preempt && !(cfg.hrtick && cfg.hrtick_disables_wakeup_preempt),
+            wakeup_preempt: {
+                // sched-devel (Oct 2007): HRTICK could not coexist with PREEMPT_RESTRICT, so
+                // with both on, wakeups never preempted (seed-measurements.md, seed 1).
+                let fs = cfg.feats();
+                fs.has(Feat::WakeupPreempt) && !(fs.has(Feat::Hrtick) && fs.has(Feat::PreemptRestrict))
+            },
         }
     }
 

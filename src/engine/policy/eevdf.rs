@@ -13,6 +13,7 @@
 
 use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, VRUNTIME_BASE};
 use crate::engine::config::Config;
+use crate::engine::kernel::Feat;
 use crate::engine::time::Ns;
 
 #[derive(Clone, Debug, Default)]
@@ -34,7 +35,7 @@ impl Eevdf {
         Eevdf {
             rqs: vec![Rq { last_v: VRUNTIME_BASE, ..Rq::default() }; cfg.cores as usize],
             base_slice: (cfg.min_granularity * cfg.granularity_factor()).max(1),
-            wakeup_preempt: cfg.wakeup_preempt && !(cfg.hrtick && cfg.hrtick_disables_wakeup_preempt),
+            wakeup_preempt: cfg.feats().has(Feat::WakeupPreempt),
         }
     }
 

@@ -35,7 +35,7 @@ impl Sd {
             rqs: vec![Rq::default(); cfg.cores as usize],
             rr_interval: cfg.rr_interval,
             half_tick: crate::engine::time::SEC / cfg.hz.max(1) as u64 / 2,
-            wakeup_preempt: cfg.wakeup_preempt,
+            wakeup_preempt: true,
         }
     }
 

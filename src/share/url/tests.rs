@@ -134,10 +134,11 @@ fn canonical_query_is_minimal_and_ordered() {
     s.sweep = Some("cores".into());
     let mut b = s.config.clone();
     b.set("policy", "eevdf").unwrap();
+    assert_eq!(b.get("kernel").as_deref(), Some("6.6"), "the old key picks an EEVDF era");
     s.compare = Some(b);
     assert_eq!(
         to_query(&s),
-        "v=1&cores=4&rr_interval=5s&cstates=C1,C1E&embed=1&view=metrics,timeline&sweep=cores&compare=1&b.policy=eevdf"
+        "v=1&cores=4&rr_interval=5s&cstates=C1,C1E&embed=1&view=metrics,timeline&sweep=cores&compare=1&b.kernel=6.6"
     );
     // A preset name is printed, values are relative to it.
     let p = &PRESETS[0];
@@ -182,6 +183,15 @@ fn value_for(c: &Config, key: &str, r: u64) -> String {
                 }
             }
         },
+        ("features", _) => {
+            let defs = c.kernel.features();
+            defs.iter()
+                .enumerate()
+                .filter(|(i, _)| (r >> (i % 60)) & 1 == 1)
+                .map(|(_, d)| if (r >> 61) & 1 == 1 { format!("NO_{}", d.name) } else { d.name.to_string() })
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
         ("latency_limit", _) => {
             if r % 2 == 0 {
                 "none".into()

@@ -1,0 +1,641 @@
+//! The simulation core: cores, timers, idle, wakeups and the costs they take.
+//!
+//! STRUCTS: `Sim` owns time, the event queue, the cores, the tasks, one policy and one
+//! workload. EVENTS: a burst's end, the periodic tick, the hrtick, a reschedule kick (IPI
+//! arrival or a polling core noticing), a task's sleep timer. Each core also has a cursor
+//! `avail`: costs (switch, refill, reprogram, IPI, C-state exit, tick handler, wakeup work)
+//! are laid end to end from it as overhead spans, and a task runs only after them. An event
+//! for a core that is still paying overheads is handled at the end of those overheads.
+//! MODEL (kernel-mechanisms.md):
+//! - Switch: a context switch costs the profile's direct cost; the incoming task then
+//!   refills what others evicted from its last-level cache since it last ran:
+//!   `ws * T / (T + llc)` bytes, `T` = bytes the other tasks touched in that cache
+//!   meanwhile (a rational stand-in for random-replacement eviction, integer-exact),
+//!   at the profile's refill bandwidth. Refill is charged to the task as user time.
+//! - Wakeup (`try_to_wake_up`): costs the waker `ttwu`; the target core is the waker's for
+//!   a synchronous wakeup when the waker runs alone there (wake_affine), else the task's
+//!   previous core; then `select_idle_sibling` prefers an idle core in the same LLC.
+//!   A remote target that is idle in a C-state, or running a task to be preempted, gets a
+//!   reschedule IPI (send cost on the waker, latency, receive cost on the target); a core
+//!   idling in POLL (or any core with `resched_ipi=off`, which means idle=poll) notices
+//!   the flag without one.
+//! - Idle: going idle is a switch to the idle task; a newly idle core pulls a waiting task
+//!   from the busiest core unless `avg_idle < migration_cost` (idle_balance); then nohz may
+//!   stop the tick (one reprogram), unless the rate limit sees `avg_idle <
+//!   migration_cost`; then the governor picks a state. Leaving idle costs the state's exit
+//!   latency (if the state was entered) and, if the tick was stopped,
+//!   `nohz_exit_reprograms` reprograms. `avg_idle` is updated on wakeups as the kernel's
+//!   `ttwu_do_wakeup` does.
+//! - Tick: every 1/HZ on cores whose tick runs: the handler's cost, the policy's tick
+//!   check (skipped while the hrtick is armed), and every fourth tick the periodic load
+//!   balancer (move one waiting task from the busiest core when the imbalance is two or
+//!   more; a busy core also pushes work to a nohz-idle core, as the nohz balancer does).
+//!   An idle core with its tick running wakes for each tick.
+//! - hrtick: when a task is picked and others wait, an hrtimer is armed for the rest of its
+//!   slice (at least 10 us), one reprogram; its expiry reschedules at once. It is also
+//!   armed when a task joins a core whose hrtick is not armed (hrtick_update), if the core
+//!   learns of it: a local wakeup, a timer, or an IPI.
+//!
+//! Simplified: no SMT, no NUMA, one cache level; timers of sleeping tasks live on the core
+//! the task last ran on; a remote enqueue that sends no IPI arms the target's hrtick only
+//! at its next pick.
+
+use super::config::{CStates, Config, IdleMode};
+use super::idle::{GovernorState, IdleState};
+use super::kernel::Feat;
+use super::metrics::{Metrics, Percentiles, StopReason, TaskStats};
+use super::policy::{self, cfs::weight_of_nice, AnyPolicy, Arrival, Policy, SchedEntity};
+use super::profile::Profile;
+use super::queue::EventQueue;
+use super::time::{Ns, SEC, US};
+use super::trace::{Overhead, Recorder, SpanKind, TaskInfo, TraceOptions};
+use super::workload::{self, AnyWorkload, Fx, Workload};
+use super::Outcome;
+
+/// The shortest hrtick the kernel arms (`hrtick_start_fair`: at least 10 us).
+const HRTICK_MIN: Ns = 10 * US;
+/// Load balance every this many ticks of a core.
+const BALANCE_EVERY: u64 = 4;
+
+// ---------------------------------------------------------------- EVENTS
+
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Ev {
+    /// The running task's burst ends (stale if `gen` != the core's `run_gen`).
+    BurstEnd {
+        c: u16,
+        gen: u32,
+    },
+    Tick {
+        c: u16,
+        gen: u32,
+    },
+    Hrtick {
+        c: u16,
+        gen: u32,
+    },
+    /// The core notices a reschedule request: an IPI (`ipi`) or a polling idle loop.
+    Kick {
+        c: u16,
+        ipi: bool,
+    },
+    /// A sleeping task's timer fires.
+    Timer {
+        task: u32,
+        gen: u32,
+    },
+    #[default]
+    Nop,
+}
+
+// ---------------------------------------------------------------- STRUCTS
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TaskState {
+    Runnable,
+    Blocked,
+    Sleeping,
+    Exited,
+}
+
+#[derive(Clone, Debug)]
+struct Task {
+    state: TaskState,
+    /// Core it runs on, waits on, or last ran on.
+    core: usize,
+    burst_left: Ns,
+    burst_sys: bool,
+    ws: u64,
+    touch_per_us: u64,
+    /// LLC it last ran in (None: fresh, nothing to refill).
+    cache_domain: Option<usize>,
+    /// The domain's `touched` counter when it last stopped running.
+    cache_mark: u64,
+    woke_at: Option<Ns>,
+    timer_gen: u32,
+    sleep_until: Ns,
+    stats: TaskStats,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct IdleSpan {
+    /// Position in `Sim::idle_states`.
+    pos: usize,
+    /// When the state was entered (after the idle entry path).
+    since: Ns,
+    /// When the idle path began (for measured idle length).
+    entered: Ns,
+    /// What the governor was told.
+    next_timer: Ns,
+}
+
+#[derive(Clone, Debug)]
+struct Core {
+    curr: Option<usize>,
+    /// Whether `curr` is executing its burst since `since`.
+    running: bool,
+    since: Ns,
+    idle: Option<IdleSpan>,
+    /// The core is committed to overheads until this time.
+    avail: Ns,
+    /// The task whose context the core holds (None after switching to idle).
+    last_task: Option<usize>,
+    run_gen: u32,
+    tick_gen: u32,
+    hr_gen: u32,
+    hrtick_armed: bool,
+    tick_stopped: bool,
+    need_resched: bool,
+    kick_pending: bool,
+    idle_stamp: Option<Ns>,
+    avg_idle: Ns,
+    gov: GovernorState,
+    domain: usize,
+    ticks: u64,
+    // Per-core accounting for conservation checks.
+    run_ns: Ns,
+    idle_ns: Ns,
+    overhead_ns: Ns,
+}
+
+/// Bounded log histogram of wakeup latencies: 8 buckets per octave.
+#[derive(Clone, Debug)]
+struct Hist {
+    buckets: Vec<u64>,
+    count: u64,
+    max: Ns,
+}
+
+impl Hist {
+    fn new() -> Self {
+        Hist { buckets: vec![0; 64 * 8], count: 0, max: 0 }
+    }
+    fn bucket(ns: Ns) -> usize {
+        if ns < 8 {
+            return ns as usize;
+        }
+        let log = 63 - ns.leading_zeros() as usize;
+        let frac = ((ns >> (log - 3)) & 7) as usize;
+        log * 8 + frac
+    }
+    /// Upper bound of a bucket in ns.
+    fn upper(b: usize) -> Ns {
+        if b < 8 {
+            return b as Ns;
+        }
+        let (log, frac) = (b / 8, (b % 8) as u64);
+        (8 + frac + 1) << (log - 3)
+    }
+    fn add(&mut self, ns: Ns) {
+        self.buckets[Self::bucket(ns)] += 1;
+        self.count += 1;
+        self.max = self.max.max(ns);
+    }
+    fn percentile(&self, p: u64) -> Ns {
+        if self.count == 0 {
+            return 0;
+        }
+        let want = (self.count * p).div_ceil(100).max(1);
+        let mut seen = 0;
+        for (b, &n) in self.buckets.iter().enumerate() {
+            seen += n;
+            if seen >= want {
+                return Self::upper(b).min(self.max);
+            }
+        }
+        self.max
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Counters {
+    context_switches: u64,
+    migrations: u64,
+    ipis: u64,
+    timer_reprograms: u64,
+    nohz_entries: u64,
+    ticks: u64,
+    hrtick_fires: u64,
+    wakeups: u64,
+    preemptions: u64,
+    user_ns: u64,
+    sys_ns: u64,
+    overhead: [u64; 7],
+    idle_ns: Vec<u64>,
+    idle_entries: Vec<u64>,
+}
+
+pub struct Sim {
+    cfg: Config,
+    prof: &'static Profile,
+    q: EventQueue<Ev>,
+    now: Ns,
+    cores: Vec<Core>,
+    tasks: Vec<Task>,
+    se: Vec<SchedEntity>,
+    policy: AnyPolicy,
+    wl: AnyWorkload,
+    fx: Fx,
+    /// Per LLC: bytes touched by all tasks so far.
+    touched: Vec<u64>,
+    idle_states: Vec<IdleState>,
+    idle_names: Vec<String>,
+    tick_period: Ns,
+    llc_bytes: u64,
+    rec: Recorder,
+    m: Counters,
+    lat: Hist,
+    events: u64,
+    /// Events popped with a time before `now` (must stay 0; see `run_checked`).
+    past_events: u64,
+    /// Tasks sleeping on a timer, per core (their timers live on that core).
+    sleeping: Vec<u32>,
+    /// HRTICK resolved from the era and the config's features.
+    hrtick: bool,
+    stop: Option<(StopReason, Ns)>,
+}
+
+/// What `run_checked` reports besides the outcome: the invariants' raw material.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// Events popped with a time before the current time (the queue must never allow one).
+    pub past_events: u64,
+    /// Per core (run, idle, overhead) ns; their sum is the elapsed time on every core.
+    pub accounts: Vec<(Ns, Ns, Ns)>,
+    /// End of simulated time.
+    pub end: Ns,
+}
+
+/// Queue occupancy seen by a run (for the benchmark's bare loop).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueProbe {
+    pub events: u64,
+    /// Mean pending events at a pop, rounded.
+    pub mean_len: usize,
+    pub max_len: usize,
+}
+
+/// `Overhead::ALL` lists the kinds in declaration order, so the discriminant is the index
+/// (checked by a test); this replaced a linear search on every overhead.
+#[inline]
+fn oh_index(k: Overhead) -> usize {
+    k as usize
+}
+
+mod balance;
+mod idle_path;
+mod schedule;
+mod tick;
+mod wakeup;
+
+// ---------------------------------------------------------------- MODEL
+
+impl Sim {
+    pub fn new(config: &Config, trace: Option<TraceOptions>) -> Self {
+        let cfg = config.clone();
+        let prof = cfg.profile();
+        let ncores = cfg.cores.max(1) as usize;
+        // Idle states: POLL, then the enabled C-states (none with idle=poll).
+        let mut idle_states = vec![IdleState { index: 0, exit_latency: 0, target_residency: 0 }];
+        let mut idle_names = vec!["POLL".to_string()];
+        let mut all_names = vec!["POLL".to_string()];
+        for (i, s) in prof.cstates.iter().enumerate() {
+            all_names.push(s.name.to_string());
+            let enabled = match &cfg.cstates {
+                CStates::All => true,
+                CStates::Off => false,
+                CStates::Only(list) => list.iter().any(|n| n == s.name),
+            };
+            if enabled && cfg.idle != IdleMode::Poll {
+                idle_states.push(IdleState {
+                    index: (i + 1) as u8,
+                    exit_latency: s.exit_latency,
+                    target_residency: s.target_residency,
+                });
+                idle_names.push(s.name.to_string());
+            }
+        }
+        let llc_cores = prof.llc_cores.max(1) as usize;
+        let cores = (0..ncores)
+            .map(|c| Core {
+                curr: None,
+                running: false,
+                since: 0,
+                idle: None,
+                avail: 0,
+                last_task: None,
+                run_gen: 0,
+                tick_gen: 0,
+                hr_gen: 0,
+                hrtick_armed: false,
+                tick_stopped: false,
+                need_resched: false,
+                kick_pending: false,
+                idle_stamp: None,
+                avg_idle: 2 * cfg.migration_cost,
+                gov: GovernorState::new(cfg.governor, idle_states.len()),
+                domain: c / llc_cores,
+                ticks: 0,
+                run_ns: 0,
+                idle_ns: 0,
+                overhead_ns: 0,
+            })
+            .collect::<Vec<_>>();
+        let ndomains = ncores.div_ceil(llc_cores);
+        let mut wl = workload::build(&cfg);
+        let specs = wl.tasks();
+        let mut rec = Recorder::new(trace);
+        rec.trace.cores = ncores as u16;
+        rec.trace.idle_states = all_names;
+        rec.trace.tasks = specs.iter().map(|s| TaskInfo { name: s.name.clone(), group: s.group.clone() }).collect();
+        let tasks: Vec<Task> = specs
+            .iter()
+            .map(|s| Task {
+                state: TaskState::Runnable,
+                core: s.core % ncores,
+                burst_left: 0,
+                burst_sys: false,
+                ws: s.ws_bytes.min(prof.llc_bytes),
+                touch_per_us: s.touch_bytes_per_us,
+                cache_domain: None,
+                cache_mark: 0,
+                woke_at: None,
+                timer_gen: 0,
+                sleep_until: 0,
+                stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
+            })
+            .collect();
+        let se =
+            specs.iter().map(|s| SchedEntity { weight: weight_of_nice(s.nice), ..SchedEntity::default() }).collect();
+        let nstates = idle_names.len();
+        Sim {
+            policy: policy::build(&cfg),
+            prof,
+            q: EventQueue::new(),
+            now: 0,
+            cores,
+            tasks,
+            se,
+            wl,
+            fx: Fx::default(),
+            touched: vec![0; ndomains],
+            idle_states,
+            idle_names,
+            tick_period: SEC / cfg.hz.max(1) as u64,
+            llc_bytes: prof.llc_bytes.max(1),
+            rec,
+            m: Counters { idle_ns: vec![0; nstates], idle_entries: vec![0; nstates], ..Counters::default() },
+            lat: Hist::new(),
+            events: 0,
+            past_events: 0,
+            sleeping: vec![0; ncores],
+            hrtick: cfg.feats().has(Feat::Hrtick),
+            stop: None,
+            cfg,
+        }
+    }
+
+    /// Runs to completion, the time limit or the event budget.
+    pub fn run(mut self) -> Outcome {
+        self.simulate();
+        self.finish()
+    }
+
+    fn start(&mut self) {
+        for t in 0..self.tasks.len() {
+            let c = self.tasks[t].core;
+            self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
+        }
+        for c in 0..self.cores.len() {
+            self.q.push_late(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
+            self.pick_loop(c);
+        }
+    }
+
+    fn simulate(&mut self) {
+        self.start();
+        while self.step() {}
+    }
+
+    /// Handles the next event. False once the run has stopped.
+    #[inline]
+    fn step(&mut self) -> bool {
+        if self.stop.is_some() {
+            return false;
+        }
+        let limit = self.cfg.duration;
+        let Some((t, ev)) = self.q.pop() else {
+            self.stop = Some((StopReason::TimeLimit, limit.max(self.now)));
+            return false;
+        };
+        if t > limit {
+            self.stop = Some((StopReason::TimeLimit, limit));
+            return false;
+        }
+        if self.events >= self.cfg.max_events {
+            self.stop = Some((StopReason::EventBudget, self.now));
+            return false;
+        }
+        if t < self.now {
+            // Never expected: counted (tests require 0) rather than asserted, so a release
+            // build in a browser tab cannot die of it.
+            self.past_events += 1;
+        }
+        self.events += 1;
+        self.now = t;
+        match ev {
+            Ev::BurstEnd { c, gen } => self.on_burst_end(c as usize, gen),
+            Ev::Tick { c, gen } => self.on_tick(c as usize, gen),
+            Ev::Hrtick { c, gen } => self.on_hrtick(c as usize, gen),
+            Ev::Kick { c, ipi } => self.on_kick(c as usize, ipi),
+            Ev::Timer { task, gen } => self.on_timer(task as usize, gen),
+            Ev::Nop => {}
+        }
+        true
+    }
+}
+
+impl Sim {
+    // ------------------------------------------------------------ results
+
+    fn finish(&mut self) -> Outcome {
+        let (reason, end) = self.stop.unwrap_or((StopReason::TimeLimit, self.now));
+        // Close every core's open span at `end`, and give back overhead booked past it.
+        for c in 0..self.cores.len() {
+            let core = self.cores[c].clone();
+            if core.running && core.since < end {
+                let task = core.curr.unwrap_or(0);
+                let ran = end - core.since;
+                self.cores[c].run_ns += ran;
+                self.tasks[task].stats.runtime_ns += ran;
+                if self.tasks[task].burst_sys {
+                    self.m.sys_ns += ran;
+                } else {
+                    self.m.user_ns += ran;
+                }
+                let kind = SpanKind::Run { task: task as u32, sys: self.tasks[task].burst_sys };
+                self.rec.closing_span(c, core.since, end, kind);
+            }
+            if let Some(i) = core.idle {
+                if i.since < end {
+                    self.m.idle_ns[i.pos] += end - i.since;
+                    self.cores[c].idle_ns += end - i.since;
+                    self.rec.closing_span(c, i.since, end, SpanKind::Idle { state: self.idle_states[i.pos].index });
+                }
+            }
+            let excess = core.avail.saturating_sub(end);
+            self.cores[c].overhead_ns -= excess.min(self.cores[c].overhead_ns);
+        }
+        let result = self.wl.result(end);
+        let secs = |ns: u64| ns as f64 / 1e9;
+        let idle_total: u64 = self.m.idle_ns.iter().sum();
+        let mut m = Metrics {
+            elapsed_s: secs(end),
+            throughput: result.value,
+            throughput_unit: result.unit.to_string(),
+            higher_is_better: result.higher_is_better,
+            stop_reason: Some(reason),
+            events: self.events,
+            context_switches: self.m.context_switches,
+            migrations: self.m.migrations,
+            ipis: self.m.ipis,
+            timer_reprograms: self.m.timer_reprograms,
+            nohz_entries: self.m.nohz_entries,
+            ticks: self.m.ticks,
+            hrtick_fires: self.m.hrtick_fires,
+            wakeups: self.m.wakeups,
+            preemptions: self.m.preemptions,
+            user_s: secs(self.m.user_ns),
+            sys_s: secs(self.m.sys_ns),
+            idle_s: secs(idle_total),
+            cpu_percent: if end == 0 { 0.0 } else { (self.m.user_ns + self.m.sys_ns) as f64 * 100.0 / end as f64 },
+            wakeup_latency_us: Percentiles {
+                p50: self.lat.percentile(50) as f64 / 1e3,
+                p99: self.lat.percentile(99) as f64 / 1e3,
+                max: self.lat.max as f64 / 1e3,
+                count: self.lat.count,
+            },
+            tasks: self.tasks.iter().map(|t| t.stats.clone()).collect(),
+            ..Metrics::default()
+        };
+        for (i, name) in self.idle_names.iter().enumerate() {
+            let frac = if idle_total == 0 { 0.0 } else { self.m.idle_ns[i] as f64 / idle_total as f64 };
+            m.cstate_residency.insert(name.clone(), frac);
+            m.cstate_entries.insert(name.clone(), self.m.idle_entries[i]);
+        }
+        for (i, k) in Overhead::ALL.iter().enumerate() {
+            m.overhead_s.insert(k.name().to_string(), secs(self.m.overhead[i]));
+        }
+        // Latency histogram, merged into 4 buckets per octave for display.
+        let mut hist = Vec::new();
+        for b in (0..self.lat.buckets.len()).step_by(2) {
+            let n = self.lat.buckets[b] + self.lat.buckets.get(b + 1).copied().unwrap_or(0);
+            if n > 0 {
+                hist.push((Hist::upper(b + 1) as f64 / 1e3, n));
+            }
+        }
+        m.wakeup_latency_hist = hist;
+        m.digest = digest(&m, &self.cores, end);
+        // Overheads booked past the end are cut at the end, like every other span.
+        self.rec.trace.spans.retain(|s| s.start < end);
+        for s in &mut self.rec.trace.spans {
+            s.end = s.end.min(end);
+        }
+        self.rec.trace.instants.retain(|i| i.time <= end);
+        self.rec.trace.end = end;
+        Outcome { metrics: m, trace: std::mem::take(&mut self.rec.trace) }
+    }
+
+    /// Per-core (run, idle, overhead) ns, for conservation checks.
+    pub fn core_accounts(&self) -> Vec<(Ns, Ns, Ns)> {
+        self.cores.iter().map(|c| (c.run_ns, c.idle_ns, c.overhead_ns)).collect()
+    }
+}
+
+/// FNV-1a over integer facts of the run (never over floats or host time).
+fn digest(m: &Metrics, cores: &[Core], end: Ns) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |v: u64| {
+        for b in v.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for v in [
+        end,
+        m.events,
+        m.context_switches,
+        m.migrations,
+        m.ipis,
+        m.timer_reprograms,
+        m.nohz_entries,
+        m.ticks,
+        m.hrtick_fires,
+        m.wakeups,
+        m.preemptions,
+        m.wakeup_latency_us.count,
+    ] {
+        eat(v);
+    }
+    for t in &m.tasks {
+        eat(t.runtime_ns);
+        eat(t.refill_ns);
+        eat(t.switches_in);
+    }
+    for c in cores {
+        eat(c.run_ns);
+        eat(c.idle_ns);
+        eat(c.overhead_ns);
+    }
+    format!("{h:016x}")
+}
+
+/// Runs a config and returns, besides the outcome, each core's (run, idle, overhead) ns.
+/// For tests of CPU-time conservation.
+pub fn run_with_accounts(cfg: &Config) -> (Outcome, Vec<(Ns, Ns, Ns)>) {
+    let (outcome, checks) = run_checked(cfg, None);
+    (outcome, checks.accounts)
+}
+
+/// Runs a config (with an optional trace) and returns what the invariant tests check.
+pub fn run_checked(cfg: &Config, trace: Option<TraceOptions>) -> (Outcome, Checks) {
+    let mut sim = Sim::new(cfg, trace);
+    sim.simulate();
+    let outcome = sim.finish();
+    let end = sim.stop.map_or(sim.now, |s| s.1);
+    (outcome, Checks { past_events: sim.past_events, accounts: sim.core_accounts(), end })
+}
+
+/// Runs a config and samples the event queue's length at every pop: the width the
+/// benchmark's bare loop should use. Same events as `engine::run` (only observed).
+pub fn probe_queue(cfg: &Config) -> QueueProbe {
+    let mut sim = Sim::new(cfg, None);
+    sim.start();
+    let (mut sum, mut max, mut n) = (0u64, 0usize, 0u64);
+    loop {
+        let len = sim.q.len();
+        if !sim.step() {
+            break;
+        }
+        sum += len as u64;
+        max = max.max(len);
+        n += 1;
+    }
+    QueueProbe {
+        events: sim.events,
+        mean_len: if n == 0 { 0 } else { (sum as f64 / n as f64).round() as usize },
+        max_len: max,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overhead_index_is_the_position_in_all() {
+        for (i, &k) in Overhead::ALL.iter().enumerate() {
+            assert_eq!(oh_index(k), i, "{k:?}");
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! The CPU's own time and `__schedule`: the cursor, overhead spans, charging and resuming
+//! `curr`, the pick loop with its context switch and cache refill (kernel/sched/core.c).
+
+use super::Ev;
+use super::{oh_index, Sim, TaskState};
+use crate::engine::metrics::StopReason;
+use crate::engine::policy::Policy;
+use crate::engine::time::{mul_div, Ns, US};
+use crate::engine::trace::{Overhead, SpanKind};
+use crate::engine::workload::{Step, Workload};
+
+impl Sim {
+    // ------------------------------------------------------------ core time
+
+    /// The core's cursor: now, or later if it is still paying overheads.
+    pub(super) fn cursor(&mut self, c: usize) -> Ns {
+        let core = &mut self.cores[c];
+        let mut t = core.avail.max(self.now);
+        if core.running {
+            t = t.max(core.since);
+        }
+        if let Some(i) = core.idle {
+            t = t.max(i.since);
+        }
+        core.avail = t;
+        t
+    }
+
+    /// Lays an overhead of `d` ns at the core's cursor.
+    pub(super) fn overhead(&mut self, c: usize, kind: Overhead, d: Ns) {
+        if d == 0 {
+            return;
+        }
+        let t = self.cursor(c);
+        self.rec.span(c, t, t + d, SpanKind::Overhead { kind });
+        self.m.overhead[oh_index(kind)] += d;
+        let core = &mut self.cores[c];
+        core.overhead_ns += d;
+        core.avail = t + d;
+    }
+
+    /// Charges the running task up to the cursor and stops its burst clock.
+    pub(super) fn interrupt(&mut self, c: usize) -> Option<usize> {
+        let task = self.cores[c].curr?;
+        if !self.cores[c].running {
+            return Some(task);
+        }
+        let t = self.cursor(c);
+        let since = self.cores[c].since;
+        let ran = t - since;
+        self.cores[c].running = false;
+        self.cores[c].run_gen = self.cores[c].run_gen.wrapping_add(1);
+        if ran > 0 {
+            let tk = &mut self.tasks[task];
+            tk.burst_left -= ran.min(tk.burst_left);
+            tk.stats.runtime_ns += ran;
+            if tk.burst_sys {
+                self.m.sys_ns += ran;
+            } else {
+                self.m.user_ns += ran;
+            }
+            self.cores[c].run_ns += ran;
+            let d = self.cores[c].domain;
+            self.touched[d] += (tk.touch_per_us * ran / US).min(tk.ws);
+            self.policy.update_curr(&mut self.se, c, task, ran);
+            self.rec.span(c, since, t, SpanKind::Run { task: task as u32, sys: tk.burst_sys });
+        }
+        Some(task)
+    }
+
+    /// Lets `curr` continue its burst from the cursor.
+    pub(super) fn resume(&mut self, c: usize) {
+        let Some(task) = self.cores[c].curr else { return };
+        let t = self.cursor(c);
+        let core = &mut self.cores[c];
+        core.running = true;
+        core.since = t;
+        core.run_gen = core.run_gen.wrapping_add(1);
+        let gen = core.run_gen;
+        self.q.push(t + self.tasks[task].burst_left, Ev::BurstEnd { c: c as u16, gen });
+    }
+
+    /// The task leaves the CPU: remember what it left in the cache.
+    pub(super) fn mark_cache(&mut self, c: usize, task: usize) {
+        let d = self.cores[c].domain;
+        let tk = &mut self.tasks[task];
+        if tk.cache_domain.is_some() || tk.stats.runtime_ns > 0 {
+            tk.cache_domain = Some(d);
+            tk.cache_mark = self.touched[d];
+        }
+    }
+
+    pub(super) fn refill_cost(&self, c: usize, task: usize) -> Ns {
+        let tk = &self.tasks[task];
+        let d = self.cores[c].domain;
+        let evicted = match tk.cache_domain {
+            None => 0,
+            Some(x) if x != d => tk.ws,
+            Some(_) => {
+                // ws * T / (T + llc), exact; u64 arithmetic unless T + llc overflows it.
+                let t = self.touched[d] - tk.cache_mark;
+                match t.checked_add(self.llc_bytes) {
+                    Some(den) => mul_div(tk.ws, t, den) as u64,
+                    None => (tk.ws as u128 * t as u128 / (t as u128 + self.llc_bytes as u128)) as u64,
+                }
+            }
+        };
+        evicted * US / self.prof.refill_bytes_per_us.max(1)
+    }
+
+    // ------------------------------------------------------------ scheduling
+
+    /// Preempts `curr` (if any) and picks again.
+    pub(super) fn preempt(&mut self, c: usize) {
+        if let Some(task) = self.interrupt(c) {
+            self.requeue_curr(c, task);
+        }
+        self.pick_loop(c);
+    }
+
+    /// The core lets go of `curr`: no task, and its hrtick (if armed) is cancelled.
+    pub(super) fn release_curr(&mut self, c: usize) {
+        let core = &mut self.cores[c];
+        core.curr = None;
+        core.hr_gen = core.hr_gen.wrapping_add(1);
+        core.hrtick_armed = false;
+    }
+
+    /// A preempted, still runnable `curr` goes back to the runqueue.
+    pub(super) fn requeue_curr(&mut self, c: usize, task: usize) {
+        self.m.preemptions += 1;
+        self.release_curr(c);
+        let t = self.cursor(c);
+        self.policy.put_prev(&mut self.se, c, task, t);
+    }
+
+    /// Picks tasks until one runs, or goes idle.
+    pub(super) fn pick_loop(&mut self, c: usize) {
+        self.cores[c].need_resched = false;
+        for _ in 0..10_000 {
+            let t = self.cursor(c);
+            let Some(n) = self.policy.pick_next(&mut self.se, c, t) else {
+                if self.go_idle(c) {
+                    continue;
+                }
+                return;
+            };
+            self.cores[c].curr = Some(n);
+            self.tasks[n].core = c;
+            if self.cores[c].last_task != Some(n) {
+                if let Some(prev) = self.cores[c].last_task {
+                    self.mark_cache(c, prev);
+                }
+                self.m.context_switches += 1;
+                self.tasks[n].stats.switches_in += 1;
+                self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
+                let refill = self.refill_cost(c, n);
+                if refill > 0 {
+                    self.overhead(c, Overhead::Refill, refill);
+                    self.tasks[n].stats.refill_ns += refill;
+                    self.m.user_ns += refill;
+                }
+                self.cores[c].last_task = Some(n);
+            }
+            if let Some(w) = self.tasks[n].woke_at.take() {
+                // A waker running ahead of global time (paying overheads) can enqueue a
+                // task that another core picks a moment "before" the wakeup: count 0.
+                let at = self.cursor(c);
+                self.lat.add(at.saturating_sub(w));
+            }
+            self.cores[c].hrtick_armed = false;
+            self.arm_hrtick(c, n);
+            if self.continue_task(c, n) {
+                return;
+            }
+        }
+        // Unreachable in practice: each iteration retires a task or runs one.
+        self.go_idle(c);
+    }
+
+    /// `curr` needs its next step (or continues its burst). True if it is now running.
+    pub(super) fn continue_task(&mut self, c: usize, n: usize) -> bool {
+        loop {
+            if self.tasks[n].burst_left > 0 {
+                self.resume(c);
+                return true;
+            }
+            let t = self.cursor(c);
+            let step = self.wl.next(n, t, &mut self.fx);
+            if self.stop.is_none() && self.wl.done() {
+                self.stop = Some((StopReason::Completed, t));
+            }
+            if std::mem::take(&mut self.fx.exec) {
+                self.tasks[n].cache_domain = None;
+            }
+            // `wake` never touches `fx`: walk the list in place and keep its capacity.
+            let woke_any = !self.fx.wakes.is_empty();
+            for i in 0..self.fx.wakes.len() {
+                let (w, sync) = self.fx.wakes[i];
+                self.wake(w, Some(c), sync);
+            }
+            self.fx.wakes.clear();
+            match step {
+                Step::Run { ns, sys } => {
+                    let tk = &mut self.tasks[n];
+                    tk.burst_left = ns.max(1);
+                    tk.burst_sys = sys;
+                    if self.cores[c].need_resched {
+                        // A wakeup this step caused preempts us before the next burst.
+                        self.cores[c].need_resched = false;
+                        self.requeue_curr(c, n);
+                        return false;
+                    }
+                    if woke_any {
+                        self.arm_hrtick(c, n);
+                    }
+                }
+                Step::Block | Step::SleepUntil(_) | Step::Exit => {
+                    let t = self.cursor(c);
+                    self.policy.dequeue_curr(&mut self.se, c, n, t);
+                    self.release_curr(c);
+                    self.cores[c].need_resched = false;
+                    let tk = &mut self.tasks[n];
+                    match step {
+                        Step::Block => tk.state = TaskState::Blocked,
+                        Step::SleepUntil(at) => {
+                            tk.state = TaskState::Sleeping;
+                            tk.timer_gen = tk.timer_gen.wrapping_add(1);
+                            tk.sleep_until = at.max(t);
+                            self.sleeping[c] += 1;
+                            self.q.push(at.max(t), Ev::Timer { task: n as u32, gen: tk.timer_gen });
+                        }
+                        _ => tk.state = TaskState::Exited,
+                    }
+                    return false;
+                }
+            }
+        }
+    }
+
+    pub(super) fn is_idle(&self, c: usize) -> bool {
+        self.cores[c].curr.is_none() && self.policy.queued(c).is_empty()
+    }
+
+    pub(super) fn nr_running(&self, c: usize) -> usize {
+        self.policy.queued(c).len() + self.cores[c].curr.is_some() as usize
+    }
+
+    pub(super) fn on_burst_end(&mut self, c: usize, gen: u32) {
+        if gen != self.cores[c].run_gen || !self.cores[c].running {
+            return;
+        }
+        let Some(task) = self.interrupt(c) else { return };
+        if !self.continue_task(c, task) {
+            self.pick_loop(c);
+        }
+    }
+}
