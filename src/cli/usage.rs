@@ -1,6 +1,7 @@
 //! The usage text: subcommands, their flags, and every config key with its help and range.
 
-use crate::engine::config::{Config, KeyDoc, KeyKind, KEYS};
+use crate::engine::config::{Config, KeyDoc, KeyKind, ALIASES, KEYS};
+use crate::engine::kernel::KERNELS;
 use crate::engine::presets::PRESETS;
 use crate::engine::profile::profile_names;
 use crate::engine::time::format_duration;
@@ -45,6 +46,7 @@ pub fn kind_text(doc: &KeyDoc) -> String {
         ("cstates", KeyKind::Text) => "all|off|C1,C6,...".into(),
         ("latency_limit", KeyKind::Text) => "none|0ms..10ms".into(),
         ("tasks", KeyKind::Text) => "NxRUN/PERIOD,...".into(),
+        ("features", KeyKind::Text) => "NAME NO_NAME ... (the era's sched_features)".into(),
         (_, KeyKind::Text) => "text".into(),
     }
 }
@@ -65,7 +67,38 @@ pub fn usage() -> String {
         let default = defaults.get(k.key).unwrap_or_default();
         s.push_str(&format!("    {} = {}  (default {default})\n        {}\n", k.key, kind_text(k), k.help));
     }
+    s.push_str("\nKernel eras (kernel=NAME) and their sched_features (features=NAME or NO_NAME; * on by default):\n");
+    for k in KERNELS {
+        s.push_str(&format!("  {:<17} {}\n", k.name(), k.title()));
+        let feats: Vec<String> =
+            k.features().iter().map(|f| format!("{}{}", f.name, if f.default { "*" } else { "" })).collect();
+        if feats.is_empty() {
+            s.push_str("                    (no sched_features: not a CFS or EEVDF kernel)\n");
+        }
+        for line in wrap(&feats.join(" "), 96) {
+            s.push_str(&format!("                    {line}\n"));
+        }
+    }
+    s.push_str("\nOld keys, still read from links and --set:\n");
+    for (a, help) in ALIASES {
+        s.push_str(&format!("    {a}: {help}\n"));
+    }
     s
+}
+
+/// Splits `text` at spaces into lines of at most `width` characters.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        match lines.last_mut() {
+            Some(l) if l.len() + 1 + word.len() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -78,6 +111,19 @@ mod tests {
         for k in KEYS {
             assert!(u.contains(k.key) && u.contains(k.help), "{}", k.key);
         }
+    }
+
+    #[test]
+    fn every_era_and_its_features_are_listed() {
+        let u = usage();
+        for k in KERNELS {
+            assert!(u.contains(k.name()), "{}", k.name());
+            for f in k.features() {
+                assert!(u.contains(f.name), "{} {}", k.name(), f.name);
+            }
+        }
+        assert!(u.contains("RUN_TO_PARITY*") && u.contains("PREEMPT_RESTRICT*"), "defaults are marked");
+        assert!(u.contains("resched_ipi"), "the old keys are explained");
     }
 
     #[test]
