@@ -10,6 +10,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::engine::config::{key_doc, CStates, Config, KeyKind, KEYS};
+use crate::engine::kernel::{FeatureDef, Kernel};
 use crate::engine::presets::{preset, PRESETS};
 use crate::engine::profile::PROFILES;
 
@@ -67,6 +68,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                     }) }
                 </select>
                 <p class="help">{about}</p>
+                <p class="machine" data-testid="machine-line">{machine_line(&ctx.config)}</p>
             </div>
             { for groups().into_iter().map(|g| html! {
                 <details class="group" open=true key={g}>
@@ -74,12 +76,18 @@ pub fn controls(props: &ControlsProps) -> Html {
                     { for KEYS.iter().filter(|k| k.group == g).map(|k| html! {
                         <KeyControl key={k.key} name={k.key} current={ctx.config.get(k.key).unwrap_or_default()}
                             note={disabled_note(&ctx.config, k.key)} cpu={ctx.config.cpu.clone()}
+                            kernel={ctx.config.kernel}
                             dispatch={ctx.dispatcher()} />
                     }) }
                 </details>
             }) }
         </details>
     }
+}
+
+/// The machine and the kernel a config runs, in one line ("Core 2 Quad Q6600 ..., 4 CPUs; kernel 2.6.23, first CFS (Oct 2007)").
+pub fn machine_line(c: &Config) -> String {
+    format!("{}, {} CPUs; kernel {}", c.profile().title, c.cores, c.kernel.title())
 }
 
 /// What one key's control shows. It takes these as props rather than reading the state's
@@ -91,8 +99,10 @@ pub struct KeyControlProps {
     pub current: String,
     /// Why the key does not apply to this config (the control is disabled then).
     pub note: Option<String>,
-    /// The config's CPU: the one other key that a value is validated against (C-state names).
+    /// The config's CPU: a value is validated against it (C-state names).
     pub cpu: String,
+    /// The config's kernel era: `features` are validated against its list.
+    pub kernel: Kernel,
     pub dispatch: UseReducerDispatcher<State>,
 }
 
@@ -119,7 +129,8 @@ pub fn key_control(props: &KeyControlProps) -> Html {
     }
     let validate = {
         // `Config::set` checks a value against its range and, for C-state names, the CPU.
-        let config = Config { cpu: props.cpu.clone(), ..Config::default() };
+        let mut config = Config { cpu: props.cpu.clone(), ..Config::default() };
+        config.set_kernel(props.kernel);
         move |v: &str| {
             let mut probe = config.clone();
             probe.set(doc.key, v).err().map(|e| e.message)
@@ -237,7 +248,11 @@ pub fn key_control(props: &KeyControlProps) -> Html {
             let onchange = Callback::from(move |e: Event| commit.emit(select_value(&e)));
             html! {
                 <select id={id.clone()} name={doc.key} {onchange} disabled={disabled} aria-describedby={help_id.clone()}>
-                    { for options.iter().map(|o| html! { <option value={*o} selected={*o == current}>{key_value(doc, o)}</option> }) }
+                    { for options.iter().map(|o| {
+                        // An era reads as its release and class ("3.11, CFS (Sep 2013)").
+                        let label = Kernel::parse(o).filter(|_| doc.key == "kernel").map_or_else(|| key_value(doc, o), |k| k.title().to_string());
+                        html! { <option value={*o} selected={*o == current}>{label}</option> }
+                    }) }
                 </select>
             }
         }
@@ -250,6 +265,12 @@ pub fn key_control(props: &KeyControlProps) -> Html {
                 </select>
             }
         }
+        KeyKind::Text if doc.key == "features" => html! {
+            <>
+                <FeatureBoxes />
+                { text_input(false) }
+            </>
+        },
         KeyKind::Text if doc.key == "cstates" => html! {
             <>
                 <CStateBoxes />
@@ -282,6 +303,66 @@ pub fn cstates_text(states: &[&str], checked: &[bool]) -> String {
         "off".into()
     } else {
         states.iter().zip(checked).filter(|(_, c)| **c).map(|(s, _)| *s).collect::<Vec<_>>().join(",")
+    }
+}
+
+/// The `features` text of a set of checkboxes: the names whose box differs from the era's
+/// default, `NO_` for those turned off (what `Config::set("features", ..)` reads back).
+pub fn features_text(defs: &[FeatureDef], checked: &[bool]) -> String {
+    defs.iter()
+        .zip(checked)
+        .filter(|(d, c)| d.default != **c)
+        .map(|(d, c)| if *c { d.name.to_string() } else { format!("NO_{}", d.name) })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One checkbox per `sched_features` entry of the config's era, checked when it is on.
+#[function_component(FeatureBoxes)]
+fn feature_boxes() -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let kernel = ctx.config.kernel;
+    let defs = kernel.features();
+    let checked: Vec<bool> = defs
+        .iter()
+        .map(|d| {
+            let mut on = d.default;
+            for o in &ctx.config.features {
+                if o == d.name {
+                    on = true;
+                } else if o.strip_prefix("NO_") == Some(d.name) {
+                    on = false;
+                }
+            }
+            on
+        })
+        .collect();
+    html! {
+        <fieldset class="features">
+            <legend>{format!("sched_features of {}", kernel.name())}</legend>
+            { for defs.iter().enumerate().map(|(i, d)| {
+                let is_on = checked[i];
+                let (ctx, checked) = (ctx.clone(), checked.clone());
+                let onchange = Callback::from(move |e: Event| {
+                    let on = e.target_dyn_into::<HtmlInputElement>().map(|i| i.checked()).unwrap_or(false);
+                    let mut c = checked.clone();
+                    c[i] = on;
+                    ctx.dispatch(Action::Set { key: "features", value: features_text(defs, &c) });
+                });
+                let id = format!("ctl-feature-{}", d.name);
+                let title = match d.feat {
+                    Some(_) => format!("{} (default {})", d.name, if d.default { "on" } else { "off" }),
+                    None => format!("{}: listed by this release, not modelled by the engine", d.name),
+                };
+                html! {
+                    <span class={classes!("cbox", d.feat.is_none().then_some("unmodelled"))}>
+                        <input type="checkbox" id={id.clone()} name={format!("feature-{}", d.name)}
+                            checked={is_on} {onchange} />
+                        <label for={id} {title}>{d.name}</label>
+                    </span>
+                }
+            }) }
+        </fieldset>
     }
 }
 
@@ -335,6 +416,31 @@ mod tests {
     #[test]
     fn groups_follow_keys_order() {
         assert_eq!(groups(), vec!["Machine", "Scheduler", "Idle", "nohz", "Workload", "Run"]);
+    }
+
+    #[test]
+    fn the_machine_line_names_the_kernel() {
+        let c = (preset("nohz-pipe").unwrap().config)();
+        assert_eq!(
+            machine_line(&c),
+            "2 x Xeon X5675 (Westmere-EP 2011, 12 cores), 12 CPUs; kernel 3.11, CFS (Sep 2013)"
+        );
+    }
+
+    #[test]
+    fn feature_boxes_write_only_what_differs_from_the_era() {
+        let defs = Kernel::V66.features();
+        let mut c: Vec<bool> = defs.iter().map(|d| d.default).collect();
+        assert_eq!(features_text(defs, &c), "", "all at their defaults");
+        let rtp = defs.iter().position(|d| d.name == "RUN_TO_PARITY").unwrap();
+        let hr = defs.iter().position(|d| d.name == "HRTICK").unwrap();
+        c[rtp] = false;
+        c[hr] = true;
+        assert_eq!(features_text(defs, &c), "NO_RUN_TO_PARITY HRTICK");
+        let mut cfg = Config::default();
+        cfg.set("kernel", "6.6").unwrap();
+        cfg.set("features", &features_text(defs, &c)).unwrap();
+        assert_eq!(cfg.get("features").unwrap(), "NO_RUN_TO_PARITY HRTICK", "the text round-trips");
     }
 
     #[test]
