@@ -320,3 +320,98 @@ fn validate_reproduces_every_reported_row() {
         assert!(t.rows.iter().any(|r| r.pass == Some(true)), "{} judged no row", t.preset);
     }
 }
+
+// ------------------------------------------------------------ EEVDF (6.6, 6.12) and the hrtick
+
+/// `n` CPU hogs on one core (each activation needs its whole period) under `kernel`.
+fn hogs_on_one_core(n: u32, kernel: &str, sets: &[(&str, &str)]) -> Config {
+    let mut c = Config {
+        cores: 1,
+        workload: WorkloadKind::Rtapp,
+        tasks: vec![PeriodicTask { count: n, run: 10 * MS, period: 10 * MS }],
+        duration: 1_000 * MS,
+        ..Config::default()
+    };
+    c.set("kernel", kernel).unwrap();
+    cfg_with(c, sets)
+}
+
+#[test]
+fn eevdf_with_hrtick_switches_at_the_slice_rate_not_every_10us() {
+    // Issue 12, defect 1: the deadline was renewed only by the tick's check, which an armed
+    // hrtick skips, so the hrtick re-armed for 0 (10 us) forever: ~37,000 switches/s here.
+    // fair.c update_deadline runs in every update_curr: one switch per base_slice (0.75 ms
+    // on one CPU), i.e. about 1,333 per second.
+    for kernel in ["6.6", "6.12"] {
+        let m = run(&hogs_on_one_core(3, kernel, &[("features", "HRTICK")]), None).unwrap().metrics;
+        let per_s = m.context_switches as f64 / m.elapsed_s;
+        let slice_rate = 1e9 / (750 * US) as f64;
+        assert!(per_s > slice_rate / 2.0 && per_s < slice_rate * 2.0, "{kernel}: {per_s:.0} switches/s");
+        assert!((m.hrtick_fires as f64) < slice_rate * 2.0 * m.elapsed_s, "{kernel}: {} hrtick fires", m.hrtick_fires);
+        let cfs = run(&hogs_on_one_core(3, "4.17", &[("features", "HRTICK")]), None).unwrap().metrics;
+        assert!(
+            m.context_switches < 10 * cfs.context_switches,
+            "{kernel}: {} vs CFS {}",
+            m.context_switches,
+            cfs.context_switches
+        );
+    }
+}
+
+#[test]
+fn eevdf_without_hrtick_renews_the_deadline_at_each_tick() {
+    // No hrtick: the tick's update_curr finds curr past its 0.75 ms deadline every 4 ms
+    // (HZ=250) and reschedules: one switch per tick, equal shares.
+    let m = run(&hogs_on_one_core(3, "6.6", &[("hz", "250")]), None).unwrap().metrics;
+    let per_s = m.context_switches as f64 / m.elapsed_s;
+    assert!((200.0..330.0).contains(&per_s), "{per_s:.0} switches/s");
+    let runs: Vec<_> = m.tasks.iter().map(|t| t.runtime_ns).collect();
+    let (lo, hi) = (*runs.iter().min().unwrap(), *runs.iter().max().unwrap());
+    assert!(hi - lo < 20 * MS, "fair shares: {runs:?}");
+}
+
+#[test]
+fn an_hrtick_arm_reprograms_only_when_it_is_the_earliest_timer() {
+    // hrtimer_start_range_ns -> hrtimer_reprogram skips `if (expires >= expires_next)`.
+    // HZ=100 (10 ms tick), one busy core, nohz off: the only other timer is the tick.
+    let short = run(&hogs_on_one_core(3, "6.6", &[("features", "HRTICK"), ("hz", "100"), ("nohz", "off")]), None)
+        .unwrap()
+        .metrics;
+    // 0.75 ms slices: all but the arms within 0.75 ms of a tick become the earliest timer.
+    assert!(short.hrtick_fires > 1_000, "{}", short.hrtick_fires);
+    assert!(
+        short.timer_reprograms * 10 >= short.hrtick_fires * 9 && short.timer_reprograms <= short.hrtick_fires + 1,
+        "{} reprograms for {} hrticks",
+        short.timer_reprograms,
+        short.hrtick_fires
+    );
+    // 20 ms slices end after the next tick: the hrtick is queued behind it, no reprogram.
+    let long = run(
+        &hogs_on_one_core(
+            3,
+            "6.6",
+            &[("features", "HRTICK"), ("hz", "100"), ("nohz", "off"), ("min_granularity", "20ms")],
+        ),
+        None,
+    )
+    .unwrap()
+    .metrics;
+    assert!(long.hrtick_fires > 20, "{}", long.hrtick_fires);
+    assert_eq!(long.timer_reprograms, 0, "no arm was the earliest timer");
+}
+
+#[test]
+fn eevdf_run_to_parity_and_place_lag_are_switchable() {
+    // The validation corpus compares these: NO_RUN_TO_PARITY lets a wakee with an earlier
+    // deadline preempt a curr that has not used its slice; NO_PLACE_LAG places at V.
+    let base = (preset("eevdf-vs-cfs").unwrap().config)();
+    let m = |f: &str| run(&cfg_with(base.clone(), &[("features", f)]), None).unwrap().metrics;
+    let (on, no_rtp, no_lag) = (m(""), m("NO_RUN_TO_PARITY"), m("NO_PLACE_LAG"));
+    assert_ne!(on.digest, no_rtp.digest);
+    assert!(no_rtp.preemptions > on.preemptions, "{} vs {}", no_rtp.preemptions, on.preemptions);
+    assert_ne!(on.digest, no_lag.digest);
+    for k in ["6.6", "6.12"] {
+        let d = |f: &str| run(&cfg_with(base.clone(), &[("kernel", k), ("features", f)]), None).unwrap().metrics.digest;
+        assert_ne!(d(""), d("NO_PLACE_DEADLINE_INITIAL NO_RUN_TO_PARITY"), "{k}");
+    }
+}

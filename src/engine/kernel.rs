@@ -25,8 +25,9 @@
 //!   governor (kernel/cpu/idle.c), the avg_idle rule of 2.6.32-3.12.
 //! - `4.17`: CFS with the idle loop that asks the governor first (kernel/sched/idle.c,
 //!   554c8aa8ecad); the default for teaching configs.
-//! - `6.6`: EEVDF replaces CFS's pick (147f3efaa241).
-//! - `6.12`: EEVDF with DELAY_DEQUEUE and PREEMPT_SHORT.
+//! - `6.6`: EEVDF replaces CFS's pick (147f3efaa241); base_slice 0.75 ms (v6.6.0).
+//! - `6.12`: EEVDF with PREEMPT_SHORT and PLACE_REL_DEADLINE modelled; its DELAY_DEQUEUE
+//!   (and DELAY_ZERO) is NOT modelled: a sleeping task leaves the runqueue at once.
 
 use serde::{Deserialize, Serialize};
 
@@ -114,6 +115,10 @@ pub enum Feat {
     RunToParity,
     PlaceLag,
     PlaceDeadlineInitial,
+    /// 6.12: a curr whose RUN_TO_PARITY protection is gone is rescheduled once ineligible.
+    PreemptShort,
+    /// 6.12: a migrated task keeps its deadline relative to its vruntime.
+    PlaceRelDeadline,
 }
 
 const fn f(name: &'static str, feat: Option<Feat>, default: bool) -> FeatureDef {
@@ -191,7 +196,8 @@ const F_417: &[FeatureDef] = &[
     f("WA_BIAS", None, true),
     f("UTIL_EST", None, true),
 ];
-// 6.6 kernel/sched/features.h.
+// 6.6 kernel/sched/features.h (v6.6.0, read in full: the list and defaults below are the
+// whole file; ALT_PERIOD and BASE_SLICE belonged to CFS and went with the EEVDF merge).
 const F_66: &[FeatureDef] = &[
     f("PLACE_LAG", Some(Feat::PlaceLag), true),
     f("PLACE_DEADLINE_INITIAL", Some(Feat::PlaceDeadlineInitial), true),
@@ -217,17 +223,17 @@ const F_66: &[FeatureDef] = &[
     f("UTIL_EST", None, true),
     f("UTIL_EST_FASTUP", None, true),
     f("LATENCY_WARN", None, false),
-    f("ALT_PERIOD", None, true),
-    f("BASE_SLICE", None, true),
     f("HZ_BW", None, true),
 ];
-// 6.12 kernel/sched/features.h.
+// 6.12 kernel/sched/features.h (v6.12.0, the whole file; no HZ_BW, DOUBLE_TICK still there).
+// DELAY_DEQUEUE and DELAY_ZERO are listed but NOT modelled (`policy::eevdf` says why):
+// the engine dequeues a sleeping task at once, as NO_DELAY_DEQUEUE does.
 const F_612: &[FeatureDef] = &[
     f("PLACE_LAG", Some(Feat::PlaceLag), true),
     f("PLACE_DEADLINE_INITIAL", Some(Feat::PlaceDeadlineInitial), true),
-    f("PLACE_REL_DEADLINE", None, true),
+    f("PLACE_REL_DEADLINE", Some(Feat::PlaceRelDeadline), true),
     f("RUN_TO_PARITY", Some(Feat::RunToParity), true),
-    f("PREEMPT_SHORT", None, true),
+    f("PREEMPT_SHORT", Some(Feat::PreemptShort), true),
     f("NEXT_BUDDY", None, false),
     f("CACHE_HOT_BUDDY", None, true),
     f("DELAY_DEQUEUE", None, true),
@@ -235,6 +241,7 @@ const F_612: &[FeatureDef] = &[
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
     f("HRTICK_DL", None, false),
+    f("DOUBLE_TICK", None, false),
     f("NONTASK_CAPACITY", None, true),
     f("TTWU_QUEUE", Some(Feat::TtwuQueue), true),
     f("SIS_UTIL", None, true),
@@ -248,7 +255,6 @@ const F_612: &[FeatureDef] = &[
     f("WA_BIAS", None, true),
     f("UTIL_EST", None, true),
     f("LATENCY_WARN", None, false),
-    f("HZ_BW", None, true),
 ];
 
 impl Kernel {
@@ -401,6 +407,26 @@ impl Kernel {
             _ => AvgIdleRule::AverageThenClamp,
         }
     }
+
+    /// EEVDF: whether a new task's first enqueue is an `ENQUEUE_INITIAL` placement (so
+    /// PLACE_DEADLINE_INITIAL gives it half a slice). 6.12 core.c `wake_up_new_task`:
+    /// `activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL)` ("sched: Initialize the
+    /// vruntime of a new task when it is first enqueued", Zhang Qiao, 2024; commit id not
+    /// verified here). 6.6.0 places the child in `task_fork_fair` with ENQUEUE_INITIAL, but
+    /// `wake_up_new_task` then calls `activate_task(rq, p, ENQUEUE_NOCLOCK)` and
+    /// `enqueue_entity` places it again without the flag (vlag 0 from `__sched_fork`): the
+    /// half-slice deadline is overwritten, so in 6.6.0 a new task starts with a full slice.
+    pub fn eevdf_initial_enqueue(self) -> bool {
+        self >= Kernel::V612
+    }
+
+    /// Whether `hrtick_start` clamps every delay to 10 us (4.17+ core.c: `delta = max_t(s64,
+    /// delay, 10000LL)`, "can cause timer DoS"), or, as in 2.6.25-4.x `hrtick_start_fair`,
+    /// only the slice of a task that is not yet current (`if (rq->curr != p) delta =
+    /// max_t(s64, 10000LL, delta)`).
+    pub fn hrtick_floor_always(self) -> bool {
+        self >= Kernel::V417
+    }
 }
 
 /// The effective value of every modelled feature, resolved once per run from an era and
@@ -450,6 +476,8 @@ const ALL_FEATS: &[Feat] = &[
     Feat::RunToParity,
     Feat::PlaceLag,
     Feat::PlaceDeadlineInitial,
+    Feat::PreemptShort,
+    Feat::PlaceRelDeadline,
 ];
 
 /// Parses a `features` value for `kernel` into canonical overrides: only the names whose

@@ -1,20 +1,64 @@
-//! EEVDF (Linux 6.6+): lag, eligibility, virtual deadlines, RUN_TO_PARITY.
+//! EEVDF as released in 6.6 and 6.12: lag, eligibility, virtual deadlines, RUN_TO_PARITY, PLACE_LAG.
 //!
-//! Follows kernel/sched/fair.c as summarised in kernel-mechanisms.md: `V` is the
-//! load-weighted mean vruntime of the runnable tasks (curr included); a task is eligible
-//! when `V >= v_i`; the pick is the eligible task with the earliest virtual deadline
-//! `deadline = vruntime + base_slice * NICE_0 / w`; a task that reaches its deadline gets a
-//! new one and the core reschedules; a dequeued task saves its lag `V - v` (clamped to
-//! one slice either way) and is placed at `V - lag` when it wakes; RUN_TO_PARITY lets the
-//! current task run on while it is still eligible (up to its 0-lag point), so wakeups do
-//! not preempt it before then. `min_granularity` is `base_slice` (scaled like the kernel).
-//! Simplified: V is computed by a scan of the (small) runqueue, not kept incrementally;
-//! no lag scaling by the number of tasks (PLACE_LAG's `(load + w) / load` factor).
+//! Follows kernel/sched/fair.c of v6.6.0 and v6.12.0 (read in full; see
+//! `notes/r1-sched-eras.md`, sections 6.6 and 6.12). Per core:
+//! - `V` (`avg_vruntime`) is the load-weighted mean vruntime of the runnable tasks, curr
+//!   included, rounded down; a task is eligible when `V >= v_i` (`entity_eligible`).
+//! - `update_curr` charges curr and calls `update_deadline`: once `vruntime >= deadline`,
+//!   `slice = sysctl_sched_base_slice` and `deadline = vruntime + calc_delta_fair(slice)`,
+//!   and, if others are runnable (`cfs_rq->nr_running > 1`), `resched_curr`. This runs in
+//!   every `update_curr` the engine makes (tick, hrtick, wakeup, burst end), and the
+//!   reschedule reaches the engine through `take_resched`. 6.6's `entity_tick` has no
+//!   `check_preempt_tick`: the tick reschedules only through this.
+//! - 6.12 PREEMPT_SHORT: `update_curr` also reschedules when `did_preempt_short`: curr's
+//!   RUN_TO_PARITY stash no longer matches its deadline and curr is not eligible.
+//!   (`do_preempt_short` at wakeup needs a wakee with a shorter custom slice; every task
+//!   here has the base slice, so that half never applies.)
+//! - The pick (`pick_eevdf`) is the eligible task with the earliest virtual deadline (ties
+//!   by task id; the kernel's depend on the tree's shape); if none is eligible by rounding,
+//!   the smallest vruntime (6.6's "EEVDF scheduling fail, picking leftmost").
+//!   `set_next_entity` stashes `se->vlag = se->deadline` (the "HACK" comment): here
+//!   `Rq::picked_deadline`.
+//! - RUN_TO_PARITY (6.6 and 6.12 alike): in `pick_eevdf`, curr is dropped if not eligible,
+//!   and kept outright while `curr->vlag == curr->deadline`, i.e. until `update_deadline`
+//!   has renewed its deadline since it was picked. It acts in `check_preempt_wakeup`
+//!   (`pick_eevdf(cfs_rq) == pse` decides). NO_RUN_TO_PARITY: the plain EEVDF pick decides.
+//! - Placement (`place_entity`): `vruntime = V - lag`, with PLACE_LAG's
+//!   `lag = vlag * (W + w_i) / W` (W = load on the queue, curr included; `div_s64`
+//!   truncates) when the queue is not empty, else 0; `deadline = vruntime + vslice`.
+//!   PLACE_DEADLINE_INITIAL halves vslice for an `ENQUEUE_INITIAL` enqueue, which only
+//!   6.12's `wake_up_new_task` passes (`Kernel::eevdf_initial_enqueue`: 6.6.0 re-places a
+//!   new task without the flag, so it starts with a full slice). NO_PLACE_LAG: lag 0.
+//! - Lag saved at every dequeue (`update_entity_lag`): `vlag = V - v`, clamped to
+//!   `calc_delta_fair(max(2 * slice, TICK_NSEC))` either way.
+//! - 6.12 PLACE_REL_DEADLINE: a task dequeued not to sleep (here: migrated by the load
+//!   balancer) keeps `deadline - vruntime` and gets it back on its new queue.
+//! - The hrtick (`hrtick_start_fair`, identical in 6.6 and 6.12): armed while
+//!   `rq->cfs.h_nr_running > 1` for `delta = se->slice - (sum_exec_runtime -
+//!   prev_sum_exec_runtime)`, real time since the pick, not virtual time to the deadline;
+//!   `delta < 0` reschedules curr instead (`hrtick_delta`). The 10 us floor is
+//!   `hrtick_start`'s (`sim::tick`).
+//! - base_slice: `sysctl_sched_base_slice = 750000ULL` (0.75 ms) in v6.6.0 and v6.12.0,
+//!   times `1 + ilog2(min(ncpus, 8))` (`config.min_granularity` holds it unscaled). Upstream
+//!   2ae891b82695 ("sched: Reduce the default slice to avoid tasks getting an extra tick",
+//!   2025) made it 0.70 ms and was backported to later 6.6.y stable releases; the
+//!   released tags modelled here have 0.75 ms.
+//!
+//! Simplified: V is computed by a scan of the (small) runqueue, not kept incrementally.
+//! The pick after a preemption is `pick_next_task_fair`'s `simple:` path (put_prev, then
+//! `pick_next_entity(cfs_rq, NULL)`), as without CONFIG_FAIR_GROUP_SCHED: the preempted
+//! task competes as any queued task, so RUN_TO_PARITY acts at wakeup only (with
+//! FAIR_GROUP_SCHED the pick also sees curr and its stash). The wakeup check uses curr's
+//! vruntime as last charged (the kernel first calls `update_curr`).
+//! NOT modelled: 6.12's DELAY_DEQUEUE and DELAY_ZERO (a sleeping task with negative lag
+//! staying queued, ineligible, until picked or its lag reaches 0): a task that blocks here
+//! leaves the runqueue at once, as with NO_DELAY_DEQUEUE. Custom slices (`sched_attr`
+//! `sched_runtime`) and NEXT_BUDDY are not modelled either.
 
 use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, VRUNTIME_BASE};
 use crate::engine::config::Config;
 use crate::engine::kernel::Feat;
-use crate::engine::time::Ns;
+use crate::engine::time::{Ns, SEC};
 
 #[derive(Clone, Debug, Default)]
 struct Rq {
@@ -22,24 +66,48 @@ struct Rq {
     curr: Option<usize>,
     /// Last computed V, kept for placing tasks on an empty queue.
     last_v: u64,
+    /// `se->vlag = se->deadline` at `set_next_entity`: curr's deadline when it was picked.
+    picked_deadline: u64,
+    /// `update_curr` asked for `resched_curr` (read by `take_resched`).
+    resched: bool,
 }
 
 pub struct Eevdf {
     rqs: Vec<Rq>,
+    /// `sysctl_sched_base_slice`, scaled.
     base_slice: Ns,
+    /// `TICK_NSEC` = (NSEC_PER_SEC + HZ/2) / HZ, for the lag clamp.
+    tick_nsec: Ns,
     wakeup_preempt: bool,
+    run_to_parity: bool,
+    place_lag: bool,
+    /// PLACE_DEADLINE_INITIAL and an era whose first enqueue carries ENQUEUE_INITIAL.
+    initial_half_slice: bool,
+    preempt_short: bool,
+    place_rel_deadline: bool,
+    /// PLACE_REL_DEADLINE: `deadline - vruntime` of a task taken off a queue to migrate.
+    rel_deadline: Vec<Option<u64>>,
 }
 
 impl Eevdf {
     pub fn new(cfg: &Config) -> Self {
+        let fs = cfg.feats();
+        let hz = cfg.hz.max(1) as u64;
         Eevdf {
-            rqs: vec![Rq { last_v: VRUNTIME_BASE, ..Rq::default() }; cfg.cores as usize],
+            rqs: vec![Rq { last_v: VRUNTIME_BASE, ..Rq::default() }; cfg.cores.max(1) as usize],
             base_slice: (cfg.min_granularity * cfg.granularity_factor()).max(1),
-            wakeup_preempt: cfg.feats().has(Feat::WakeupPreempt),
+            tick_nsec: (SEC + hz / 2) / hz,
+            wakeup_preempt: fs.has(Feat::WakeupPreempt),
+            run_to_parity: fs.has(Feat::RunToParity),
+            place_lag: fs.has(Feat::PlaceLag),
+            initial_half_slice: fs.has(Feat::PlaceDeadlineInitial) && cfg.kernel.eevdf_initial_enqueue(),
+            preempt_short: fs.has(Feat::PreemptShort),
+            place_rel_deadline: fs.has(Feat::PlaceRelDeadline),
+            rel_deadline: Vec::new(),
         }
     }
 
-    /// avg_vruntime: V over curr + queued (weighted mean).
+    /// avg_vruntime: V over curr + queued (weighted mean, rounded down).
     fn avg_vruntime(&mut self, se: &[SchedEntity], c: usize) -> u64 {
         let rq = &mut self.rqs[c];
         let base = rq.last_v;
@@ -54,14 +122,34 @@ impl Eevdf {
         rq.last_v
     }
 
+    /// Load on the queue, curr included (`cfs_rq->avg_load` + curr's weight).
+    fn load(&self, se: &[SchedEntity], c: usize) -> u64 {
+        let rq = &self.rqs[c];
+        rq.queue.iter().copied().chain(rq.curr).map(|t| se[t].weight).sum()
+    }
+
     fn vslice(&self, w: u64) -> u64 {
         calc_delta_fair(self.base_slice, w)
     }
 
-    fn pick(&mut self, se: &[SchedEntity], c: usize, include_curr: bool) -> Option<usize> {
+    /// update_entity_lag: `V - v`, clamped to `calc_delta_fair(max(2 * slice, TICK_NSEC))`.
+    fn save_lag(&mut self, se: &mut [SchedEntity], c: usize, task: usize) {
+        let v = self.avg_vruntime(se, c);
+        let limit = calc_delta_fair((2 * self.base_slice).max(self.tick_nsec), se[task].weight) as i64;
+        se[task].vlag = (v as i64).wrapping_sub(se[task].vruntime as i64).clamp(-limit, limit);
+    }
+
+    /// pick_eevdf over the queue (and `curr`, if given): earliest eligible deadline.
+    fn pick(&mut self, se: &[SchedEntity], c: usize, curr: Option<usize>) -> Option<usize> {
         let v = self.avg_vruntime(se, c);
         let rq = &self.rqs[c];
-        let cands = rq.queue.iter().copied().chain(if include_curr { rq.curr } else { None });
+        if let Some(k) = curr {
+            // RUN_TO_PARITY: an eligible curr whose deadline is the one it was picked with.
+            if self.run_to_parity && se[k].vruntime <= v && se[k].deadline == rq.picked_deadline {
+                return Some(k);
+            }
+        }
+        let cands = rq.queue.iter().copied().chain(curr);
         let best = cands.clone().filter(|&t| se[t].vruntime <= v).min_by_key(|&t| (se[t].deadline, t));
         // Never nothing: if no task is eligible by rounding, take the smallest vruntime.
         best.or_else(|| cands.min_by_key(|&t| (se[t].vruntime, t)))
@@ -70,38 +158,53 @@ impl Eevdf {
 
 impl Policy for Eevdf {
     fn enqueue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, how: Arrival, _now: Ns) {
+        // place_entity
         let v = self.avg_vruntime(se, c);
         let vs = self.vslice(se[task].weight);
-        match how {
-            Arrival::New => {
-                se[task].vruntime = v;
-                se[task].deadline = v + vs / 2; // PLACE_DEADLINE_INITIAL
-            }
-            Arrival::Wakeup { .. } | Arrival::Migrated { .. } => {
-                let lag = se[task].vlag;
-                se[task].vruntime = (v as i128 - lag as i128).max(0) as u64;
-                se[task].deadline = se[task].vruntime + vs;
-            }
-        }
+        let load = self.load(se, c);
+        let lag = match how {
+            // A new task's vlag is 0 (`__sched_fork`).
+            Arrival::New => 0,
+            _ if !self.place_lag || load == 0 => 0,
+            // lag * (W + w_i) / W, truncated toward zero (div_s64).
+            _ => (se[task].vlag as i128 * (load + se[task].weight) as i128 / load as i128) as i64,
+        };
+        let vruntime = (v as i128 - lag as i128) as u64;
+        se[task].vruntime = vruntime;
+        let rel = self.rel_deadline.get_mut(task).and_then(Option::take);
+        se[task].deadline = match (how, rel) {
+            (Arrival::Migrated { .. }, Some(rel)) if self.place_rel_deadline => vruntime + rel,
+            (Arrival::New, _) if self.initial_half_slice => vruntime + vs / 2,
+            _ => vruntime + vs,
+        };
         se[task].started = true;
         self.rqs[c].queue.push(task);
     }
 
     fn dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) -> bool {
-        let v = self.avg_vruntime(se, c);
-        if remove(&mut self.rqs[c].queue, task) {
-            let limit = self.vslice(se[task].weight) as i64;
-            se[task].vlag = (v as i64).wrapping_sub(se[task].vruntime as i64).clamp(-limit, limit);
-            true
-        } else {
-            false
+        if !self.rqs[c].queue.contains(&task) {
+            return false;
         }
+        self.save_lag(se, c, task);
+        remove(&mut self.rqs[c].queue, task);
+        if self.place_rel_deadline {
+            // Not a sleep (a migration): the deadline is kept relative (6.12 dequeue_entity).
+            if self.rel_deadline.len() <= task {
+                self.rel_deadline.resize(task + 1, None);
+            }
+            self.rel_deadline[task] = Some(se[task].deadline.saturating_sub(se[task].vruntime));
+        }
+        true
     }
 
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, _now: Ns) -> Option<usize> {
-        let t = self.pick(se, c, false)?;
-        remove(&mut self.rqs[c].queue, t);
-        self.rqs[c].curr = Some(t);
+        let t = self.pick(se, c, None)?;
+        let rq = &mut self.rqs[c];
+        remove(&mut rq.queue, t);
+        rq.curr = Some(t);
+        // set_next_entity: `prev_sum_exec_runtime = sum_exec_runtime`, `vlag = deadline`.
+        rq.picked_deadline = se[t].deadline;
+        rq.resched = false;
         se[t].prev_sum_exec = se[t].sum_exec;
         Some(t)
     }
@@ -110,28 +213,47 @@ impl Policy for Eevdf {
         let rq = &mut self.rqs[c];
         debug_assert_eq!(rq.curr, Some(task));
         rq.curr = None;
+        rq.resched = false;
         rq.queue.push(task);
     }
 
     fn dequeue_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
-        let v = self.avg_vruntime(se, c);
-        let limit = self.vslice(se[task].weight) as i64;
-        se[task].vlag = (v as i64).wrapping_sub(se[task].vruntime as i64).clamp(-limit, limit);
-        self.rqs[c].curr = None;
+        self.save_lag(se, c, task);
+        let rq = &mut self.rqs[c];
+        rq.curr = None;
+        rq.resched = false;
     }
 
-    fn update_curr(&mut self, se: &mut [SchedEntity], _c: usize, task: usize, delta: Ns) {
+    fn update_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, delta: Ns) {
+        let vs = self.vslice(se[task].weight);
         let s = &mut se[task];
         s.sum_exec += delta;
         s.vruntime += calc_delta_fair(delta, s.weight);
+        // update_deadline: the request is used up: a new slice and deadline.
+        let renewed = s.vruntime >= s.deadline;
+        if renewed {
+            s.deadline = s.vruntime + vs;
+        }
+        if self.rqs[c].queue.is_empty() {
+            return; // cfs_rq->nr_running == 1
+        }
+        // 6.12 did_preempt_short: parity lost (stash != deadline) and curr not eligible.
+        let short = !renewed
+            && self.preempt_short
+            && se[task].deadline != self.rqs[c].picked_deadline
+            && se[task].vruntime > self.avg_vruntime(se, c);
+        if renewed || short {
+            self.rqs[c].resched = true;
+        }
     }
 
-    fn task_tick(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, _now: Ns) -> bool {
-        // update_deadline: a task past its deadline gets a new one and the core reschedules.
-        if se[curr].vruntime >= se[curr].deadline {
-            se[curr].deadline = se[curr].vruntime + self.vslice(se[curr].weight);
-            return !self.rqs[c].queue.is_empty();
-        }
+    fn take_resched(&mut self, c: usize) -> bool {
+        std::mem::take(&mut self.rqs[c].resched)
+    }
+
+    fn task_tick(&mut self, _se: &mut [SchedEntity], _c: usize, _curr: usize, _now: Ns) -> bool {
+        // entity_tick (6.6, 6.12): update_curr (done by the engine before this call, which
+        // is where update_deadline reschedules); there is no check_preempt_tick any more.
         false
     }
 
@@ -139,21 +261,21 @@ impl Policy for Eevdf {
         if !self.wakeup_preempt {
             return false;
         }
-        let v = self.avg_vruntime(se, c);
-        // RUN_TO_PARITY: curr runs on while it is still eligible.
-        if se[curr].vruntime < v {
-            return false;
-        }
-        self.pick(se, c, true) == Some(woken)
+        // check_preempt_wakeup(_fair): preempt iff pick_eevdf, curr included, picks the wakee.
+        self.pick(se, c, Some(curr)) == Some(woken)
     }
 
     fn slice_left(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<Ns> {
+        self.hrtick_delta(se, c, curr).map(|d| d.max(0) as Ns)
+    }
+
+    fn hrtick_delta(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<i64> {
+        // hrtick_start_fair: only while rq->cfs.h_nr_running > 1; `se->slice - ran`.
         if self.rqs[c].queue.is_empty() {
             return None;
         }
-        let left_v = se[curr].deadline.saturating_sub(se[curr].vruntime);
-        // Back from virtual to real time for this task's weight.
-        Some(((left_v as u128 * se[curr].weight as u128) / super::NICE_0_LOAD as u128) as Ns)
+        let ran = se[curr].sum_exec - se[curr].prev_sum_exec;
+        Some(self.base_slice as i64 - ran.min(i64::MAX as Ns) as i64)
     }
 
     fn queued(&self, c: usize) -> &[usize] {
@@ -164,13 +286,25 @@ impl Policy for Eevdf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::kernel::Kernel;
     use crate::engine::policy::NICE_0_LOAD;
+    use crate::engine::time::US;
+
+    fn cfg(kernel: Kernel, features: &str) -> Config {
+        let mut c = Config { cores: 1, ..Config::default() };
+        c.set("kernel", kernel.name()).unwrap();
+        c.set("features", features).unwrap();
+        c
+    }
+
+    fn nice0(n: usize) -> Vec<SchedEntity> {
+        vec![SchedEntity { weight: NICE_0_LOAD, ..Default::default() }; n]
+    }
 
     #[test]
     fn picks_earliest_deadline_among_eligible_and_rotates() {
-        let cfg = Config { cores: 1, policy: crate::engine::config::Policy::Eevdf, ..Config::default() };
-        let mut p = Eevdf::new(&cfg);
-        let mut se = vec![SchedEntity { weight: NICE_0_LOAD, ..Default::default() }; 3];
+        let mut p = Eevdf::new(&cfg(Kernel::V66, ""));
+        let mut se = nice0(3);
         for t in 0..3 {
             p.enqueue(&mut se, 0, t, Arrival::New, 0);
         }
@@ -178,14 +312,174 @@ mod tests {
         for _ in 0..6 {
             let t = p.pick_next(&mut se, 0, 0).unwrap();
             order.push(t);
-            // run to the deadline
+            // run to the deadline: update_deadline renews it and asks to reschedule.
             let need = se[t].deadline - se[t].vruntime;
             p.update_curr(&mut se, 0, t, need);
-            assert!(p.task_tick(&mut se, 0, t, 0));
+            assert!(p.take_resched(0), "deadline reached with others runnable");
+            assert!(!p.take_resched(0), "reading clears it");
             p.put_prev(&mut se, 0, t, 0);
         }
         for t in 0..3 {
             assert_eq!(order.iter().filter(|&&x| x == t).count(), 2, "fair rotation {order:?}");
+        }
+    }
+
+    #[test]
+    fn update_curr_renews_the_deadline_in_every_call_and_reschedules_only_with_company() {
+        let mut p = Eevdf::new(&cfg(Kernel::V66, ""));
+        let mut se = nice0(2);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        let t = p.pick_next(&mut se, 0, 0).unwrap();
+        let slice = p.base_slice;
+        // Alone: the deadline is renewed but nothing to reschedule (nr_running == 1).
+        let d0 = se[t].deadline;
+        p.update_curr(&mut se, 0, t, slice);
+        assert_eq!(se[t].deadline, d0 + slice, "renewed by a plain update_curr");
+        assert!(!p.take_resched(0));
+        // Company: the next renewal reschedules; short of the deadline, no reschedule.
+        p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+        p.update_curr(&mut se, 0, t, slice / 2);
+        assert!(!p.take_resched(0), "half way to the deadline");
+        p.update_curr(&mut se, 0, t, slice / 2);
+        assert!(p.take_resched(0), "deadline reached");
+    }
+
+    #[test]
+    fn run_to_parity_keeps_curr_until_its_deadline_moves_and_can_be_switched_off() {
+        // Two tasks; curr is eligible and has its picked deadline; a woken task with an
+        // earlier deadline preempts only without RUN_TO_PARITY.
+        for (features, preempts) in [("", false), ("NO_RUN_TO_PARITY", true)] {
+            let mut p = Eevdf::new(&cfg(Kernel::V66, features));
+            let mut se = nice0(3);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+            let curr = p.pick_next(&mut se, 0, 0).unwrap();
+            let other = 1 - curr;
+            // curr runs a little, stays at or behind V (eligible): move the other ahead.
+            se[other].vruntime += 100 * US;
+            p.update_curr(&mut se, 0, curr, 10 * US);
+            // A wakee placed with a deadline earlier than curr's (positive lag).
+            se[2].vlag = 50_000;
+            p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
+            assert!(se[2].deadline < se[curr].deadline);
+            assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, 2), preempts, "features '{features}'");
+        }
+    }
+
+    #[test]
+    fn run_to_parity_ends_when_the_deadline_is_renewed() {
+        let mut p = Eevdf::new(&cfg(Kernel::V66, ""));
+        let mut se = nice0(2);
+        se[1].weight = crate::engine::policy::PRIO_TO_WEIGHT[10]; // nice -10: a short vslice
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        let curr = p.pick_next(&mut se, 0, 0).unwrap();
+        // Alone, curr renews its deadline without a reschedule: the stash no longer matches.
+        p.update_curr(&mut se, 0, curr, p.base_slice + 10 * US);
+        assert!(!p.take_resched(0));
+        assert_ne!(se[curr].deadline, p.rqs[0].picked_deadline);
+        // A heavy wakee placed at V (curr stays eligible) with an earlier deadline: with
+        // the stash gone, RUN_TO_PARITY no longer protects curr.
+        p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+        assert!(se[curr].vruntime <= p.avg_vruntime(&se, 0), "curr still eligible");
+        assert!(se[1].deadline < se[curr].deadline);
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1));
+    }
+
+    #[test]
+    fn place_lag_scales_by_load_and_can_be_switched_off() {
+        // Two queued nice-0 tasks at the same vruntime (W = 2048); a wakee with lag L is
+        // placed at V - L * (W + w) / W = V - 1.5 L; without PLACE_LAG at V.
+        for (features, want) in [("", 15_000i64), ("NO_PLACE_LAG", 0)] {
+            let mut p = Eevdf::new(&cfg(Kernel::V66, features));
+            let mut se = nice0(3);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+            let v = p.avg_vruntime(&se, 0);
+            se[2].vlag = 10_000;
+            p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
+            assert_eq!(v as i64 - se[2].vruntime as i64, want, "features '{features}'");
+            assert_eq!(se[2].deadline - se[2].vruntime, p.base_slice);
+        }
+    }
+
+    #[test]
+    fn lag_clamp_is_two_slices_or_a_tick() {
+        let mut p = Eevdf::new(&cfg(Kernel::V66, ""));
+        let mut se = nice0(2);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+        se[1].vruntime += 100 * p.tick_nsec;
+        p.dequeue(&mut se, 0, 1, 0);
+        let limit = (2 * p.base_slice).max(p.tick_nsec) as i64;
+        assert_eq!(se[1].vlag, -limit);
+    }
+
+    #[test]
+    fn place_deadline_initial_half_slice_in_6_12_and_switchable_overwritten_in_6_6() {
+        for (k, features, half) in [
+            (Kernel::V612, "", true),
+            (Kernel::V612, "NO_PLACE_DEADLINE_INITIAL", false),
+            // 6.6.0: wake_up_new_task's enqueue re-places the child without ENQUEUE_INITIAL.
+            (Kernel::V66, "", false),
+        ] {
+            let mut p = Eevdf::new(&cfg(k, features));
+            let mut se = nice0(1);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            let want = if half { p.base_slice / 2 } else { p.base_slice };
+            assert_eq!(se[0].deadline - se[0].vruntime, want, "{} '{features}'", k.name());
+        }
+    }
+
+    #[test]
+    fn hrtick_delta_is_slice_minus_ran_since_pick_and_goes_negative() {
+        let mut p = Eevdf::new(&cfg(Kernel::V66, ""));
+        let mut se = nice0(2);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        let t = p.pick_next(&mut se, 0, 0).unwrap();
+        assert_eq!(p.hrtick_delta(&se, 0, t), None, "h_nr_running == 1");
+        p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+        let slice = p.base_slice as i64;
+        assert_eq!(p.hrtick_delta(&se, 0, t), Some(slice));
+        p.update_curr(&mut se, 0, t, 2 * p.base_slice);
+        assert_eq!(p.hrtick_delta(&se, 0, t), Some(-slice), "used up: the kernel reschedules");
+        assert_eq!(p.slice_left(&se, 0, t), Some(0));
+    }
+
+    #[test]
+    fn preempt_short_reschedules_an_ineligible_curr_that_lost_parity_in_6_12_only() {
+        for (k, features, want) in
+            [(Kernel::V612, "", true), (Kernel::V612, "NO_PREEMPT_SHORT", false), (Kernel::V66, "", false)]
+        {
+            let mut p = Eevdf::new(&cfg(k, features));
+            let mut se = nice0(2);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            let t = p.pick_next(&mut se, 0, 0).unwrap();
+            // Alone past its deadline: renewed, no reschedule, parity lost.
+            p.update_curr(&mut se, 0, t, p.base_slice);
+            assert!(!p.take_resched(0));
+            // Another task at V; curr runs on and falls behind V's eligibility.
+            p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+            p.update_curr(&mut se, 0, t, 10 * US);
+            assert_eq!(p.take_resched(0), want, "{} '{features}'", k.name());
+        }
+    }
+
+    #[test]
+    fn place_rel_deadline_keeps_a_migrated_tasks_deadline_relative_in_6_12() {
+        for (k, features, keep) in
+            [(Kernel::V612, "", true), (Kernel::V612, "NO_PLACE_REL_DEADLINE", false), (Kernel::V66, "", false)]
+        {
+            let mut c = cfg(k, features);
+            c.cores = 2;
+            let mut p = Eevdf::new(&c);
+            let mut se = nice0(2);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+            se[1].deadline = se[1].vruntime + 123;
+            assert!(p.dequeue(&mut se, 0, 1, 0));
+            p.enqueue(&mut se, 1, 1, Arrival::Migrated { from: 0 }, 0);
+            let rel = se[1].deadline - se[1].vruntime;
+            assert_eq!(rel == 123, keep, "{} '{features}': {rel}", k.name());
         }
     }
 }

@@ -80,6 +80,17 @@ pub trait Policy {
     fn slice_left(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<Ns>;
     /// Waiting tasks on core `c` (not counting `curr`).
     fn queued(&self, c: usize) -> &[usize];
+    /// `hrtick_start_fair`'s signed `delta = slice - ran` for `curr` when the hrtick applies
+    /// (more than one task runnable), `None` otherwise. Negative: the slice is used up and
+    /// the kernel reschedules `curr` instead of arming. Default: `slice_left`, never negative.
+    fn hrtick_delta(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<i64> {
+        self.slice_left(se, c, curr).map(|d| d.min(i64::MAX as Ns) as i64)
+    }
+    /// Whether the last `update_curr` on core `c` asked to reschedule `curr` (EEVDF's
+    /// `update_deadline` -> `resched_curr`); reading clears it. Default: never.
+    fn take_resched(&mut self, _c: usize) -> bool {
+        false
+    }
 }
 
 /// The three policies as one enum: the simulation calls a policy several times per event,
@@ -140,6 +151,14 @@ impl Policy for AnyPolicy {
     #[inline]
     fn queued(&self, c: usize) -> &[usize] {
         each!(self, p => p.queued(c))
+    }
+    #[inline]
+    fn hrtick_delta(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<i64> {
+        each!(self, p => p.hrtick_delta(se, c, curr))
+    }
+    #[inline]
+    fn take_resched(&mut self, c: usize) -> bool {
+        each!(self, p => p.take_resched(c))
     }
 }
 

@@ -32,7 +32,9 @@
 //!   more; a busy core also pushes work to a nohz-idle core, as the nohz balancer does).
 //!   An idle core with its tick running wakes for each tick.
 //! - hrtick: when a task is picked and others wait, an hrtimer is armed for the rest of its
-//!   slice (at least 10 us), one reprogram; its expiry reschedules at once. It is also
+//!   slice (at least 10 us); it reprograms the clock event only when it becomes the core's
+//!   earliest timer, and cancelling it while earliest reprograms too (`sim::tick`); its
+//!   expiry reschedules at once. It is also
 //!   armed when a task joins a core whose hrtick is not armed (hrtick_update), if the core
 //!   learns of it: a local wakeup, a timer, or an IPI.
 //!
@@ -52,7 +54,7 @@ use super::trace::{Overhead, Recorder, SpanKind, TaskInfo, TraceOptions};
 use super::workload::{self, AnyWorkload, Fx, Workload};
 use super::Outcome;
 
-/// The shortest hrtick the kernel arms (`hrtick_start_fair`: at least 10 us).
+/// The shortest hrtick the kernel arms (10 us: `hrtick_start` from 4.17, `hrtick_start_fair` before).
 const HRTICK_MIN: Ns = 10 * US;
 /// Load balance every this many ticks of a core.
 const BALANCE_EVERY: u64 = 4;
@@ -144,6 +146,8 @@ struct Core {
     tick_gen: u32,
     hr_gen: u32,
     hrtick_armed: bool,
+    /// When the armed hrtick expires (meaningful while `hrtick_armed`).
+    hr_expires: Ns,
     tick_stopped: bool,
     need_resched: bool,
     kick_pending: bool,
@@ -328,6 +332,7 @@ impl Sim {
                 tick_gen: 0,
                 hr_gen: 0,
                 hrtick_armed: false,
+                hr_expires: 0,
                 tick_stopped: false,
                 need_resched: false,
                 kick_pending: false,

@@ -63,6 +63,10 @@ impl Sim {
             let d = self.cores[c].domain;
             self.touched[d] += (tk.touch_per_us * ran / US).min(tk.ws);
             self.policy.update_curr(&mut self.se, c, task, ran);
+            if self.policy.take_resched(c) {
+                // update_curr -> update_deadline -> resched_curr (EEVDF).
+                self.cores[c].need_resched = true;
+            }
             self.rec.span(c, since, t, SpanKind::Run { task: task as u32, sys: tk.burst_sys });
         }
         Some(task)
@@ -120,10 +124,8 @@ impl Sim {
 
     /// The core lets go of `curr`: no task, and its hrtick (if armed) is cancelled.
     pub(super) fn release_curr(&mut self, c: usize) {
-        let core = &mut self.cores[c];
-        core.curr = None;
-        core.hr_gen = core.hr_gen.wrapping_add(1);
-        core.hrtick_armed = false;
+        self.cancel_hrtick(c);
+        self.cores[c].curr = None;
     }
 
     /// A preempted, still runnable `curr` goes back to the runqueue.
