@@ -136,8 +136,8 @@ pub struct State {
     pub embed: bool,
     /// The views a link opened (`view=`), kept so the link round-trips; empty = default.
     pub views: Vec<View>,
-    /// A link's B config, installed once A (pinned) has its result: the runner runs one
-    /// config at a time, so A runs first, then B becomes the current config.
+    /// A link's B config, installed once A (pinned) has its full result: the runner runs
+    /// one config at a time, so A runs first, then B becomes the current config.
     pub pending_b: Option<Config>,
     next_notice: u64,
 }
@@ -181,7 +181,8 @@ impl State {
     /// The state a share link describes (see `share::url`), with one notice listing what
     /// the link could not use. In the URL, A is the main config and B (`compare`) is
     /// relative to it; here B is the current config and A is pinned. B waits in
-    /// `pending_b` until A's result arrives.
+    /// `pending_b` until A's full result arrives (a preview is not enough: once B is
+    /// current, nothing would finish A's run).
     pub fn from_url(u: &UrlState, notices: &[url::Notice]) -> Self {
         // Without `preset=` the link is relative to the default config: name the preset
         // that is exactly that config, so the picker shows where the values came from.
@@ -413,8 +414,11 @@ impl Reducible for State {
                         }
                         s.result = Some(view);
                         s.run_error = None;
-                        if let Some(b) = s.pending_b.take() {
-                            s.set_config(b, None);
+                        // A link's B waits for A's full run: a preview of A is not A's result.
+                        if !preview {
+                            if let Some(b) = s.pending_b.take() {
+                                s.set_config(b, None);
+                            }
                         }
                     }
                     Err(e) => {
@@ -776,6 +780,28 @@ mod tests {
         let s = Rc::new(from_link(q));
         let s = reduce(s, Action::Set { key: "cores", value: "3".into() });
         assert!(s.pending_b.is_none());
+    }
+
+    #[test]
+    fn a_compare_links_a_is_not_final_with_its_preview() {
+        // Issue 17: A's preview (cut by its event budget) was pinned as if final and B was
+        // installed at once, so A's full run never came and the page said "Up to date".
+        let q = "v=1&preset=nohz-pipe&compare=1&b.nohz_exit_reprograms=1";
+        let s = Rc::new(from_link(q));
+        let a = s.config.clone();
+        let p = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(1.0), preview: true });
+        assert!(p.pin.as_ref().unwrap().result.as_ref().is_some_and(|r| r.preview), "A is shown as a preview");
+        assert_eq!(p.config, a, "A's preview is not A's result: B waits for A's full run");
+        assert!(p.pending_b.is_some() && p.running(), "still running");
+        assert_eq!(p.query(), q);
+        let f = reduce(p.clone(), Action::RunDone { gen: p.gen, result: ok_run(2.0), preview: false });
+        let pinned = f.pin.as_ref().unwrap().result.clone().unwrap();
+        assert!(!pinned.preview && pinned.metrics.throughput == 2.0, "A's full run is A's result");
+        assert_eq!(f.config.nohz_exit_reprograms, 1, "then B is current");
+        assert!(f.pending_b.is_none() && f.running());
+        let b = reduce(f.clone(), Action::RunDone { gen: f.gen, result: ok_run(3.0), preview: false });
+        assert!(!b.running());
+        assert_eq!(b.pin.as_ref().unwrap().result.as_ref().unwrap().metrics.throughput, 2.0, "A stays A");
     }
 
     #[test]
