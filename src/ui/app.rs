@@ -50,6 +50,15 @@ pub fn app(props: &AppProps) -> Html {
             r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, sweep, small);
         });
     }
+    // A pinned A without its full run, once it is no longer the current config, is run on
+    // its own (the current config's runs finish it while they are the same).
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        use_effect_with(state.pin_job(), move |job| {
+            let mut r = runner.borrow_mut();
+            r.get_or_insert_with(|| Runner::new(dispatcher)).want_pin(job.clone());
+        });
+    }
     // Seed tables load the first time their tab opens.
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
