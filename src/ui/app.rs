@@ -156,6 +156,12 @@ fn results() -> Html {
             </span>
         },
         (None, true) => html! { <span class="status running" role="status">{"Simulating…"}</span> },
+        // B is final; A is not yet (see `State::comparing`).
+        (None, false) if s.comparing() => html! {
+            <span class="status running" role="status" title="B's figures are final; A's full run is being simulated">
+                {"Simulating A…"}
+            </span>
+        },
         (None, false) => html! { <span class="status ok" role="status">{"Up to date"}</span> },
     };
     let pin = {
@@ -191,7 +197,8 @@ fn results() -> Html {
             if s.pin.is_some() {
                 <section class="panel" aria-label="Compare A and B">
                     <h2>{"A (pinned) vs B (current)"}</h2>
-                    <CompareTable a={a.clone()} b={b.clone()} />
+                    <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}
+                        b_waiting={s.pending_b.is_some()} />
                 </section>
             }
             <section class="panel" aria-label="Timeline">

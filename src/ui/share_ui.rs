@@ -701,7 +701,7 @@ pub fn embed_page() -> Html {
     let b = s.result.clone();
     let a = s.pin.as_ref().and_then(|p| p.result.clone());
     let running = s.running();
-    let status = match (&s.run_error, running) {
+    let status = match (&s.run_error, running || s.comparing()) {
         (Some(e), _) => {
             html! { <span class="status error" role="alert">{format!("Cannot run this config: {e}")}</span> }
         }
@@ -730,7 +730,8 @@ pub fn embed_page() -> Html {
             View::Compare => html! {
                 <section class="panel" aria-label="Compare A and B" data-view="compare" style="min-width:0">
                     if s.pin.is_some() {
-                        <CompareTable a={a.clone()} b={b.clone()} />
+                        <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}
+                            b_waiting={s.pending_b.is_some()} />
                     } else {
                         <p class="note">{"This link compares nothing (add compare=1 and b. keys)."}</p>
                     }
