@@ -198,7 +198,8 @@ fn results() -> Html {
                 <section class="panel" aria-label="Compare A and B">
                     <h2>{"A (pinned) vs B (current)"}</h2>
                     <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}
-                        b_waiting={s.pending_b.is_some()} />
+                        b_waiting={s.pending_b.is_some()}
+                        b_stale={s.result.as_ref().is_some_and(|r| r.gen != s.gen)} />
                 </section>
             }
             <section class="panel" aria-label="Timeline">

@@ -731,7 +731,8 @@ pub fn embed_page() -> Html {
                 <section class="panel" aria-label="Compare A and B" data-view="compare" style="min-width:0">
                     if s.pin.is_some() {
                         <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}
-                            b_waiting={s.pending_b.is_some()} />
+                            b_waiting={s.pending_b.is_some()}
+                        b_stale={s.result.as_ref().is_some_and(|r| r.gen != s.gen)} />
                     } else {
                         <p class="note">{"This link compares nothing (add compare=1 and b. keys)."}</p>
                     }

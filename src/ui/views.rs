@@ -69,11 +69,15 @@ pub struct CompareProps {
     /// B is a link's config, waiting for A's full run (`State::pending_b`).
     #[prop_or_default]
     pub b_waiting: bool,
+    /// `b` is the answer for an earlier config (the current one is being simulated).
+    #[prop_or_default]
+    pub b_stale: bool,
 }
 
 /// A against B: both values and B's change relative to A, coloured by which way is better.
 /// A side whose figures are only a preview says so in its heading and a note, and no change
-/// is computed against it (`data-preview` on the table names the sides that are previews).
+/// is computed against it (`data-preview` on the table names the sides that are previews);
+/// the same for a B that is an earlier config's answer (`data-updating="b"`).
 #[function_component(CompareTable)]
 pub fn compare_table(props: &CompareProps) -> Html {
     if let Some(e) = &props.a_error {
@@ -86,12 +90,15 @@ pub fn compare_table(props: &CompareProps) -> Html {
         return html! { <p class="note">{"Waiting for both runs…"}</p> };
     };
     let (a_partial, b_partial) = (a.figures_partial(), b.figures_partial());
-    let partial = a_partial || b_partial;
+    let partial = a_partial || b_partial || props.b_stale;
     let sides: Vec<&str> = [(a_partial, "a"), (b_partial, "b")].iter().filter(|(p, _)| *p).map(|(_, s)| *s).collect();
-    let heading = |side: &'static str, is_preview: bool| -> Html {
+    let heading = |side: &'static str, is_preview: bool, stale: bool| -> Html {
         if is_preview {
             html! { <th scope="col" class={side} title="Figures of the first events only; the full run follows">
             {side.to_uppercase()}<span class="u">{" (preview)"}</span></th> }
+        } else if stale {
+            html! { <th scope="col" class={side} title="Figures of the config before the last change; its run follows">
+            {side.to_uppercase()}<span class="u">{" (updating)"}</span></th> }
         } else {
             html! { <th scope="col" class={side}>{side.to_uppercase()}</th> }
         }
@@ -116,8 +123,8 @@ pub fn compare_table(props: &CompareProps) -> Html {
                     super::format::count(super::jobs::PREVIEW_EVENT_BUDGET),
                 )}</p>
             }
-            <table data-preview={(!sides.is_empty()).then(|| sides.join(" "))}>
-                <thead><tr><th scope="col">{"metric"}</th>{ heading("a", a_partial) }{ heading("b", b_partial) }<th scope="col">{"Δ B vs A"}</th></tr></thead>
+            <table data-preview={(!sides.is_empty()).then(|| sides.join(" "))} data-updating={props.b_stale.then_some("b")}>
+                <thead><tr><th scope="col">{"metric"}</th>{ heading("a", a_partial, false) }{ heading("b", b_partial, props.b_stale) }<th scope="col">{"Δ B vs A"}</th></tr></thead>
                 <tbody>
                 { for METRICS.iter().map(|d| {
                     let v = if partial { None } else { verdict(d, &a.metrics, &b.metrics) };
