@@ -199,18 +199,19 @@ fn results() -> Html {
                     <h2>{"A (pinned) vs B (current)"}</h2>
                     <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}
                         b_waiting={s.pending_b.is_some()}
-                        b_stale={s.result.as_ref().is_some_and(|r| r.gen != s.gen)} />
+                        b_stale={s.result.as_ref().is_some_and(|r| r.gen != s.gen)} b_config={s.config.clone()} />
                 </section>
             }
             <section class="panel" aria-label="Timeline">
                 <h2>{"Timeline"}</h2>
                 if let Some(a) = &a {
                     <h3 class="series a">{"A"}</h3>
-                    <Timeline trace={a.trace.clone()} label="A" />
+                    <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} />
                     <h3 class="series b">{"B"}</h3>
                 }
                 if let Some(r) = &b {
-                    <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }} />
+                    <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
+                            preview={r.preview} partial={r.figures_partial()} />
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }

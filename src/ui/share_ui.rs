@@ -713,7 +713,8 @@ pub fn embed_page() -> Html {
             View::Timeline => html! {
                 <section class="panel" aria-label="Timeline" data-view="timeline" style="min-width:0">
                     if let Some(r) = &b {
-                        <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }} />
+                        <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
+                            preview={r.preview} partial={r.figures_partial()} />
                     } else {
                         <p class="note">{"Waiting for the first run…"}</p>
                     }
@@ -732,7 +733,7 @@ pub fn embed_page() -> Html {
                     if s.pin.is_some() {
                         <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}
                             b_waiting={s.pending_b.is_some()}
-                        b_stale={s.result.as_ref().is_some_and(|r| r.gen != s.gen)} />
+                        b_stale={s.result.as_ref().is_some_and(|r| r.gen != s.gen)} b_config={s.config.clone()} />
                     } else {
                         <p class="note">{"This link compares nothing (add compare=1 and b. keys)."}</p>
                     }

@@ -180,9 +180,13 @@ async fn a_pinned_preview_is_labelled_as_one_until_its_full_run_is_in() {
     assert!(html.contains("A is a preview of the first 250,000 events, not final figures"));
     assert!(html.contains("Simulating A…") && !html.contains("Up to date"), "not up to date while A is a preview");
     assert!(!html.contains("class=\"delta better\"") && !html.contains("class=\"delta worse\""), "no verdicts yet");
+    assert!(
+        html.contains("a preview keeps at most 20,000 spans and marks. The preview itself stops early"),
+        "A's timeline note does not claim its figures cover the whole run"
+    );
     let (id, _) = s.pin_job().expect("A runs on its own");
     let s = yew::Reducible::reduce(s, Action::PinDone { id, result: full() });
     let html = render((*s).clone()).await;
     assert!(!html.contains("data-preview=") && !html.contains(" (preview)</span>") && !html.contains("A is a preview"));
-    assert!(html.contains("Up to date"));
+    assert!(html.contains("Up to date") && !html.contains("a preview keeps"));
 }

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::engine::config::Config;
 use crate::engine::metrics::Metrics;
 use crate::engine::presets::preset;
 
@@ -72,6 +73,9 @@ pub struct CompareProps {
     /// `b` is the answer for an earlier config (the current one is being simulated).
     #[prop_or_default]
     pub b_stale: bool,
+    /// The current config (B), which the diff line names even while `b` is stale.
+    #[prop_or_default]
+    pub b_config: Option<Config>,
 }
 
 /// A against B: both values and B's change relative to A, coloured by which way is better.
@@ -89,7 +93,8 @@ pub fn compare_table(props: &CompareProps) -> Html {
     let (Some(a), Some(b)) = (&props.a, &props.b) else {
         return html! { <p class="note">{"Waiting for both runs…"}</p> };
     };
-    let (a_partial, b_partial) = (a.figures_partial(), b.figures_partial());
+    // A stale B is an earlier config's figures, preview or not: it says "updating".
+    let (a_partial, b_partial) = (a.figures_partial(), b.figures_partial() && !props.b_stale);
     let partial = a_partial || b_partial || props.b_stale;
     let sides: Vec<&str> = [(a_partial, "a"), (b_partial, "b")].iter().filter(|(p, _)| *p).map(|(_, s)| *s).collect();
     let heading = |side: &'static str, is_preview: bool, stale: bool| -> Html {
@@ -109,13 +114,14 @@ pub fn compare_table(props: &CompareProps) -> Html {
         (false, true) => Some(("B is a preview", "run")),
         (false, false) => None,
     };
-    let diffs = b.config.diff(&a.config);
+    let b_config = props.b_config.as_ref().unwrap_or(&b.config);
+    let diffs = b_config.diff(&a.config);
     html! {
         <div class="compare">
             <p class="diff">{"B differs from A in: "}
                 if diffs.is_empty() { <em>{"nothing yet — change a knob"}</em> }
                 { for diffs.iter().map(|(k, v)| html! { <code>{format!("{k}={v} ")}</code> }) }
-                if a.config.seed != b.config.seed { <strong>{" (different seeds: not a paired comparison)"}</strong> }
+                if a.config.seed != b_config.seed { <strong>{" (different seeds: not a paired comparison)"}</strong> }
             </p>
             if let Some((who, runs)) = preview_note {
                 <p class="note">{format!(
