@@ -50,6 +50,15 @@ pub fn app(props: &AppProps) -> Html {
             r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, sweep, small);
         });
     }
+    // A pinned A without its full run, once it is no longer the current config, is run on
+    // its own (the current config's runs finish it while they are the same).
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        use_effect_with(state.pin_job(), move |job| {
+            let mut r = runner.borrow_mut();
+            r.get_or_insert_with(|| Runner::new(dispatcher)).want_pin(job.clone());
+        });
+    }
     // Seed tables load the first time their tab opens.
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
@@ -147,6 +156,12 @@ fn results() -> Html {
             </span>
         },
         (None, true) => html! { <span class="status running" role="status">{"Simulating…"}</span> },
+        // B is final; A is not yet (see `State::comparing`).
+        (None, false) if s.comparing() => html! {
+            <span class="status running" role="status" title="B's figures are final; A's full run is being simulated">
+                {"Simulating A…"}
+            </span>
+        },
         (None, false) => html! { <span class="status ok" role="status">{"Up to date"}</span> },
     };
     let pin = {
@@ -182,18 +197,21 @@ fn results() -> Html {
             if s.pin.is_some() {
                 <section class="panel" aria-label="Compare A and B">
                     <h2>{"A (pinned) vs B (current)"}</h2>
-                    <CompareTable a={a.clone()} b={b.clone()} />
+                    <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}
+                        b_waiting={s.pending_b.is_some()}
+                        b_stale={s.result.as_ref().is_some_and(|r| r.gen != s.gen)} b_config={s.config.clone()} />
                 </section>
             }
             <section class="panel" aria-label="Timeline">
                 <h2>{"Timeline"}</h2>
                 if let Some(a) = &a {
                     <h3 class="series a">{"A"}</h3>
-                    <Timeline trace={a.trace.clone()} label="A" />
+                    <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} />
                     <h3 class="series b">{"B"}</h3>
                 }
                 if let Some(r) = &b {
-                    <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }} />
+                    <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
+                            preview={r.preview} partial={r.figures_partial()} />
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }

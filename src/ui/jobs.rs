@@ -297,6 +297,11 @@ pub enum JobKind {
         gen: u64,
         index: usize,
     },
+    /// The full run of the pinned A with this `Pinned::id` (A is no longer the current
+    /// config, so the live runs do not finish it).
+    Pin {
+        id: u64,
+    },
     Seeds,
 }
 
@@ -309,8 +314,9 @@ pub struct SweepPlan {
     pub next: usize,
 }
 
-/// Keeps one job in flight: the latest config's preview first, then its full run, then
-/// seed tables, then sweep points one at a time. A newer config or sweep replaces waiting
+/// Keeps one job in flight: the latest config's preview first, then its full run, then the
+/// pinned A's full run (once no full run is held), then seed tables, then sweep points one
+/// at a time. A newer config or sweep replaces waiting
 /// work, so stale work is never started (an answer to stale work is dropped by generation
 /// in the reducer). While a knob moves, only previews run: a full run waits until the
 /// runner releases it (`release_full`, after the knob has rested), so its big answer never
@@ -323,6 +329,8 @@ pub struct Scheduler {
     /// The latest config's full run, until it is released.
     held: Option<(u64, Config)>,
     live: Option<(u64, Config)>,
+    /// The pinned A's full run (`Pinned::id`, capped config).
+    pin: Option<(u64, Config)>,
     sweep: Option<SweepPlan>,
     seeds: bool,
 }
@@ -365,6 +373,12 @@ impl Scheduler {
         [&self.preview, &self.held, &self.live].iter().all(|w| w.as_ref().is_none_or(|(g, _)| *g == gen))
     }
 
+    /// Asks for the full run of the pinned A (`id`, its config capped to `LIVE_EVENT_BUDGET`),
+    /// or forgets it (None: A needs none any more).
+    pub fn want_pin(&mut self, job: Option<(u64, Config)>) {
+        self.pin = job.map(|(id, config)| (id, capped(&config, LIVE_EVENT_BUDGET).0));
+    }
+
     /// Asks for a sweep (replaces the one in progress).
     pub fn want_sweep(&mut self, gen: u64, points: Vec<Config>) {
         self.sweep = Some(SweepPlan { gen, points, next: 0 });
@@ -392,6 +406,13 @@ impl Scheduler {
         if let Some((gen, config)) = self.live.take() {
             self.in_flight = Some((id, JobKind::Live { gen, preview: false }));
             return Some(Request::Run { id, config, trace_items: LIVE_TRACE_ITEMS });
+        }
+        // Not while a full run is held: the knob is still moving and its previews go first.
+        if self.held.is_none() {
+            if let Some((pin, config)) = self.pin.take() {
+                self.in_flight = Some((id, JobKind::Pin { id: pin }));
+                return Some(Request::Run { id, config, trace_items: LIVE_TRACE_ITEMS });
+            }
         }
         if std::mem::take(&mut self.seeds) {
             self.in_flight = Some((id, JobKind::Seeds));
@@ -436,6 +457,9 @@ impl Scheduler {
                         plan.next = plan.next.min(index);
                     }
                 }
+            }
+            (JobKind::Pin { id }, Request::Run { config, .. }) if self.pin.is_none() => {
+                self.pin = Some((id, config));
             }
             (JobKind::Seeds, _) => self.seeds = true,
             _ => {}
@@ -550,6 +574,33 @@ mod tests {
         assert_eq!(seed, 20, "the old sweep's remaining points are dropped");
         assert_eq!(s.finish(id), Some(JobKind::Sweep { gen: 6, index: 0 }));
         assert_eq!(s.next_request(), None);
+    }
+
+    #[test]
+    fn the_pinned_a_runs_in_full_after_the_current_config_and_before_the_sweep() {
+        let mut s = Scheduler::default();
+        s.want_sweep(7, vec![cfg(30)]);
+        s.want_live(7, &cfg(2));
+        s.want_pin(Some((1, Config { max_events: u64::MAX, ..cfg(1) })));
+        let (id, seed, ..) = next_run(&mut s);
+        assert_eq!(seed, 2, "B's preview first");
+        s.finish(id);
+        let (id, seed, ..) = next_run(&mut s);
+        assert_eq!(seed, 30, "not A while B's full run is held: the knob may still move");
+        s.finish(id);
+        s.want_sweep(7, vec![cfg(31)]);
+        s.release_full(7);
+        let (id, seed, ..) = next_run(&mut s);
+        assert_eq!(s.finish(id), Some(JobKind::Live { gen: 7, preview: false }));
+        assert_eq!(seed, 2);
+        let (id, seed, items, budget) = next_run(&mut s);
+        assert_eq!((seed, items, budget), (1, LIVE_TRACE_ITEMS, LIVE_EVENT_BUDGET), "then A, capped like a live run");
+        assert_eq!(s.finish(id), Some(JobKind::Pin { id: 1 }));
+        assert_eq!(next_run(&mut s).1, 31, "then the sweep");
+        s.abandon();
+        s.want_pin(Some((2, cfg(1))));
+        s.want_pin(None);
+        assert_eq!(s.next_request(), None, "a forgotten A is not run");
     }
 
     #[test]

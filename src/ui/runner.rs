@@ -54,6 +54,7 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
             let preview = preview && result.as_ref().is_ok_and(|r| !r.complete());
             Some(Action::RunDone { gen, result, preview })
         }
+        (JobKind::Pin { id }, Response::Run { result, .. }) => Some(Action::PinDone { id, result }),
         (JobKind::Sweep { gen, index }, Response::Run { result, .. }) => {
             Some(Action::SweepPoint { gen, index, result: result.map(|r| r.metrics) })
         }
@@ -126,6 +127,12 @@ impl Runner {
         }
         #[cfg(not(target_arch = "wasm32"))]
         self.inner.borrow_mut().sched.release_full(gen);
+    }
+
+    /// Asks for the full run of the pinned A (`State::pin_job`), or forgets it (None).
+    pub fn want_pin(&self, job: Option<(u64, Config)>) {
+        self.inner.borrow_mut().sched.want_pin(job);
+        self.pump();
     }
 
     pub fn request_seeds(&self) {
@@ -369,5 +376,7 @@ mod tests {
             Some(Action::SeedsDone(vec![]))
         );
         assert_eq!(action_for(JobKind::Seeds, Response::Ready), None);
+        // A pinned A's own run answers A, even when its budget cut it (it is A's full run).
+        assert!(matches!(action_for(JobKind::Pin { id: 5 }, cut()), Some(Action::PinDone { id: 5, result: Ok(_) })));
     }
 }

@@ -701,7 +701,7 @@ pub fn embed_page() -> Html {
     let b = s.result.clone();
     let a = s.pin.as_ref().and_then(|p| p.result.clone());
     let running = s.running();
-    let status = match (&s.run_error, running) {
+    let status = match (&s.run_error, running || s.comparing()) {
         (Some(e), _) => {
             html! { <span class="status error" role="alert">{format!("Cannot run this config: {e}")}</span> }
         }
@@ -713,7 +713,8 @@ pub fn embed_page() -> Html {
             View::Timeline => html! {
                 <section class="panel" aria-label="Timeline" data-view="timeline" style="min-width:0">
                     if let Some(r) = &b {
-                        <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }} />
+                        <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
+                            preview={r.preview} partial={r.figures_partial()} />
                     } else {
                         <p class="note">{"Waiting for the first run…"}</p>
                     }
@@ -730,7 +731,9 @@ pub fn embed_page() -> Html {
             View::Compare => html! {
                 <section class="panel" aria-label="Compare A and B" data-view="compare" style="min-width:0">
                     if s.pin.is_some() {
-                        <CompareTable a={a.clone()} b={b.clone()} />
+                        <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}
+                            b_waiting={s.pending_b.is_some()}
+                        b_stale={s.result.as_ref().is_some_and(|r| r.gen != s.gen)} b_config={s.config.clone()} />
                     } else {
                         <p class="note">{"This link compares nothing (add compare=1 and b. keys)."}</p>
                     }

@@ -163,3 +163,30 @@ async fn a_preview_that_ran_to_the_end_has_final_figures_and_only_waits_for_its_
     assert!(!html.contains("Preview: these figures cover"), "the figures are not called partial");
     assert!(html.contains("aria-busy=\"true\""));
 }
+
+#[tokio::test]
+async fn a_pinned_preview_is_labelled_as_one_until_its_full_run_is_in() {
+    let (s, r) = preview_with_2000_items("?v=1&preset=nohz-pipe");
+    let gen = s.gen;
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: Ok(r), preview: true });
+    let s = yew::Reducible::reduce(s, Action::PinA);
+    let s = yew::Reducible::reduce(s, Action::Set { key: "nohz_exit_reprograms", value: "1".into() });
+    // B's full run (a stub that ran to its end); A still has only its preview.
+    let full = || Ok(crate::ui::jobs::RunResult { metrics: Default::default(), trace: Default::default() });
+    let s = yew::Reducible::reduce(s.clone(), Action::RunDone { gen: s.gen, result: full(), preview: false });
+    let html = render((*s).clone()).await;
+    assert!(html.contains("data-preview=\"a\""), "the table says which side is a preview");
+    assert!(html.contains(" (preview)</span></th>"), "A's heading says preview");
+    assert!(html.contains("A is a preview of the first 250,000 events, not final figures"));
+    assert!(html.contains("Simulating A…") && !html.contains("Up to date"), "not up to date while A is a preview");
+    assert!(!html.contains("class=\"delta better\"") && !html.contains("class=\"delta worse\""), "no verdicts yet");
+    assert!(
+        html.contains("a preview keeps at most 20,000 spans and marks. The preview itself stops early"),
+        "A's timeline note does not claim its figures cover the whole run"
+    );
+    let (id, _) = s.pin_job().expect("A runs on its own");
+    let s = yew::Reducible::reduce(s, Action::PinDone { id, result: full() });
+    let html = render((*s).clone()).await;
+    assert!(!html.contains("data-preview=") && !html.contains(" (preview)</span>") && !html.contains("A is a preview"));
+    assert!(html.contains("Up to date") && !html.contains("a preview keeps"));
+}

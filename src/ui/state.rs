@@ -84,8 +84,23 @@ impl Sweep {
 /// A pinned config to compare against ("A"); the current config is "B".
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pinned {
+    /// Identity of this pin (each pin gets a new one), so a late answer for an earlier A is
+    /// dropped.
+    pub id: u64,
     pub config: Config,
+    /// A's run as far as it has come: None, its preview, then its full run. While A is the
+    /// current config its answers come from the current run; once B is current and A has no
+    /// full result yet, A is run on its own (`State::pin_job`, `Action::PinDone`).
     pub result: Option<Rc<RunView>>,
+    /// Why A cannot run (then it never gets a result).
+    pub error: Option<String>,
+}
+
+impl Pinned {
+    /// Whether A's full run is still to come: no result yet, or only its preview.
+    pub fn waiting(&self) -> bool {
+        self.error.is_none() && self.result.as_ref().is_none_or(|r| r.preview)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,10 +151,11 @@ pub struct State {
     pub embed: bool,
     /// The views a link opened (`view=`), kept so the link round-trips; empty = default.
     pub views: Vec<View>,
-    /// A link's B config, installed once A (pinned) has its result: the runner runs one
-    /// config at a time, so A runs first, then B becomes the current config.
+    /// A link's B config, installed once A (pinned) has its full result: the runner runs
+    /// one config at a time, so A runs first, then B becomes the current config.
     pub pending_b: Option<Config>,
     next_notice: u64,
+    next_pin: u64,
 }
 
 impl Default for State {
@@ -168,6 +184,7 @@ impl State {
             views: Vec::new(),
             pending_b: None,
             next_notice: 0,
+            next_pin: 0,
         };
         s.sweep = plan_sweep(&s.config, sweep_key(&s.config, None), s.gen, None).map(Rc::new);
         s
@@ -178,10 +195,31 @@ impl State {
         self.result.as_ref().map(|r| (r.gen, r.preview)) != Some((self.gen, false)) && self.run_error.is_none()
     }
 
+    /// True while the comparison is not final: A (pinned) has no full result yet, or a
+    /// link's B still waits for it. The page is up to date only when neither this nor
+    /// `running` holds.
+    pub fn comparing(&self) -> bool {
+        self.pending_b.is_some() || self.pin.as_ref().is_some_and(|p| p.waiting())
+    }
+
+    /// The pinned A that needs a run of its own: it has no full result and is not the
+    /// current config (whose runs fill A while they are the same). Its id and config.
+    pub fn pin_job(&self) -> Option<(u64, Config)> {
+        let p = self.pin.as_ref()?;
+        (p.waiting() && p.config != self.config).then(|| (p.id, p.config.clone()))
+    }
+
+    /// Pins `config` as A with what is known of its run so far.
+    fn pin(&mut self, config: Config, result: Option<Rc<RunView>>) {
+        self.next_pin += 1;
+        self.pin = Some(Rc::new(Pinned { id: self.next_pin, config, result, error: None }));
+    }
+
     /// The state a share link describes (see `share::url`), with one notice listing what
     /// the link could not use. In the URL, A is the main config and B (`compare`) is
     /// relative to it; here B is the current config and A is pinned. B waits in
-    /// `pending_b` until A's result arrives.
+    /// `pending_b` until A's full result arrives (a preview is not enough: once B is
+    /// current, nothing would finish A's run).
     pub fn from_url(u: &UrlState, notices: &[url::Notice]) -> Self {
         // Without `preset=` the link is relative to the default config: name the preset
         // that is exactly that config, so the picker shows where the values came from.
@@ -192,7 +230,7 @@ impl State {
         s.embed = u.embed;
         s.views = u.views.clone();
         if let Some(b) = &u.compare {
-            s.pin = Some(Rc::new(Pinned { config: u.config.clone(), result: None }));
+            s.pin(u.config.clone(), None);
             if *b != u.config {
                 s.pending_b = Some(b.clone());
             }
@@ -314,6 +352,11 @@ pub enum Action {
         /// The quick capped run that comes before the full one.
         preview: bool,
     },
+    /// The full run of the pinned A with this `Pinned::id` (see `State::pin_job`).
+    PinDone {
+        id: u64,
+        result: Result<RunResult, String>,
+    },
     SweepPoint {
         gen: u64,
         index: usize,
@@ -387,8 +430,10 @@ impl Reducible for State {
                 None => s.notice(format!("The table names a preset '{name}' that does not exist.")),
             },
             Action::PinA => {
+                // A may start with the current preview; its full run still comes, from the
+                // current run or (once B differs) from `pin_job`.
                 let result = s.result.clone().filter(|r| r.gen == s.gen);
-                s.pin = Some(Rc::new(Pinned { config: s.config.clone(), result }));
+                s.pin(s.config.clone(), result);
             }
             Action::Unpin => s.pin = None,
             Action::RunDone { gen, result, preview } => {
@@ -405,24 +450,52 @@ impl Reducible for State {
                             trace: Rc::new(r.trace),
                             preview,
                         });
+                        // The current config's runs are A's while they are the same config, and
+                        // never replace A's full result with a preview.
                         if let Some(pin) = &mut s.pin {
-                            let open = pin.result.as_ref().is_none_or(|p| p.preview && p.gen == gen);
-                            if open && pin.config == s.config {
+                            if pin.waiting() && pin.config == s.config {
                                 Rc::make_mut(pin).result = Some(view.clone());
                             }
                         }
                         s.result = Some(view);
                         s.run_error = None;
-                        if let Some(b) = s.pending_b.take() {
-                            s.set_config(b, None);
+                        // A link's B waits for A's full run: a preview of A is not A's result.
+                        if !preview {
+                            if let Some(b) = s.pending_b.take() {
+                                s.set_config(b, None);
+                            }
                         }
                     }
                     Err(e) => {
+                        if let Some(pin) = &mut s.pin {
+                            if pin.waiting() && pin.config == s.config {
+                                Rc::make_mut(pin).error = Some(e.clone());
+                            }
+                        }
                         s.run_error = Some(e);
                         if let Some(b) = s.pending_b.take() {
                             s.set_config(b, None);
                         }
                     }
+                }
+            }
+            Action::PinDone { id, result } => {
+                let Some(pin) = &mut s.pin else { return self };
+                if pin.id != id || !pin.waiting() {
+                    return self; // an earlier A's, or A already has its full run
+                }
+                let pin = Rc::make_mut(pin);
+                match result {
+                    Ok(r) => {
+                        pin.result = Some(Rc::new(RunView {
+                            gen: s.gen,
+                            config: pin.config.clone(),
+                            metrics: r.metrics,
+                            trace: Rc::new(r.trace),
+                            preview: false,
+                        }))
+                    }
+                    Err(e) => pin.error = Some(e),
                 }
             }
             Action::SweepPoint { gen, index, result } => {
@@ -774,6 +847,60 @@ mod tests {
         let s = Rc::new(from_link(q));
         let s = reduce(s, Action::Set { key: "cores", value: "3".into() });
         assert!(s.pending_b.is_none());
+    }
+
+    #[test]
+    fn a_compare_links_a_is_not_final_with_its_preview() {
+        // Issue 17: A's preview (cut by its event budget) was pinned as if final and B was
+        // installed at once, so A's full run never came and the page said "Up to date".
+        let q = "v=1&preset=nohz-pipe&compare=1&b.nohz_exit_reprograms=1";
+        let s = Rc::new(from_link(q));
+        let a = s.config.clone();
+        let p = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(1.0), preview: true });
+        assert!(p.pin.as_ref().unwrap().result.as_ref().is_some_and(|r| r.preview), "A is shown as a preview");
+        assert_eq!(p.config, a, "A's preview is not A's result: B waits for A's full run");
+        assert!(p.pending_b.is_some() && p.running(), "still running");
+        assert_eq!(p.query(), q);
+        let f = reduce(p.clone(), Action::RunDone { gen: p.gen, result: ok_run(2.0), preview: false });
+        let pinned = f.pin.as_ref().unwrap().result.clone().unwrap();
+        assert!(!pinned.preview && pinned.metrics.throughput == 2.0, "A's full run is A's result");
+        assert_eq!(f.config.nohz_exit_reprograms, 1, "then B is current");
+        assert!(f.pending_b.is_none() && f.running());
+        let b = reduce(f.clone(), Action::RunDone { gen: f.gen, result: ok_run(3.0), preview: false });
+        assert!(!b.running());
+        assert_eq!(b.pin.as_ref().unwrap().result.as_ref().unwrap().metrics.throughput, 2.0, "A stays A");
+    }
+
+    #[test]
+    fn pinning_a_preview_still_gets_a_its_full_run() {
+        let s = reduce(Rc::new(State::default()), Action::Set { key: "cores", value: "3".into() });
+        let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(1.0), preview: true });
+        let s = reduce(s, Action::PinA);
+        assert!(s.pin.as_ref().unwrap().waiting() && s.comparing(), "not up to date while A is a preview");
+        assert_eq!(s.pin_job(), None, "A is the current config: its full run is the current one");
+        // B changes before A's full run came: that run is now stale, so A runs on its own.
+        let s = reduce(s, Action::Set { key: "hz", value: "1000".into() });
+        let (id, a) = s.pin_job().expect("A needs its own full run");
+        assert_eq!((a.cores, a.hz), (3, 250));
+        let b = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(5.0), preview: false });
+        assert!(!b.running() && b.comparing(), "B is final, A is not: not up to date");
+        assert!(b.pin.as_ref().unwrap().result.as_ref().unwrap().preview, "A's figures are still the preview");
+        let stale = reduce(b.clone(), Action::PinDone { id: id + 1, result: ok_run(9.0) });
+        assert!(Rc::ptr_eq(&stale, &b), "an answer for another pin is dropped");
+        let done = reduce(b, Action::PinDone { id, result: ok_run(2.0) });
+        let pin = done.pin.as_ref().unwrap();
+        assert!(!pin.waiting() && pin.result.as_ref().unwrap().metrics.throughput == 2.0);
+        assert!(!done.comparing() && done.pin_job().is_none());
+        let late = reduce(done.clone(), Action::PinDone { id, result: ok_run(7.0) });
+        assert!(Rc::ptr_eq(&late, &done), "A keeps its full run");
+        // A that cannot run says so instead of waiting for ever.
+        let s = reduce(done, Action::Set { key: "hz", value: "100".into() });
+        let s = reduce(s, Action::PinA);
+        assert!(s.pin.as_ref().unwrap().result.is_none() && s.pin_job().is_none());
+        let s = reduce(s, Action::Set { key: "cores", value: "2".into() });
+        let (id, _) = s.pin_job().unwrap();
+        let e = reduce(s, Action::PinDone { id, result: Err("no".into()) });
+        assert!(!e.comparing() && e.pin.as_ref().unwrap().error.as_deref() == Some("no"));
     }
 
     #[test]

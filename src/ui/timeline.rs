@@ -37,6 +37,12 @@ pub struct TimelineProps {
     /// Names the run (e.g. the policy) in the canvas's aria-label and the PNG file name.
     #[prop_or_default]
     pub label: AttrValue,
+    /// The trace is a preview's (`jobs::PREVIEW_TRACE_ITEMS`); `partial`: so are its figures
+    /// (cut by the preview's event budget). The note under a cut trace says so.
+    #[prop_or_default]
+    pub preview: bool,
+    #[prop_or_default]
+    pub partial: bool,
 }
 
 /// Zoom factor of one +/- press or arrow key.
@@ -707,12 +713,28 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 <p class="timeline-note">{"This run recorded no timeline spans (tracing off, or a window outside the run)."}</p>
             }
             if trace.truncated {
-                <p class="timeline-note">{format!(
-                    "The timeline shows the first {} of {}: the live trace keeps at most {} spans and marks. The figures cover the whole run.",
-                    super::format::duration(draw::recorded_end(trace)),
-                    super::format::duration(trace.end),
-                    super::format::count(super::jobs::LIVE_TRACE_ITEMS as u64),
-                )}</p>
+                <p class="timeline-note">{
+                    if props.preview {
+                        format!(
+                            "The timeline shows the first {} of {}: a preview keeps at most {} spans and marks. {}",
+                            super::format::duration(draw::recorded_end(trace)),
+                            super::format::duration(trace.end),
+                            super::format::count(super::jobs::PREVIEW_TRACE_ITEMS as u64),
+                            if props.partial {
+                                "The preview itself stops early; the full run follows."
+                            } else {
+                                "The figures cover the whole run; the full timeline follows."
+                            },
+                        )
+                    } else {
+                        format!(
+                            "The timeline shows the first {} of {}: the live trace keeps at most {} spans and marks. The figures cover the whole run.",
+                            super::format::duration(draw::recorded_end(trace)),
+                            super::format::duration(trace.end),
+                            super::format::count(super::jobs::LIVE_TRACE_ITEMS as u64),
+                        )
+                    }
+                }</p>
             }
             <ul class="timeline-legend" aria-label="Legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:0.6em"><strong>{label_text}{": "}</strong></li>

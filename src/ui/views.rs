@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::engine::config::Config;
 use crate::engine::metrics::Metrics;
 use crate::engine::presets::preset;
 
@@ -63,29 +64,78 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
 pub struct CompareProps {
     pub a: Option<Rc<RunView>>,
     pub b: Option<Rc<RunView>>,
+    /// Why A cannot run.
+    #[prop_or_default]
+    pub a_error: Option<String>,
+    /// B is a link's config, waiting for A's full run (`State::pending_b`).
+    #[prop_or_default]
+    pub b_waiting: bool,
+    /// `b` is the answer for an earlier config (the current one is being simulated).
+    #[prop_or_default]
+    pub b_stale: bool,
+    /// The current config (B), which the diff line names even while `b` is stale.
+    #[prop_or_default]
+    pub b_config: Option<Config>,
 }
 
 /// A against B: both values and B's change relative to A, coloured by which way is better.
+/// A side whose figures are only a preview says so in its heading and a note, and no change
+/// is computed against it (`data-preview` on the table names the sides that are previews);
+/// the same for a B that is an earlier config's answer (`data-updating="b"`).
 #[function_component(CompareTable)]
 pub fn compare_table(props: &CompareProps) -> Html {
+    if let Some(e) = &props.a_error {
+        return html! { <p class="note" role="alert">{format!("A cannot run: {e}")}</p> };
+    }
+    if props.b_waiting {
+        return html! { <p class="note">{"Simulating A first; B follows once A's full run is in."}</p> };
+    }
     let (Some(a), Some(b)) = (&props.a, &props.b) else {
         return html! { <p class="note">{"Waiting for both runs…"}</p> };
     };
-    let diffs = b.config.diff(&a.config);
+    // A stale B is an earlier config's figures, preview or not: it says "updating".
+    let (a_partial, b_partial) = (a.figures_partial(), b.figures_partial() && !props.b_stale);
+    let partial = a_partial || b_partial || props.b_stale;
+    let sides: Vec<&str> = [(a_partial, "a"), (b_partial, "b")].iter().filter(|(p, _)| *p).map(|(_, s)| *s).collect();
+    let heading = |side: &'static str, is_preview: bool, stale: bool| -> Html {
+        if is_preview {
+            html! { <th scope="col" class={side} title="Figures of the first events only; the full run follows">
+            {side.to_uppercase()}<span class="u">{" (preview)"}</span></th> }
+        } else if stale {
+            html! { <th scope="col" class={side} title="Figures of the config before the last change; its run follows">
+            {side.to_uppercase()}<span class="u">{" (updating)"}</span></th> }
+        } else {
+            html! { <th scope="col" class={side}>{side.to_uppercase()}</th> }
+        }
+    };
+    let preview_note = match (a_partial, b_partial) {
+        (true, true) => Some(("A and B are previews", "runs")),
+        (true, false) => Some(("A is a preview", "run")),
+        (false, true) => Some(("B is a preview", "run")),
+        (false, false) => None,
+    };
+    let b_config = props.b_config.as_ref().unwrap_or(&b.config);
+    let diffs = b_config.diff(&a.config);
     html! {
         <div class="compare">
             <p class="diff">{"B differs from A in: "}
                 if diffs.is_empty() { <em>{"nothing yet — change a knob"}</em> }
                 { for diffs.iter().map(|(k, v)| html! { <code>{format!("{k}={v} ")}</code> }) }
-                if a.config.seed != b.config.seed { <strong>{" (different seeds: not a paired comparison)"}</strong> }
+                if a.config.seed != b_config.seed { <strong>{" (different seeds: not a paired comparison)"}</strong> }
             </p>
-            <table>
-                <thead><tr><th scope="col">{"metric"}</th><th scope="col" class="a">{"A"}</th><th scope="col" class="b">{"B"}</th><th scope="col">{"Δ B vs A"}</th></tr></thead>
+            if let Some((who, runs)) = preview_note {
+                <p class="note">{format!(
+                    "{who} of the first {} events, not final figures; the change column waits for the full {runs}.",
+                    super::format::count(super::jobs::PREVIEW_EVENT_BUDGET),
+                )}</p>
+            }
+            <table data-preview={(!sides.is_empty()).then(|| sides.join(" "))} data-updating={props.b_stale.then_some("b")}>
+                <thead><tr><th scope="col">{"metric"}</th>{ heading("a", a_partial, false) }{ heading("b", b_partial, props.b_stale) }<th scope="col">{"Δ B vs A"}</th></tr></thead>
                 <tbody>
                 { for METRICS.iter().map(|d| {
-                    let v = verdict(d, &a.metrics, &b.metrics);
+                    let v = if partial { None } else { verdict(d, &a.metrics, &b.metrics) };
                     let cls = match v { Some(true) => "better", Some(false) => "worse", None => "" };
-                    let delta = delta_text(delta_percent((d.get)(&a.metrics), (d.get)(&b.metrics)));
+                    let delta = if partial { "…".to_string() } else { delta_text(delta_percent((d.get)(&a.metrics), (d.get)(&b.metrics))) };
                     html! {
                         <tr data-compare={d.key}>
                             <th scope="row">{d.label}<span class="u">{" "}{metric_unit(d, &b.metrics).to_string()}</span></th>
