@@ -415,3 +415,77 @@ fn eevdf_run_to_parity_and_place_lag_are_switchable() {
         assert_ne!(d(""), d("NO_PLACE_DEADLINE_INITIAL NO_RUN_TO_PARITY"), "{k}");
     }
 }
+
+// ---------------------------------------------------------------- CFS of each era (issue 12, defect 4)
+
+/// One core, HZ=1000: a CPU hog and periodic sleepers (`run/period` each), on `kernel`.
+fn hog_and_sleepers(kernel: &str, features: &str, sleepers: &[(Ns, Ns)], hz: &str) -> Config {
+    let mut tasks = vec![PeriodicTask { count: 1, run: 20 * MS, period: 20 * MS }];
+    tasks.extend(sleepers.iter().map(|&(run, period)| PeriodicTask { count: 1, run, period }));
+    let c = Config { cores: 1, workload: WorkloadKind::Rtapp, tasks, duration: 2_000 * MS, ..Config::default() };
+    cfg_with(c, &[("kernel", kernel), ("features", features), ("hz", hz)])
+}
+
+#[test]
+fn on_2624_a_sleeper_placed_a_full_latency_back_preempts_the_hog_at_once() {
+    // 2.6.24, 1 CPU: placed at min_vruntime - 20 ms (NEW_FAIR_SLEEPERS), it leads the hog by
+    // 20 ms > the 10 ms wakeup granularity, so every wakeup preempts. With 2.6.32's halved
+    // credit (10 ms, not > 10 ms) it would wait for the tick.
+    let m = run(&hog_and_sleepers("2.6.24", "", &[(MS, 30 * MS)], "1000"), None).unwrap().metrics;
+    assert!(m.wakeup_latency_us.count > 50);
+    assert!(m.wakeup_latency_us.p50 < 50.0, "p50 {} us", m.wakeup_latency_us.p50);
+}
+
+#[test]
+fn on_2624_without_wakeup_preemption_the_tick_waits_for_the_slice_not_the_vruntime_lead() {
+    // NO_WAKEUP_PREEMPT: the woken sleeper runs when the hog's 10 ms slice is used up
+    // (2.6.24's check_preempt_tick); the 2.6.32+ vruntime-lead test would switch within a tick.
+    let m = run(&hog_and_sleepers("2.6.24", "NO_WAKEUP_PREEMPT", &[(MS, 30 * MS)], "1000"), None).unwrap().metrics;
+    assert!(m.wakeup_latency_us.p50 > 2_000.0, "p50 {} us", m.wakeup_latency_us.p50);
+}
+
+#[test]
+fn on_2623_two_hogs_share_the_latency_through_their_keys() {
+    // 2.6.23, 1 CPU: a hog picked with a stale key that lies `s/2` (the fair_clock it waited)
+    // under the other's gains 1 ms of key per ms, and sched_granularity(2) = 20/2 - 20/4 = 5 ms:
+    // the lead passes it at `5 + s/2`, so stretches settle at s = 10 ms = latency / nr (the
+    // kernel comment's design), and past ideal_runtime (10 ms) the granularity drops to 0: one
+    // tick more.
+    let c = cfg_with(two_hogs("1000", "off"), &[("kernel", "2.6.23"), ("duration", "400ms")]);
+    let (_, t) = traced(&c);
+    let s = stretches(&t, 0);
+    let mid: Vec<Ns> = s[6..s.len() - 1].iter().map(|x| x.2 - x.1).collect();
+    assert!(mid.len() > 20);
+    for d in &mid {
+        assert!((10 * MS..=11 * MS).contains(d), "stretch {d} ns in {mid:?}");
+    }
+}
+
+#[test]
+fn on_2623_no_fair_sleepers_removes_the_sleeper_credit() {
+    let with = run(&hog_and_sleepers("2.6.23", "", &[(MS, 30 * MS)], "1000"), None).unwrap().metrics;
+    let without = run(&hog_and_sleepers("2.6.23", "NO_FAIR_SLEEPERS", &[(MS, 30 * MS)], "1000"), None).unwrap().metrics;
+    assert!(
+        with.wakeup_latency_us.p50 < without.wakeup_latency_us.p50,
+        "{} vs {}",
+        with.wakeup_latency_us.p50,
+        without.wakeup_latency_us.p50
+    );
+}
+
+#[test]
+fn preempt_restrict_makes_repeated_wakeups_wait_for_the_tick() {
+    // sched-devel, HZ=100: after one sleeper's wakeup preempted the hog, the next one against it
+    // waits for the hog's next tick (up to 10 ms); NO_PREEMPT_RESTRICT preempts each time.
+    let sleepers = [(MS, 25 * MS), (MS, 35 * MS), (MS, 45 * MS)];
+    let on = run(&hog_and_sleepers("sched-devel-2007", "", &sleepers, "100"), None).unwrap().metrics;
+    let off =
+        run(&hog_and_sleepers("sched-devel-2007", "NO_PREEMPT_RESTRICT", &sleepers, "100"), None).unwrap().metrics;
+    assert!(
+        on.wakeup_latency_us.p99 > off.wakeup_latency_us.p99 + 1_000.0,
+        "{} vs {}",
+        on.wakeup_latency_us.p99,
+        off.wakeup_latency_us.p99
+    );
+    assert!(on.preemptions < off.preemptions || on.wakeup_latency_us.max > off.wakeup_latency_us.max);
+}

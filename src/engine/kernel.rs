@@ -12,6 +12,8 @@
 //! `SCHED_FEAT_*` enum of `kernel/sched_fair.c` in 2007) defines it; a name the era does
 //! not have is refused with the era's list. A config stores only the names it changes,
 //! so switching the era keeps the overrides the new era also has.
+//! A name whose entry has no `Feat` is accepted and kept but not modelled (it changes
+//! nothing in a run); the comment above each 2007 table says which those are.
 //!
 //! Eras (sources: each release's tree, `../shared/reference/kernel-mechanisms.md`, the
 //! notes cited in the methods):
@@ -92,6 +94,18 @@ pub struct Tunables {
     pub rr_interval: Ns,
 }
 
+/// The CFS sysctls after the era's boot-time scaling (`Kernel::cfs_sysctls`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CfsSysctls {
+    pub latency: Ns,
+    pub min_granularity: Ns,
+    pub wakeup_granularity: Ns,
+    /// 2.6.23's `sysctl_sched_runtime_limit` (the latency); 0 in the other eras.
+    pub runtime_limit: Ns,
+    /// `sched_nr_latency` (sched-devel: `sysctl_sched_nr_latency`); 0 in 2.6.23, which has none.
+    pub nr_latency: u64,
+}
+
 /// One `sched_features` entry of an era.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FeatureDef {
@@ -125,16 +139,22 @@ const fn f(name: &'static str, feat: Option<Feat>, default: bool) -> FeatureDef 
     FeatureDef { name, feat, default }
 }
 
-// 2.6.23 kernel/sched_fair.c: `enum { SCHED_FEAT_FAIR_SLEEPERS = 1, ... }` and the
-// default `sysctl_sched_features`.
+// 2.6.23 kernel/sched_fair.c (v2.6.23 tag): `enum { SCHED_FEAT_FAIR_SLEEPERS = 1, ... }` and the
+// default `sysctl_sched_features` (FAIR_SLEEPERS*1 | SLEEPER_AVG*0 | SLEEPER_LOAD_AVG*1 |
+// PRECISE_CPU_LOAD*1 | START_DEBIT*1 | SKIP_INITIAL*0). No NEW_FAIR_SLEEPERS yet (it came with
+// e9acbff6484d). Not modelled (accepted names, no effect): SLEEPER_AVG and SLEEPER_LOAD_AVG
+// (the latter only matters with the former: it picks the load SLEEPER_AVG scales by),
+// PRECISE_CPU_LOAD (`update_cpu_load`'s sample; the engine keeps no cpu_load[]), SKIP_INITIAL.
 const F_2623: &[FeatureDef] = &[
     f("FAIR_SLEEPERS", Some(Feat::FairSleepers), true),
     f("SLEEPER_AVG", None, false),
     f("SLEEPER_LOAD_AVG", None, true),
+    f("PRECISE_CPU_LOAD", None, true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
     f("SKIP_INITIAL", None, false),
 ];
-// 2.6.24 kernel/sched_fair.c: NEW_FAIR_SLEEPERS, WAKEUP_PREEMPT, START_DEBIT, TREE_AVG, APPROX_AVG.
+// 2.6.24 kernel/sched.c (v2.6.24 tag): NEW_FAIR_SLEEPERS, WAKEUP_PREEMPT, START_DEBIT, TREE_AVG,
+// APPROX_AVG. Not modelled: TREE_AVG, APPROX_AVG (both off by default).
 const F_2624: &[FeatureDef] = &[
     f("NEW_FAIR_SLEEPERS", Some(Feat::FairSleepers), true),
     f("WAKEUP_PREEMPT", Some(Feat::WakeupPreempt), true),
@@ -142,14 +162,17 @@ const F_2624: &[FeatureDef] = &[
     f("TREE_AVG", None, false),
     f("APPROX_AVG", None, false),
 ];
-// The sched-devel tree of October 2007: 2.6.24's list plus PREEMPT_RESTRICT and the
-// HRTICK patch under test (off unless the tester turns it on).
+// The sched-devel tree of October 2007, by its mainline proxy v2.6.24-rc1 (kernel/sched.c):
+// `enum { NEW_FAIR_SLEEPERS = 1, START_DEBIT = 2, TREE_AVG = 4, APPROX_AVG = 8,
+// WAKEUP_PREEMPT = 16, PREEMPT_RESTRICT = 32 }`, all on but TREE_AVG and APPROX_AVG; plus
+// HRTICK from Peter Zijlstra's "sched: high-res preemption tick" patch under test (off unless
+// the tester turns it on; merged as 8f4d37ec073c for 2.6.25). Not modelled: TREE_AVG, APPROX_AVG.
 const F_DEVEL: &[FeatureDef] = &[
     f("NEW_FAIR_SLEEPERS", Some(Feat::FairSleepers), true),
-    f("WAKEUP_PREEMPT", Some(Feat::WakeupPreempt), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
     f("TREE_AVG", None, false),
     f("APPROX_AVG", None, false),
+    f("WAKEUP_PREEMPT", Some(Feat::WakeupPreempt), true),
     f("PREEMPT_RESTRICT", Some(Feat::PreemptRestrict), true),
     f("HRTICK", Some(Feat::Hrtick), false),
 ];
@@ -326,10 +349,20 @@ impl Kernel {
         }
     }
 
-    /// The release's tunable defaults (unscaled). 2.6.23 and 2.6.24: kernel/sched_fair.c;
-    /// 2.6.38-6.5: kernel/sched/fair.c (`sysctl_sched_latency = 6000000ULL`, ...);
-    /// 6.6+: `sysctl_sched_base_slice = 750000ULL`. rr_interval: SD's default (`rr_interval`
-    /// 8 ms on UP in SD v0.4x, scaled by CPU count by the scheduler itself: `policy::sd`).
+    /// The release's tunable defaults (unscaled, as the sysctls are before
+    /// `sched_init_granularity` multiplies them).
+    /// - 2.6.23 (kernel/sched_fair.c, v2.6.23): latency 20 ms, min_granularity 2 ms;
+    ///   `sched_init_granularity` overwrites wakeup_granularity with min_granularity / 2, so
+    ///   its default here is 1 ms (scaled like the others: `cfs_sysctls`).
+    /// - sched-devel (v2.6.24-rc1 proxy): latency 20 ms, wakeup_granularity 10 ms, and
+    ///   `sysctl_sched_nr_latency = 20` instead of a min_granularity: the tree had none
+    ///   (b2be5e96dc0 re-added it on 2007-11-09). `min_granularity` here stands for
+    ///   latency / nr_latency = 1 ms, the period's per-task floor that gives.
+    /// - 2.6.24 (v2.6.24): latency 20 ms, min_granularity 4 ms, wakeup_granularity 10 ms.
+    /// - 2.6.38-6.5: kernel/sched/fair.c (`sysctl_sched_latency = 6000000ULL`, ...);
+    ///   6.6+: `sysctl_sched_base_slice = 750000ULL`.
+    /// - rr_interval: SD's default (`rr_interval` 8 ms on UP in SD v0.4x, scaled by CPU count
+    ///   by the scheduler itself: `policy::sd`).
     pub fn tunables(self) -> Tunables {
         match self {
             Kernel::Sd2621 => Tunables {
@@ -341,12 +374,19 @@ impl Kernel {
             },
             Kernel::V2623 => Tunables {
                 sched_latency: 20 * MS,
-                min_granularity: 4 * MS,
-                wakeup_granularity: 2 * MS,
+                min_granularity: 2 * MS,
+                wakeup_granularity: MS,
                 migration_cost: 500 * US,
                 rr_interval: 6 * MS,
             },
-            Kernel::SchedDevel2007 | Kernel::V2624 => Tunables {
+            Kernel::SchedDevel2007 => Tunables {
+                sched_latency: 20 * MS,
+                min_granularity: MS,
+                wakeup_granularity: 10 * MS,
+                migration_cost: 500 * US,
+                rr_interval: 6 * MS,
+            },
+            Kernel::V2624 => Tunables {
                 sched_latency: 20 * MS,
                 min_granularity: 4 * MS,
                 wakeup_granularity: 10 * MS,
@@ -363,14 +403,89 @@ impl Kernel {
         }
     }
 
-    /// `sched_init_granularity`'s factor for `ncpus`: `1 + ilog2(ncpus)` in 2007,
-    /// `1 + ilog2(min(ncpus, 8))` from 2.6.32 (SCHED_TUNABLESCALING_LOG).
+    /// `sched_init_granularity`'s factor for `ncpus`: `1 + ilog2(ncpus)` in 2.6.23 and
+    /// 2.6.24 (uncapped CPU count); none in the sched-devel tree of October 2007, where
+    /// 38ad464d410 "sched: uniform tunings" (2007-10-15) had removed the SMP scaling
+    /// (19978ca6109 re-added it on 2007-11-09, for 2.6.24-rc3); `1 + ilog2(min(ncpus, 8))`
+    /// from 2.6.33 (1983a922a1bc, SCHED_TUNABLESCALING_LOG).
     pub fn granularity_factor(self, ncpus: u32) -> u64 {
         let n = ncpus.max(1);
         match self {
-            Kernel::Sd2621 | Kernel::V2623 | Kernel::SchedDevel2007 | Kernel::V2624 => 1 + n.ilog2() as u64,
+            Kernel::SchedDevel2007 => 1,
+            Kernel::Sd2621 | Kernel::V2623 | Kernel::V2624 => 1 + n.ilog2() as u64,
             _ => 1 + n.min(8).ilog2() as u64,
         }
+    }
+
+    /// The CFS sysctls a run uses, from a config's (unscaled) values: what the era's
+    /// `sched_init_granularity` (2007) or `update_sysctl` (2.6.33+) leaves.
+    /// - 2.6.23 (kernel/sched.c, v2.6.23): latency and min_granularity times the factor,
+    ///   each capped at 100 ms; `runtime_limit = latency`; wakeup_granularity is
+    ///   min_granularity / 2 there (the config's value times the factor, capped at 50 ms).
+    ///   No nr_latency (`sched_granularity` divides the latency by nr_running instead).
+    /// - sched-devel: no scaling; `sysctl_sched_nr_latency = 20` (a tunable of its own, so it
+    ///   stays 20 unless the config changes min_granularity, which stands for latency / nr_latency).
+    /// - 2.6.24 (v2.6.24): latency and min_granularity times the factor, capped at 200 ms;
+    ///   wakeup_granularity times the factor, uncapped; `sched_nr_latency = 5` at boot (not
+    ///   rescaled); the sysctl handler recomputes it as DIV_ROUND_UP(latency, min_granularity)
+    ///   when either is written, which is what a changed config value stands for.
+    /// - 2.6.33+: each times the capped factor; nr_latency DIV_ROUND_UP(latency, min_granularity)
+    ///   (8 at the defaults, `static unsigned int sched_nr_latency = 8`).
+    pub fn cfs_sysctls(self, latency: Ns, min_gran: Ns, wakeup_gran: Ns, ncpus: u32) -> CfsSysctls {
+        let f = self.granularity_factor(ncpus);
+        let d = self.tunables();
+        let (lat, min) = (latency.max(1), min_gran.max(1));
+        let div_ceil = |a: Ns, b: Ns| a.div_ceil(b.max(1)).max(1);
+        match self {
+            Kernel::V2623 => {
+                const LIMIT: Ns = 100 * MS;
+                let latency = (lat * f).min(LIMIT);
+                CfsSysctls {
+                    latency,
+                    min_granularity: (min * f).min(LIMIT),
+                    wakeup_granularity: (wakeup_gran * f).min(LIMIT / 2),
+                    runtime_limit: latency,
+                    nr_latency: 0,
+                }
+            }
+            Kernel::SchedDevel2007 => CfsSysctls {
+                latency: lat,
+                min_granularity: min,
+                wakeup_granularity: wakeup_gran,
+                runtime_limit: 0,
+                nr_latency: if min_gran == d.min_granularity { 20 } else { div_ceil(lat, min) },
+            },
+            Kernel::V2624 => {
+                const LIMIT: Ns = 200 * MS;
+                let (latency, min_granularity) = ((lat * f).min(LIMIT), (min * f).min(LIMIT));
+                let boot = lat == d.sched_latency && min == d.min_granularity;
+                CfsSysctls {
+                    latency,
+                    min_granularity,
+                    wakeup_granularity: wakeup_gran * f,
+                    runtime_limit: 0,
+                    nr_latency: if boot { 5 } else { div_ceil(latency, min_granularity) },
+                }
+            }
+            _ => {
+                let (latency, min_granularity) = (lat * f, min * f);
+                CfsSysctls {
+                    latency,
+                    min_granularity,
+                    wakeup_granularity: wakeup_gran * f,
+                    runtime_limit: 0,
+                    nr_latency: div_ceil(latency, min_granularity),
+                }
+            }
+        }
+    }
+
+    /// Whether START_DEBIT's `__sched_vslice` carries its NICE_0_LOAD factor. The sched-devel
+    /// tree of October 2007 (4d78e7b656a, as in v2.6.24-rc1) divided the period by the queue's
+    /// weight alone, so a new task's debit was about 1/1024 of a slice; 10b777246c6 "sched: fix
+    /// vslice" (2007-11-09, in 2.6.24) added the factor.
+    pub fn vslice_has_nice0(self) -> bool {
+        self != Kernel::SchedDevel2007
     }
 
     /// The era's `sched_features`, in its `features.h` order.
@@ -388,9 +503,16 @@ impl Kernel {
     }
 
     /// What a modelled behaviour is in an era that has no feature for it: wakeup
-    /// preemption is always on before 2.6.24 made it a feature; the others did not exist.
+    /// preemption is always on before 2.6.24 made it a feature (2.6.23's
+    /// `check_preempt_curr_fair` always runs); sleeper credit is unconditional in 3.11 and
+    /// 4.17, which have no FAIR_SLEEPERS knob (only GENTLE_FAIR_SLEEPERS halving it); the
+    /// others did not exist.
     pub fn implied(self, feat: Feat) -> bool {
-        matches!(feat, Feat::WakeupPreempt)
+        match feat {
+            Feat::WakeupPreempt => true,
+            Feat::FairSleepers => matches!(self, Kernel::V311 | Kernel::V417),
+            _ => false,
+        }
     }
 
     /// The idle loop asks the governor before stopping the tick (4.17+, `cpuidle_idle_call`
@@ -576,5 +698,43 @@ mod tests {
     fn era_switch_keeps_shared_overrides() {
         let o = vec!["HRTICK".to_string(), "NO_RUN_TO_PARITY".to_string()];
         assert_eq!(keep_features(Kernel::V311, &o), vec!["HRTICK".to_string()]);
+    }
+
+    #[test]
+    fn the_2007_feature_lists_are_the_releases() {
+        let names = |k: Kernel| k.features().iter().map(|d| d.name).collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            names(Kernel::V2623),
+            "FAIR_SLEEPERS SLEEPER_AVG SLEEPER_LOAD_AVG PRECISE_CPU_LOAD START_DEBIT SKIP_INITIAL"
+        );
+        assert_eq!(
+            names(Kernel::SchedDevel2007),
+            "NEW_FAIR_SLEEPERS START_DEBIT TREE_AVG APPROX_AVG WAKEUP_PREEMPT PREEMPT_RESTRICT HRTICK"
+        );
+        let s = FeatureSet::resolve(Kernel::SchedDevel2007, &[]);
+        assert!(s.has(Feat::PreemptRestrict) && !s.has(Feat::Hrtick));
+        assert!(FeatureSet::resolve(Kernel::V417, &[]).has(Feat::FairSleepers), "3.x: sleeper credit always");
+    }
+
+    #[test]
+    fn cfs_sysctls_follow_each_eras_scaling() {
+        let s = |k: Kernel, n| {
+            let t = k.tunables();
+            k.cfs_sysctls(t.sched_latency, t.min_granularity, t.wakeup_granularity, n)
+        };
+        let v = s(Kernel::V2623, 4);
+        assert_eq!(
+            (v.latency, v.min_granularity, v.wakeup_granularity, v.runtime_limit),
+            (60 * MS, 6 * MS, 3 * MS, 60 * MS)
+        );
+        assert_eq!(s(Kernel::V2623, 1 << 20).latency, 100 * MS, "2.6.23 caps at 100 ms");
+        let v = s(Kernel::SchedDevel2007, 4);
+        assert_eq!((v.latency, v.wakeup_granularity, v.nr_latency), (20 * MS, 10 * MS, 20), "uniform tunings");
+        let v = s(Kernel::V2624, 64);
+        assert_eq!((v.latency, v.min_granularity, v.wakeup_granularity, v.nr_latency), (140 * MS, 28 * MS, 70 * MS, 5));
+        assert_eq!(s(Kernel::V2624, 1 << 20).latency, 200 * MS, "2.6.24 caps at 200 ms");
+        assert_eq!(s(Kernel::V2624, 1 << 20).nr_latency, 5, "nr_latency is not rescaled at boot");
+        let v = s(Kernel::V417, 64);
+        assert_eq!((v.latency, v.min_granularity, v.nr_latency), (24 * MS, 3 * MS, 8));
     }
 }

@@ -1,21 +1,51 @@
-//! CFS as in 2.6.23 to 6.5: vruntime, `sched_slice`, tick and wakeup preemption, sleeper placement.
+//! CFS with vruntime (2.6.24 to 6.5): `sched_slice`, tick and wakeup preemption, sleeper placement.
 //!
-//! Follows kernel/sched_fair.c (kernel-mechanisms.md): `update_curr` charges
-//! `delta * NICE_0_LOAD / weight`; `check_preempt_tick` reschedules when the task ran
-//! longer than its ideal slice, or (after `min_granularity`) when its vruntime leads the
-//! leftmost by more than the slice; `place_entity` gives a waking sleeper
-//! `max(vruntime, min_vruntime - latency/2)` and a new task `min_vruntime + slice`
-//! (START_DEBIT); `check_preempt_wakeup` preempts when curr's vruntime exceeds the
-//! woken task's by more than `wakeup_granularity` scaled by the woken task's weight.
-//! Simplified: no group scheduling, no buddies (NEXT_BUDDY/LAST_BUDDY), no SCHED_IDLE.
-//! The hrtick disables wakeup preemption when both HRTICK and PREEMPT_RESTRICT are on
-//! (the late-2007 HRTICK vs PREEMPT_RESTRICT interaction).
+//! Two designs, picked by `Kernel::cfs_design` (2.6.23's wait_runtime CFS is `policy::cfs_2623`):
+//!
+//! `Vruntime2007`: the sched-devel tree of October 2007 (proxy: mainline v2.6.24-rc1, where it
+//! was merged) and 2.6.24 (v2.6.24 tag), kernel/sched_fair.c; e9acbff6484d "sched: introduce
+//! se->vruntime" (2007-10-15) and its follow-ups.
+//! - `__sched_period(nr)`: `latency`, or `latency * nr / nr_latency` past nr_latency (5 in
+//!   2.6.24; 20 in sched-devel, which had no min_granularity: `Kernel::cfs_sysctls`).
+//!   `sched_slice = period * w / cfs_rq->load` with nr = nr_running (curr included).
+//! - `place_entity`: a waking sleeper gets `max(vruntime, min_vruntime - sysctl_sched_latency)`
+//!   (NEW_FAIR_SLEEPERS; the full scaled latency: halving came with GENTLE_FAIR_SLEEPERS,
+//!   51e0304ce6e5, 2.6.32); a new task `min_vruntime + __sched_vslice(load + w, nr + 1)`
+//!   (START_DEBIT; in sched-devel without the NICE_0_LOAD factor, `Kernel::vslice_has_nice0`),
+//!   then child_runs_first swaps vruntimes with a running parent that is behind it.
+//! - `check_preempt_tick`: only `delta_exec > sched_slice` (the min-granularity and
+//!   vruntime-lead tests came with f685ceacab07, 2.6.32); `entity_tick` runs it when
+//!   `nr_running > 1 || !WAKEUP_PREEMPT`.
+//! - `check_preempt_wakeup`: resched when `curr->vruntime - p->vruntime > gran`, with
+//!   `gran = wakeup_granularity`, times `NICE_0_LOAD / curr's weight` if curr is not nice 0.
+//! - PREEMPT_RESTRICT (sched-devel only; 95938a35c556 "sched: prevent wakeup over-scheduling",
+//!   removed by 3e3e13f399ac before 2.6.24): a wakeup that qualifies preempts curr only if it
+//!   is the first since curr's last tick or sleep (`!se->peer_preempt++`) or the woken task
+//!   has a higher priority; after that the next tick reschedules curr unconditionally and
+//!   clears the count (`check_preempt_tick`), as does a sleep or a fork.
+//! - HRTICK with PREEMPT_RESTRICT (sched-devel): wakeups never preempt. This is the seed
+//!   author's description of the tree under test ("similar to !WAKEUP_PREEMPT", because
+//!   HRTICK was incompatible with PREEMPT_RESTRICT; kernel-mechanisms.md, seed 1); the posting
+//!   that said so could not be read (r1-sched-eras.md, open question 1), so the mechanism is
+//!   taken from that description, not from source.
+//!
+//! `Modern`: 2.6.32 to 6.5 as read in 3.11 and 4.17 (kernel/sched/fair.c).
+//! - `__sched_period(nr)`: `latency`, or `nr * min_granularity` past `sched_nr_latency` (8).
+//! - `place_entity`: sleeper `max(vruntime, min_vruntime - thresh)`, `thresh = sysctl_sched_latency`,
+//!   halved by GENTLE_FAIR_SLEEPERS (51e0304ce6e5); new task `min_vruntime + sched_vslice`
+//!   (START_DEBIT).
+//! - `check_preempt_tick`: `delta_exec > ideal_runtime`, else (after `min_granularity`) the
+//!   leftmost's vruntime lead over ideal_runtime (f685ceacab07).
+//! - `check_preempt_wakeup` / `wakeup_preempt_entity`: `curr->vruntime - p->vruntime >
+//!   wakeup_gran`, scaled by the woken task's weight (`calc_delta_fair(gran, se)`).
+//!
+//! Simplified: no group scheduling, no buddies (NEXT_BUDDY/LAST_BUDDY), no SCHED_IDLE or
+//! SCHED_BATCH, no TREE_AVG/APPROX_AVG (off by default). Tasks created at t = 0 have no parent
+//! running on their core, so child_runs_first has nothing to swap with.
 
-#[cfg(test)]
-use super::NICE_0_LOAD;
-use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, VRUNTIME_BASE};
+use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, NICE_0_LOAD, VRUNTIME_BASE};
 use crate::engine::config::Config;
-use crate::engine::kernel::Feat;
+use crate::engine::kernel::{CfsDesign, Feat};
 use crate::engine::time::Ns;
 
 #[derive(Clone, Debug, Default)]
@@ -28,30 +58,45 @@ struct Rq {
 
 pub struct Cfs {
     rqs: Vec<Rq>,
+    design: CfsDesign,
     latency: Ns,
     min_gran: Ns,
     wakeup_gran: Ns,
     nr_latency: u64,
+    /// Whether wakeups may preempt (WAKEUP_PREEMPT, less the HRTICK/PREEMPT_RESTRICT case).
     wakeup_preempt: bool,
+    /// The WAKEUP_PREEMPT feature itself (what 2007's `entity_tick` tests).
+    wakeup_preempt_feat: bool,
+    start_debit: bool,
+    fair_sleepers: bool,
+    gentle: bool,
+    preempt_restrict: bool,
+    vslice_nice0: bool,
+    /// `se->peer_preempt` per task (PREEMPT_RESTRICT), grown on demand.
+    peer_preempt: Vec<u32>,
 }
 
 impl Cfs {
     pub fn new(cfg: &Config) -> Self {
-        let f = cfg.granularity_factor();
-        let latency = cfg.sched_latency * f;
-        let min_gran = (cfg.min_granularity * f).max(1);
+        let s = cfg.kernel.cfs_sysctls(cfg.sched_latency, cfg.min_granularity, cfg.wakeup_granularity, cfg.cores);
+        let fs = cfg.feats();
         Cfs {
             rqs: vec![Rq { min_vruntime: VRUNTIME_BASE, ..Rq::default() }; cfg.cores as usize],
-            latency,
-            min_gran,
-            wakeup_gran: cfg.wakeup_granularity * f,
-            nr_latency: (latency / min_gran).max(1),
-            wakeup_preempt: {
-                // sched-devel (Oct 2007): HRTICK could not coexist with PREEMPT_RESTRICT, so
-                // with both on, wakeups never preempted (seed-measurements.md, seed 1).
-                let fs = cfg.feats();
-                fs.has(Feat::WakeupPreempt) && !(fs.has(Feat::Hrtick) && fs.has(Feat::PreemptRestrict))
-            },
+            design: cfg.kernel.cfs_design(),
+            latency: s.latency,
+            min_gran: s.min_granularity.max(1),
+            wakeup_gran: s.wakeup_granularity,
+            nr_latency: s.nr_latency.max(1),
+            // sched-devel (Oct 2007): HRTICK could not coexist with PREEMPT_RESTRICT, so with
+            // both on, wakeups never preempted (the seed author's description; module doc).
+            wakeup_preempt: fs.has(Feat::WakeupPreempt) && !(fs.has(Feat::Hrtick) && fs.has(Feat::PreemptRestrict)),
+            wakeup_preempt_feat: fs.has(Feat::WakeupPreempt),
+            start_debit: fs.has(Feat::StartDebit),
+            fair_sleepers: fs.has(Feat::FairSleepers),
+            gentle: fs.has(Feat::GentleFairSleepers),
+            preempt_restrict: fs.has(Feat::PreemptRestrict),
+            vslice_nice0: cfg.kernel.vslice_has_nice0(),
+            peer_preempt: Vec::new(),
         }
     }
 
@@ -60,12 +105,42 @@ impl Cfs {
         rq.queue.len() as u64 + rq.curr.is_some() as u64
     }
 
-    /// `sched_slice`: the task's share of the period.
+    fn peer(&mut self, t: usize) -> &mut u32 {
+        if t >= self.peer_preempt.len() {
+            self.peer_preempt.resize(t + 1, 0);
+        }
+        &mut self.peer_preempt[t]
+    }
+
+    /// `__sched_period(nr)`.
+    fn sched_period(&self, nr: u64) -> Ns {
+        if nr <= self.nr_latency {
+            self.latency
+        } else if self.design == CfsDesign::Modern {
+            nr * self.min_gran
+        } else {
+            ((self.latency as u128 * nr as u128) / self.nr_latency as u128) as Ns
+        }
+    }
+
+    /// `sched_slice`: the task's share of the period (`extra` = 1 for a task not yet queued).
     fn sched_slice(&self, c: usize, weight: u64, extra: u64) -> Ns {
         let nr = self.nr_running(c) + extra;
-        let period = if nr > self.nr_latency { nr * self.min_gran } else { self.latency };
         let load = (self.rqs[c].load + extra * weight).max(weight);
-        ((period as u128 * weight as u128) / load as u128) as Ns
+        ((self.sched_period(nr) as u128 * weight as u128) / load as u128) as Ns
+    }
+
+    /// START_DEBIT's virtual slice for a task of weight `w` about to join core `c`:
+    /// 2007 `sched_vslice_add` (`__sched_vslice(load + w, nr + 1)`), later `sched_vslice`.
+    fn start_vslice(&self, c: usize, w: u64) -> u64 {
+        match self.design {
+            CfsDesign::Modern => calc_delta_fair(self.sched_slice(c, w, 1), w),
+            _ => {
+                let period = self.sched_period(self.nr_running(c) + 1) as u128;
+                let nice0 = if self.vslice_nice0 { NICE_0_LOAD as u128 } else { 1 };
+                (period * nice0 / (self.rqs[c].load + w).max(1) as u128) as u64
+            }
+        }
     }
 
     fn update_min_vruntime(&mut self, se: &[SchedEntity], c: usize) {
@@ -90,9 +165,23 @@ impl Policy for Cfs {
         let w = se[task].weight;
         match how {
             Arrival::New => {
-                // START_DEBIT: a new task starts one slice behind.
-                let slice = self.sched_slice(c, w, 1);
-                se[task].vruntime = self.rqs[c].min_vruntime + calc_delta_fair(slice, w);
+                // place_entity(initial = 1): START_DEBIT starts a new task one slice behind.
+                let mut v = self.rqs[c].min_vruntime;
+                if self.start_debit {
+                    v += self.start_vslice(c, w);
+                }
+                se[task].vruntime = v;
+                *self.peer(task) = 0;
+                if self.design == CfsDesign::Vruntime2007 {
+                    // task_new_fair, sysctl_sched_child_runs_first = 1: the child goes first.
+                    if let Some(parent) = self.rqs[c].curr {
+                        if se[parent].vruntime < se[task].vruntime {
+                            let pv = se[parent].vruntime;
+                            se[parent].vruntime = se[task].vruntime;
+                            se[task].vruntime = pv;
+                        }
+                    }
+                }
             }
             Arrival::Wakeup { from } => {
                 if from != c {
@@ -100,7 +189,14 @@ impl Policy for Cfs {
                     let v = se[task].vruntime.saturating_sub(self.rqs[from].min_vruntime);
                     se[task].vruntime = v + self.rqs[c].min_vruntime;
                 }
-                let thresh = self.latency / 2; // GENTLE_FAIR_SLEEPERS
+                // place_entity(initial = 0)
+                let thresh = match self.design {
+                    // NEW_FAIR_SLEEPERS: the full latency.
+                    CfsDesign::Vruntime2007 if self.fair_sleepers => self.latency,
+                    // GENTLE_FAIR_SLEEPERS halves it (2.6.32+).
+                    CfsDesign::Modern if self.fair_sleepers => self.latency >> self.gentle as u32,
+                    _ => 0,
+                };
                 let floor = self.rqs[c].min_vruntime.saturating_sub(thresh);
                 se[task].vruntime = se[task].vruntime.max(floor);
             }
@@ -143,6 +239,8 @@ impl Policy for Cfs {
 
     fn dequeue_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
         self.update_min_vruntime(se, c);
+        // dequeue_entity(sleep): peer_preempt = 0 (PREEMPT_RESTRICT).
+        *self.peer(task) = 0;
         let rq = &mut self.rqs[c];
         debug_assert_eq!(rq.curr, Some(task));
         rq.curr = None;
@@ -157,31 +255,60 @@ impl Policy for Cfs {
     }
 
     fn task_tick(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, _now: Ns) -> bool {
-        if self.rqs[c].queue.is_empty() {
-            return false;
-        }
-        // check_preempt_tick
         let ideal = self.sched_slice(c, se[curr].weight, 0);
         let ran = se[curr].sum_exec - se[curr].prev_sum_exec;
-        if ran > ideal {
-            return true;
+        match self.design {
+            CfsDesign::Modern => {
+                if self.rqs[c].queue.is_empty() {
+                    return false;
+                }
+                // check_preempt_tick (2.6.32+)
+                if ran > ideal {
+                    return true;
+                }
+                if ran < self.min_gran {
+                    return false;
+                }
+                let Some(left) = self.leftmost(se, c) else { return false };
+                let lead = se[curr].vruntime.saturating_sub(se[left].vruntime);
+                lead > ideal
+            }
+            _ => {
+                // entity_tick: check_preempt_tick if nr_running > 1 || !WAKEUP_PREEMPT.
+                if self.nr_running(c) <= 1 && self.wakeup_preempt_feat {
+                    return false;
+                }
+                let restricted = self.preempt_restrict && *self.peer(curr) > 0;
+                *self.peer(curr) = 0;
+                ran > ideal || restricted
+            }
         }
-        if ran < self.min_gran {
-            return false;
-        }
-        let Some(left) = self.leftmost(se, c) else { return false };
-        let lead = se[curr].vruntime.saturating_sub(se[left].vruntime);
-        lead > ideal
     }
 
     fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], _c: usize, curr: usize, woken: usize) -> bool {
         if !self.wakeup_preempt {
             return false;
         }
-        // wakeup_gran(): the granularity in the woken task's virtual time.
-        let gran = calc_delta_fair(self.wakeup_gran, se[woken].weight);
         let lead = se[curr].vruntime as i128 - se[woken].vruntime as i128;
-        lead > gran as i128
+        match self.design {
+            CfsDesign::Modern => {
+                // wakeup_gran(): the granularity in the woken task's virtual time.
+                lead > calc_delta_fair(self.wakeup_gran, se[woken].weight) as i128
+            }
+            _ => {
+                // 2007: the granularity in curr's virtual time.
+                if lead <= calc_delta_fair(self.wakeup_gran, se[curr].weight) as i128 {
+                    return false;
+                }
+                // PREEMPT_RESTRICT: `now || p->prio < curr->prio || !se->peer_preempt++`.
+                if !self.preempt_restrict || se[woken].weight > se[curr].weight {
+                    return true;
+                }
+                let p = self.peer(curr);
+                *p += 1;
+                *p == 1
+            }
+        }
     }
 
     fn slice_left(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<Ns> {
@@ -206,6 +333,7 @@ pub fn weight_of_nice(nice: i32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::kernel::Kernel;
 
     fn setup(n: usize) -> (Cfs, Vec<SchedEntity>) {
         let cfg = Config { cores: 1, ..Config::default() };
@@ -245,5 +373,180 @@ mod tests {
         p.enqueue(&mut se, 0, 1, Arrival::Wakeup { from: 0 }, 0);
         assert_eq!(se[1].vruntime, p.rqs[0].min_vruntime - 3_000_000);
         assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1));
+    }
+
+    fn on(kernel: Kernel, cores: u32, features: &[&str], n: usize) -> (Cfs, Vec<SchedEntity>) {
+        let mut cfg = Config { cores, ..Config::default() };
+        cfg.set_kernel(kernel);
+        cfg.features = features.iter().map(|s| s.to_string()).collect();
+        let se = vec![SchedEntity { weight: NICE_0_LOAD, ..Default::default() }; n];
+        (Cfs::new(&cfg), se)
+    }
+
+    /// Task 0 runs `ran` ns alone, then task 1 wakes after a long sleep: its vruntime.
+    fn long_sleeper(p: &mut Cfs, se: &mut [SchedEntity], ran: Ns) -> u64 {
+        p.enqueue(se, 0, 0, Arrival::New, 0);
+        let curr = p.pick_next(se, 0, 0).unwrap();
+        p.update_curr(se, 0, curr, ran);
+        se[1].vruntime = VRUNTIME_BASE;
+        p.enqueue(se, 0, 1, Arrival::Wakeup { from: 0 }, 0);
+        p.rqs[0].min_vruntime - se[1].vruntime
+    }
+
+    #[test]
+    fn on_2624_a_long_sleeper_gets_the_full_scaled_latency() {
+        // 2 CPUs: factor 1 + ilog2(2) = 2, latency 40 ms; NEW_FAIR_SLEEPERS, no halving.
+        let (mut p, mut se) = on(Kernel::V2624, 2, &[], 2);
+        assert_eq!(long_sleeper(&mut p, &mut se, 500_000_000), 40_000_000);
+        let (mut p, mut se) = on(Kernel::V2624, 2, &["NO_NEW_FAIR_SLEEPERS"], 2);
+        assert_eq!(long_sleeper(&mut p, &mut se, 500_000_000), 0, "no credit: placed at min_vruntime");
+        let (mut p, mut se) = on(Kernel::SchedDevel2007, 2, &[], 2);
+        assert_eq!(long_sleeper(&mut p, &mut se, 500_000_000), 20_000_000, "sched-devel: no SMP scaling");
+    }
+
+    #[test]
+    fn gentle_fair_sleepers_switches_the_halving() {
+        // 4.17 on 2 CPUs: latency 6 ms * 2 = 12 ms.
+        let (mut p, mut se) = on(Kernel::V417, 2, &[], 2);
+        assert_eq!(long_sleeper(&mut p, &mut se, 500_000_000), 6_000_000);
+        let (mut p, mut se) = on(Kernel::V417, 2, &["NO_GENTLE_FAIR_SLEEPERS"], 2);
+        assert_eq!(long_sleeper(&mut p, &mut se, 500_000_000), 12_000_000);
+    }
+
+    #[test]
+    fn start_debit_switches_in_every_vruntime_era() {
+        for k in [Kernel::SchedDevel2007, Kernel::V2624, Kernel::V311, Kernel::V417] {
+            let (mut p, mut se) = on(k, 1, &[], 2);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            let debit = se[0].vruntime - VRUNTIME_BASE;
+            let want = match k {
+                // 2.6.24: __sched_vslice(1024, 1) = 20 ms * 1024 / 1024.
+                Kernel::V2624 => 20_000_000,
+                // sched-devel: the same without NICE_0_LOAD (10b777246c6 fixed it).
+                Kernel::SchedDevel2007 => 20_000_000 / 1024,
+                _ => 6_000_000,
+            };
+            assert_eq!(debit, want, "{}", k.name());
+            let (mut p, mut se) = on(k, 1, &["NO_START_DEBIT"], 2);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            assert_eq!(se[0].vruntime, VRUNTIME_BASE, "{}", k.name());
+        }
+    }
+
+    /// Two tasks; curr has run `ran` since its pick and leads the other by `lead` in vruntime.
+    fn leader(p: &mut Cfs, se: &mut [SchedEntity], ran: Ns, lead: u64) -> usize {
+        p.enqueue(se, 0, 0, Arrival::New, 0);
+        p.enqueue(se, 0, 1, Arrival::New, 0);
+        let curr = p.pick_next(se, 0, 0).unwrap();
+        let other = 1 - curr;
+        p.update_curr(se, 0, curr, ran);
+        se[curr].vruntime = se[other].vruntime + lead;
+        curr
+    }
+
+    #[test]
+    fn on_2624_a_vruntime_lead_alone_does_not_preempt_at_the_tick() {
+        // 1 CPU, 2 tasks: 2.6.24 slice 10 ms; curr ran 5 ms but leads by 12 ms (> slice).
+        let (mut p, mut se) = on(Kernel::V2624, 1, &[], 2);
+        let curr = leader(&mut p, &mut se, 5_000_000, 12_000_000);
+        assert!(!p.task_tick(&mut se, 0, curr, 0), "2.6.24: only delta_exec > ideal_runtime");
+        p.update_curr(&mut se, 0, curr, 5_100_000);
+        assert!(p.task_tick(&mut se, 0, curr, 0), "10.1 ms > 10 ms slice");
+        // 4.17 (slice 3 ms): ran 1 ms (>= min_granularity 0.75 ms), lead 4 ms > 3 ms: preempted.
+        let (mut p, mut se) = on(Kernel::V417, 1, &[], 2);
+        let curr = leader(&mut p, &mut se, 1_000_000, 4_000_000);
+        assert!(p.task_tick(&mut se, 0, curr, 0), "2.6.32+: the vruntime lead preempts");
+    }
+
+    #[test]
+    fn no_wakeup_preempt_stops_wakeup_preemption_and_ticks_a_lone_task() {
+        let (mut p, mut se) = on(Kernel::V2624, 1, &["NO_WAKEUP_PREEMPT"], 2);
+        let curr = leader(&mut p, &mut se, 1_000_000, 50_000_000);
+        assert!(!p.check_preempt_wakeup(&mut se, 0, curr, 1 - curr));
+        let (mut p, mut se) = on(Kernel::V2624, 1, &[], 2);
+        let curr = leader(&mut p, &mut se, 1_000_000, 50_000_000);
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1 - curr), "lead 50 ms > 10 ms granularity");
+        // entity_tick: with NO_WAKEUP_PREEMPT check_preempt_tick runs even for a lone task.
+        let (mut p, mut se) = on(Kernel::V2624, 1, &["NO_WAKEUP_PREEMPT"], 1);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        let t = p.pick_next(&mut se, 0, 0).unwrap();
+        p.update_curr(&mut se, 0, t, 21_000_000);
+        assert!(p.task_tick(&mut se, 0, t, 0), "alone, past its 20 ms slice");
+        let (mut p, mut se) = on(Kernel::V2624, 1, &[], 1);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        let t = p.pick_next(&mut se, 0, 0).unwrap();
+        p.update_curr(&mut se, 0, t, 21_000_000);
+        assert!(!p.task_tick(&mut se, 0, t, 0));
+    }
+
+    #[test]
+    fn the_2007_wakeup_granularity_is_in_currs_virtual_time() {
+        // curr nice -5 (weight 3121): gran = 10 ms * 1024 / 3121 = 3.28 ms of vruntime.
+        let (mut p, mut se) = on(Kernel::V2624, 1, &[], 2);
+        se[0].weight = 3121;
+        se[1].weight = 3121;
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        let curr = p.pick_next(&mut se, 0, 0).unwrap();
+        se[1].weight = NICE_0_LOAD;
+        se[1].vruntime = se[curr].vruntime - 4_000_000;
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1), "4 ms > 3.28 ms");
+        // 4.17 scales by the woken task's weight: a nice-0 wakee on 1 CPU, 1 ms.
+        let (mut p, mut se) = on(Kernel::V417, 1, &[], 2);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        let curr = p.pick_next(&mut se, 0, 0).unwrap();
+        se[1].vruntime = se[curr].vruntime - 900_000;
+        assert!(!p.check_preempt_wakeup(&mut se, 0, curr, 1), "0.9 ms < 1 ms");
+    }
+
+    #[test]
+    fn preempt_restrict_lets_one_wakeup_preempt_then_waits_for_the_tick() {
+        let run = |features: &[&str]| {
+            let (mut p, mut se) = on(Kernel::SchedDevel2007, 1, features, 3);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            let curr = p.pick_next(&mut se, 0, 0).unwrap();
+            p.update_curr(&mut se, 0, curr, 1_000_000);
+            se[1].vruntime = se[curr].vruntime - 15_000_000;
+            se[2].vruntime = se[curr].vruntime - 15_000_000;
+            p.enqueue(&mut se, 0, 1, Arrival::Wakeup { from: 0 }, 0);
+            let first = p.check_preempt_wakeup(&mut se, 0, curr, 1);
+            p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
+            let second = p.check_preempt_wakeup(&mut se, 0, curr, 2);
+            let tick = p.task_tick(&mut se, 0, curr, 0);
+            (first, second, tick)
+        };
+        assert_eq!(run(&[]), (true, false, true), "second waits; the tick reschedules although curr ran 1 ms");
+        assert_eq!(run(&["NO_PREEMPT_RESTRICT"]), (true, true, false));
+        // HRTICK with PREEMPT_RESTRICT: wakeups do not preempt at all (seed author's description).
+        assert!(!run(&["HRTICK"]).0);
+        assert!(run(&["HRTICK", "NO_PREEMPT_RESTRICT"]).0);
+    }
+
+    #[test]
+    fn preempt_restrict_lets_a_higher_priority_wakee_through() {
+        let (mut p, mut se) = on(Kernel::SchedDevel2007, 1, &[], 3);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        let curr = p.pick_next(&mut se, 0, 0).unwrap();
+        for w in [1, 2] {
+            se[w].vruntime = se[curr].vruntime - 15_000_000;
+        }
+        se[2].weight = 1277; // nice -1
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1));
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 2), "p->prio < curr->prio preempts at once");
+    }
+
+    #[test]
+    fn the_2007_period_stretches_by_nr_latency() {
+        // sched-devel: nr_latency 20; 25 tasks: period 20 ms * 25 / 20 = 25 ms, 1 ms each.
+        let (mut p, mut se) = on(Kernel::SchedDevel2007, 1, &[], 25);
+        for t in 0..25 {
+            p.enqueue(&mut se, 0, t, Arrival::New, 0);
+        }
+        assert_eq!(p.sched_slice(0, NICE_0_LOAD, 0), 1_000_000);
+        // 2.6.24: nr_latency 5; 10 tasks: 20 ms * 10 / 5 = 40 ms, 4 ms each.
+        let (mut p, mut se) = on(Kernel::V2624, 1, &[], 10);
+        for t in 0..10 {
+            p.enqueue(&mut se, 0, t, Arrival::New, 0);
+        }
+        assert_eq!(p.sched_slice(0, NICE_0_LOAD, 0), 4_000_000);
     }
 }

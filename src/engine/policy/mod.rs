@@ -1,4 +1,4 @@
-//! Scheduling policies behind one trait: CFS, EEVDF and the SD/BFS round-robin deadline.
+//! Scheduling policies behind one trait: CFS (2.6.23's and the vruntime one), EEVDF and SD.
 //!
 //! A policy owns the per-core runqueues (which tasks wait, in what order) and the
 //! per-task scheduling state in `Task::se`; the simulation (`sim`) owns time, cores,
@@ -10,10 +10,12 @@
 //! that blocks or exits; `enqueue`/`dequeue` move waiting tasks (wakeups, migration).
 
 pub mod cfs;
+pub mod cfs_2623;
 pub mod eevdf;
 pub mod sd;
 
 use super::config::{Config, Policy as PolicyKind};
+use super::kernel::CfsDesign;
 use super::time::Ns;
 
 /// The weight of a nice-0 task (`NICE_0_LOAD` without the fixed-point shift).
@@ -93,10 +95,12 @@ pub trait Policy {
     }
 }
 
-/// The three policies as one enum: the simulation calls a policy several times per event,
+/// The policies as one enum: the simulation calls a policy several times per event,
 /// and a `match` lets each call inline where a `Box<dyn Policy>` needed an indirect call.
 pub enum AnyPolicy {
     Cfs(cfs::Cfs),
+    /// 2.6.23's wait_runtime CFS (`kernel=2.6.23`).
+    Cfs2623(cfs_2623::Cfs2623),
     Eevdf(eevdf::Eevdf),
     Sd(sd::Sd),
 }
@@ -105,6 +109,7 @@ macro_rules! each {
     ($self:ident, $p:ident => $e:expr) => {
         match $self {
             AnyPolicy::Cfs($p) => $e,
+            AnyPolicy::Cfs2623($p) => $e,
             AnyPolicy::Eevdf($p) => $e,
             AnyPolicy::Sd($p) => $e,
         }
@@ -165,7 +170,10 @@ impl Policy for AnyPolicy {
 /// Builds the policy a config asks for.
 pub fn build(cfg: &Config) -> AnyPolicy {
     match cfg.policy {
-        PolicyKind::Cfs => AnyPolicy::Cfs(cfs::Cfs::new(cfg)),
+        PolicyKind::Cfs => match cfg.kernel.cfs_design() {
+            CfsDesign::WaitRuntime => AnyPolicy::Cfs2623(cfs_2623::Cfs2623::new(cfg)),
+            CfsDesign::Vruntime2007 | CfsDesign::Modern => AnyPolicy::Cfs(cfs::Cfs::new(cfg)),
+        },
         PolicyKind::Eevdf => AnyPolicy::Eevdf(eevdf::Eevdf::new(cfg)),
         PolicyKind::Sd => AnyPolicy::Sd(sd::Sd::new(cfg)),
     }
