@@ -188,6 +188,85 @@ fn a_shorter_rr_interval_means_more_switches_and_more_refill() {
     assert!((short.sys_s - long.sys_s).abs() < 0.05 * long.sys_s, "system time barely moves");
 }
 
+/// Runs `c` with a trace and checks that no woken task started before its wakeup: no
+/// latency was clamped, and no task was running across the instant it was woken.
+fn assert_no_early_runs(c: &Config, what: &str) -> u64 {
+    let (o, checks) = schedscope::engine::sim::run_checked(c, Some(TraceOptions::default()));
+    assert_eq!(checks.latency_clamps, 0, "{what}: wakeup latencies clamped to 0");
+    let t = &o.trace;
+    assert!(!t.truncated, "{what}: the trace must be complete for this check");
+    let mut runs: Vec<Vec<(Ns, Ns)>> = vec![Vec::new(); t.tasks.len()];
+    for s in &t.spans {
+        if let SpanKind::Run { task, .. } = s.kind {
+            runs[task as usize].push((s.start, s.end));
+        }
+    }
+    let mut woken = 0;
+    for i in &t.instants {
+        if let schedscope::engine::trace::InstantKind::Wakeup { task, .. } = i.kind {
+            woken += 1;
+            let early = runs[task as usize].iter().find(|&&(a, b)| a < i.time && i.time < b);
+            assert!(early.is_none(), "{what}: task {task} woken at {} ran over {early:?}", i.time);
+        }
+    }
+    woken
+}
+
+#[test]
+fn a_woken_task_never_runs_before_it_is_woken() {
+    // Defect 5: a remote wakeup was enqueued at global time while its waker, still paying
+    // overheads, was up to 265 us ahead; the target could run the task "before" it was woken.
+    let eevdf = (preset("eevdf-vs-cfs").unwrap().config)();
+    let cfs = cfg_with(eevdf.clone(), &[("policy", "cfs")]);
+    let pipe = cfg_with((preset("nohz-pipe").unwrap().config)(), &[("loops", "5000")]);
+    for (c, what) in [(&eevdf, "eevdf-vs-cfs"), (&cfs, "eevdf-vs-cfs policy=cfs"), (&pipe, "nohz-pipe")] {
+        let woken = assert_no_early_runs(c, what);
+        assert!(woken > 1000, "{what}: only {woken} wakeups");
+    }
+}
+
+#[test]
+fn ttwu_queue_moves_the_enqueue_to_the_target() {
+    use schedscope::engine::kernel::Kernel;
+    // 6.x ttwu_queue_cond queues a wakeup of an idle CPU even in the same LLC: the target
+    // enqueues it in its IPI handler, in the idle task, so the waker's sys loses the ttwu.
+    let base = (preset("eevdf-vs-cfs").unwrap().config)();
+    let on = run(&base, None).unwrap().metrics;
+    let off = run(&cfg_with(base.clone(), &[("features", "NO_TTWU_QUEUE")]), None).unwrap().metrics;
+    assert_ne!(on.digest, off.digest, "TTWU_QUEUE changes who pays the enqueue");
+    assert!(on.sys_s < off.sys_s, "queued wakeups are enqueued by idle targets: {} vs {}", on.sys_s, off.sys_s);
+    // 3.11 queues only across LLCs: pip1m stays on one socket, so the feature changes nothing.
+    let pipe = cfg_with((preset("nohz-pipe").unwrap().config)(), &[("loops", "3000")]);
+    let a = run(&pipe, None).unwrap().metrics;
+    let b = run(&cfg_with(pipe.clone(), &[("features", "NO_TTWU_QUEUE")]), None).unwrap().metrics;
+    assert_eq!(a.digest, b.digest);
+    // The era rule: none in 2007; across LLCs only in 3.x/4.x; 6.x also to an idle CPU.
+    assert!(!Kernel::V2624.ttwu_queues(false, 1));
+    assert!(Kernel::V311.ttwu_queues(false, 1) && !Kernel::V311.ttwu_queues(true, 0));
+    assert!(Kernel::V66.ttwu_queues(true, 0) && !Kernel::V66.ttwu_queues(true, 1));
+    assert!(!Kernel::V311.wakelist_ipi_skips_polling() && Kernel::V417.wakelist_ipi_skips_polling());
+}
+
+#[test]
+fn system_time_counts_the_kernel_work_a_task_does() {
+    // Defect 7: sys was only the workload's syscalls. Now the switches, the ttwu and the
+    // IPIs a task sends are its sys; the idle side (C-state exit, nohz reprograms) is not.
+    let syscalls_only = pipe(&[("idle", "poll"), ("cstates", "off")]);
+    let with_ipis = pipe(&[]);
+    let p = profile("x5675").unwrap();
+    let ipi_sends = with_ipis.ipis as f64 * p.ipi_send as f64 / 1e9;
+    let diff = with_ipis.sys_s - syscalls_only.sys_s;
+    assert!(with_ipis.ipis > 9_000 && syscalls_only.ipis == 0);
+    assert!(diff > 0.5 * ipi_sends, "the IPIs the wakers send are their sys: {diff} vs {ipi_sends}");
+    let switches = with_ipis.context_switches as f64 * p.ctx_switch as f64 / 1e9;
+    assert!(with_ipis.sys_s > switches, "switches are sys: {} vs {switches}", with_ipis.sys_s);
+    // The nohz exit reprograms run in the idle task: one more per exit moves no sys.
+    let one = pipe(&[("nohz_exit_reprograms", "1")]);
+    let two = pipe(&[("nohz_exit_reprograms", "2")]);
+    assert!(two.elapsed_s > one.elapsed_s);
+    assert!((two.sys_s - one.sys_s).abs() < 0.01 * one.sys_s, "{} vs {}", one.sys_s, two.sys_s);
+}
+
 #[test]
 fn every_preset_runs_and_says_why_it_stopped() {
     for p in PRESETS {
@@ -302,22 +381,28 @@ proptest! {
 }
 
 #[test]
-fn validate_reproduces_every_reported_row() {
+fn validate_reproduces_every_reported_headline_row() {
+    // Every table's headline column (iperf's throughput, rr-kbuild's elapsed, pip1m's
+    // real) passes its relative check. The other columns are judged too and some fail
+    // honestly (rr-kbuild's system time moves 4% where the seed's moves 0.4%; pip1m's sys
+    // does not fall with the idle-side reprograms and C-state exits): see the report.
     let tables = schedscope::engine::validate::validate_all(false);
     assert_eq!(tables.len(), 3, "three seed experiments");
     for t in &tables {
         for r in &t.rows {
+            assert_eq!(r.cells.len(), t.columns.len(), "{} / {}", t.preset, r.label);
+            let head = &r.cells[0];
             assert_ne!(
-                r.pass,
+                head.pass,
                 Some(false),
                 "{} / {}: simulated {:+.1}% vs reported {:+.1}%",
                 t.preset,
                 r.label,
-                r.simulated_change * 100.0,
-                r.reported_change.unwrap_or(0.0) * 100.0
+                head.simulated_change * 100.0,
+                head.reported_change.unwrap_or(0.0) * 100.0
             );
         }
-        assert!(t.rows.iter().any(|r| r.pass == Some(true)), "{} judged no row", t.preset);
+        assert!(t.rows.iter().any(|r| r.cells[0].pass == Some(true)), "{} judged no row", t.preset);
     }
 }
 

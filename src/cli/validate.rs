@@ -1,7 +1,10 @@
 //! `validate`: the seed experiments' tables, reported figures beside simulated ones.
 //!
-//! Exit status 1 when any row fails (`pass == Some(false)`), so a script or CI can gate on
-//! it; rows without a verdict are the baseline (first row) or a prediction.
+//! One line per row and reported column: reported, simulated, the change against the
+//! first row (reported and simulated) with the relative check, and the absolute error.
+//! Exit status 1 when any row fails (`pass == Some(false)`: one of its columns fails), so a
+//! script or CI can gate on it; rows without a verdict are the baseline (first row) or a
+//! prediction.
 
 use super::args::{self, Flag};
 use super::report::{self, Table};
@@ -19,11 +22,12 @@ fn signed_percent(x: f64) -> String {
     }
 }
 
-fn verdict(index: usize, pass: Option<bool>) -> &'static str {
+fn verdict(index: usize, pass: Option<bool>, reported: bool) -> &'static str {
     match (index, pass) {
         (_, Some(true)) => "PASS",
         (_, Some(false)) => "FAIL",
         (0, None) => "baseline",
+        (_, None) if reported => "-",
         (_, None) => "predicted",
     }
 }
@@ -35,9 +39,19 @@ pub fn render(tables: &[SeedTable]) -> String {
     }
     let mut s = String::new();
     let (mut pass, mut fail, mut predicted) = (0, 0, 0);
+    let (mut cells_pass, mut cells_fail, mut within, mut with_abs) = (0, 0, 0, 0);
     for table in tables {
         s.push_str(&format!("{}\n  preset {}, {} ({})\n", table.title, table.preset, table.metric, table.unit));
-        let mut t = Table::new(&["row", "reported", "simulated", "reported change", "simulated change", "verdict"]);
+        let mut t = Table::new(&[
+            "row",
+            "column",
+            "reported",
+            "simulated",
+            "reported change",
+            "simulated change",
+            "verdict",
+            "abs error",
+        ]);
         for (i, row) in table.rows.iter().enumerate() {
             match (i, row.pass) {
                 (_, Some(true)) => pass += 1,
@@ -45,19 +59,40 @@ pub fn render(tables: &[SeedTable]) -> String {
                 (0, None) => {}
                 (_, None) => predicted += 1,
             }
-            t.rows.push(vec![
-                row.label.clone(),
-                row.reported.map(report::num).unwrap_or_else(|| "-".into()),
-                report::num(row.simulated),
-                row.reported_change.map(signed_percent).unwrap_or_else(|| "-".into()),
-                signed_percent(row.simulated_change),
-                verdict(i, row.pass).into(),
-            ]);
+            let any_reported = row.cells.iter().any(|c| c.reported.is_some());
+            for (k, c) in row.cells.iter().enumerate() {
+                match c.pass {
+                    Some(true) => cells_pass += 1,
+                    Some(false) => cells_fail += 1,
+                    None => {}
+                }
+                if let Some(e) = c.abs_error {
+                    with_abs += 1;
+                    if e.abs() <= 0.25 {
+                        within += 1;
+                    }
+                }
+                let col = table.columns.get(k);
+                let name = col.map_or(c.column.clone(), |col| format!("{} ({})", col.label, col.unit));
+                t.rows.push(vec![
+                    if k == 0 { row.label.clone() } else { String::new() },
+                    name,
+                    c.reported.map(report::num).unwrap_or_else(|| "-".into()),
+                    report::num(c.simulated),
+                    c.reported_change.map(signed_percent).unwrap_or_else(|| "-".into()),
+                    signed_percent(c.simulated_change),
+                    verdict(i, c.pass, any_reported).into(),
+                    c.abs_error.map(signed_percent).unwrap_or_else(|| "-".into()),
+                ]);
+            }
         }
         s.push_str(&t.render("  "));
         s.push('\n');
     }
-    s.push_str(&format!("{pass} pass, {fail} fail, {predicted} predicted\n"));
+    s.push_str(&format!("rows: {pass} pass, {fail} fail, {predicted} predicted\n"));
+    s.push_str(&format!(
+        "relative checks: {cells_pass} pass, {cells_fail} fail; absolute error within 25%: {within} of {with_abs}\n"
+    ));
     s
 }
 
@@ -76,9 +111,10 @@ pub fn validate(words: &[String]) -> Result<Out, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::validate::Row;
+    use crate::engine::validate::{Cell, Column, Row};
 
     fn row(label: &str, pass: Option<bool>) -> Row {
+        let reported = (label != "-d-hrt").then_some(4.33);
         Row {
             label: label.into(),
             sets: Vec::new(),
@@ -87,6 +123,15 @@ mod tests {
             reported_change: Some(0.145),
             simulated_change: 0.12,
             pass,
+            cells: vec![Cell {
+                column: "throughput".into(),
+                reported,
+                simulated: 4.1,
+                reported_change: Some(0.145),
+                simulated_change: 0.12,
+                pass,
+                abs_error: reported.map(|r| 4.1 / r - 1.0),
+            }],
             context_switches: 0,
             timer_reprograms: 0,
             ipis: 0,
@@ -104,10 +149,13 @@ mod tests {
             source: "LKML".into(),
             metric: "throughput".into(),
             unit: "Gbit/s".into(),
+            columns: vec![Column { key: "throughput".into(), label: "sum".into(), unit: "Gbit/s".into() }],
             rows: vec![row("2.6.23", None), row("-d", Some(true)), row("-d-hrt", None), row("x", Some(false))],
         };
         let text = render(&[t]);
-        for want in ["baseline", "PASS", "predicted", "FAIL", "+14.5%", "+12.0%", "1 pass, 1 fail, 1 predicted"] {
+        for want in
+            ["baseline", "PASS", "predicted", "FAIL", "+14.5%", "+12.0%", "-5.3%", "1 pass, 1 fail, 1 predicted"]
+        {
             assert!(text.contains(want), "{want} in\n{text}");
         }
     }

@@ -549,6 +549,30 @@ impl Kernel {
     pub fn hrtick_floor_always(self) -> bool {
         self >= Kernel::V417
     }
+
+    /// With TTWU_QUEUE on, whether `try_to_wake_up` hands a remote wakeup to the target's
+    /// wake list (the target's IPI handler enqueues it) instead of taking the target's rq
+    /// lock and enqueueing it itself. None of the 2007 eras has TTWU_QUEUE (it came with
+    /// 3.0, 317f394160e9). 3.3 (518cd6234178) to 5.7, `ttwu_queue`: only when the waker and
+    /// the target do not share the LLC (`!cpus_share_cache`). 6.0+ `ttwu_queue_cond`
+    /// (f3dd3f674555): also when the target is in the same LLC but has nothing running
+    /// (`!cpu_rq(cpu)->nr_running`). Not modelled: 5.8's `WF_ON_RQ` clause (a wakee still
+    /// descheduling on its old CPU).
+    pub fn ttwu_queues(self, share_llc: bool, target_nr_running: usize) -> bool {
+        match self {
+            Kernel::Sd2621 | Kernel::V2623 | Kernel::SchedDevel2007 | Kernel::V2624 => false,
+            Kernel::V311 | Kernel::V417 => !share_llc,
+            Kernel::V66 | Kernel::V612 => !share_llc || target_nr_running == 0,
+        }
+    }
+
+    /// Whether a wake-list wakeup skips the IPI when the target's idle loop polls: from 3.16
+    /// (e3baac47f0e8, `ttwu_queue_remote`: `if (!set_nr_if_polling(rq->idle))
+    /// smp_send_reschedule(cpu)`; 6.x `call_function_single_prep_ipi`). Before, the first
+    /// entry on an empty list always sends one (`if (llist_add(...)) smp_send_reschedule`).
+    pub fn wakelist_ipi_skips_polling(self) -> bool {
+        self >= Kernel::V417
+    }
 }
 
 /// The effective value of every modelled feature, resolved once per run from an era and

@@ -16,8 +16,19 @@ pub struct SeedRow {
     pub label: &'static str,
     /// Config keys set on top of the preset for this row.
     pub sets: &'static [(&'static str, &'static str)],
-    /// The runs reported on the list (empty: the model predicts this row).
-    pub reported: &'static [f64],
+    /// Per column of the table (in `SeedTable::columns` order), the runs reported on the
+    /// list; a row with no figures at all is a prediction of the model.
+    pub reported: &'static [&'static [f64]],
+}
+
+/// A column the seed reports: the metrics key it is compared with.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedColumn {
+    /// The metrics key (`elapsed_s`, `user_s`, `sys_s`, `cpu_percent`, `throughput`).
+    pub key: &'static str,
+    /// The seed's own name for it (`real`, `sys`, `CPU`).
+    pub label: &'static str,
+    pub unit: &'static str,
 }
 
 /// A seed experiment's table.
@@ -26,10 +37,13 @@ pub struct SeedTable {
     pub title: &'static str,
     /// Where it was reported.
     pub source: &'static str,
-    /// The metrics key compared (`elapsed_s` or `throughput`).
-    pub metric: &'static str,
-    pub unit: &'static str,
+    /// Every column the seed reports; the first is the table's headline metric.
+    pub columns: &'static [SeedColumn],
     pub rows: &'static [SeedRow],
+}
+
+const fn col(key: &'static str, label: &'static str, unit: &'static str) -> SeedColumn {
+    SeedColumn { key, label, unit }
 }
 
 /// A named starting config.
@@ -139,14 +153,13 @@ pub const PRESETS: &[Preset] = &[
         table: Some(SeedTable {
             title: "iperf -c localhost -P 10: sum of streams",
             source: "\"sched: high-res preemption tick\", LKML, October 2007 (Mike Galbraith's runs)",
-            metric: "throughput",
-            unit: "Gbit/s",
+            columns: &[col("throughput", "sum of streams", "Gbit/s")],
             rows: &[
-                SeedRow { label: "2.6.23-smp", sets: &[], reported: &[4.39, 4.23, 4.36] },
+                SeedRow { label: "2.6.23-smp", sets: &[], reported: &[&[4.39, 4.23, 4.36]] },
                 SeedRow {
                     label: "2.6.23-smp-d (sched-devel, periodic tick)",
                     sets: &[("kernel", "sched-devel-2007")],
-                    reported: &[4.96, 4.96, 4.93, 4.97, 4.95, 4.96],
+                    reported: &[&[4.96, 4.96, 4.93, 4.97, 4.95, 4.96]],
                 },
                 SeedRow {
                     label: "2.6.23-smp-d-hrt (sched-devel + hrtick)",
@@ -164,11 +177,23 @@ pub const PRESETS: &[Preset] = &[
         table: Some(SeedTable {
             title: "make allnoconfig; make -j8 on a Core 2 Duo, HZ=1000",
             source: "Con Kolivas' SD rr_interval experiments, LKML, April 2007",
-            metric: "elapsed_s",
-            unit: "s",
+            columns: &[
+                col("elapsed_s", "elapsed", "s"),
+                col("user_s", "user", "s"),
+                col("sys_s", "system", "s"),
+                col("cpu_percent", "CPU", "%"),
+            ],
             rows: &[
-                SeedRow { label: "rr_interval 1 ms", sets: &[("rr_interval", "1ms")], reported: &[36.03] },
-                SeedRow { label: "rr_interval 16 ms (SD default)", sets: &[("rr_interval", "16ms")], reported: &[34.27] },
+                SeedRow {
+                    label: "rr_interval 1 ms",
+                    sets: &[("rr_interval", "1ms")],
+                    reported: &[&[36.03], &[56.73], &[4.83], &[170.0]],
+                },
+                SeedRow {
+                    label: "rr_interval 16 ms (SD default)",
+                    sets: &[("rr_interval", "16ms")],
+                    reported: &[&[34.27], &[53.68], &[4.81], &[170.0]],
+                },
                 SeedRow { label: "rr_interval 5000 ms", sets: &[("rr_interval", "5000ms")], reported: &[] },
             ],
         }),
@@ -181,14 +206,17 @@ pub const PRESETS: &[Preset] = &[
         table: Some(SeedTable {
             title: "pip1m: 1,000,000 pipe round trips, real time",
             source: "\"[PATCH V3] hrtimer: Fix a performance regression by disable reprogramming in remove_hrtimer\", LKML, August 2013",
-            metric: "elapsed_s",
-            unit: "s",
+            columns: &[col("elapsed_s", "real", "s"), col("sys_s", "sys", "s")],
             rows: &[
-                SeedRow { label: "3.11-rc3 (two reprograms per idle exit), C-states on", sets: &[], reported: &[10.68, 10.63] },
+                SeedRow {
+                    label: "3.11-rc3 (two reprograms per idle exit), C-states on",
+                    sets: &[],
+                    reported: &[&[10.68, 10.63], &[6.60, 6.55]],
+                },
                 SeedRow {
                     label: "+ Peter's patch (one reprogram), C-states on",
                     sets: &[("nohz_exit_reprograms", "1")],
-                    reported: &[8.61, 8.66],
+                    reported: &[&[8.61, 8.66], &[5.45, 5.52]],
                 },
                 SeedRow {
                     label: "+ Peter's patch + Mike's nohz rate limit, C-states on",
@@ -198,7 +226,7 @@ pub const PRESETS: &[Preset] = &[
                 SeedRow {
                     label: "+ Peter's patch + Mike's nohz rate limit, C-states off",
                     sets: &[("nohz_exit_reprograms", "1"), ("nohz_ratelimit", "on"), ("cstates", "off")],
-                    reported: &[4.38, 4.44],
+                    reported: &[&[4.38, 4.44], &[2.78, 2.81]],
                 },
                 SeedRow {
                     label: "+ Peter's patch, no rescheduling IPI, C-states off",
@@ -247,7 +275,14 @@ mod tests {
                         c.set(k, v).unwrap_or_else(|e| panic!("{} / {}: {e}", p.name, r.label));
                     }
                 }
-                assert!(!t.rows[0].reported.is_empty(), "{}: the first row is the baseline", p.name);
+                assert!(
+                    t.rows[0].reported.len() == t.columns.len() && t.rows[0].reported.iter().all(|r| !r.is_empty()),
+                    "{}: the first row is the baseline of every column",
+                    p.name
+                );
+                for r in t.rows {
+                    assert!(r.reported.is_empty() || r.reported.len() == t.columns.len(), "{} / {}", p.name, r.label);
+                }
             }
         }
     }

@@ -165,7 +165,7 @@ pub fn seed_view() -> Html {
         },
         Seeds::Loaded(tables) => html! {
             <div class="seeds">
-                <p class="help">{"Each table reruns a mailing-list experiment in the simulator. What must match is the change against the first row (Δ columns): a row passes when the simulated change has the reported sign and 0.5x to 1.5x its size. The page runs the quick tables (pipe: a tenth of the round trips, so its absolute times are a tenth of the full run; the relative changes are the same); "}<code>{"schedscope validate"}</code>{" runs them in full."}</p>
+                <p class="help">{"Each table reruns a mailing-list experiment in the simulator. Every column the seed reports is compared. What must match is the change against the first row (Δ columns): a figure passes when the simulated change has the reported sign and 0.5x to 1.5x its size, and a row passes when all its figures do; the absolute error (simulated against reported) is shown beside it. The page runs the quick tables (pipe: a tenth of the round trips, so its absolute times, and the reported times they are compared with, are a tenth of the full run; the relative changes are the same); "}<code>{"schedscope validate"}</code>{" runs them in full."}</p>
                 { for tables.iter().map(|t| html! { <SeedTableView table={t.clone()} /> }) }
             </div>
         },
@@ -182,6 +182,9 @@ fn seed_metric_label(key: &str) -> &'static str {
     match key {
         "elapsed_s" => "Elapsed time",
         "throughput" => "Throughput",
+        "user_s" => "User time",
+        "sys_s" => "System time",
+        "cpu_percent" => "CPU",
         _ => "Result",
     }
 }
@@ -205,33 +208,47 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
             if !t.source.is_empty() { <p class="source">{"Reported: "}{t.source.clone()}</p> }
             <div class="table-scroll">
             <table>
-                <caption>{format!("{metric} ({}), mean of the reported runs beside one simulated run", t.unit)}</caption>
+                <caption>{format!("{metric} and every other column the seed reports: the mean of the reported runs beside one simulated run")}</caption>
                 <thead><tr>
-                    <th scope="col" class="label">{"configuration"}</th><th scope="col">{"reported"}</th><th scope="col">{"simulated"}</th>
+                    <th scope="col" class="label">{"configuration"}</th><th scope="col">{"column"}</th>
+                    <th scope="col">{"reported"}</th><th scope="col">{"simulated"}</th>
                     <th scope="col">{"Δ reported"}</th><th scope="col">{"Δ simulated"}</th><th scope="col">{"check"}</th>
+                    <th scope="col">{"abs. error"}</th>
                     <th scope="col"><span class="sr">{"load"}</span></th>
                 </tr></thead>
                 <tbody>
-                { for t.rows.iter().map(|r| {
-                    let (badge, cls) = match r.pass {
-                        Some(true) => ("pass", "pass"),
-                        Some(false) => ("fail", "fail"),
-                        None if r.reported.is_none() => ("predicted", "predicted"),
-                        None => ("baseline", "baseline"),
-                    };
+                { for t.rows.iter().enumerate().flat_map(|(i, r)| {
+                    let any_reported = r.cells.iter().any(|c| c.reported.is_some());
+                    let span = r.cells.len().max(1).to_string();
                     let onclick = {
                         let (ctx, preset, sets) = (ctx.clone(), t.preset.clone(), r.sets.clone());
                         Callback::from(move |_| ctx.dispatch(Action::LoadRow { preset: preset.clone(), sets: sets.clone() }))
                     };
-                    html! { <tr>
-                        <th scope="row">{r.label.clone()}</th>
-                        <td data-label="reported">{r.reported.map(num).unwrap_or_else(|| "—".into())}</td>
-                        <td data-label="simulated">{num(r.simulated)}</td>
-                        <td data-label="Δ reported">{r.reported_change.map(pct).unwrap_or_else(|| "—".into())}</td>
-                        <td data-label="Δ simulated">{pct(r.simulated_change)}</td>
-                        <td class="check"><span class={classes!("badge", cls)}>{badge}</span></td>
-                        <td class="load"><button type="button" {onclick} aria-label={format!("Load {}", r.label)}>{"Load"}</button></td>
-                    </tr> }
+                    let label = r.label.clone();
+                    let columns = t.columns.clone();
+                    r.cells.iter().enumerate().map(move |(k, c)| {
+                        let (badge, cls) = match c.pass {
+                            Some(true) => ("pass", "pass"),
+                            Some(false) => ("fail", "fail"),
+                            None if i == 0 => ("baseline", "baseline"),
+                            None if !any_reported => ("predicted", "predicted"),
+                            None => ("—", "baseline"),
+                        };
+                        let name = columns.get(k).map_or(c.column.clone(), |col| format!("{} ({})", col.label, col.unit));
+                        html! { <tr data-column={c.column.clone()}>
+                            if k == 0 { <th scope="row" rowspan={span.clone()}>{label.clone()}</th> }
+                            <td data-label="column">{name}</td>
+                            <td data-label="reported">{c.reported.map(num).unwrap_or_else(|| "—".into())}</td>
+                            <td data-label="simulated">{num(c.simulated)}</td>
+                            <td data-label="Δ reported">{c.reported_change.map(pct).unwrap_or_else(|| "—".into())}</td>
+                            <td data-label="Δ simulated">{pct(c.simulated_change)}</td>
+                            <td class="check"><span class={classes!("badge", cls)}>{badge}</span></td>
+                            <td data-label="abs. error">{c.abs_error.map(pct).unwrap_or_else(|| "—".into())}</td>
+                            if k == 0 {
+                                <td class="load" rowspan={span.clone()}><button type="button" onclick={onclick.clone()} aria-label={format!("Load {}", label)}>{"Load"}</button></td>
+                            }
+                        </tr> }
+                    })
                 }) }
                 </tbody>
             </table>

@@ -19,13 +19,18 @@ impl Sim {
     }
 
     pub(super) fn migrate_from(&mut self, from: usize, to: usize) -> bool {
-        let Some(&task) = self.policy.queued(from).last() else { return false };
         let t = self.cursor(to);
+        // Not a task queued at a time still ahead of this core's (its core ran ahead).
+        let queued = self.policy.queued(from);
+        let Some(&task) = queued.iter().rev().find(|&&k| self.tasks[k].queued_at <= t) else {
+            return false;
+        };
         if !self.policy.dequeue(&mut self.se, from, task, t) {
             return false;
         }
         self.policy.enqueue(&mut self.se, to, task, Arrival::Migrated { from }, t);
         self.tasks[task].core = to;
+        self.tasks[task].queued_at = t;
         self.m.migrations += 1;
         self.rec.instant(to, t, InstantKind::Migrate { from: from as u16, task: task as u32 });
         true

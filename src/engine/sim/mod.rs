@@ -86,6 +86,14 @@ pub enum Ev {
         task: u32,
         gen: u32,
     },
+    /// A remote wakeup reaches its target at the waker's time (`wakeup::on_ttwu_remote`).
+    TtwuRemote {
+        task: u32,
+        from: u16,
+        prev: u16,
+        queued: bool,
+        sys: bool,
+    },
     #[default]
     Nop,
 }
@@ -114,6 +122,8 @@ struct Task {
     /// The domain's `touched` counter when it last stopped running.
     cache_mark: u64,
     woke_at: Option<Ns>,
+    /// When it joined its runqueue (a core ahead of global time may have queued it "later").
+    queued_at: Ns,
     timer_gen: u32,
     sleep_until: Ns,
     stats: TaskStats,
@@ -153,6 +163,10 @@ struct Core {
     kick_pending: bool,
     idle_stamp: Option<Ns>,
     avg_idle: Ns,
+    /// Remote wakeups on their way here (the waker is ahead of global time).
+    arriving: u32,
+    /// TTWU_QUEUE: (task, its previous core) queued for this core's IPI handler to enqueue.
+    wake_list: Vec<(u32, u16)>,
     gov: GovernorState,
     domain: usize,
     ticks: u64,
@@ -256,6 +270,10 @@ pub struct Sim {
     sleeping: Vec<u32>,
     /// HRTICK resolved from the era and the config's features.
     hrtick: bool,
+    /// TTWU_QUEUE resolved from the era and the config's features.
+    ttwu_queue: bool,
+    /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
+    latency_clamps: u64,
     stop: Option<(StopReason, Ns)>,
 }
 
@@ -268,6 +286,8 @@ pub struct Checks {
     pub accounts: Vec<(Ns, Ns, Ns)>,
     /// End of simulated time.
     pub end: Ns,
+    /// Wakeup latencies clamped to 0 because the task ran before its wakeup (must be 0).
+    pub latency_clamps: u64,
 }
 
 /// Queue occupancy seen by a run (for the benchmark's bare loop).
@@ -338,6 +358,8 @@ impl Sim {
                 kick_pending: false,
                 idle_stamp: None,
                 avg_idle: 2 * cfg.migration_cost,
+                arriving: 0,
+                wake_list: Vec::new(),
                 gov: GovernorState::new(cfg.governor, idle_states.len()),
                 domain: c / llc_cores,
                 ticks: 0,
@@ -365,6 +387,7 @@ impl Sim {
                 cache_domain: None,
                 cache_mark: 0,
                 woke_at: None,
+                queued_at: 0,
                 timer_gen: 0,
                 sleep_until: 0,
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
@@ -395,6 +418,8 @@ impl Sim {
             past_events: 0,
             sleeping: vec![0; ncores],
             hrtick: cfg.feats().has(Feat::Hrtick),
+            ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
+            latency_clamps: 0,
             stop: None,
             cfg,
         }
@@ -454,6 +479,9 @@ impl Sim {
             Ev::Hrtick { c, gen } => self.on_hrtick(c as usize, gen),
             Ev::Kick { c, ipi } => self.on_kick(c as usize, ipi),
             Ev::Timer { task, gen } => self.on_timer(task as usize, gen),
+            Ev::TtwuRemote { task, from, prev, queued, sys } => {
+                self.on_ttwu_remote(task as usize, from as usize, prev as usize, queued, sys)
+            }
             Ev::Nop => {}
         }
         true
@@ -608,7 +636,8 @@ pub fn run_checked(cfg: &Config, trace: Option<TraceOptions>) -> (Outcome, Check
     sim.simulate();
     let outcome = sim.finish();
     let end = sim.stop.map_or(sim.now, |s| s.1);
-    (outcome, Checks { past_events: sim.past_events, accounts: sim.core_accounts(), end })
+    let latency_clamps = sim.latency_clamps;
+    (outcome, Checks { past_events: sim.past_events, accounts: sim.core_accounts(), end, latency_clamps })
 }
 
 /// Runs a config and samples the event queue's length at every pop: the width the

@@ -1,5 +1,32 @@
 //! The CPU's own time and `__schedule`: the cursor, overhead spans, charging and resuming
 //! `curr`, the pick loop with its context switch and cache refill (kernel/sched/core.c).
+//!
+//! SYSTEM TIME. `time` reports the process's `utime`/`stime` as the kernel accounts them
+//! without VIRT_CPU_ACCOUNTING (the default of every era modelled: 2.6.2x `account_process_tick`
+//! in kernel/timer.c and kernel/sched.c; 3.x-6.x kernel/sched/cputime.c): each tick charges
+//! its whole period to the task it interrupted, as user time if it interrupted user mode,
+//! else through `account_system_time(p, HARDIRQ_OFFSET, ...)`, which adds to `p->stime`
+//! whether the interrupted code was a syscall, a softirq or another interrupt handler
+//! (the irq/softirq split goes to the CPU's `cpustat`, not to the task). A tick that finds
+//! the idle task (`p == rq->idle`, not in a nested interrupt) charges `account_idle_time`.
+//! Since 2.6.2x the sampled split is scaled to the task's exact `sum_exec_runtime`
+//! (`task_stime`, later `cputime_adjust`). IRQ_TIME_ACCOUNTING (2.6.37+, off by default on
+//! the seeds' kernels) is not modelled. So the model counts as the task's sys, exactly
+//! rather than by tick sampling (the sampling's expectation when ticks do not beat with the
+//! work), every kernel span laid while a core holds a task's context:
+//! - the context switch into or out of a task (`Switch`: every switch has a task on one side);
+//! - the ttwu a task performs (`Wakeup`), the IPIs it sends (`Ipi`), the hrtick it arms
+//!   (`Reprogram`), and the tick, hrtick, timer and IPI handlers that interrupt it;
+//! - with TTWU_QUEUE, the enqueue a busy target does in its IPI handler for a task queued to it.
+//!
+//! Not the task's: what a core spends in the idle task: the C-state exit, the IPI handler
+//! and the tick handler when they wake an idle core, the enqueue work of a wake list
+//! flushed there, and the nohz entry and exit reprograms (`tick_nohz_idle_enter`/`_exit`
+//! run in the idle loop, kernel/sched/idle.c or kernel/cpu/idle.c in 3.10/3.11). A core holds
+//! a task's context while it has a `curr` or still holds the last task's (`last_task`,
+//! between `__schedule`'s start and the switch). The cache refill after a switch is the
+//! task's user time (it is the task's own loads missing). A waker that ran ahead of global
+//! time pays the IPI it sent then in the context it had then (`charge_at`).
 
 use super::Ev;
 use super::{oh_index, Sim, TaskState};
@@ -26,17 +53,68 @@ impl Sim {
         t
     }
 
-    /// Lays an overhead of `d` ns at the core's cursor.
+    /// Lays an overhead of `d` ns at the core's cursor, accounted to the context the core
+    /// is in (module doc: SYSTEM TIME).
     pub(super) fn overhead(&mut self, c: usize, kind: Overhead, d: Ns) {
+        let sys = match kind {
+            Overhead::Switch => true,
+            Overhead::Refill | Overhead::CStateExit => false,
+            _ => self.in_task_context(c),
+        };
+        self.overhead_as(c, kind, d, sys);
+    }
+
+    /// Whether core `c` is running kernel code in a task's context (else the idle task's).
+    pub(super) fn in_task_context(&self, c: usize) -> bool {
+        let core = &self.cores[c];
+        core.idle.is_none() && (core.curr.is_some() || core.last_task.is_some())
+    }
+
+    /// `overhead`, with the account (the task's sys time or not) given.
+    pub(super) fn overhead_as(&mut self, c: usize, kind: Overhead, d: Ns, sys: bool) {
         if d == 0 {
             return;
         }
         let t = self.cursor(c);
         self.rec.span(c, t, t + d, SpanKind::Overhead { kind });
         self.m.overhead[oh_index(kind)] += d;
+        if sys {
+            self.m.sys_ns += d;
+        }
         let core = &mut self.cores[c];
         core.overhead_ns += d;
         core.avail = t + d;
+    }
+
+    /// Charges core `c` an overhead it incurred at its time `t`, in the context it had then
+    /// (`sys`). At its cursor if it is still there; else (a waker that ran ahead of global
+    /// time, whose remote wakeup is handled now) where its timeline can take it: before the
+    /// burst it has started, before the idle it has entered, or after the overheads it is
+    /// paying. The same CPU time, displaced by what the core did after `t` (simplified).
+    pub(super) fn charge_at(&mut self, c: usize, kind: Overhead, d: Ns, t: Ns, sys: bool) {
+        if d == 0 {
+            return;
+        }
+        debug_assert!(t <= self.cursor(c), "a core's cursor never goes back");
+        if let Some(mut i) = self.cores[c].idle {
+            // Idle since: what it idled before the cursor stays idle; the idle restarts after.
+            let at = self.cursor(c);
+            if at > i.since {
+                self.rec.span(c, i.since, at, SpanKind::Idle { state: self.idle_states[i.pos].index });
+                self.m.idle_ns[i.pos] += at - i.since;
+                self.cores[c].idle_ns += at - i.since;
+            }
+            self.overhead_as(c, kind, d, sys);
+            i.since = self.cores[c].avail;
+            self.cores[c].idle = Some(i);
+        } else if self.cores[c].running {
+            // Its next burst has started: the charge goes before it.
+            self.interrupt(c);
+            self.overhead_as(c, kind, d, sys);
+            self.resume(c);
+        } else {
+            self.overhead_as(c, kind, d, sys);
+        }
     }
 
     /// Charges the running task up to the cursor and stops its burst clock.
@@ -133,6 +211,7 @@ impl Sim {
         self.m.preemptions += 1;
         self.release_curr(c);
         let t = self.cursor(c);
+        self.tasks[task].queued_at = t;
         self.policy.put_prev(&mut self.se, c, task, t);
     }
 
@@ -165,9 +244,12 @@ impl Sim {
                 self.cores[c].last_task = Some(n);
             }
             if let Some(w) = self.tasks[n].woke_at.take() {
-                // A waker running ahead of global time (paying overheads) can enqueue a
-                // task that another core picks a moment "before" the wakeup: count 0.
+                // A remote wakeup takes effect at the waker's time (`wakeup::wake`), so a
+                // task never starts before it was woken; a clamp would be a bug (counted).
                 let at = self.cursor(c);
+                if at < w {
+                    self.latency_clamps += 1;
+                }
                 self.lat.add(at.saturating_sub(w));
             }
             self.cores[c].hrtick_armed = false;
@@ -240,12 +322,16 @@ impl Sim {
         }
     }
 
+    /// `idle_cpu`: nothing running, nothing queued, no wakeup arriving or on the wake list.
     pub(super) fn is_idle(&self, c: usize) -> bool {
-        self.cores[c].curr.is_none() && self.policy.queued(c).is_empty()
+        let core = &self.cores[c];
+        core.curr.is_none() && self.policy.queued(c).is_empty() && core.arriving == 0 && core.wake_list.is_empty()
     }
 
+    /// `rq->nr_running`, counting a direct remote wakeup on its way (the waker enqueued it).
     pub(super) fn nr_running(&self, c: usize) -> usize {
-        self.policy.queued(c).len() + self.cores[c].curr.is_some() as usize
+        let core = &self.cores[c];
+        self.policy.queued(c).len() + core.curr.is_some() as usize + core.arriving as usize
     }
 
     pub(super) fn on_burst_end(&mut self, c: usize, gen: u32) {

@@ -26,13 +26,26 @@ impl Sim {
     }
 
     /// try_to_wake_up from core `waker` (None: from a timer with no core context).
+    ///
+    /// The waker's part happens at its cursor `t`: select the target, then either enqueue
+    /// the task there itself (paying `ttwu`) or, with TTWU_QUEUE, put it on the target's
+    /// wake list. What the target sees (the enqueue, the preemption check, the IPI) takes
+    /// effect at `t` too: at once if the waker is not ahead of global time, else through a
+    /// `TtwuRemote` event at `t`, so the target can never run the task before it was woken.
     pub(super) fn wake(&mut self, w: usize, waker: Option<usize>, sync: bool) {
         if !matches!(self.tasks[w].state, TaskState::Blocked | TaskState::Sleeping) {
             return;
         }
+        let prev = self.tasks[w].core;
+        let target = self.select_core(w, waker, sync);
+        let queued = waker.is_some_and(|c| c != target && self.ttwu_queues_to(c, target));
+        let sys = waker.is_some_and(|c| self.in_task_context(c));
         let t = match waker {
             Some(c) => {
-                self.overhead(c, Overhead::Wakeup, self.prof.ttwu);
+                if !queued {
+                    // ttwu_do_activate under the target's rq lock, on the waker.
+                    self.overhead(c, Overhead::Wakeup, self.prof.ttwu);
+                }
                 self.cursor(c)
             }
             None => self.now,
@@ -46,15 +59,96 @@ impl Sim {
         tk.state = TaskState::Runnable;
         tk.woke_at = Some(t);
         tk.stats.wakeups += 1;
-        let prev = tk.core;
-        let target = self.select_core(w, waker, sync);
         if target != prev {
             self.m.migrations += 1;
             self.rec.instant(target, t, InstantKind::Migrate { from: prev as u16, task: w as u32 });
         }
         self.tasks[w].core = target;
         self.rec.instant(target, t, InstantKind::Wakeup { from: waker.unwrap_or(target) as u16, task: w as u32 });
+        match waker {
+            Some(c) if c != target && t > self.now => {
+                self.cores[target].arriving += 1;
+                let ev = Ev::TtwuRemote { task: w as u32, from: c as u16, prev: prev as u16, queued, sys };
+                self.q.push(t, ev);
+            }
+            _ => self.ttwu_remote(w, prev, target, waker, queued, t, sys),
+        }
+    }
+
+    /// A remote wakeup whose waker ran ahead of global time reaches its target (at `t`).
+    pub(super) fn on_ttwu_remote(&mut self, w: usize, from: usize, prev: usize, queued: bool, sys: bool) {
+        let target = self.tasks[w].core;
+        self.cores[target].arriving -= 1;
+        let t = self.now;
+        self.ttwu_remote(w, prev, target, Some(from), queued, t, sys);
+    }
+
+    /// TTWU_QUEUE for this era and this pair of cores (`ttwu_queue`, `ttwu_queue_cond`).
+    fn ttwu_queues_to(&self, waker: usize, target: usize) -> bool {
+        let share_llc = self.cores[waker].domain == self.cores[target].domain;
+        self.ttwu_queue && self.cfg.kernel.ttwu_queues(share_llc, self.nr_running(target))
+    }
+
+    /// Whether the target's idle loop polls, for the wake-list IPI (`set_nr_if_polling`).
+    /// The same rule as the direct path's `polling` below.
+    fn wakelist_target_polls(&self, c: usize) -> bool {
+        self.cores[c].idle.is_some_and(|i| self.idle_states[i.pos].index == 0)
+    }
+
+    /// The part of a wakeup the target sees, at the waker's time `t`.
+    #[allow(clippy::too_many_arguments)]
+    fn ttwu_remote(
+        &mut self,
+        w: usize,
+        prev: usize,
+        target: usize,
+        waker: Option<usize>,
+        queued: bool,
+        t: Ns,
+        sys: bool,
+    ) {
+        if queued {
+            // ttwu_queue_remote: llist_add; an IPI only when the list was empty (and, from
+            // 3.16, only if the target does not poll). The target enqueues in its handler.
+            let first = self.cores[target].wake_list.is_empty();
+            self.cores[target].wake_list.push((w as u32, prev as u16));
+            if first && !self.cores[target].kick_pending {
+                self.cores[target].kick_pending = true;
+                let polling = self.cfg.kernel.wakelist_ipi_skips_polling() && self.wakelist_target_polls(target);
+                self.kick_from(target, waker, !polling, t, sys);
+            }
+            return;
+        }
+        self.activate(w, prev, target, t);
+        if Some(target) == waker {
+            if let Some(curr) = self.cores[target].curr {
+                if curr != w && self.policy.check_preempt_wakeup(&mut self.se, target, curr, w) {
+                    self.cores[target].need_resched = true;
+                }
+            }
+            return;
+        }
+        if let Some(idle) = self.cores[target].idle {
+            if !self.cores[target].kick_pending {
+                self.cores[target].kick_pending = true;
+                let polling = self.idle_states[idle.pos].index == 0;
+                self.kick_from(target, waker, !polling, t, sys);
+            }
+        } else if let Some(curr) = self.cores[target].curr {
+            if self.policy.check_preempt_wakeup(&mut self.se, target, curr, w) {
+                self.cores[target].need_resched = true;
+                if !self.cores[target].kick_pending {
+                    self.cores[target].kick_pending = true;
+                    self.kick_from(target, waker, true, t, sys);
+                }
+            }
+        }
+    }
+
+    /// ttwu_do_activate: the enqueue on `target` at `t`, and the idle-length average.
+    fn activate(&mut self, w: usize, prev: usize, target: usize, t: Ns) {
         self.policy.enqueue(&mut self.se, target, w, Arrival::Wakeup { from: prev }, t);
+        self.tasks[w].queued_at = t;
 
         if let Some(stamp) = self.cores[target].idle_stamp.take() {
             // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths.
@@ -77,39 +171,48 @@ impl Sim {
                 };
             }
         }
-        if Some(target) == waker {
-            if let Some(curr) = self.cores[target].curr {
-                if curr != w && self.policy.check_preempt_wakeup(&mut self.se, target, curr, w) {
-                    self.cores[target].need_resched = true;
-                }
-            }
+    }
+
+    /// sched_ttwu_pending, in the target's IPI handler (or its idle loop when it polled):
+    /// the target pays each queued task's enqueue and preemption check itself.
+    pub(super) fn flush_wake_list(&mut self, c: usize) {
+        if self.cores[c].wake_list.is_empty() {
             return;
         }
-        if let Some(idle) = self.cores[target].idle {
-            if !self.cores[target].kick_pending {
-                self.cores[target].kick_pending = true;
-                let polling = self.idle_states[idle.pos].index == 0;
-                self.kick(target, waker, !polling, t);
-            }
-        } else if let Some(curr) = self.cores[target].curr {
-            if self.policy.check_preempt_wakeup(&mut self.se, target, curr, w) {
-                self.cores[target].need_resched = true;
-                if !self.cores[target].kick_pending {
-                    self.cores[target].kick_pending = true;
-                    self.kick(target, waker, true, t);
+        let list = std::mem::take(&mut self.cores[c].wake_list);
+        for &(w, prev) in &list {
+            let w = w as usize;
+            self.overhead(c, Overhead::Wakeup, self.prof.ttwu);
+            let t = self.cursor(c);
+            self.activate(w, prev as usize, c, t);
+            if let Some(curr) = self.cores[c].curr {
+                if curr != w && self.policy.check_preempt_wakeup(&mut self.se, c, curr, w) {
+                    self.cores[c].need_resched = true;
                 }
             }
         }
+        // Keep the allocation for the next list.
+        let mut list = list;
+        list.clear();
+        self.cores[c].wake_list = list;
     }
 
     /// Delivers a reschedule request to `target`: an IPI, or just the flag a polling core sees.
     pub(super) fn kick(&mut self, target: usize, from: Option<usize>, ipi: bool, t: Ns) {
+        let sys = from.is_some_and(|c| self.in_task_context(c));
+        self.kick_from(target, from, ipi, t, sys);
+    }
+
+    /// `kick` sent at `t` by `from`, whose context then was a task's (`sys`) or the idle task's.
+    /// The IPI leaves at `t + ipi_send` whatever `from` has done since; the send's cost is
+    /// laid on `from`'s timeline where it can go (`charge_at`).
+    fn kick_from(&mut self, target: usize, from: Option<usize>, ipi: bool, t: Ns, sys: bool) {
         if ipi {
             self.m.ipis += 1;
             let at = match from {
                 Some(c) => {
-                    self.overhead(c, Overhead::Ipi, self.prof.ipi_send);
-                    self.cursor(c)
+                    self.charge_at(c, Overhead::Ipi, self.prof.ipi_send, t, sys);
+                    t + self.prof.ipi_send
                 }
                 None => t,
             };
@@ -124,6 +227,7 @@ impl Sim {
         self.cores[c].kick_pending = false;
         if self.cores[c].idle.is_some() {
             self.leave_idle(c, ipi);
+            self.flush_wake_list(c);
             self.pick_loop(c);
             return;
         }
@@ -132,6 +236,7 @@ impl Sim {
             if ipi {
                 self.overhead(c, Overhead::Ipi, self.prof.ipi_receive);
             }
+            self.flush_wake_list(c);
             if self.cores[c].need_resched {
                 self.preempt(c);
             } else {
@@ -140,8 +245,11 @@ impl Sim {
                 }
                 self.resume(c);
             }
-        } else if !self.policy.queued(c).is_empty() {
-            self.pick_loop(c);
+        } else {
+            self.flush_wake_list(c);
+            if !self.policy.queued(c).is_empty() {
+                self.pick_loop(c);
+            }
         }
     }
 
