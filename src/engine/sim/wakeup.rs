@@ -56,27 +56,8 @@ impl Sim {
         self.rec.instant(target, t, InstantKind::Wakeup { from: waker.unwrap_or(target) as u16, task: w as u32 });
         self.policy.enqueue(&mut self.se, target, w, Arrival::Wakeup { from: prev }, t);
 
-        if let Some(stamp) = self.cores[target].idle_stamp.take() {
-            // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths.
-            let core = &mut self.cores[target];
-            let max = 2 * self.cfg.migration_cost;
-            if core.avg_idle > max {
-                core.avg_idle = max;
-            } else {
-                let delta = t.saturating_sub(stamp);
-                let avg = core.avg_idle;
-                // avg += (delta - avg) / 8, signed; in i64 when no step can overflow it
-                // (always, for durations under 146 years), else in i128: same result.
-                const FITS: u64 = 1 << 62;
-                core.avg_idle = if delta < FITS && avg < FITS {
-                    let (delta, avg) = (delta as i64, avg as i64);
-                    (avg + (delta - avg) / 8).max(0) as Ns
-                } else {
-                    let (delta, avg) = (delta as i128, avg as i128);
-                    (avg + (delta - avg) / 8).max(0) as Ns
-                };
-            }
-        }
+        // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths.
+        self.update_avg_idle(target, t);
         if Some(target) == waker {
             if let Some(curr) = self.cores[target].curr {
                 if curr != w && self.policy.check_preempt_wakeup(&mut self.se, target, curr, w) {
@@ -85,11 +66,11 @@ impl Sim {
             }
             return;
         }
-        if let Some(idle) = self.cores[target].idle {
+        if self.cores[target].idle.is_some() {
             if !self.cores[target].kick_pending {
                 self.cores[target].kick_pending = true;
-                let polling = self.idle_states[idle.pos].index == 0;
-                self.kick(target, waker, !polling, t);
+                let ipi = self.wake_needs_ipi(target);
+                self.kick(target, waker, ipi, t);
             }
         } else if let Some(curr) = self.cores[target].curr {
             if self.policy.check_preempt_wakeup(&mut self.se, target, curr, w) {
