@@ -9,20 +9,35 @@
 //! (hits / intercepts / recent-intercepts bins with `PULSE` 1024 and `DECAY_SHIFT` 3).
 //! Simplified versus the kernel: there is no iowait (menu only uses the first 6 of its 12
 //! buckets, the performance multiplier is 1) and no utilization input (teo's
-//! util-awareness is off); the tick is assumed running when the governor is called
-//! (`tick_nohz_tick_stopped()` is false), so the tick-stopped branches are absent; the
-//! kernel's two sleep lengths (`delta` ignoring the tick, `delta_tick` with it) are both
-//! derived from `next_timer`, with `delta_tick = min(next_timer, tick_period)`; a tick
-//! wakeup is not told apart from any other wakeup; a POLL idle that reached
+//! util-awareness is off). The caller gives both of the kernel's sleep lengths
+//! (`tick_nohz_get_sleep_length`): `next_timer` (`delta`, the next timer as if the tick
+//! were stopped) and `delta_tick` (with the tick running), and whether the tick is already
+//! stopped (`tick_nohz_tick_stopped()`): menu's tick-stopped branches (use the time to the
+//! closest timer when the prediction is under a tick, no interactivity cap, take a deeper
+//! state that fits `delta_tick` rather than stay shallow, never ask to keep the tick) and
+//! teo's (never ask to keep the tick) follow 6.6. A tick wakeup is not told apart from any
+//! other wakeup (menu's `tick_wakeup` compensation is absent); a POLL idle that reached
 //! [`poll_time_limit`] counts as cut by the poll time limit (`dev->poll_time_limit`).
 //! Values the kernel would truncate (`unsigned int` microseconds) saturate instead, and
 //! products that could overflow are done in `u128`. Ladder is stricter than the kernel
 //! about the PM QoS limit: it never returns a state whose exit latency exceeds the limit
 //! (the kernel can keep its first non-POLL state). The tick decision of the last `select`
-//! (`*stop_tick` in the kernel) is reported by [`GovernorState::stop_tick`].
-//! Older kernels differ: menu of 3.x never picked POLL unless the next timer was within
-//! 5 us, had no POLL rule or typical-interval shortcut, and scaled its multiplier by the
-//! load average; those versions are not modelled.
+//! (`*stop_tick` in the kernel, 4.17+: 45f1ff59e27c "cpuidle: Return nohz hint from
+//! cpuidle_select()") is reported by [`GovernorState::stop_tick`]; before 4.17 the idle
+//! loop stopped the tick before asking the governor (`sim::idle_path`), which then sees
+//! the tick, if it runs, as the next timer and its hint is ignored.
+//!
+//! Eras: every kernel runs these algorithms. Menu of 3.x (drivers/cpuidle/governors/menu.c,
+//! bracketed by the 3.1 and 3.14 forms in the research notes, the 3.11 file itself not read)
+//! differs and is NOT modelled: it picks POLL only when the next timer is within 5 us
+//! (`if (data->expected_us > 5) last_state_idx = CPUIDLE_DRIVER_STATE_START`), has no
+//! 15 us `RESIDENCY_THRESHOLD_NS` shortcut and no tick logic, takes the lowest
+//! `power_usage` among the states passing `target_residency <= predicted_us`,
+//! `exit_latency <= latency_req` and `exit_latency * multiplier <= predicted_us` with
+//! `multiplier = 1 + 2*loadavg + 10*nr_iowait`, and in `menu_update` subtracts the exit
+//! latency only when the measured idle exceeds it. The load-average term needs the
+//! per-CPU `cpu_load[]` the engine does not keep, so a 3.11 config uses the 6.6 menu.
+//! teo first shipped in 5.1; a config may still pick it on an older era.
 
 use super::config::Governor as GovernorKind;
 use super::time::{mul_div, Ns, US};

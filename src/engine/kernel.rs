@@ -428,9 +428,9 @@ impl Kernel {
     /// `tick_nohz_stop_sched_tick` (`if (!ts->tick_stopped && delta_jiffies == 1) goto out`)
     /// and 3.11 (`delta_jiffies <= 1`) count whole jiffies from the current one, with the
     /// next hrtimer rounded up (`timespec_to_jiffies`): the gap from now must exceed a tick.
-    /// 4.17+ `tick_nohz_next_event` measures from the last jiffy update (`delta = next_tick
-    /// - basemono; if (delta <= TICK_NSEC) ... keep ticking`). `since_jiffy` is the time
-    /// since the last tick boundary.
+    /// 4.17+ `tick_nohz_next_event` measures from the last jiffy update
+    /// (`delta = next_tick - basemono; if (delta <= TICK_NSEC) ... keep ticking`).
+    /// `since_jiffy` is the time since the last tick boundary.
     pub fn nohz_can_stop(self, next_timer: Ns, since_jiffy: Ns, tick: Ns) -> bool {
         if self >= Kernel::V417 {
             next_timer.saturating_add(since_jiffy) > tick
