@@ -170,11 +170,58 @@ fn two_exit_reprograms_count_twice_as_many_as_one() {
 #[test]
 fn a_polling_idle_core_gets_no_ipi() {
     let cstates_on = pipe(&[]);
-    let polling = pipe(&[("cstates", "off")]);
-    let idle_poll = pipe(&[("resched_ipi", "off")]);
+    let idle_poll = pipe(&[("idle", "poll")]);
+    let alias = pipe(&[("resched_ipi", "off")]);
     assert!(cstates_on.ipis > 9_000);
-    assert_eq!(polling.ipis, 0);
     assert_eq!(idle_poll.ipis, 0);
+    assert_eq!(alias.ipis, 0);
+}
+
+/// Defect 2: C-states off in the BIOS is not idle=poll. On 3.11 the generic idle loop
+/// clears the polling flag before every idle state, so each remote wakeup still sends the
+/// IPI, and the core wakes from C1 (intel_idle's table, demoted by the package C-state limit).
+#[test]
+fn bios_cstates_off_keeps_the_ipi_and_a_c1_exit_on_3_11() {
+    let bios_off = pipe(&[("cstates", "off")]);
+    let idle_poll = pipe(&[("cstates", "off"), ("idle", "poll")]);
+    assert!(bios_off.ipis > 9_000, "{}", bios_off.ipis);
+    assert_eq!(idle_poll.ipis, 0);
+    assert_ne!(bios_off.digest, idle_poll.digest);
+    let c = cfg_with((preset("nohz-pipe").unwrap().config)(), &[("loops", "2000"), ("cstates", "off")]);
+    let (_, t) = traced(&c);
+    let c1 = profile("x5675").unwrap().cstates[0].exit_latency;
+    let exits: Vec<Ns> = t
+        .spans
+        .iter()
+        .filter(|s| s.kind == SpanKind::Overhead { kind: Overhead::CStateExit })
+        .map(|s| s.end - s.start)
+        .collect();
+    assert!(exits.len() > 1000, "{}", exits.len());
+    assert!(exits.iter().all(|&e| e == c1), "every exit is C1's {c1} ns");
+    assert!(t.spans.iter().all(|s| !matches!(s.kind, SpanKind::Idle { state } if state > 1)), "hardware stays in C1");
+}
+
+/// Later eras: MWAIT polls (mwait_idle_with_hints sets the flag), HLT never does.
+#[test]
+fn mwait_polls_after_2013_and_hlt_never() {
+    let mwait = pipe(&[("kernel", "6.6"), ("cstates", "off")]);
+    let hlt = pipe(&[("kernel", "6.6"), ("idle", "halt")]);
+    let old = pipe(&[("cstates", "off")]);
+    assert!(mwait.ipis * 10 < old.ipis, "6.6 {} vs 3.11 {}", mwait.ipis, old.ipis);
+    assert!(hlt.ipis > 9_000, "{}", hlt.ipis);
+}
+
+/// Defect 3: from 4.17 the governor decides whether the tick stops; pipe ping-pong's
+/// micro-idles keep it, where 3.11 stops and restarts it on every idle.
+#[test]
+fn since_4_17_micro_idles_keep_the_tick() {
+    let v311 = pipe(&[("nohz_exit_reprograms", "1")]);
+    for k in ["4.17", "6.6"] {
+        let new = pipe(&[("nohz_exit_reprograms", "1"), ("kernel", k)]);
+        assert!(v311.nohz_entries > 9_000, "{}", v311.nohz_entries);
+        assert!(new.nohz_entries * 20 < v311.nohz_entries, "{k}: {} vs {}", new.nohz_entries, v311.nohz_entries);
+        assert!(new.timer_reprograms * 20 < v311.timer_reprograms, "{k}");
+    }
 }
 
 #[test]

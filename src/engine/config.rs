@@ -72,7 +72,8 @@ pub enum IdleMode {
 pub enum CStates {
     /// Every state of the profile.
     All,
-    /// None: the idle task polls (C-states off in the BIOS).
+    /// C-states disabled in the BIOS: what the profile's idle driver still uses
+    /// (`profile::BiosOff`; e.g. intel_idle's table demoted to C1, or HLT). Not idle=poll.
     Off,
     /// Only these, by name (`C1,C1E`).
     Only(Vec<String>),
@@ -255,7 +256,7 @@ pub const KEYS: &[KeyDoc] = &[
         key: "cstates",
         group: "Idle",
         kind: KeyKind::Text,
-        help: "Enabled idle states (comma list, 'all', or 'off' to poll): deeper saves power, costs exit latency.",
+        help: "Idle states the firmware and idle driver expose: 'all', a comma list, or 'off' (C-states disabled in the BIOS: the driver's shallowest state, e.g. C1 by MWAIT or HLT; not idle=poll).",
     },
     KeyDoc {
         key: "governor",
@@ -273,7 +274,7 @@ pub const KEYS: &[KeyDoc] = &[
         key: "idle",
         group: "Idle",
         kind: KeyKind::Choice(&["default", "poll", "halt"]),
-        help: "idle= boot parameter: the cpuidle driver and governor, poll (spin, polling flag set: no IPI needed), or halt (HLT).",
+        help: "idle= boot parameter: default (cpuidle driver and governor), poll (spin with the polling flag: no IPI, no governor; tick kept from 4.17), or halt (HLT, no governor).",
     },
     KeyDoc {
         key: "nohz",

@@ -9,20 +9,35 @@
 //! (hits / intercepts / recent-intercepts bins with `PULSE` 1024 and `DECAY_SHIFT` 3).
 //! Simplified versus the kernel: there is no iowait (menu only uses the first 6 of its 12
 //! buckets, the performance multiplier is 1) and no utilization input (teo's
-//! util-awareness is off); the tick is assumed running when the governor is called
-//! (`tick_nohz_tick_stopped()` is false), so the tick-stopped branches are absent; the
-//! kernel's two sleep lengths (`delta` ignoring the tick, `delta_tick` with it) are both
-//! derived from `next_timer`, with `delta_tick = min(next_timer, tick_period)`; a tick
-//! wakeup is not told apart from any other wakeup; a POLL idle that reached
+//! util-awareness is off). The caller gives both of the kernel's sleep lengths
+//! (`tick_nohz_get_sleep_length`): `next_timer` (`delta`, the next timer as if the tick
+//! were stopped) and `delta_tick` (with the tick running), and whether the tick is already
+//! stopped (`tick_nohz_tick_stopped()`): menu's tick-stopped branches (use the time to the
+//! closest timer when the prediction is under a tick, no interactivity cap, take a deeper
+//! state that fits `delta_tick` rather than stay shallow, never ask to keep the tick) and
+//! teo's (never ask to keep the tick) follow 6.6. A tick wakeup is not told apart from any
+//! other wakeup (menu's `tick_wakeup` compensation is absent); a POLL idle that reached
 //! [`poll_time_limit`] counts as cut by the poll time limit (`dev->poll_time_limit`).
 //! Values the kernel would truncate (`unsigned int` microseconds) saturate instead, and
 //! products that could overflow are done in `u128`. Ladder is stricter than the kernel
 //! about the PM QoS limit: it never returns a state whose exit latency exceeds the limit
 //! (the kernel can keep its first non-POLL state). The tick decision of the last `select`
-//! (`*stop_tick` in the kernel) is reported by [`GovernorState::stop_tick`].
-//! Older kernels differ: menu of 3.x never picked POLL unless the next timer was within
-//! 5 us, had no POLL rule or typical-interval shortcut, and scaled its multiplier by the
-//! load average; those versions are not modelled.
+//! (`*stop_tick` in the kernel, 4.17+: 45f1ff59e27c "cpuidle: Return nohz hint from
+//! cpuidle_select()") is reported by [`GovernorState::stop_tick`]; before 4.17 the idle
+//! loop stopped the tick before asking the governor (`sim::idle_path`), which then sees
+//! the tick, if it runs, as the next timer and its hint is ignored.
+//!
+//! Eras: every kernel runs these algorithms. Menu of 3.x (drivers/cpuidle/governors/menu.c,
+//! bracketed by the 3.1 and 3.14 forms in the research notes, the 3.11 file itself not read)
+//! differs and is NOT modelled: it picks POLL only when the next timer is within 5 us
+//! (`if (data->expected_us > 5) last_state_idx = CPUIDLE_DRIVER_STATE_START`), has no
+//! 15 us `RESIDENCY_THRESHOLD_NS` shortcut and no tick logic, takes the lowest
+//! `power_usage` among the states passing `target_residency <= predicted_us`,
+//! `exit_latency <= latency_req` and `exit_latency * multiplier <= predicted_us` with
+//! `multiplier = 1 + 2*loadavg + 10*nr_iowait`, and in `menu_update` subtracts the exit
+//! latency only when the measured idle exceeds it. The load-average term needs the
+//! per-CPU `cpu_load[]` the engine does not keep, so a 3.11 config uses the 6.6 menu.
+//! teo first shipped in 5.1; a config may still pick it on an older era.
 
 use super::config::Governor as GovernorKind;
 use super::time::{mul_div, Ns, US};
@@ -49,6 +64,21 @@ pub struct IdleRequest<'a> {
     pub tick_period: Ns,
     /// PM QoS latency limit.
     pub latency_limit: Option<Ns>,
+    /// Time until the next event with the tick left running (the kernel's `delta_tick`,
+    /// `dev->next_event - now`): the tick or an earlier timer; `next_timer` when the tick
+    /// is stopped.
+    pub delta_tick: Ns,
+    /// The tick is already stopped (`tick_nohz_tick_stopped()`).
+    pub tick_stopped: bool,
+}
+
+impl<'a> IdleRequest<'a> {
+    /// A request with the tick running and its next expiry `tick_period` away at most:
+    /// `delta_tick = min(next_timer, tick_period)`.
+    pub fn tick_running(states: &'a [IdleState], next_timer: Ns, tick_period: Ns, latency_limit: Option<Ns>) -> Self {
+        let delta_tick = if tick_period == 0 { next_timer } else { next_timer.min(tick_period) };
+        IdleRequest { states, next_timer, tick_period, latency_limit, delta_tick, tick_stopped: false }
+    }
 }
 
 /// How long POLL spins before the idle loop gives up and lets the governor pick again
@@ -135,15 +165,6 @@ impl GovernorState {
             Imp::Ladder(l) => l.reflect(chosen, measured),
             Imp::Teo(t) => t.update(req_states, chosen, measured, next_timer, poll_cut),
         }
-    }
-}
-
-/// The kernel's `delta_tick`: time until the next event with the tick still running.
-fn delta_tick(next_timer: Ns, tick_period: Ns) -> Ns {
-    if tick_period == 0 {
-        next_timer
-    } else {
-        next_timer.min(tick_period)
     }
 }
 
@@ -269,7 +290,7 @@ impl Menu {
             };
             let timer_us = timer_us.min(u32::MAX as u128) as u64; // the kernel's `unsigned int timer_us`
             predicted = predicted.min(timer_us * US);
-            delta_tick(req.next_timer, tick)
+            req.delta_tick
         } else {
             // Short typical idle: assume no timer soon and the tick half a period away.
             self.next_timer = Ns::MAX;
@@ -287,8 +308,17 @@ impl Menu {
             return 0;
         }
 
-        // Tick running: cap the exit latency by the prediction (performance multiplier 1).
-        let latency_req = latency_qos.min(predicted);
+        let latency_req = if req.tick_stopped {
+            // A misprediction costs more with the tick stopped (the CPU may be stuck in a
+            // shallow state): use the time till the closest timer instead.
+            if predicted < tick {
+                predicted = self.next_timer;
+            }
+            latency_qos
+        } else {
+            // Cap the exit latency by the prediction (performance multiplier 1).
+            latency_qos.min(predicted)
+        };
 
         let mut idx = 0;
         for (i, s) in states.iter().enumerate() {
@@ -302,9 +332,17 @@ impl Menu {
                 if predicted < tick {
                     break;
                 }
-                // The tick keeps running: waking early from a shallow state does not hurt.
-                predicted = states[idx].target_residency;
-                break;
+                if !req.tick_stopped {
+                    // The tick keeps running: waking early from a shallow state does not hurt.
+                    predicted = states[idx].target_residency;
+                    break;
+                }
+                // Tick stopped: if the state so far is shallow and this one fits before the
+                // closest timer, take it rather than get stuck in the shallow one.
+                if states[idx].target_residency < tick && s.target_residency <= req.delta_tick {
+                    idx = i;
+                }
+                return idx;
             }
             if s.exit_latency > latency_req {
                 break;
@@ -312,7 +350,7 @@ impl Menu {
             idx = i;
         }
 
-        if idx == 0 || predicted < tick {
+        if (idx == 0 || predicted < tick) && !req.tick_stopped {
             *stop_tick = false;
             // The tick stays: step back to a state that fits before it.
             while idx > 0 && states[idx].target_residency > delta_tick {
@@ -564,7 +602,7 @@ impl Teo {
         let latency_req = req.latency_limit.unwrap_or(Ns::MAX);
         let mut duration = req.next_timer;
         self.sleep_length = duration;
-        let delta_tick = delta_tick(req.next_timer, req.tick_period);
+        let delta_tick = req.delta_tick;
 
         if n < 2 || states[1].target_residency > duration {
             *stop_tick = false;
@@ -620,8 +658,9 @@ impl Teo {
             idx = constraint_idx;
         }
 
-        // Let the tick stop unless the state is POLL or the idle is expected within a tick.
-        if idx != 0 && duration >= req.tick_period {
+        // Let the tick stop unless the state is POLL or the idle is expected within a tick
+        // (or it is stopped already).
+        if (idx != 0 && duration >= req.tick_period) || req.tick_stopped {
             return idx;
         }
         *stop_tick = false;
@@ -659,7 +698,7 @@ mod tests {
     }
 
     fn req(states: &[IdleState], next_timer: Ns) -> IdleRequest<'_> {
-        IdleRequest { states, next_timer, tick_period: 4 * MS, latency_limit: None }
+        IdleRequest::tick_running(states, next_timer, 4 * MS, None)
     }
 
     /// Runs `n` idles that each last `measured`; returns the positions picked.
@@ -828,8 +867,7 @@ mod tests {
         let t = table("x5675");
         for kind in ALL {
             for limit in [0, US, 3 * US, 10 * US, 50 * US, 199 * US] {
-                let r =
-                    IdleRequest { states: &t, next_timer: 100 * MS, tick_period: 4 * MS, latency_limit: Some(limit) };
+                let r = IdleRequest::tick_running(&t, 100 * MS, 4 * MS, Some(limit));
                 let mut g = GovernorState::new(kind, t.len());
                 for k in 0..40 {
                     let pos = g.select(&r);
@@ -869,7 +907,7 @@ mod tests {
     fn x5675_stream_of_five_us_idles() {
         let t = table("x5675");
         for next_timer in [Ns::MAX, MS] {
-            let r = IdleRequest { states: &t, next_timer, tick_period: MS, latency_limit: None };
+            let r = IdleRequest::tick_running(&t, next_timer, MS, None);
             // menu: the typical interval (2 us after halving in C1, 5 us after POLL) beats the
             // timer; POLL when it is under C1's 3 us exit latency, else C1 via the POLL rule.
             let mut g = GovernorState::new(GovernorKind::Menu, t.len());
@@ -934,12 +972,13 @@ mod tests {
                         1 => Some(0),
                         _ => Some(rng.duration()),
                     };
-                    let r = IdleRequest {
-                        states: &states,
-                        next_timer: rng.duration(),
-                        tick_period: [0, MS, 4 * MS, Ns::MAX][(rng.next() % 4) as usize],
-                        latency_limit: limit,
-                    };
+                    let next_timer = rng.duration();
+                    let tick_period = [0, MS, 4 * MS, Ns::MAX][(rng.next() % 4) as usize];
+                    let mut r = IdleRequest::tick_running(&states, next_timer, tick_period, limit);
+                    if rng.next() % 3 == 0 {
+                        r.tick_stopped = true;
+                        r.delta_tick = r.next_timer;
+                    }
                     let pos = g.select(&r);
                     assert!(pos < states.len().max(1), "{kind:?} returned {pos} for {} states", states.len());
                     if let (Some(l), Some(s)) = (limit, states.get(pos)) {

@@ -34,6 +34,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::Policy;
+use super::profile::IdleEntry;
 use super::time::{Ns, MS, US};
 
 /// A kernel release (or tree) a config runs.
@@ -521,7 +522,63 @@ impl Kernel {
         self >= Kernel::V417
     }
 
-    /// How `avg_idle` is updated (and whether it exists).
+    /// The generic idle loop clears the polling flag before every arch idle routine, so
+    /// no idle state but `idle=poll` polls: kernel/cpu/idle.c `cpu_idle_loop` of 3.10-3.12
+    /// (`current_clr_polling(); ... arch_cpu_idle();`), and cpuidle's `poll_idle` of that
+    /// time spins without setting it. Fixed by "sched, idle: Fix the idle polling state
+    /// logic" (ea8117478918, late 2013: `current_clr_polling_and_test`, `poll_idle` and
+    /// `mwait_idle_with_hints` set the flag themselves).
+    pub fn idle_loop_clears_polling(self) -> bool {
+        self == Kernel::V311
+    }
+
+    /// Whether `TIF_POLLING_NRFLAG` (`TS_POLLING` before 3.16) is set while the idle task
+    /// sits in a cpuidle state entered by `entry` (`None`: cpuidle's POLL state), so that a
+    /// remote reschedule only sets `TIF_NEED_RESCHED` and sends no IPI (`resched_task`:
+    /// `if (!tsk_is_polling(p)) smp_send_reschedule(cpu)`; 3.16+ `set_nr_and_not_polling`,
+    /// `set_nr_if_polling`).
+    /// - 2.6.2x (arch/x86/kernel/process_64.c): `mwait_idle` leaves `TS_POLLING` set,
+    ///   `default_idle` (HLT) clears it; cpuidle's `poll_idle` spins with it set.
+    /// - 3.11: cleared before every state (`idle_loop_clears_polling`), MWAIT included.
+    /// - 4.17, 6.x: `call_cpuidle` clears it (`current_clr_polling_and_test`), `poll_idle`
+    ///   and `mwait_idle_with_hints` set it again (`current_set_polling_and_test`); HLT and
+    ///   I/O-port states never do.
+    ///
+    /// `idle=poll` is not a cpuidle state: its `cpu_idle_poll` polls in every era.
+    pub fn idle_polls(self, entry: Option<IdleEntry>) -> bool {
+        match entry {
+            Some(IdleEntry::Hlt) | Some(IdleEntry::Io) => false,
+            None | Some(IdleEntry::Mwait) => !self.idle_loop_clears_polling(),
+        }
+    }
+
+    /// nohz may stop the tick only if the next timer is more than one tick away. 2.6.24
+    /// `tick_nohz_stop_sched_tick` (`if (!ts->tick_stopped && delta_jiffies == 1) goto out`)
+    /// and 3.11 (`delta_jiffies <= 1`) count whole jiffies from the current one, with the
+    /// next hrtimer rounded up (`timespec_to_jiffies`): the gap from now must exceed a tick.
+    /// 4.17+ `tick_nohz_next_event` measures from the last jiffy update
+    /// (`delta = next_tick - basemono; if (delta <= TICK_NSEC) ... keep ticking`).
+    /// `since_jiffy` is the time since the last tick boundary.
+    pub fn nohz_can_stop(self, next_timer: Ns, since_jiffy: Ns, tick: Ns) -> bool {
+        if self >= Kernel::V417 {
+            next_timer.saturating_add(since_jiffy) > tick
+        } else {
+            next_timer > tick
+        }
+    }
+
+    /// `idle=poll` keeps the tick running: 4.17+ `do_idle` calls `tick_nohz_idle_restart_tick()`
+    /// before `cpu_idle_poll()`; earlier, `tick_nohz_idle_enter` (3.11) or the per-iteration
+    /// `tick_nohz_stop_sched_tick` (2.6.24) ran first for every idle routine.
+    pub fn idle_poll_keeps_tick(self) -> bool {
+        self >= Kernel::V417
+    }
+
+    /// How `avg_idle` is updated (and whether it exists): `ttwu_do_wakeup` in 2.6.32-3.12
+    /// (kernel/sched/core.c, 3.11: `if (delta > max) rq->avg_idle = max; else
+    /// update_avg(...)`, `max = 2*sysctl_sched_migration_cost`); from 3.13 ("sched: Reduce
+    /// overestimating rq->avg_idle", abfafa54db9a) average then clamp (4.17, 6.6 verified:
+    /// `max = 2*rq->max_idle_balance_cost`). 2.6.23/2.6.24 have no `avg_idle`.
     pub fn avg_idle_rule(self) -> AvgIdleRule {
         match self {
             Kernel::Sd2621 | Kernel::V2623 | Kernel::SchedDevel2007 | Kernel::V2624 => AvgIdleRule::None,

@@ -1,12 +1,34 @@
-//! Hardware profiles: real CPUs' C-state tables and the costs the engine charges on them.
+//! Hardware profiles: real CPUs' C-state tables, their idle driver, and the costs the engine charges on them.
 //!
 //! Each constant names its source. Where no public figure exists for a cost on a given
 //! machine, the value is an estimate scaled from the nearest sourced one and says so.
 //! Simplifications: SMT siblings are not modelled (a profile's cores are physical cores);
 //! one last-level cache is shared by `llc_cores` neighbouring cores; CPU speed is a single
 //! factor that scales workload CPU work (not costs, which are given per machine).
+//!
+//! Idle: each profile names the cpuidle driver Linux binds on it ([`IdleDriver`]) and how
+//! each state is entered ([`IdleEntry`]: MWAIT, HLT or an ACPI I/O-port read), which decides
+//! per kernel era whether the idle task polls (`Kernel::idle_polls`), and what is left when
+//! the firmware's C-states are disabled (`cstates=off`, [`BiosOff`]).
+//!
+//! Cache flushes of deep C-states are not modelled: a core C3/C6 loses the core's private
+//! L1/L2, not the shared last-level cache, and the engine's one cache level is that LLC.
+//! Charging a refill of the private caches would need a private-cache size and an
+//! LLC-to-L2 refill bandwidth per profile, which the profiles do not have (their refill
+//! bandwidth is the DRAM-bound one). The old `flushes_cache` flag was never read; it is gone.
 
 use super::time::{Ns, US};
+
+/// How the idle driver enters a state (cpuidle's `enter` routine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdleEntry {
+    /// `MONITOR`/`MWAIT` on the thread flags (intel_idle; acpi_idle's FFH states).
+    Mwait,
+    /// `HLT` (acpi_idle's "ACPI HLT" C1, `default_idle`).
+    Hlt,
+    /// An ACPI `P_LVLx` I/O-port read (acpi_idle's SYSTEMIO states).
+    Io,
+}
 
 /// One idle state as cpuidle describes it (`struct cpuidle_state`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,8 +38,41 @@ pub struct CState {
     pub exit_latency: Ns,
     /// Shortest idle for which entering the state saves energy; governors use it.
     pub target_residency: Ns,
-    /// Whether the state flushes the core's private caches (C6 class): the next task refills.
-    pub flushes_cache: bool,
+    /// How the driver enters it.
+    pub entry: IdleEntry,
+}
+
+/// The cpuidle driver that binds on a machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdleDriverKind {
+    /// drivers/idle/intel_idle.c: its own per-model table, filtered by CPUID leaf 5.
+    IntelIdle,
+    /// drivers/acpi/processor_idle.c: the states the firmware's `_CST` lists.
+    AcpiIdle,
+}
+
+/// What is left of the idle states when the BIOS disables C-states (`cstates=off`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BiosOff {
+    /// The driver keeps its whole table (it does not read the firmware), but the BIOS's
+    /// package C-state limit (MSR_PKG_CST_CONFIG_CONTROL) makes the hardware demote every
+    /// request to this state: the governor still picks among all states, the core wakes
+    /// with this state's exit latency and entry.
+    Demote { to: &'static str },
+    /// No cpuidle driver registers: without `_CST` acpi_idle only has the default C1
+    /// ("ACPI HLT", `acpi_processor_get_power_info_default`), and it registers a cpuidle
+    /// driver only when a C2 or deeper state exists (`pr->flags.power`). The kernel then
+    /// idles in `default_idle` (HLT) with no governor, in the table's first state.
+    DefaultIdle,
+}
+
+/// Which idle driver a profile runs under, and what `cstates=off` leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdleDriver {
+    pub kind: IdleDriverKind,
+    pub bios_off: BiosOff,
+    /// Where the choice is an assumption, and why it was made.
+    pub note: &'static str,
 }
 
 /// A machine the engine can simulate.
@@ -38,6 +93,8 @@ pub struct Profile {
     pub refill_bytes_per_us: u64,
     /// Idle states beyond POLL, shallowest first.
     pub cstates: &'static [CState],
+    /// The cpuidle driver and what BIOS-disabled C-states leave.
+    pub idle_driver: IdleDriver,
     /// Direct cost of a context switch (`__schedule` + `switch_to`), without cache effects.
     pub ctx_switch: Ns,
     /// Entering and leaving the kernel for one system call.
@@ -58,22 +115,56 @@ pub struct Profile {
     pub speed_permille: u64,
 }
 
-const fn st(name: &'static str, exit_us: u64, residency_us: u64, flushes_cache: bool) -> CState {
-    CState { name, exit_latency: exit_us * US, target_residency: residency_us * US, flushes_cache }
+const fn st(name: &'static str, exit_us: u64, residency_us: u64, entry: IdleEntry) -> CState {
+    CState { name, exit_latency: exit_us * US, target_residency: residency_us * US, entry }
 }
+
+use IdleEntry::{Io, Mwait};
 
 // Core 2 exposed C-states through ACPI _CST. Latencies are the values commonly reported by
 // Core 2 desktop BIOSes (C1 1 us, C2 20 us, C3 85 us class); target residency follows the
 // acpi_idle rule in kernel-mechanisms.md: equal to the latency for C1-type states and 3x
-// the latency for deeper ones.
-const CORE2_ACPI: &[CState] = &[st("C1", 1, 1, false), st("C2", 20, 60, false), st("C3", 85, 255, true)];
-// drivers/idle/intel_idle.c, nehalem_cstates (also used for Westmere).
+// the latency for deeper ones. Entry: C1 as FFH (MWAIT) — acpi_processor_evaluate_cst:
+// "In the majority of cases _CST describes C1 as a FIXED_HARDWARE C-state" — and C2/C3 as
+// P_LVL2/P_LVL3 I/O-port reads (assumption: no _CST of these boards was read).
+const CORE2_ACPI: &[CState] = &[st("C1", 1, 1, Mwait), st("C2", 20, 60, Io), st("C3", 85, 255, Io)];
+// drivers/idle/intel_idle.c, nehalem_cstates (also used for Westmere); every state is MWAIT.
 const NEHALEM: &[CState] =
-    &[st("C1", 3, 6, false), st("C1E", 10, 20, false), st("C3", 20, 80, true), st("C6", 200, 800, true)];
+    &[st("C1", 3, 6, Mwait), st("C1E", 10, 20, Mwait), st("C3", 20, 80, Mwait), st("C6", 200, 800, Mwait)];
 // drivers/idle/intel_idle.c, skx_cstates.
-const SKX: &[CState] = &[st("C1", 2, 2, false), st("C1E", 10, 20, false), st("C6", 133, 600, true)];
+const SKX: &[CState] = &[st("C1", 2, 2, Mwait), st("C1E", 10, 20, Mwait), st("C6", 133, 600, Mwait)];
 // drivers/idle/intel_idle.c, spr_cstates.
-const SPR: &[CState] = &[st("C1", 1, 1, false), st("C1E", 2, 4, false), st("C6", 290, 800, true)];
+const SPR: &[CState] = &[st("C1", 1, 1, Mwait), st("C1E", 2, 4, Mwait), st("C6", 290, 800, Mwait)];
+
+// Core 2 is never supported by intel_idle (not in intel_idle_ids; "intel_idle: does not run
+// on family 6 model 23", unix.stackexchange 454896), so acpi_idle binds. With C-states off
+// the BIOS publishes no _CST and acpi_idle falls back to acpi_processor_get_power_info_default:
+// C1 only ("ACPI HLT"), too little for acpi_idle to register a cpuidle driver, so
+// `default_idle` (HLT) runs without a governor.
+const CORE2_DRIVER: IdleDriver = IdleDriver {
+    kind: IdleDriverKind::AcpiIdle,
+    bios_off: BiosOff::DefaultIdle,
+    note: "acpi_idle; assumed: BIOS C-states off removes _CST, so no cpuidle driver: default_idle (HLT, C1)",
+};
+// intel_idle on Westmere-EP (model 0x2c -> idle_cpu_nehalem). In 3.11 it loads iff MWAIT and
+// CPUID.5 substates are present and never reads _CST (r2 A7). Which of the two BIOS
+// behaviours the seed's X5675 had is not verified: (a) the BIOS only sets the package
+// C-state limit (MSR 0xE2) and leaves CPUID.5 alone, so intel_idle registers C1..C6 and the
+// hardware demotes deeper requests to C1; (b) the BIOS disables MONITOR/MWAIT, intel_idle
+// does not load, and HLT via acpi_idle/default_idle is used. Chosen: (a), because intel_idle
+// ignores the BIOS C-state setting except through CPUID, "C-states disabled" on these boards
+// is the package C-state limit, and disabling MONITOR/MWAIT is a separate setup option.
+// Under 3.11 both choices send the IPI and wake in about C1's latency; under 4.17+ they
+// differ (MWAIT polls, HLT does not). The same choice is used for Skylake-SP and Sapphire
+// Rapids; there, from ~5.6 ("intel_idle: Use ACPI _CST on server systems", `use_acpi`),
+// intel_idle marks the states _CST does not list CPUIDLE_FLAG_OFF when a _CST exists, so
+// a BIOS that keeps a C1-only _CST would hide C1E/C6 from the governor instead: the wakeup
+// cost (C1's exit latency, MWAIT) is the same, the governor's view is not (not modelled).
+const INTEL_IDLE_DEMOTE: IdleDriver = IdleDriver {
+    kind: IdleDriverKind::IntelIdle,
+    bios_off: BiosOff::Demote { to: "C1" },
+    note: "intel_idle; assumed: BIOS C-states off = package C-state limit, MWAIT kept, every request demoted to C1",
+};
 
 /// Every profile, in the order the UI lists them.
 pub const PROFILES: &[Profile] = &[
@@ -89,6 +180,7 @@ pub const PROFILES: &[Profile] = &[
         // third of streaming: ~2 GB/s.
         refill_bytes_per_us: 2_000,
         cstates: CORE2_ACPI,
+        idle_driver: CORE2_DRIVER,
         // Li, Ding, Shen, "Quantifying the Cost of Context Switch", ExpCS 2007
         // (http://www.cs.rochester.edu/u/cli/research/switch.htm): direct cost 3.8 us as quoted
         // by kernel-mechanisms.md; the paper's testbed CPU and the figure were not read in the
@@ -112,6 +204,7 @@ pub const PROFILES: &[Profile] = &[
         llc_bytes: 4 << 20, // 2 x 4 MB L2, each shared by a pair of cores (Intel Q6600 datasheet)
         refill_bytes_per_us: 2_000, // as core2duo: same memory system class
         cstates: CORE2_ACPI,
+        idle_driver: CORE2_DRIVER,
         // Same core and clock as core2duo: every cost as there (same sources and estimates).
         ctx_switch: 3_800,
         syscall: 250,
@@ -133,6 +226,7 @@ pub const PROFILES: &[Profile] = &[
         // from an FSB: an integrated controller, about 3x one core's miss-bound share.
         refill_bytes_per_us: 6_000,
         cstates: NEHALEM,
+        idle_driver: INTEL_IDLE_DEMOTE,
         // estimate (skeleton aa8247a, before any validation run): a same-CPU pipe round trip of
         // ~4-5 us on this class = 2 switches + 4 syscalls; no measured Westmere figure found.
         // Clock-scaling core2duo's 3.8 us would give ~3.0 us: see r3-calibration.md.
@@ -159,6 +253,7 @@ pub const PROFILES: &[Profile] = &[
         llc_bytes: 27_500 << 10,     // 27.5 MB L3 (Intel 6148 datasheet)
         refill_bytes_per_us: 10_000, // estimate: 6 DDR4-2666 channels (Intel 6148 datasheet), x5675 scaled
         cstates: SKX,
+        idle_driver: INTEL_IDLE_DEMOTE,
         ctx_switch: 900,       // estimate: x5675's 1.2 us scaled by speed_permille (1.5/2.0)
         syscall: 120,          // estimate (before mitigations): x5675's 150 ns scaled, rounded
         ttwu: 250,             // estimate: x5675's 300 ns scaled
@@ -177,6 +272,7 @@ pub const PROFILES: &[Profile] = &[
         llc_bytes: 105 << 20,        // 105 MB L3 (Intel 8480+ datasheet)
         refill_bytes_per_us: 12_000, // estimate: 8 DDR5-4800 channels (Intel 8480+ datasheet), skylake-sp scaled
         cstates: SPR,
+        idle_driver: INTEL_IDLE_DEMOTE,
         ctx_switch: 800,       // estimate: skylake-sp's 900 ns scaled by speed_permille
         syscall: 100,          // estimate: skylake-sp's 120 ns scaled (no mitigations modelled)
         ttwu: 200,             // estimate: skylake-sp's 250 ns scaled
@@ -211,6 +307,16 @@ mod tests {
                 assert!(w[0].target_residency <= w[1].target_residency, "{}", p.name);
             }
             assert!(p.llc_cores >= 1 && p.cores >= 1 && p.refill_bytes_per_us > 0);
+        }
+    }
+
+    #[test]
+    fn bios_off_names_a_state_of_the_table() {
+        for p in PROFILES {
+            if let BiosOff::Demote { to } = p.idle_driver.bios_off {
+                assert!(p.cstates.iter().any(|s| s.name == to), "{}: {to}", p.name);
+            }
+            assert!(!p.cstates.is_empty(), "{}: default_idle needs a first state", p.name);
         }
     }
 

@@ -57,8 +57,8 @@ impl Sim {
                 if self.migrate_from(c, x) {
                     self.cores[x].kick_pending = true;
                     let t = self.cursor(c);
-                    let polling = self.cores[x].idle.is_some_and(|i| self.idle_states[i.pos].index == 0);
-                    self.kick(x, Some(c), !polling, t);
+                    let ipi = self.wake_needs_ipi(x);
+                    self.kick(x, Some(c), ipi, t);
                 }
             }
         }

@@ -1,10 +1,184 @@
 //! The idle path: entering idle, nohz stopping the tick, the governor's choice, and leaving
 //! idle with the C-state exit and the tick restart (kernel/sched/idle.c, kernel/time/tick-sched.c).
+//!
+//! Which idle routine runs (built once per run, [`build_idle`]):
+//! - `idle=poll` (arch/x86/kernel/process.c `idle_setup`, `cpu_idle_force_poll`): the idle
+//!   task spins in `cpu_idle_poll` with the polling flag set; no cpuidle driver (intel_idle_init
+//!   returns -ENODEV when `boot_option_idle_override != IDLE_NO_OVERRIDE`), no governor.
+//! - `idle=halt`, or a machine where no cpuidle driver registers (Core 2 with C-states
+//!   disabled in the BIOS: acpi_idle has only the default "ACPI HLT" C1, `profile::BiosOff`):
+//!   `default_idle` (HLT) in the profile's first state, polling flag clear, no governor.
+//! - otherwise the cpuidle driver's states (`cstates=all` or a list: POLL plus those
+//!   states; `cstates=off`: what the profile's `BiosOff` leaves, e.g. intel_idle's whole
+//!   table with every request demoted by the hardware to C1) and the governor.
+//!
+//! Whether a state polls (no reschedule IPI needed to wake it) is the era's
+//! (`Kernel::idle_polls`): 2.6.2x `mwait_idle` polls and HLT does not; 3.11's generic loop
+//! (kernel/cpu/idle.c `cpu_idle_loop`, 3.10-3.12) clears the flag before every state, so
+//! only `idle=poll` polls; 4.17 and 6.x poll in POLL and MWAIT (`poll_idle`,
+//! `mwait_idle_with_hints`: `current_set_polling_and_test`, ea8117478918) but not in HLT.
+//!
+//! Order of the tick decision and the governor, by era (`Kernel::governor_decides_tick`):
+//! - before 4.17: `tick_nohz_idle_enter` first (3.11 kernel/cpu/idle.c; 2.6.24
+//!   `cpu_idle` calls `tick_nohz_stop_sched_tick` on every pass): the tick stops when the
+//!   next timer is more than a tick away (`Kernel::nohz_can_stop`; 3.11
+//!   `tick_nohz_stop_sched_tick`: `delta_jiffies <= 1` keeps it), then the governor is
+//!   told the time to the next event, the tick if it still runs. `idle=poll` stops it too.
+//! - 4.17 and later (kernel/sched/idle.c `cpuidle_idle_call`, 554c8aa8ecad): the governor
+//!   runs first, told the sleep length as if the tick were stopped and `delta_tick` with
+//!   it running (`tick_nohz_get_sleep_length`); the tick is stopped only if it says
+//!   `stop_tick` (or it is stopped already) and nohz allows it. Without a governor
+//!   (`idle=halt`, no driver) `tick_nohz_idle_stop_tick()` runs before `default_idle_call`;
+//!   `idle=poll` restarts a stopped tick (`tick_nohz_idle_restart_tick`) and polls with it.
+//!
+//! avg_idle and idle_stamp (`Kernel::avg_idle_rule`): `idle_balance` (3.11) /
+//! `newidle_balance` (6.6) sets `rq->idle_stamp` when the CPU switches to idle (and clears
+//! it if it pulled a task); the next `ttwu_do_wakeup`/`ttwu_do_activate` on that rq folds
+//! the idle length into `rq->avg_idle` and clears the stamp. An interrupt (a tick, a timer
+//! with nothing to wake) that leaves the CPU idle does not run `schedule()`, so it does not
+//! touch the stamp. 2.6.32-3.12: `if (delta > max) avg_idle = max; else update_avg`; 3.13+
+//! (abfafa54db9a): `update_avg` then clamp; 2.6.23/2.6.24 have neither (`idle_balance`
+//! always runs). `max` is `2*sysctl_sched_migration_cost` in 3.11; later kernels use
+//! `2*rq->max_idle_balance_cost`, which starts at `sysctl_sched_migration_cost` and is
+//! raised by measured newidle balance costs; the engine does not measure those, so it uses
+//! `migration_cost` for every era (simplified).
+//!
+//! Simplified: the idle loop does not re-run the tick decision after an interrupt that
+//! leaves the CPU idle (3.11 `tick_nohz_irq_exit`), since in the engine such an interrupt
+//! (a tick) only arrives while the tick runs, and the core re-enters idle through this path
+//! anyway; the tick is restarted when the core leaves idle for any reason, not only when it
+//! schedules (`tick_nohz_idle_exit`).
 
 use super::{Ev, IdleSpan, Sim, TaskState};
-use crate::engine::idle::IdleRequest;
+use crate::engine::config::{CStates, Config, IdleMode};
+use crate::engine::idle::{IdleRequest, IdleState};
+use crate::engine::kernel::AvgIdleRule;
+use crate::engine::profile::{BiosOff, Profile};
 use crate::engine::time::Ns;
 use crate::engine::trace::{Overhead, SpanKind};
+
+/// Which idle routine the idle task runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum IdleRoute {
+    /// A cpuidle driver and its governor.
+    Cpuidle,
+    /// `idle=poll`: `cpu_idle_poll`, no governor.
+    Poll,
+    /// `default_idle` (HLT), no governor: `idle=halt`, or no cpuidle driver registered.
+    Halt,
+}
+
+/// What the hardware does in one state the governor may pick (same position as in
+/// `Sim::idle_states`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct HwIdle {
+    /// The state the core really enters (trace index: 0 POLL, n = cstates[n-1]).
+    pub index: u8,
+    pub exit_latency: Ns,
+    /// The polling flag is set while in it: a remote reschedule needs no IPI.
+    pub polls: bool,
+}
+
+/// The idle states of a run: the governor's view, the hardware's, their names, and the route.
+pub(super) struct IdleSetup {
+    pub states: Vec<IdleState>,
+    pub hw: Vec<HwIdle>,
+    /// Names per position (cpuidle's per-state counters, as sysfs shows them).
+    pub names: Vec<String>,
+    pub route: IdleRoute,
+}
+
+/// Builds the idle states the firmware, the driver and the `idle=` parameter leave.
+pub(super) fn build_idle(cfg: &Config, prof: &Profile) -> IdleSetup {
+    let k = cfg.kernel;
+    let poll = IdleState { index: 0, exit_latency: 0, target_residency: 0 };
+    let hlt = |prof: &Profile| {
+        // default_idle: HLT, i.e. the hardware's first state (C1).
+        let s = &prof.cstates[0];
+        IdleSetup {
+            states: vec![IdleState { index: 1, exit_latency: s.exit_latency, target_residency: s.target_residency }],
+            hw: vec![HwIdle { index: 1, exit_latency: s.exit_latency, polls: false }],
+            names: vec![s.name.to_string()],
+            route: IdleRoute::Halt,
+        }
+    };
+    match cfg.idle {
+        IdleMode::Poll => {
+            return IdleSetup {
+                states: vec![poll],
+                hw: vec![HwIdle { index: 0, exit_latency: 0, polls: true }],
+                names: vec!["POLL".into()],
+                route: IdleRoute::Poll,
+            }
+        }
+        IdleMode::Halt if !prof.cstates.is_empty() => return hlt(prof),
+        _ => {}
+    }
+    let demote_to = match (&cfg.cstates, prof.idle_driver.bios_off) {
+        (CStates::Off, BiosOff::DefaultIdle) if !prof.cstates.is_empty() => return hlt(prof),
+        (CStates::Off, BiosOff::Demote { to }) => prof.cstates.iter().position(|s| s.name == to),
+        _ => None,
+    };
+    let mut setup = IdleSetup {
+        states: vec![poll],
+        hw: vec![HwIdle { index: 0, exit_latency: 0, polls: k.idle_polls(None) }],
+        names: vec!["POLL".into()],
+        route: IdleRoute::Cpuidle,
+    };
+    for (i, s) in prof.cstates.iter().enumerate() {
+        let enabled = match &cfg.cstates {
+            CStates::All | CStates::Off => true,
+            CStates::Only(list) => list.iter().any(|n| n == s.name),
+        };
+        if !enabled {
+            continue;
+        }
+        setup.states.push(IdleState {
+            index: (i + 1) as u8,
+            exit_latency: s.exit_latency,
+            target_residency: s.target_residency,
+        });
+        // With the BIOS's package C-state limit the hardware enters the limit state instead.
+        let real = demote_to.filter(|&d| d < i).unwrap_or(i);
+        let hw = &prof.cstates[real];
+        setup.hw.push(HwIdle {
+            index: (real + 1) as u8,
+            exit_latency: hw.exit_latency,
+            polls: k.idle_polls(Some(hw.entry)),
+        });
+        setup.names.push(s.name.to_string());
+    }
+    setup
+}
+
+/// `update_avg` (kernel/sched/core.c): `avg += (sample - avg) >> 3`, signed.
+fn update_avg(avg: Ns, sample: Ns) -> Ns {
+    // In i64 when no step can overflow it (always, for durations under 146 years), else
+    // in i128: same result. An arithmetic shift of the signed difference, as the kernel's.
+    const FITS: u64 = 1 << 62;
+    if sample < FITS && avg < FITS {
+        let (s, a) = (sample as i64, avg as i64);
+        (a + ((s - a) >> 3)).max(0) as Ns
+    } else {
+        let (s, a) = (sample as i128, avg as i128);
+        (a + ((s - a) >> 3)).max(0) as Ns
+    }
+}
+
+/// Folds an idle period `delta` into `avg_idle` by the era's rule (`max` is the clamp).
+pub(super) fn fold_avg_idle(rule: AvgIdleRule, avg: Ns, delta: Ns, max: Ns) -> Ns {
+    match rule {
+        AvgIdleRule::None => avg,
+        AvgIdleRule::SetMaxIfLonger => {
+            if delta > max {
+                max
+            } else {
+                update_avg(avg, delta)
+            }
+        }
+        AvgIdleRule::AverageThenClamp => update_avg(avg, delta).min(max),
+    }
+}
 
 impl Sim {
     // ------------------------------------------------------------ idle
@@ -22,6 +196,71 @@ impl Sim {
             .unwrap_or(Ns::MAX)
     }
 
+    /// Whether a reschedule of idle core `c` from another core needs an IPI: not when the
+    /// state it idles in polls (`resched_task`'s `tsk_is_polling`, 3.16+ `set_nr_and_not_polling`
+    /// and the wakelist's `set_nr_if_polling`). A busy core always needs one.
+    pub(super) fn wake_needs_ipi(&self, c: usize) -> bool {
+        self.cores[c].idle.is_none_or(|i| !self.idle_hw[i.pos].polls)
+    }
+
+    /// `ttwu_do_wakeup`'s avg_idle update: a wakeup onto core `c` at `t` ends the idle
+    /// period that `idle_balance` stamped, if any.
+    pub(super) fn update_avg_idle(&mut self, c: usize, t: Ns) {
+        if let Some(stamp) = self.cores[c].idle_stamp.take() {
+            let rule = self.cfg.kernel.avg_idle_rule();
+            let core = &mut self.cores[c];
+            core.avg_idle = fold_avg_idle(rule, core.avg_idle, t.saturating_sub(stamp), 2 * self.cfg.migration_cost);
+        }
+    }
+
+    /// nohz stops the tick on core `c` (one reprogram), if it may.
+    fn nohz_stop_tick(&mut self, c: usize, t: Ns) {
+        if !self.cfg.nohz || self.cores[c].tick_stopped {
+            return;
+        }
+        let next = self.next_task_timer(c, t);
+        // Mike Galbraith's rate limit patch (3.11 seed; never merged): keep the tick while
+        // avg_idle says this CPU idles only briefly.
+        let busy_recently = self.cfg.nohz_ratelimit && self.cores[c].avg_idle < self.cfg.migration_cost;
+        if busy_recently || !self.cfg.kernel.nohz_can_stop(next, t % self.tick_period, self.tick_period) {
+            return;
+        }
+        self.overhead(c, Overhead::Reprogram, self.prof.reprogram);
+        self.m.timer_reprograms += 1;
+        self.m.nohz_entries += 1;
+        let core = &mut self.cores[c];
+        core.tick_stopped = true;
+        core.tick_gen = core.tick_gen.wrapping_add(1);
+    }
+
+    /// Restarts a stopped tick on core `c` (`tick_nohz_restart`: cancel + start).
+    fn restart_tick(&mut self, c: usize) {
+        if !self.cores[c].tick_stopped {
+            return;
+        }
+        for _ in 0..self.cfg.nohz_exit_reprograms {
+            self.overhead(c, Overhead::Reprogram, self.prof.reprogram);
+            self.m.timer_reprograms += 1;
+        }
+        let t = self.cursor(c);
+        let core = &mut self.cores[c];
+        core.tick_stopped = false;
+        core.tick_gen = core.tick_gen.wrapping_add(1);
+        let next = (t / self.tick_period + 1) * self.tick_period;
+        self.q.push_late(next, Ev::Tick { c: c as u16, gen: core.tick_gen });
+    }
+
+    /// Time from `t` to the next event on core `c` with its tick as it is (the clock
+    /// event's `next_event`): the next tick if it runs, or an earlier task timer.
+    fn next_event(&self, c: usize, t: Ns) -> Ns {
+        let timer = self.next_task_timer(c, t);
+        if self.cores[c].tick_stopped {
+            timer
+        } else {
+            timer.min(self.tick_period - t % self.tick_period)
+        }
+    }
+
     /// The core has nothing to run. Returns true if idle balancing pulled a task to run.
     pub(super) fn go_idle(&mut self, c: usize) -> bool {
         if let Some(prev) = self.cores[c].last_task.take() {
@@ -29,38 +268,73 @@ impl Sim {
             self.mark_cache(c, prev);
             self.m.context_switches += 1;
             self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
-            // idle_balance, unless this core idles too briefly to be worth it.
-            if self.cores[c].avg_idle >= self.cfg.migration_cost && self.pull_one(c) {
-                return true;
+            // idle_balance: stamps the start of the idle period, then pulls unless this core
+            // idles too briefly to be worth it (no avg_idle before 2.6.32: always).
+            let t = self.cursor(c);
+            if self.cfg.kernel.avg_idle_rule() == AvgIdleRule::None {
+                if self.pull_one(c) {
+                    return true;
+                }
+            } else {
+                self.cores[c].idle_stamp = Some(t);
+                if self.cores[c].avg_idle >= self.cfg.migration_cost && self.pull_one(c) {
+                    self.cores[c].idle_stamp = None;
+                    return true;
+                }
             }
         }
         let t = self.cursor(c);
-        self.cores[c].idle_stamp = Some(t);
-        if self.cfg.nohz && !self.cores[c].tick_stopped {
-            let next = self.next_task_timer(c, t);
-            let busy_recently = self.cfg.nohz_ratelimit && self.cores[c].avg_idle < self.cfg.migration_cost;
-            if next > self.tick_period && !busy_recently {
-                self.overhead(c, Overhead::Reprogram, self.prof.reprogram);
-                self.m.timer_reprograms += 1;
-                self.m.nohz_entries += 1;
-                let core = &mut self.cores[c];
-                core.tick_stopped = true;
-                core.tick_gen = core.tick_gen.wrapping_add(1);
+        let governor_first = self.cfg.kernel.governor_decides_tick();
+        let (pos, next_timer) = match self.idle_route {
+            IdleRoute::Poll => {
+                if governor_first && self.cfg.kernel.idle_poll_keeps_tick() {
+                    self.restart_tick(c);
+                } else {
+                    self.nohz_stop_tick(c, t);
+                }
+                (0, Ns::MAX)
             }
-        }
+            IdleRoute::Halt => {
+                self.nohz_stop_tick(c, t);
+                (0, Ns::MAX)
+            }
+            IdleRoute::Cpuidle if governor_first => {
+                // 4.17+: ask the governor, then stop the tick only if it says so.
+                let stopped = self.cores[c].tick_stopped;
+                let timer = self.next_task_timer(c, t);
+                let since_jiffy = t % self.tick_period;
+                let delta_tick = self.next_event(c, t);
+                let stoppable = self.cfg.nohz && self.cfg.kernel.nohz_can_stop(timer, since_jiffy, self.tick_period);
+                // tick_nohz_get_sleep_length: the next timer ignoring the tick if the tick
+                // could be stopped, else the next event with it.
+                let sleep = if stopped || stoppable { timer } else { delta_tick };
+                let req = IdleRequest {
+                    states: &self.idle_states,
+                    next_timer: sleep,
+                    tick_period: self.tick_period,
+                    latency_limit: self.cfg.latency_limit,
+                    delta_tick,
+                    tick_stopped: stopped,
+                };
+                let pos = self.cores[c].gov.select(&req);
+                if self.cores[c].gov.stop_tick() {
+                    self.nohz_stop_tick(c, t);
+                }
+                (pos, sleep)
+            }
+            IdleRoute::Cpuidle => {
+                // Before 4.17: nohz first, then the governor sees the next event.
+                self.nohz_stop_tick(c, t);
+                let t = self.cursor(c);
+                let next_timer = self.next_event(c, t);
+                // No governor of that time knew of the tick: it runs or it does not.
+                let req =
+                    IdleRequest::tick_running(&self.idle_states, next_timer, self.tick_period, self.cfg.latency_limit);
+                (self.cores[c].gov.select(&req), next_timer)
+            }
+        };
+        let pos = pos.min(self.idle_states.len() - 1);
         let t = self.cursor(c);
-        let next_timer = if self.cores[c].tick_stopped {
-            self.next_task_timer(c, t)
-        } else {
-            self.tick_period - t % self.tick_period
-        };
-        let req = IdleRequest {
-            states: &self.idle_states,
-            next_timer,
-            tick_period: self.tick_period,
-            latency_limit: self.cfg.latency_limit,
-        };
-        let pos = self.cores[c].gov.select(&req).min(self.idle_states.len() - 1);
         self.m.idle_entries[pos] += 1;
         self.cores[c].idle = Some(IdleSpan { pos, since: t, entered: t, next_timer });
         false
@@ -69,37 +343,148 @@ impl Sim {
     /// Leaves idle at the cursor: exit latency, IPI handling, tick restart.
     pub(super) fn leave_idle(&mut self, c: usize, ipi: bool) {
         let Some(idle) = self.cores[c].idle.take() else { return };
+        let hw = self.idle_hw[idle.pos];
         let t = self.avail_max(c, idle.since);
         let dur = t - idle.since;
         if dur > 0 {
-            self.rec.span(c, idle.since, t, SpanKind::Idle { state: self.idle_states[idle.pos].index });
+            self.rec.span(c, idle.since, t, SpanKind::Idle { state: hw.index });
             self.m.idle_ns[idle.pos] += dur;
             self.cores[c].idle_ns += dur;
-            self.overhead(c, Overhead::CStateExit, self.idle_states[idle.pos].exit_latency);
+            self.overhead(c, Overhead::CStateExit, hw.exit_latency);
         }
-        // cpuidle measures from idle entry until the CPU runs again, exit latency included.
-        let measured = self.cursor(c) - idle.entered;
-        self.cores[c].gov.reflect(&self.idle_states, idle.pos, measured, idle.next_timer);
+        if self.idle_route == IdleRoute::Cpuidle {
+            // cpuidle measures from idle entry until the CPU runs again, exit latency included.
+            let measured = self.cursor(c) - idle.entered;
+            self.cores[c].gov.reflect(&self.idle_states, idle.pos, measured, idle.next_timer);
+        }
         if ipi {
             self.overhead(c, Overhead::Ipi, self.prof.ipi_receive);
         }
-        if self.cores[c].tick_stopped {
-            for _ in 0..self.cfg.nohz_exit_reprograms {
-                self.overhead(c, Overhead::Reprogram, self.prof.reprogram);
-                self.m.timer_reprograms += 1;
-            }
-            let t = self.cursor(c);
-            let core = &mut self.cores[c];
-            core.tick_stopped = false;
-            core.tick_gen = core.tick_gen.wrapping_add(1);
-            let next = (t / self.tick_period + 1) * self.tick_period;
-            self.q.push_late(next, Ev::Tick { c: c as u16, gen: core.tick_gen });
-        }
+        self.restart_tick(c);
     }
 
     pub(super) fn avail_max(&mut self, c: usize, at_least: Ns) -> Ns {
         let t = self.cursor(c).max(at_least);
         self.cores[c].avail = t;
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::kernel::Kernel;
+    use crate::engine::time::{MS, US};
+
+    /// One core, one periodic task: 200 us of work every 10 ms, ticks at 1 kHz.
+    fn lonely(kernel: &str, nohz: bool) -> Sim {
+        let mut c = Config::default();
+        for (k, v) in [
+            ("kernel", kernel),
+            ("cpu", "x5675"),
+            ("cores", "1"),
+            ("hz", "1000"),
+            ("nohz", if nohz { "on" } else { "off" }),
+            ("workload", "rtapp"),
+            ("tasks", "1x200us/10ms"),
+            ("migration_cost", "500us"),
+            ("duration", "200ms"),
+        ] {
+            c.set(k, v).unwrap();
+        }
+        Sim::new(&c, None)
+    }
+
+    /// Defect 6, idle_stamp: ticks that wake an idle core and let it idle again run no
+    /// `schedule()`, so no `idle_balance`, so they must not move the stamp. Each idle here
+    /// lasts ~9.8 ms, more than max (1 ms): 3.11 sets avg_idle to max on every wakeup.
+    #[test]
+    fn ticks_on_an_idle_core_do_not_restamp_it() {
+        let mut sim = lonely("3.11", false);
+        sim.simulate();
+        assert!(sim.m.ticks > 150, "the tick ran while idle: {}", sim.m.ticks);
+        assert!(sim.m.wakeups >= 19);
+        assert_eq!(sim.cores[0].avg_idle, 2 * sim.cfg.migration_cost);
+    }
+
+    /// Defect 6, the rule: avg_idle never exceeds max in any era that has it (the old code
+    /// tested `avg > max` instead of `delta > max` and let one long idle push it past max).
+    #[test]
+    fn avg_idle_stays_within_max() {
+        for k in ["3.11", "4.17", "6.6"] {
+            let mut sim = lonely(k, true);
+            let max = 2 * sim.cfg.migration_cost;
+            sim.start();
+            while sim.step() {
+                assert!(sim.cores[0].avg_idle <= max, "{k}: {} > {max}", sim.cores[0].avg_idle);
+            }
+            assert!(sim.m.wakeups >= 19);
+        }
+    }
+
+    #[test]
+    fn avg_idle_rules_per_era() {
+        let max = MS;
+        // 2.6.32-3.12: a long idle sets max at once; 3.13+: averaged in, then clamped.
+        assert_eq!(fold_avg_idle(AvgIdleRule::SetMaxIfLonger, 100 * US, 2 * MS, max), max);
+        assert_eq!(fold_avg_idle(AvgIdleRule::AverageThenClamp, 100 * US, 2 * MS, max), 100 * US + 1_900 * US / 8);
+        assert_eq!(fold_avg_idle(AvgIdleRule::AverageThenClamp, 900 * US, 9 * MS, max), max);
+        // Short idles are averaged in by both; update_avg shifts the signed difference.
+        assert_eq!(fold_avg_idle(AvgIdleRule::SetMaxIfLonger, 800 * US, 0, max), 700 * US);
+        assert_eq!(fold_avg_idle(AvgIdleRule::SetMaxIfLonger, 7, 0, max), 6, "(0 - 7) >> 3 = -1");
+        assert_eq!(fold_avg_idle(AvgIdleRule::None, 5, 0, max), 5);
+        assert_eq!(fold_avg_idle(AvgIdleRule::AverageThenClamp, Ns::MAX, Ns::MAX, Ns::MAX), Ns::MAX);
+        assert_eq!(Kernel::V311.avg_idle_rule(), AvgIdleRule::SetMaxIfLonger);
+        assert_eq!(Kernel::V417.avg_idle_rule(), AvgIdleRule::AverageThenClamp);
+    }
+
+    /// Before 2.6.32 there is no avg_idle and no idle_stamp.
+    #[test]
+    fn no_avg_idle_before_2_6_32() {
+        let mut sim = lonely("2.6.24", true);
+        sim.simulate();
+        assert!(sim.m.wakeups >= 19);
+        assert_eq!(sim.cores[0].avg_idle, 2 * sim.cfg.migration_cost);
+        assert!(sim.cores.iter().all(|c| c.idle_stamp.is_none()));
+    }
+
+    fn setup(kernel: &str, cpu: &str, sets: &[(&str, &str)]) -> IdleSetup {
+        let mut c = Config::default();
+        c.set("kernel", kernel).unwrap();
+        c.set("cpu", cpu).unwrap();
+        for (k, v) in sets {
+            c.set(k, v).unwrap();
+        }
+        build_idle(&c, c.profile())
+    }
+
+    #[test]
+    fn idle_states_follow_firmware_driver_and_boot_parameter() {
+        // 3.11 intel_idle on Westmere: nothing polls but idle=poll.
+        let s = setup("3.11", "x5675", &[]);
+        assert_eq!(s.route, IdleRoute::Cpuidle);
+        assert_eq!(s.names, ["POLL", "C1", "C1E", "C3", "C6"]);
+        assert!(s.hw.iter().all(|h| !h.polls));
+        // BIOS off: the table stays, the hardware wakes from C1.
+        let s = setup("3.11", "x5675", &[("cstates", "off")]);
+        assert_eq!(s.states.len(), 5);
+        assert!(s.hw[1..].iter().all(|h| h.index == 1 && h.exit_latency == 3 * US));
+        let s = setup("3.11", "x5675", &[("idle", "poll")]);
+        assert_eq!((s.route, s.hw.len(), s.hw[0].polls), (IdleRoute::Poll, 1, true));
+        // 6.6: POLL and MWAIT poll; idle=halt is HLT in C1 without a governor.
+        let s = setup("6.6", "x5675", &[]);
+        assert!(s.hw.iter().all(|h| h.polls));
+        let s = setup("6.6", "x5675", &[("idle", "halt")]);
+        assert_eq!((s.route, s.hw[0].index, s.hw[0].polls), (IdleRoute::Halt, 1, false));
+        // Core 2, acpi_idle: C1 FFH polls after 2013, the I/O-port C2/C3 never; BIOS off
+        // leaves no cpuidle driver: HLT.
+        let s = setup("4.17", "core2duo", &[]);
+        assert_eq!(s.hw.iter().map(|h| h.polls).collect::<Vec<_>>(), [true, true, false, false]);
+        let s = setup("2.6.24", "core2duo", &[("cstates", "off")]);
+        assert_eq!((s.route, s.hw[0].polls, s.hw[0].exit_latency), (IdleRoute::Halt, false, US));
+        // A list: only those states, no demotion.
+        let s = setup("6.6", "x5675", &[("cstates", "C1,C6")]);
+        assert_eq!(s.names, ["POLL", "C1", "C6"]);
+        assert_eq!(s.hw[2].exit_latency, 200 * US);
     }
 }

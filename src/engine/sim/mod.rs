@@ -17,8 +17,7 @@
 //!   previous core; then `select_idle_sibling` prefers an idle core in the same LLC.
 //!   A remote target that is idle in a C-state, or running a task to be preempted, gets a
 //!   reschedule IPI (send cost on the waker, latency, receive cost on the target); a core
-//!   idling in POLL (or any core with `resched_ipi=off`, which means idle=poll) notices
-//!   the flag without one.
+//!   idling in a state that polls (by era: `idle_path`) notices the flag without one.
 //! - Idle: going idle is a switch to the idle task; a newly idle core pulls a waiting task
 //!   from the busiest core unless `avg_idle < migration_cost` (idle_balance); then nohz may
 //!   stop the tick (one reprogram), unless the rate limit sees `avg_idle <
@@ -42,7 +41,7 @@
 //! the task last ran on; a remote enqueue that sends no IPI arms the target's hrtick only
 //! at its next pick.
 
-use super::config::{CStates, Config, IdleMode};
+use super::config::Config;
 use super::idle::{GovernorState, IdleState};
 use super::kernel::Feat;
 use super::metrics::{Metrics, Percentiles, StopReason, TaskStats};
@@ -256,7 +255,11 @@ pub struct Sim {
     fx: Fx,
     /// Per LLC: bytes touched by all tasks so far.
     touched: Vec<u64>,
+    /// The states the governor picks from (POLL first when there is a governor).
     idle_states: Vec<IdleState>,
+    /// What the hardware does in each of them (same positions).
+    idle_hw: Vec<idle_path::HwIdle>,
+    idle_route: idle_path::IdleRoute,
     idle_names: Vec<String>,
     tick_period: Ns,
     llc_bytes: u64,
@@ -319,26 +322,12 @@ impl Sim {
         let cfg = config.clone();
         let prof = cfg.profile();
         let ncores = cfg.cores.max(1) as usize;
-        // Idle states: POLL, then the enabled C-states (none with idle=poll).
-        let mut idle_states = vec![IdleState { index: 0, exit_latency: 0, target_residency: 0 }];
-        let mut idle_names = vec!["POLL".to_string()];
-        let mut all_names = vec!["POLL".to_string()];
-        for (i, s) in prof.cstates.iter().enumerate() {
-            all_names.push(s.name.to_string());
-            let enabled = match &cfg.cstates {
-                CStates::All => true,
-                CStates::Off => false,
-                CStates::Only(list) => list.iter().any(|n| n == s.name),
-            };
-            if enabled && cfg.idle != IdleMode::Poll {
-                idle_states.push(IdleState {
-                    index: (i + 1) as u8,
-                    exit_latency: s.exit_latency,
-                    target_residency: s.target_residency,
-                });
-                idle_names.push(s.name.to_string());
-            }
-        }
+        // Idle states: what the firmware, the idle driver and idle= leave (idle_path::build_idle).
+        let idle = idle_path::build_idle(&cfg, prof);
+        let idle_states = idle.states;
+        let idle_names = idle.names;
+        let all_names =
+            std::iter::once("POLL".to_string()).chain(prof.cstates.iter().map(|s| s.name.to_string())).collect();
         let llc_cores = prof.llc_cores.max(1) as usize;
         let cores = (0..ncores)
             .map(|c| Core {
@@ -408,6 +397,8 @@ impl Sim {
             fx: Fx::default(),
             touched: vec![0; ndomains],
             idle_states,
+            idle_hw: idle.hw,
+            idle_route: idle.route,
             idle_names,
             tick_period: SEC / cfg.hz.max(1) as u64,
             llc_bytes: prof.llc_bytes.max(1),
@@ -513,7 +504,7 @@ impl Sim {
                 if i.since < end {
                     self.m.idle_ns[i.pos] += end - i.since;
                     self.cores[c].idle_ns += end - i.since;
-                    self.rec.closing_span(c, i.since, end, SpanKind::Idle { state: self.idle_states[i.pos].index });
+                    self.rec.closing_span(c, i.since, end, SpanKind::Idle { state: self.idle_hw[i.pos].index });
                 }
             }
             let excess = core.avail.saturating_sub(end);

@@ -90,9 +90,9 @@ impl Sim {
     }
 
     /// Whether the target's idle loop polls, for the wake-list IPI (`set_nr_if_polling`).
-    /// The same rule as the direct path's `polling` below.
+    /// The same era rule as the direct path (`wake_needs_ipi`, sim/idle_path.rs).
     fn wakelist_target_polls(&self, c: usize) -> bool {
-        self.cores[c].idle.is_some_and(|i| self.idle_states[i.pos].index == 0)
+        self.cores[c].idle.is_some() && !self.wake_needs_ipi(c)
     }
 
     /// The part of a wakeup the target sees, at the waker's time `t`.
@@ -128,11 +128,11 @@ impl Sim {
             }
             return;
         }
-        if let Some(idle) = self.cores[target].idle {
+        if self.cores[target].idle.is_some() {
             if !self.cores[target].kick_pending {
                 self.cores[target].kick_pending = true;
-                let polling = self.idle_states[idle.pos].index == 0;
-                self.kick_from(target, waker, !polling, t, sys);
+                let ipi = self.wake_needs_ipi(target);
+                self.kick_from(target, waker, ipi, t, sys);
             }
         } else if let Some(curr) = self.cores[target].curr {
             if self.policy.check_preempt_wakeup(&mut self.se, target, curr, w) {
@@ -150,27 +150,8 @@ impl Sim {
         self.policy.enqueue(&mut self.se, target, w, Arrival::Wakeup { from: prev }, t);
         self.tasks[w].queued_at = t;
 
-        if let Some(stamp) = self.cores[target].idle_stamp.take() {
-            // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths.
-            let core = &mut self.cores[target];
-            let max = 2 * self.cfg.migration_cost;
-            if core.avg_idle > max {
-                core.avg_idle = max;
-            } else {
-                let delta = t.saturating_sub(stamp);
-                let avg = core.avg_idle;
-                // avg += (delta - avg) / 8, signed; in i64 when no step can overflow it
-                // (always, for durations under 146 years), else in i128: same result.
-                const FITS: u64 = 1 << 62;
-                core.avg_idle = if delta < FITS && avg < FITS {
-                    let (delta, avg) = (delta as i64, avg as i64);
-                    (avg + (delta - avg) / 8).max(0) as Ns
-                } else {
-                    let (delta, avg) = (delta as i128, avg as i128);
-                    (avg + (delta - avg) / 8).max(0) as Ns
-                };
-            }
-        }
+        // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths.
+        self.update_avg_idle(target, t);
     }
 
     /// sched_ttwu_pending, in the target's IPI handler (or its idle loop when it polled):
