@@ -634,3 +634,85 @@ fn preempt_restrict_makes_repeated_wakeups_wait_for_the_tick() {
     );
     assert!(on.preemptions < off.preemptions || on.wakeup_latency_us.max > off.wakeup_latency_us.max);
 }
+
+// ---------------------------------------------------------------- token passing (issue 13)
+
+/// Smythies' dwell test on the i5-10600K: `pairs` pinned pairs passing a token over pipes.
+fn token(sets: &[(&str, &str)]) -> Config {
+    let base = [
+        ("cpu", "i5-10600k"),
+        ("cores", "6"),
+        ("kernel", "6.6"),
+        ("hz", "1000"),
+        ("governor", "teo"),
+        ("workload", "token"),
+        ("loops", "2000"),
+        ("duration", "10s"),
+    ];
+    cfg_with(cfg_with(Config::default(), &base), sets)
+}
+
+/// A task's work bursts (user time, not the pipe system calls): (task, core, start, end).
+fn work_bursts(t: &Trace) -> Vec<(u32, u16, Ns, Ns)> {
+    let mut v: Vec<_> = t
+        .spans
+        .iter()
+        .filter_map(|s| match s.kind {
+            SpanKind::Run { task, sys: false } => Some((task, s.core, s.start, s.end)),
+            _ => None,
+        })
+        .collect();
+    v.sort_by_key(|b| (b.2, b.0));
+    v
+}
+
+#[test]
+fn the_token_alternates_strictly_between_the_two_threads_of_a_pair() {
+    let c = token(&[("loops", "300")]);
+    let (m, t) = traced(&c);
+    assert_eq!(m.stop_reason, Some(schedscope::engine::metrics::StopReason::Completed));
+    for pair in 0..2u32 {
+        // A burst can be split by a tick or an IPI: merge the pieces of one stop first.
+        let mut stops: Vec<(u32, Ns, Ns)> = Vec::new();
+        for (task, _, s, e) in work_bursts(&t).into_iter().filter(|b| b.0 / 2 == pair) {
+            match stops.last_mut() {
+                Some(last) if last.0 == task => last.2 = e,
+                _ => stops.push((task, s, e)),
+            }
+        }
+        assert_eq!(stops.len(), 300, "pair {pair}: one stop per pass");
+        for (i, w) in stops.windows(2).enumerate() {
+            assert_ne!(w[0].0, w[1].0, "pair {pair}, pass {i}: the same thread kept the token");
+            assert!(w[0].2 <= w[1].1, "pair {pair}, pass {i}: the next thread ran before it got the token");
+        }
+    }
+}
+
+#[test]
+fn the_time_per_loop_grows_with_the_work_at_each_stop() {
+    let per = |work: &str| run(&token(&[("work", work)]), None).unwrap().metrics.throughput;
+    let (small, medium, large) = (per("1us"), per("10us"), per("100us"));
+    assert!(small < medium && medium < large, "{small} {medium} {large}");
+    // Each loop carries one stop's work: the extra work shows up in full (at least).
+    assert!(large - medium >= 90.0, "{medium} -> {large}");
+}
+
+#[test]
+fn pinned_token_threads_never_migrate() {
+    // cores=6: each thread alone on its CPU. cores=3: CPU 0 holds 0A and 1B, so without the
+    // pin a wakeup finding CPU 0 busy (select_idle_sibling) or a balancer would move one of
+    // them to an idle CPU (checked: the test fails with either the wakeup or the balancer pin
+    // taken out).
+    for cores in ["6", "3"] {
+        let c = token(&[("cores", cores), ("loops", "500")]);
+        let (m, t) = traced(&c);
+        let n: u32 = cores.parse().unwrap();
+        assert_eq!(m.migrations, 0, "cores={cores}");
+        for s in &t.spans {
+            if let SpanKind::Run { task, .. } = s.kind {
+                assert_eq!(s.core as u32, task % n, "cores={cores}: task {task} ran off its CPU");
+            }
+        }
+        assert!(!t.instants.iter().any(|i| matches!(i.kind, schedscope::engine::trace::InstantKind::Migrate { .. })));
+    }
+}

@@ -45,6 +45,7 @@ pub enum WorkloadKind {
     Iperf,
     Kbuild,
     Rtapp,
+    Token,
 }
 
 /// One rt-app-style periodic task group: `count` tasks that each run `run` every `period`.
@@ -107,6 +108,10 @@ pub struct Config {
     pub streams: u32,
     pub jobs: u32,
     pub tasks: Vec<PeriodicTask>,
+    /// token: pairs of pinned threads passing a token over pipes.
+    pub pairs: u32,
+    /// token: computation at each stop of the token.
+    pub work: Ns,
     pub duration: Ns,
     pub seed: u64,
     pub max_events: u64,
@@ -143,6 +148,10 @@ impl Default for Config {
                 PeriodicTask { count: 2, run: 3 * MS, period: 10 * MS },
                 PeriodicTask { count: 2, run: 500 * US, period: 2 * MS },
             ],
+            pairs: 2,
+            // Not a figure from the corpus (Smythies does not state his work per stop): 10 us,
+            // a stop several times longer than the pipe hand-off itself.
+            work: 10 * US,
             duration: 200 * MS,
             seed: 1,
             max_events: 50_000_000,
@@ -297,14 +306,14 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "workload",
         group: "Workload",
-        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp"]),
-        help: "pipe ping-pong, iperf -P N over loopback, make -jN, or rt-app periodic tasks.",
+        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp", "token"]),
+        help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, or pinned token passing.",
     },
     KeyDoc {
         key: "loops",
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 10_000_000 },
-        help: "pipe: round trips (perf bench sched pipe -l).",
+        help: "pipe: round trips (perf bench sched pipe -l); token: passes of each pair's token.",
     },
     KeyDoc {
         key: "streams",
@@ -318,6 +327,18 @@ pub const KEYS: &[KeyDoc] = &[
         group: "Workload",
         kind: KeyKind::Text,
         help: "rtapp: groups COUNTxRUN/PERIOD, comma separated (2x3ms/10ms).",
+    },
+    KeyDoc {
+        key: "pairs",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: 32 },
+        help: "token: pairs of threads, each thread pinned to its own CPU, passing a token over pipes.",
+    },
+    KeyDoc {
+        key: "work",
+        group: "Workload",
+        kind: KeyKind::Duration { min: 0, max: 100 * MS },
+        help: "token: computation at each stop of the token (CPU time on this machine).",
     },
     KeyDoc {
         key: "duration",
@@ -561,13 +582,16 @@ impl Config {
                     "iperf" => WorkloadKind::Iperf,
                     "kbuild" => WorkloadKind::Kbuild,
                     "rtapp" => WorkloadKind::Rtapp,
-                    _ => return Err(err(key, format!("'{v}' is not one of pipe, iperf, kbuild, rtapp"))),
+                    "token" => WorkloadKind::Token,
+                    _ => return Err(err(key, format!("'{v}' is not one of pipe, iperf, kbuild, rtapp, token"))),
                 }
             }
             "loops" => self.loops = int(v)?,
             "streams" => self.streams = int(v)? as u32,
             "jobs" => self.jobs = int(v)? as u32,
             "tasks" => self.tasks = parse_tasks(v).map_err(|m| err(key, m))?,
+            "pairs" => self.pairs = int(v)? as u32,
+            "work" => self.work = dur(v)?,
             "duration" => self.duration = dur(v)?,
             "seed" => self.seed = int(v)?,
             "max_events" => self.max_events = int(v)?,
@@ -625,12 +649,15 @@ impl Config {
                 WorkloadKind::Iperf => "iperf",
                 WorkloadKind::Kbuild => "kbuild",
                 WorkloadKind::Rtapp => "rtapp",
+                WorkloadKind::Token => "token",
             }
             .into(),
             "loops" => self.loops.to_string(),
             "streams" => self.streams.to_string(),
             "jobs" => self.jobs.to_string(),
             "tasks" => format_tasks(&self.tasks),
+            "pairs" => self.pairs.to_string(),
+            "work" => format_duration(self.work),
             "duration" => format_duration(self.duration),
             "seed" => self.seed.to_string(),
             "max_events" => self.max_events.to_string(),
@@ -730,10 +757,11 @@ impl Config {
             "sched_latency" | "wakeup_granularity" => self.policy == Policy::Cfs,
             "min_granularity" | "features" => self.policy != Policy::Sd,
             "nohz_ratelimit" | "nohz_exit_reprograms" => self.nohz,
-            "loops" => self.workload == WorkloadKind::Pipe,
+            "loops" => matches!(self.workload, WorkloadKind::Pipe | WorkloadKind::Token),
             "streams" => self.workload == WorkloadKind::Iperf,
             "jobs" => self.workload == WorkloadKind::Kbuild,
             "tasks" => self.workload == WorkloadKind::Rtapp,
+            "pairs" | "work" => self.workload == WorkloadKind::Token,
             _ => true,
         }
     }

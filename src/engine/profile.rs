@@ -136,6 +136,18 @@ const SKX: &[CState] = &[st("C1", 2, 2, Mwait), st("C1E", 10, 20, Mwait), st("C6
 // drivers/idle/intel_idle.c, spr_cstates.
 const SPR: &[CState] = &[st("C1", 1, 1, Mwait), st("C1E", 2, 4, Mwait), st("C6", 290, 800, Mwait)];
 
+// Comet Lake desktop (i5-10600K, family 6 model 0xA5) is not in intel_idle's intel_idle_ids,
+// so from 5.6 intel_idle builds its table from the firmware's _CST for an unrecognised model
+// with MWAIT (drivers/idle/intel_idle.c, intel_idle_acpi_cst_extract and
+// intel_idle_init_cdata_acpi; Documentation/admin-guide/pm/intel_idle.rst, "Enumeration of
+// Idle States"), naming each state "C<n>_ACPI" and entering every one with MWAIT (the _CST
+// entries are FFH with MWAIT hints, as the posted "MWAIT 0x.." descriptions show). The table is
+// exactly the one Doug Smythies posted for his i5-10600K (validation-corpus.md section 3):
+// C1_ACPI (MWAIT 0x0) 1/1 us, C2_ACPI (MWAIT 0x30) 120/360 us, C3_ACPI (MWAIT 0x60)
+// 1034/3102 us, exit latency / target residency.
+const CML_ACPI: &[CState] =
+    &[st("C1_ACPI", 1, 1, Mwait), st("C2_ACPI", 120, 360, Mwait), st("C3_ACPI", 1034, 3102, Mwait)];
+
 // Core 2 is never supported by intel_idle (not in intel_idle_ids; "intel_idle: does not run
 // on family 6 model 23", unix.stackexchange 454896), so acpi_idle binds. With C-states off
 // the BIOS publishes no _CST and acpi_idle falls back to acpi_processor_get_power_info_default:
@@ -164,6 +176,16 @@ const INTEL_IDLE_DEMOTE: IdleDriver = IdleDriver {
     kind: IdleDriverKind::IntelIdle,
     bios_off: BiosOff::Demote { to: "C1" },
     note: "intel_idle; assumed: BIOS C-states off = package C-state limit, MWAIT kept, every request demoted to C1",
+};
+
+// intel_idle from _CST on Comet Lake (above). With C-states off in the BIOS the same
+// assumption as INTEL_IDLE_DEMOTE: the package C-state limit demotes every request to C1.
+// Before 5.6 intel_idle did not load on this model and acpi_idle would bind the same _CST
+// states (not modelled: the profile always names intel_idle).
+const INTEL_IDLE_CST_DEMOTE: IdleDriver = IdleDriver {
+    kind: IdleDriverKind::IntelIdle,
+    bios_off: BiosOff::Demote { to: "C1_ACPI" },
+    note: "intel_idle from _CST (model not in intel_idle_ids, 5.6+); assumed: BIOS C-states off = package C-state limit, every request demoted to C1_ACPI",
 };
 
 /// Every profile, in the order the UI lists them.
@@ -283,6 +305,30 @@ pub const PROFILES: &[Profile] = &[
         tick_handler: 400,     // estimate: skylake-sp's 500 ns scaled
         speed_permille: 2_400, // estimate: 2.0 GHz base / 3.8 GHz turbo (Intel 8480+ datasheet), Golden Cove IPC
     },
+    Profile {
+        name: "i5-10600k",
+        // SMT is not modelled: the profile's cores are the 6 physical cores (12 threads on the chip).
+        title: "Core i5-10600K (Comet Lake 2020 desktop, 6 cores; SMT not modelled)",
+        cores: 6,
+        llc_cores: 6,
+        llc_bytes: 12 << 20, // 12 MB L3 shared by all cores (Intel i5-10600K specifications)
+        // estimate: 2 DDR4-2666 channels (Intel i5-10600K specifications) against skylake-sp's
+        // 6 channels and 10 GB/s: one core's miss-bound share on a desktop ring, ~8 GB/s.
+        refill_bytes_per_us: 8_000,
+        cstates: CML_ACPI,
+        idle_driver: INTEL_IDLE_CST_DEMOTE,
+        // Costs: estimates scaled from skylake-sp by clock, 4.1 GHz (Doug Smythies' figure,
+        // validation-corpus.md section 3) vs skylake-sp's 2.4 GHz base: x 2.4/4.1 = 0.585.
+        ctx_switch: 530,       // estimate: skylake-sp's 900 ns scaled by clock (2.4/4.1)
+        syscall: 70,           // estimate: skylake-sp's 120 ns scaled by clock (no mitigations modelled)
+        ttwu: 146,             // estimate: skylake-sp's 250 ns scaled by clock
+        reprogram: 176,        // estimate: TSC-deadline timer, skylake-sp's 300 ns scaled by clock
+        ipi_send: 88,          // estimate: skylake-sp's 150 ns scaled by clock
+        ipi_latency: 176,      // estimate: skylake-sp's 300 ns scaled by clock (ring, one die)
+        ipi_receive: 176,      // estimate: skylake-sp's 300 ns scaled by clock
+        tick_handler: 293,     // estimate: skylake-sp's 500 ns scaled by clock
+        speed_permille: 3_417, // estimate: skylake-sp's 2000 scaled by clock (4.1/2.4); same Skylake core
+    },
 ];
 
 /// Looks a profile up by its config name.
@@ -318,6 +364,17 @@ mod tests {
             }
             assert!(!p.cstates.is_empty(), "{}: default_idle needs a first state", p.name);
         }
+    }
+
+    #[test]
+    fn comet_lake_matches_the_posted_table() {
+        // Doug Smythies' i5-10600K (validation-corpus.md section 3): exit latency / target residency.
+        let p = profile("i5-10600k").unwrap();
+        let got: Vec<_> = p.cstates.iter().map(|s| (s.name, s.exit_latency / US, s.target_residency / US)).collect();
+        assert_eq!(got, vec![("C1_ACPI", 1, 1), ("C2_ACPI", 120, 360), ("C3_ACPI", 1034, 3102)]);
+        assert!(p.cstates.iter().all(|s| s.entry == IdleEntry::Mwait));
+        assert_eq!(p.idle_driver.kind, IdleDriverKind::IntelIdle);
+        assert_eq!((p.cores, p.llc_bytes), (6, 12 << 20));
     }
 
     #[test]

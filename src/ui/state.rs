@@ -628,9 +628,10 @@ pub fn disabled_note(config: &Config, key: &str) -> Option<String> {
         WorkloadKind::Iperf => "iperf",
         WorkloadKind::Kbuild => "kbuild",
         WorkloadKind::Rtapp => "rtapp",
+        WorkloadKind::Token => "token",
     };
     Some(match key {
-        "loops" | "streams" | "jobs" | "tasks" => format!("(not used by {workload})"),
+        "loops" | "streams" | "jobs" | "tasks" | "pairs" | "work" => format!("(not used by {workload})"),
         "nohz_ratelimit" | "nohz_exit_reprograms" => "(not used with nohz off)".into(),
         _ => format!("(not used by {policy})"),
     })

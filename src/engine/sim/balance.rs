@@ -20,9 +20,11 @@ impl Sim {
 
     pub(super) fn migrate_from(&mut self, from: usize, to: usize) -> bool {
         let t = self.cursor(to);
-        // Not a task queued at a time still ahead of this core's (its core ran ahead).
+        // Not a task queued at a time still ahead of this core's (its core ran ahead), nor one
+        // whose affinity excludes `to` (can_migrate_task: cpumask_test_cpu(dst_cpu, p->cpus_ptr)).
         let queued = self.policy.queued(from);
-        let Some(&task) = queued.iter().rev().find(|&&k| self.tasks[k].queued_at <= t) else {
+        let allowed = |k: usize| self.tasks[k].pinned.is_none_or(|p| p == to);
+        let Some(&task) = queued.iter().rev().find(|&&k| self.tasks[k].queued_at <= t && allowed(k)) else {
             return false;
         };
         if !self.policy.dequeue(&mut self.se, from, task, t) {

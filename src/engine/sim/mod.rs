@@ -125,6 +125,8 @@ struct Task {
     queued_at: Ns,
     timer_gen: u32,
     sleep_until: Ns,
+    /// The only core it may run on (`Workload::pinned`): wakeups and balancing keep it there.
+    pinned: Option<usize>,
     stats: TaskStats,
 }
 
@@ -366,9 +368,10 @@ impl Sim {
         rec.trace.tasks = specs.iter().map(|s| TaskInfo { name: s.name.clone(), group: s.group.clone() }).collect();
         let tasks: Vec<Task> = specs
             .iter()
-            .map(|s| Task {
+            .enumerate()
+            .map(|(i, s)| Task {
                 state: TaskState::Runnable,
-                core: s.core % ncores,
+                core: wl.pinned(i).unwrap_or(s.core) % ncores,
                 burst_left: 0,
                 burst_sys: false,
                 ws: s.ws_bytes.min(prof.llc_bytes),
@@ -379,6 +382,7 @@ impl Sim {
                 queued_at: 0,
                 timer_gen: 0,
                 sleep_until: 0,
+                pinned: wl.pinned(i).map(|p| p % ncores),
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();

@@ -7,8 +7,12 @@ use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
 
 impl Sim {
-    /// select_task_rq: wake_affine, then select_idle_sibling.
+    /// select_task_rq: wake_affine, then select_idle_sibling. A task allowed on one CPU only
+    /// goes there (core.c select_task_rq: the class hook runs only if `nr_cpus_allowed > 1`).
     pub(super) fn select_core(&self, task: usize, waker: Option<usize>, sync: bool) -> usize {
+        if let Some(p) = self.tasks[task].pinned {
+            return p;
+        }
         let prev = self.tasks[task].core;
         let cand = match waker {
             Some(w) if sync && self.nr_running(w) <= 1 => w,

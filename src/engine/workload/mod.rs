@@ -12,6 +12,7 @@ pub mod iperf;
 pub mod kbuild;
 pub mod pipe;
 pub mod rtapp;
+pub mod token;
 
 use super::config::{Config, WorkloadKind};
 use super::profile::Profile;
@@ -94,15 +95,20 @@ pub trait Workload {
     fn done(&self) -> bool;
     /// The main result, given the elapsed simulated time.
     fn result(&self, elapsed: Ns) -> Result;
+    /// The one CPU a task may run on (`sched_setaffinity` to a single CPU; taken `% cores`), if any.
+    fn pinned(&self, _task: usize) -> Option<usize> {
+        None
+    }
 }
 
-/// The four workloads as one enum, so the per-step calls inline instead of going through a `Box<dyn Workload>`.
+/// The workloads as one enum, so the per-step calls inline instead of going through a `Box<dyn Workload>`.
 #[allow(clippy::large_enum_variant)] // one per run: size does not matter, inlining does
 pub enum AnyWorkload {
     Pipe(pipe::Pipe),
     Iperf(iperf::Iperf),
     Kbuild(kbuild::Kbuild),
     Rtapp(rtapp::Rtapp),
+    Token(token::Token),
 }
 
 macro_rules! each_wl {
@@ -112,6 +118,7 @@ macro_rules! each_wl {
             AnyWorkload::Iperf($w) => $e,
             AnyWorkload::Kbuild($w) => $e,
             AnyWorkload::Rtapp($w) => $e,
+            AnyWorkload::Token($w) => $e,
         }
     };
 }
@@ -126,6 +133,9 @@ impl AnyWorkload {
             WorkloadKind::Iperf => AnyWorkload::Iperf(iperf::Iperf::new(cfg.streams as usize, costs)),
             WorkloadKind::Kbuild => AnyWorkload::Kbuild(kbuild::Kbuild::new(cfg.jobs as usize, costs, rng)),
             WorkloadKind::Rtapp => AnyWorkload::Rtapp(rtapp::Rtapp::new(&cfg.tasks, costs, rng)),
+            WorkloadKind::Token => {
+                AnyWorkload::Token(token::Token::new(cfg.pairs as usize, cfg.loops, cfg.work, costs))
+            }
         }
     }
 }
@@ -144,6 +154,9 @@ impl Workload for AnyWorkload {
     }
     fn result(&self, elapsed: Ns) -> Result {
         each_wl!(self, w => w.result(elapsed))
+    }
+    fn pinned(&self, task: usize) -> Option<usize> {
+        each_wl!(self, w => w.pinned(task))
     }
 }
 
