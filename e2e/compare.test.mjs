@@ -18,12 +18,12 @@ const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = process.env.SCHEDSCOPE_BIN ?? `${ROOT}/target/release/schedscope`;
 
-// nohz-pipe with a fifth of its round trips: ~1.6M events, so the preview (250,000 events)
+// nohz-pipe with a tenth of its round trips: ~1.0M events, so the preview (250,000 events)
 // is cut and the page's full run (2,000,000) completes. The whole preset needs ~8M events,
 // more than the page's live budget, so the page cannot show its CLI figures at all.
-const BASE = ['--preset', 'nohz-pipe', '--set', 'loops=200000'];
+const BASE = ['--preset', 'nohz-pipe', '--set', 'loops=100000'];
 const B_SET = ['--set', 'nohz_exit_reprograms=1'];
-const LINK = '/?v=1&preset=nohz-pipe&loops=200000&compare=1&b.nohz_exit_reprograms=1';
+const LINK = '/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1';
 const CHECKED = ['elapsed_s', 'context_switches', 'timer_reprograms', 'ipis'];
 
 let server;
@@ -148,7 +148,7 @@ test('Pin as A during a preview, then a change: A still gets its full run', asyn
   const browser = await launch({ width: 1280, height: 800 });
   try {
     await browser.context.addInitScript(recordSnapshots);
-    const { page, problems } = await open(browser.context, new URL('/?v=1&preset=nohz-pipe&loops=200000', server.url).href);
+    const { page, problems } = await open(browser.context, new URL('/?v=1&preset=nohz-pipe&loops=100000', server.url).href);
     await page.waitForSelector('.toolbar .status:text-matches("^Preview")', { timeout: 60_000 });
     // Pin and change B in one task, so A's full run cannot land in between: A is pinned with
     // its preview and B's change makes that full run stale.

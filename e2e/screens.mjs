@@ -6,7 +6,7 @@
 //
 // Scenarios: each preset by name (chosen with the preset select), `seeds` (the Seed
 // experiments tab), `compare` (intro pinned as A, B at HZ=1000), `compare-link` (a shared
-// nohz-pipe compare link, loops=200000, opened fresh: A runs first, then B), and `dark`, `dark-seeds`,
+// nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), and `dark`, `dark-seeds`,
 // `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 
@@ -51,7 +51,7 @@ const scenarios = {
     await settle(page);
   },
   'compare-link': async (page) => {
-    await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=200000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);
+    await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);
     await settle(page);
   },
 };

@@ -90,7 +90,7 @@ test('rr-kbuild: rr_interval moved by keyboard changes the figures and the sweep
     let gen = await shownGen(page);
     await page.selectOption('select[name=preset]', 'rr-kbuild');
     gen = await freshFigures(page, gen);
-    assert.equal(await page.inputValue('select[name=policy]'), 'sd', 'rr-kbuild runs the SD scheduler');
+    assert.equal(await page.inputValue('select[name=kernel]'), '2.6.21-sd', 'rr-kbuild runs the SD scheduler (its 2.6.21 patch)');
     const start = await figures(page);
     assert.equal(start.sweepKey, 'rr_interval', 'the sweep follows SD’s main knob');
     assert.equal(start.exact, '16ms', 'the preset’s rr_interval');
