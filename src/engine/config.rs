@@ -15,12 +15,16 @@ use serde::{Deserialize, Serialize};
 use super::kernel::{keep_features, parse_features, Feat, FeatureSet, Kernel};
 use super::profile::{profile, profile_names, Profile};
 use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
+pub use super::workload::hackbench::{Ipc, Mode as HackbenchMode};
 
 /// Hard caps that keep any config (from a URL, a file, a slider) from freezing a tab.
 pub const MAX_CORES: u32 = 64;
 pub const MAX_DURATION: Ns = 600 * SEC;
 pub const MAX_EVENTS: u64 = 200_000_000;
-pub const MAX_TASKS: usize = 256;
+/// hackbench's largest table (296 groups of 40 tasks) fits.
+pub const MAX_TASKS: usize = 16_384;
+/// hackbench groups that fit in `MAX_TASKS` (40 tasks a group and the parent).
+pub const MAX_HACKBENCH_GROUPS: u64 = ((MAX_TASKS - 1) / super::workload::hackbench::TASKS_PER_GROUP) as u64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -45,6 +49,7 @@ pub enum WorkloadKind {
     Iperf,
     Kbuild,
     Rtapp,
+    Hackbench,
 }
 
 /// One rt-app-style periodic task group: `count` tasks that each run `run` every `period`.
@@ -107,6 +112,10 @@ pub struct Config {
     pub streams: u32,
     pub jobs: u32,
     pub tasks: Vec<PeriodicTask>,
+    pub groups: u32,
+    pub msg_size: u32,
+    pub hackbench_mode: HackbenchMode,
+    pub ipc: Ipc,
     pub duration: Ns,
     pub seed: u64,
     pub max_events: u64,
@@ -143,6 +152,10 @@ impl Default for Config {
                 PeriodicTask { count: 2, run: 3 * MS, period: 10 * MS },
                 PeriodicTask { count: 2, run: 500 * US, period: 2 * MS },
             ],
+            groups: 10,
+            msg_size: 100,
+            hackbench_mode: HackbenchMode::Process,
+            ipc: Ipc::Socket,
             duration: 200 * MS,
             seed: 1,
             max_events: 50_000_000,
@@ -297,14 +310,14 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "workload",
         group: "Workload",
-        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp"]),
-        help: "pipe ping-pong, iperf -P N over loopback, make -jN, or rt-app periodic tasks.",
+        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp", "hackbench"]),
+        help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, or hackbench groups.",
     },
     KeyDoc {
         key: "loops",
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 10_000_000 },
-        help: "pipe: round trips (perf bench sched pipe -l).",
+        help: "pipe: round trips (perf bench sched pipe -l); hackbench: messages per sender and receiver (-l; hackbench's own default is 100, which its presets set: this key's default is pipe's).",
     },
     KeyDoc {
         key: "streams",
@@ -318,6 +331,30 @@ pub const KEYS: &[KeyDoc] = &[
         group: "Workload",
         kind: KeyKind::Text,
         help: "rtapp: groups COUNTxRUN/PERIOD, comma separated (2x3ms/10ms).",
+    },
+    KeyDoc {
+        key: "groups",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: MAX_HACKBENCH_GROUPS },
+        help: "hackbench: groups of 20 senders and 20 receivers (-g; 40 tasks a group, plus the parent).",
+    },
+    KeyDoc {
+        key: "msg_size",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: 4096 },
+        help: "hackbench: bytes per message (-s; at most PIPE_BUF, so every write is atomic).",
+    },
+    KeyDoc {
+        key: "hackbench_mode",
+        group: "Workload",
+        kind: KeyKind::Choice(&["process", "thread"]),
+        help: "hackbench: children are forked processes or threads (-T).",
+    },
+    KeyDoc {
+        key: "ipc",
+        group: "Workload",
+        kind: KeyKind::Choice(&["socket", "pipe"]),
+        help: "hackbench: AF_UNIX socketpair (default) or pipe (-p).",
     },
     KeyDoc {
         key: "duration",
@@ -561,13 +598,34 @@ impl Config {
                     "iperf" => WorkloadKind::Iperf,
                     "kbuild" => WorkloadKind::Kbuild,
                     "rtapp" => WorkloadKind::Rtapp,
-                    _ => return Err(err(key, format!("'{v}' is not one of pipe, iperf, kbuild, rtapp"))),
+                    "hackbench" => WorkloadKind::Hackbench,
+                    _ => return Err(err(key, format!("'{v}' is not one of pipe, iperf, kbuild, rtapp, hackbench"))),
                 }
             }
             "loops" => self.loops = int(v)?,
             "streams" => self.streams = int(v)? as u32,
             "jobs" => self.jobs = int(v)? as u32,
             "tasks" => self.tasks = parse_tasks(v).map_err(|m| err(key, m))?,
+            "groups" => {
+                self.groups = int(v).map_err(|e| {
+                    err(key, format!("{} (40 tasks a group; the engine runs at most {MAX_TASKS} tasks)", e.message))
+                })? as u32
+            }
+            "msg_size" => self.msg_size = int(v)? as u32,
+            "hackbench_mode" => {
+                self.hackbench_mode = match v {
+                    "process" => HackbenchMode::Process,
+                    "thread" => HackbenchMode::Thread,
+                    _ => return Err(err(key, format!("'{v}' is not one of process, thread"))),
+                }
+            }
+            "ipc" => {
+                self.ipc = match v {
+                    "socket" => Ipc::Socket,
+                    "pipe" => Ipc::Pipe,
+                    _ => return Err(err(key, format!("'{v}' is not one of socket, pipe"))),
+                }
+            }
             "duration" => self.duration = dur(v)?,
             "seed" => self.seed = int(v)?,
             "max_events" => self.max_events = int(v)?,
@@ -625,12 +683,25 @@ impl Config {
                 WorkloadKind::Iperf => "iperf",
                 WorkloadKind::Kbuild => "kbuild",
                 WorkloadKind::Rtapp => "rtapp",
+                WorkloadKind::Hackbench => "hackbench",
             }
             .into(),
             "loops" => self.loops.to_string(),
             "streams" => self.streams.to_string(),
             "jobs" => self.jobs.to_string(),
             "tasks" => format_tasks(&self.tasks),
+            "groups" => self.groups.to_string(),
+            "msg_size" => self.msg_size.to_string(),
+            "hackbench_mode" => match self.hackbench_mode {
+                HackbenchMode::Process => "process",
+                HackbenchMode::Thread => "thread",
+            }
+            .into(),
+            "ipc" => match self.ipc {
+                Ipc::Socket => "socket",
+                Ipc::Pipe => "pipe",
+            }
+            .into(),
             "duration" => format_duration(self.duration),
             "seed" => self.seed.to_string(),
             "max_events" => self.max_events.to_string(),
@@ -730,10 +801,11 @@ impl Config {
             "sched_latency" | "wakeup_granularity" => self.policy == Policy::Cfs,
             "min_granularity" | "features" => self.policy != Policy::Sd,
             "nohz_ratelimit" | "nohz_exit_reprograms" => self.nohz,
-            "loops" => self.workload == WorkloadKind::Pipe,
+            "loops" => matches!(self.workload, WorkloadKind::Pipe | WorkloadKind::Hackbench),
             "streams" => self.workload == WorkloadKind::Iperf,
             "jobs" => self.workload == WorkloadKind::Kbuild,
             "tasks" => self.workload == WorkloadKind::Rtapp,
+            "groups" | "msg_size" | "hackbench_mode" | "ipc" => self.workload == WorkloadKind::Hackbench,
             _ => true,
         }
     }
@@ -790,7 +862,7 @@ mod tests {
     fn task_lists_parse_and_print() {
         let t = parse_tasks("2x3ms/10ms, 500us/2ms").unwrap();
         assert_eq!(format_tasks(&t), "2x3ms/10ms,1x500us/2ms");
-        for bad in ["", "3ms", "0x1ms/2ms", "2x3ms/1ms", "300x1ms/2ms"] {
+        for bad in ["", "3ms", "0x1ms/2ms", "2x3ms/1ms", "20000x1ms/2ms"] {
             assert!(parse_tasks(bad).is_err(), "{bad}");
         }
     }

@@ -628,9 +628,12 @@ pub fn disabled_note(config: &Config, key: &str) -> Option<String> {
         WorkloadKind::Iperf => "iperf",
         WorkloadKind::Kbuild => "kbuild",
         WorkloadKind::Rtapp => "rtapp",
+        WorkloadKind::Hackbench => "hackbench",
     };
     Some(match key {
-        "loops" | "streams" | "jobs" | "tasks" => format!("(not used by {workload})"),
+        "loops" | "streams" | "jobs" | "tasks" | "groups" | "msg_size" | "hackbench_mode" | "ipc" => {
+            format!("(not used by {workload})")
+        }
         "nohz_ratelimit" | "nohz_exit_reprograms" => "(not used with nohz off)".into(),
         _ => format!("(not used by {policy})"),
     })

@@ -8,6 +8,7 @@
 //! Work is given in reference nanoseconds (a 2.4 GHz Core 2 of 2007) and divided by the
 //! profile's speed; system calls add the profile's syscall entry/exit cost.
 
+pub mod hackbench;
 pub mod iperf;
 pub mod kbuild;
 pub mod pipe;
@@ -103,6 +104,7 @@ pub enum AnyWorkload {
     Iperf(iperf::Iperf),
     Kbuild(kbuild::Kbuild),
     Rtapp(rtapp::Rtapp),
+    Hackbench(hackbench::Hackbench),
 }
 
 macro_rules! each_wl {
@@ -112,6 +114,7 @@ macro_rules! each_wl {
             AnyWorkload::Iperf($w) => $e,
             AnyWorkload::Kbuild($w) => $e,
             AnyWorkload::Rtapp($w) => $e,
+            AnyWorkload::Hackbench($w) => $e,
         }
     };
 }
@@ -126,6 +129,15 @@ impl AnyWorkload {
             WorkloadKind::Iperf => AnyWorkload::Iperf(iperf::Iperf::new(cfg.streams as usize, costs)),
             WorkloadKind::Kbuild => AnyWorkload::Kbuild(kbuild::Kbuild::new(cfg.jobs as usize, costs, rng)),
             WorkloadKind::Rtapp => AnyWorkload::Rtapp(rtapp::Rtapp::new(&cfg.tasks, costs, rng)),
+            WorkloadKind::Hackbench => AnyWorkload::Hackbench(hackbench::Hackbench::new(
+                cfg.groups as usize,
+                cfg.loops,
+                cfg.msg_size as u64,
+                cfg.hackbench_mode,
+                cfg.ipc,
+                cfg.kernel,
+                costs,
+            )),
         }
     }
 }

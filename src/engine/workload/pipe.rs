@@ -11,7 +11,7 @@ use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::time::Ns;
 
 /// Kernel work of one pipe read or write on the reference machine.
-const PIPE_OP_REF: Ns = 500;
+pub(crate) const PIPE_OP_REF: Ns = 500;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
