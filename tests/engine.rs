@@ -716,3 +716,160 @@ fn pinned_token_threads_never_migrate() {
         assert!(!t.instants.iter().any(|i| matches!(i.kind, schedscope::engine::trace::InstantKind::Migrate { .. })));
     }
 }
+
+// ---------------------------------------------------------------- hackbench
+
+mod hackbench_wl {
+    use schedscope::engine::config::{Config, Ipc};
+    use schedscope::engine::kernel::Kernel;
+    use schedscope::engine::metrics::StopReason;
+    use schedscope::engine::run;
+    use schedscope::engine::workload::hackbench::{Hackbench, Mode, FDS, TASKS_PER_GROUP};
+    use schedscope::engine::workload::{Costs, Fx, Step, Workload};
+
+    fn bench(groups: usize, loops: u64, msg: u64, ipc: Ipc, kernel: Kernel) -> Hackbench {
+        let costs = Costs::new(Config::default().profile());
+        Hackbench::new(groups, loops, msg, Mode::Process, ipc, kernel, costs)
+    }
+
+    /// Runs the workload alone under a seeded random "scheduler" (any runnable task may run
+    /// next), checking that a wakeup only ever targets a blocked task. Returns how many times
+    /// a sender blocked.
+    fn drive_random(h: &mut Hackbench, seed: u64) -> u64 {
+        let n = h.tasks().len();
+        let mut runnable: Vec<bool> = vec![true; n];
+        let mut exited = vec![false; n];
+        let mut fx = Fx::default();
+        let (mut x, mut now, mut sender_blocks) = (seed | 1, 0u64, 0u64);
+        for _ in 0..50_000_000u64 {
+            if h.done() {
+                return sender_blocks;
+            }
+            let ready: Vec<usize> = (0..n).filter(|&t| runnable[t]).collect();
+            assert!(!ready.is_empty(), "deadlock: nothing runnable and not done");
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let t = ready[(x % ready.len() as u64) as usize];
+            let step = h.next(t, now, &mut fx);
+            for (w, sync) in fx.wakes.drain(..) {
+                assert!(sync, "hackbench's wakeups are WF_SYNC");
+                assert!(!runnable[w] && !exited[w], "task {w} woken while not blocked");
+                runnable[w] = true;
+            }
+            match step {
+                Step::Run { ns, .. } => now += ns,
+                Step::Block => {
+                    runnable[t] = false;
+                    if t > 0 && (t - 1) % TASKS_PER_GROUP >= FDS && h.sender_blocked(t) {
+                        sender_blocks += 1;
+                    }
+                }
+                Step::Exit => {
+                    runnable[t] = false;
+                    exited[t] = true;
+                }
+                Step::SleepUntil(_) => panic!("hackbench never sleeps on a timer"),
+            }
+        }
+        panic!("did not finish");
+    }
+
+    #[test]
+    fn hackbench_every_message_sent_is_received_exactly_once() {
+        for (ipc, msg) in [(Ipc::Socket, 100), (Ipc::Pipe, 100), (Ipc::Pipe, 4096), (Ipc::Socket, 4096)] {
+            for seed in [1, 7, 99] {
+                let (groups, loops) = (2, 30);
+                let mut h = bench(groups, loops, msg, ipc, Kernel::V66);
+                let blocks = drive_random(&mut h, seed);
+                let total = (groups * FDS * FDS) as u64 * loops;
+                assert_eq!(h.totals(), (total, total), "{ipc:?} {msg}: all sent, each received once");
+                for c in 0..groups * FDS {
+                    assert_eq!(h.queued(c), (0, 0), "{ipc:?}: nothing left in receiver {c}'s buffer");
+                }
+                if msg == 4096 {
+                    assert!(blocks > 0, "{ipc:?}: big messages fill the buffers and block senders");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hackbench_a_sender_blocks_on_a_full_buffer_and_the_receivers_drain_wakes_it() {
+        for (ipc, kernel) in [(Ipc::Socket, Kernel::V66), (Ipc::Pipe, Kernel::V66), (Ipc::Pipe, Kernel::V417)] {
+            let mut h = bench(1, 1000, 100, ipc, kernel);
+            let mut fx = Fx::default();
+            // Children get ready and poll; the parent reads the ready bytes and starts them.
+            for t in 1..=TASKS_PER_GROUP {
+                while let Step::Run { .. } = h.next(t, 0, &mut fx) {}
+            }
+            while let Step::Run { .. } = h.next(0, 0, &mut fx) {}
+            assert_eq!(fx.wakes.len(), TASKS_PER_GROUP, "the start byte wakes every child");
+            fx.wakes.clear();
+            // Sender 0 and 1 (tasks 21, 22) write until receiver 0's buffer is full.
+            for s in [21, 22] {
+                while let Step::Run { .. } = h.next(s, 0, &mut fx) {}
+                assert!(h.sender_blocked(s), "{ipc:?}: sender {s} sleeps on the full buffer");
+            }
+            assert!(fx.wakes.is_empty(), "receivers are not waiting yet");
+            // Receiver 0 (task 1) reads until the kernel's condition wakes the writers.
+            let mut reads = 0;
+            while fx.wakes.is_empty() {
+                assert!(matches!(h.next(1, 0, &mut fx), Step::Run { .. }));
+                reads += 1;
+            }
+            let woken: Vec<usize> = fx.wakes.iter().map(|w| w.0).collect();
+            match (ipc, kernel) {
+                // unix_write_space: every waiting sender, once wmem is a quarter of sndbuf.
+                (Ipc::Socket, _) => assert_eq!(woken, [21, 22]),
+                // pipe_read frees a page: exclusive writer waits from 5.6, all before.
+                (Ipc::Pipe, Kernel::V66) => assert_eq!(woken, [21]),
+                (Ipc::Pipe, _) => assert_eq!(woken, [21, 22]),
+            }
+            assert!(reads > 1, "{ipc:?}: one read alone does not wake the writers");
+        }
+    }
+
+    fn hb(groups: &str, loops: &str) -> Config {
+        let mut c = Config::default();
+        for (k, v) in [("workload", "hackbench"), ("groups", groups), ("loops", loops), ("duration", "60s")] {
+            c.set(k, v).unwrap_or_else(|e| panic!("{e}"));
+        }
+        c
+    }
+
+    #[test]
+    fn hackbench_completes_and_its_time_grows_with_groups() {
+        let mut last = 0.0;
+        for g in ["1", "2", "4"] {
+            let m = run(&hb(g, "10"), None).expect("runs").metrics;
+            assert_eq!(m.stop_reason, Some(StopReason::Completed), "groups={g}");
+            assert_eq!(m.throughput_unit, "s");
+            assert!(!m.higher_is_better);
+            assert!(m.throughput > last, "groups={g}: {} s after {last} s", m.throughput);
+            assert!(m.throughput <= m.elapsed_s);
+            last = m.throughput;
+        }
+    }
+
+    #[test]
+    fn hackbench_groups_are_capped_by_max_tasks_and_the_engine_runs_that_many() {
+        let mut c = Config::default();
+        c.set("groups", "409").unwrap();
+        let e = c.set("groups", "410").unwrap_err();
+        assert!(e.message.contains("1 to 409") && e.message.contains("tasks"), "{}", e.message);
+        assert!(c.set("ipc", "tcp").unwrap_err().message.contains("socket, pipe"));
+        assert!(c.set("hackbench_mode", "fork").unwrap_err().message.contains("process, thread"));
+        assert!(c.set("msg_size", "0").is_err());
+        // The default 10 groups are 401 tasks (more than the old cap of 256).
+        let m = run(&hb("10", "1"), None).expect("runs").metrics;
+        assert_eq!(m.tasks.len(), 1 + 10 * TASKS_PER_GROUP);
+        assert_eq!(m.stop_reason, Some(StopReason::Completed));
+        // 300 groups (12001 tasks) on 64 cores.
+        let mut big = hb("300", "1");
+        big.set("cores", "64").unwrap();
+        let m = run(&big, None).expect("runs").metrics;
+        assert_eq!(m.tasks.len(), 1 + 300 * TASKS_PER_GROUP);
+        assert_eq!(m.stop_reason, Some(StopReason::Completed));
+    }
+}

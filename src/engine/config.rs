@@ -15,12 +15,16 @@ use serde::{Deserialize, Serialize};
 use super::kernel::{keep_features, parse_features, Feat, FeatureSet, Kernel};
 use super::profile::{profile, profile_names, Profile};
 use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
+pub use super::workload::hackbench::{Ipc, Mode as HackbenchMode};
 
 /// Hard caps that keep any config (from a URL, a file, a slider) from freezing a tab.
 pub const MAX_CORES: u32 = 64;
 pub const MAX_DURATION: Ns = 600 * SEC;
 pub const MAX_EVENTS: u64 = 200_000_000;
-pub const MAX_TASKS: usize = 256;
+/// hackbench's largest table (296 groups of 40 tasks) fits.
+pub const MAX_TASKS: usize = 16_384;
+/// hackbench groups that fit in `MAX_TASKS` (40 tasks a group and the parent).
+pub const MAX_HACKBENCH_GROUPS: u64 = ((MAX_TASKS - 1) / super::workload::hackbench::TASKS_PER_GROUP) as u64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -46,6 +50,7 @@ pub enum WorkloadKind {
     Kbuild,
     Rtapp,
     Token,
+    Hackbench,
 }
 
 /// One rt-app-style periodic task group: `count` tasks that each run `run` every `period`.
@@ -112,6 +117,10 @@ pub struct Config {
     pub pairs: u32,
     /// token: computation at each stop of the token.
     pub work: Ns,
+    pub groups: u32,
+    pub msg_size: u32,
+    pub hackbench_mode: HackbenchMode,
+    pub ipc: Ipc,
     pub duration: Ns,
     pub seed: u64,
     pub max_events: u64,
@@ -152,6 +161,10 @@ impl Default for Config {
             // Not a figure from the corpus (Smythies does not state his work per stop): 10 us,
             // a stop several times longer than the pipe hand-off itself.
             work: 10 * US,
+            groups: 10,
+            msg_size: 100,
+            hackbench_mode: HackbenchMode::Process,
+            ipc: Ipc::Socket,
             duration: 200 * MS,
             seed: 1,
             max_events: 50_000_000,
@@ -306,14 +319,14 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "workload",
         group: "Workload",
-        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp", "token"]),
-        help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, or pinned token passing.",
+        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp", "token", "hackbench"]),
+        help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, pinned token passing, or hackbench groups.",
     },
     KeyDoc {
         key: "loops",
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 10_000_000 },
-        help: "pipe: round trips (perf bench sched pipe -l); token: passes of each pair's token.",
+        help: "pipe: round trips (perf bench sched pipe -l); token: passes of each pair's token; hackbench: messages per sender and receiver (-l; hackbench's own default is 100, which its presets set: this key's default is pipe's).",
     },
     KeyDoc {
         key: "streams",
@@ -339,6 +352,30 @@ pub const KEYS: &[KeyDoc] = &[
         group: "Workload",
         kind: KeyKind::Duration { min: 0, max: 100 * MS },
         help: "token: computation at each stop of the token (CPU time on this machine).",
+    },
+    KeyDoc {
+        key: "groups",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: MAX_HACKBENCH_GROUPS },
+        help: "hackbench: groups of 20 senders and 20 receivers (-g; 40 tasks a group, plus the parent).",
+    },
+    KeyDoc {
+        key: "msg_size",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: 4096 },
+        help: "hackbench: bytes per message (-s; at most PIPE_BUF, so every write is atomic).",
+    },
+    KeyDoc {
+        key: "hackbench_mode",
+        group: "Workload",
+        kind: KeyKind::Choice(&["process", "thread"]),
+        help: "hackbench: children are forked processes or threads (-T).",
+    },
+    KeyDoc {
+        key: "ipc",
+        group: "Workload",
+        kind: KeyKind::Choice(&["socket", "pipe"]),
+        help: "hackbench: AF_UNIX socketpair (default) or pipe (-p).",
     },
     KeyDoc {
         key: "duration",
@@ -583,7 +620,13 @@ impl Config {
                     "kbuild" => WorkloadKind::Kbuild,
                     "rtapp" => WorkloadKind::Rtapp,
                     "token" => WorkloadKind::Token,
-                    _ => return Err(err(key, format!("'{v}' is not one of pipe, iperf, kbuild, rtapp, token"))),
+                    "hackbench" => WorkloadKind::Hackbench,
+                    _ => {
+                        return Err(err(
+                            key,
+                            format!("'{v}' is not one of pipe, iperf, kbuild, rtapp, token, hackbench"),
+                        ))
+                    }
                 }
             }
             "loops" => self.loops = int(v)?,
@@ -592,6 +635,26 @@ impl Config {
             "tasks" => self.tasks = parse_tasks(v).map_err(|m| err(key, m))?,
             "pairs" => self.pairs = int(v)? as u32,
             "work" => self.work = dur(v)?,
+            "groups" => {
+                self.groups = int(v).map_err(|e| {
+                    err(key, format!("{} (40 tasks a group; the engine runs at most {MAX_TASKS} tasks)", e.message))
+                })? as u32
+            }
+            "msg_size" => self.msg_size = int(v)? as u32,
+            "hackbench_mode" => {
+                self.hackbench_mode = match v {
+                    "process" => HackbenchMode::Process,
+                    "thread" => HackbenchMode::Thread,
+                    _ => return Err(err(key, format!("'{v}' is not one of process, thread"))),
+                }
+            }
+            "ipc" => {
+                self.ipc = match v {
+                    "socket" => Ipc::Socket,
+                    "pipe" => Ipc::Pipe,
+                    _ => return Err(err(key, format!("'{v}' is not one of socket, pipe"))),
+                }
+            }
             "duration" => self.duration = dur(v)?,
             "seed" => self.seed = int(v)?,
             "max_events" => self.max_events = int(v)?,
@@ -650,6 +713,7 @@ impl Config {
                 WorkloadKind::Kbuild => "kbuild",
                 WorkloadKind::Rtapp => "rtapp",
                 WorkloadKind::Token => "token",
+                WorkloadKind::Hackbench => "hackbench",
             }
             .into(),
             "loops" => self.loops.to_string(),
@@ -658,6 +722,18 @@ impl Config {
             "tasks" => format_tasks(&self.tasks),
             "pairs" => self.pairs.to_string(),
             "work" => format_duration(self.work),
+            "groups" => self.groups.to_string(),
+            "msg_size" => self.msg_size.to_string(),
+            "hackbench_mode" => match self.hackbench_mode {
+                HackbenchMode::Process => "process",
+                HackbenchMode::Thread => "thread",
+            }
+            .into(),
+            "ipc" => match self.ipc {
+                Ipc::Socket => "socket",
+                Ipc::Pipe => "pipe",
+            }
+            .into(),
             "duration" => format_duration(self.duration),
             "seed" => self.seed.to_string(),
             "max_events" => self.max_events.to_string(),
@@ -757,11 +833,12 @@ impl Config {
             "sched_latency" | "wakeup_granularity" => self.policy == Policy::Cfs,
             "min_granularity" | "features" => self.policy != Policy::Sd,
             "nohz_ratelimit" | "nohz_exit_reprograms" => self.nohz,
-            "loops" => matches!(self.workload, WorkloadKind::Pipe | WorkloadKind::Token),
+            "loops" => matches!(self.workload, WorkloadKind::Pipe | WorkloadKind::Token | WorkloadKind::Hackbench),
             "streams" => self.workload == WorkloadKind::Iperf,
             "jobs" => self.workload == WorkloadKind::Kbuild,
             "tasks" => self.workload == WorkloadKind::Rtapp,
             "pairs" | "work" => self.workload == WorkloadKind::Token,
+            "groups" | "msg_size" | "hackbench_mode" | "ipc" => self.workload == WorkloadKind::Hackbench,
             _ => true,
         }
     }
@@ -818,7 +895,7 @@ mod tests {
     fn task_lists_parse_and_print() {
         let t = parse_tasks("2x3ms/10ms, 500us/2ms").unwrap();
         assert_eq!(format_tasks(&t), "2x3ms/10ms,1x500us/2ms");
-        for bad in ["", "3ms", "0x1ms/2ms", "2x3ms/1ms", "300x1ms/2ms"] {
+        for bad in ["", "3ms", "0x1ms/2ms", "2x3ms/1ms", "20000x1ms/2ms"] {
             assert!(parse_tasks(bad).is_err(), "{bad}");
         }
     }

@@ -629,9 +629,13 @@ pub fn disabled_note(config: &Config, key: &str) -> Option<String> {
         WorkloadKind::Kbuild => "kbuild",
         WorkloadKind::Rtapp => "rtapp",
         WorkloadKind::Token => "token",
+        WorkloadKind::Hackbench => "hackbench",
     };
     Some(match key {
-        "loops" | "streams" | "jobs" | "tasks" | "pairs" | "work" => format!("(not used by {workload})"),
+        "loops" | "streams" | "jobs" | "tasks" | "pairs" | "work" | "groups" | "msg_size" | "hackbench_mode"
+        | "ipc" => {
+            format!("(not used by {workload})")
+        }
         "nohz_ratelimit" | "nohz_exit_reprograms" => "(not used with nohz off)".into(),
         _ => format!("(not used by {policy})"),
     })

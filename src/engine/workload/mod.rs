@@ -8,6 +8,7 @@
 //! Work is given in reference nanoseconds (a 2.4 GHz Core 2 of 2007) and divided by the
 //! profile's speed; system calls add the profile's syscall entry/exit cost.
 
+pub mod hackbench;
 pub mod iperf;
 pub mod kbuild;
 pub mod pipe;
@@ -109,6 +110,7 @@ pub enum AnyWorkload {
     Kbuild(kbuild::Kbuild),
     Rtapp(rtapp::Rtapp),
     Token(token::Token),
+    Hackbench(hackbench::Hackbench),
 }
 
 macro_rules! each_wl {
@@ -119,6 +121,7 @@ macro_rules! each_wl {
             AnyWorkload::Kbuild($w) => $e,
             AnyWorkload::Rtapp($w) => $e,
             AnyWorkload::Token($w) => $e,
+            AnyWorkload::Hackbench($w) => $e,
         }
     };
 }
@@ -136,6 +139,15 @@ impl AnyWorkload {
             WorkloadKind::Token => {
                 AnyWorkload::Token(token::Token::new(cfg.pairs as usize, cfg.loops, cfg.work, costs))
             }
+            WorkloadKind::Hackbench => AnyWorkload::Hackbench(hackbench::Hackbench::new(
+                cfg.groups as usize,
+                cfg.loops,
+                cfg.msg_size as u64,
+                cfg.hackbench_mode,
+                cfg.ipc,
+                cfg.kernel,
+                costs,
+            )),
         }
     }
 }

@@ -1,0 +1,581 @@
+//! hackbench (rt-tests `hackbench.c`; `perf bench sched messaging` is the same program):
+//! `groups` groups of 20 senders spraying messages at 20 receivers over AF_UNIX sockets or pipes.
+//!
+//! PROGRAM (rt-tests src/hackbench/hackbench.c, `group()`, `sender()`, `receiver()`, `main()`):
+//! - The parent creates, per group, 20 receivers (each owns one `socketpair(AF_UNIX,
+//!   SOCK_STREAM)` or `pipe()`), then 20 senders that hold the write end of every receiver
+//!   of their group. Task 0 here is the parent; group `g` is tasks `1 + 40g ..`, receivers first.
+//! - Ready/start barrier (`ready()`): each child writes one byte to the shared ready pipe and
+//!   `poll()`s the shared wakeup pipe. The parent reads one byte per child, takes the start
+//!   time, and writes one byte to the wakeup pipe: that one `pipe_write` wakes every
+//!   poller (a non-exclusive wait queue, `wake_up_interruptible_sync_poll`: WF_SYNC).
+//! - A sender does `for loops: for each receiver: write(fd, data, msg_size)`; a receiver does
+//!   `num_fds * loops` reads of `msg_size` bytes (a short read is completed by another read;
+//!   every write here is smaller than the buffer, so each read returns one whole message).
+//! - The parent reaps every child (`wait()`; a child's exit wakes it through
+//!   `do_notify_parent` -> `__wake_up_parent`, a sync wakeup), takes the stop time and prints
+//!   "Time: x.xxx" (seconds, lower is better): the result. Setup (fork) is outside the time,
+//!   so here all tasks exist at time 0.
+//!
+//! KERNEL SIDE (net/unix/af_unix.c, fs/pipe.c, net/core/sock.c):
+//! - Socket: the 20 senders of a receiver share one socket (the pair's write end), whose
+//!   send buffer is `sk_sndbuf` = `net.core.wmem_default` (212992, `sock_init_data`). Each
+//!   message is one skb charged to that socket (`sock_alloc_send_pskb` in
+//!   `unix_stream_sendmsg`) until the receiver consumes it (`sock_wfree`). A send proceeds
+//!   while `sk_wmem_alloc < sk_sndbuf` (so one may overshoot), else the sender sleeps in
+//!   `sock_wait_for_wmem` (non-exclusive). The receiver's `consume_skb` calls
+//!   `unix_write_space`, which wakes all waiting senders (sync) once `unix_writable`:
+//!   `wmem_alloc << 2 <= sndbuf`, a quarter of the buffer. The skb's `truesize` for a
+//!   100-byte message is an estimate: the `sk_buff` (about 232 bytes, 256 aligned) plus a
+//!   kmalloc'd head of `SKB_DATA_ALIGN(size) + skb_shared_info` (about 320 bytes), rounded
+//!   up to a kmalloc size class. The send wakes a reader waiting in `unix_stream_read_generic`
+//!   through `sk_data_ready` (`sock_def_readable`: sync).
+//! - Pipe: 16 buffers of one page (`PIPE_DEF_BUFFERS`, 64 KB). `pipe_write` merges a write
+//!   into the last page while it fits (`PIPE_BUF_FLAG_CAN_MERGE`, `offset + chars <=
+//!   PAGE_SIZE`), else takes a new buffer; the writer sleeps when all 16 are taken. A page
+//!   read empty is released (`pipe_buf_release` in `pipe_read`) and wakes a writer (sync).
+//!   From 5.6 writers wait exclusively (commit 0ddad21d3e99 "pipe: use exclusive waits when
+//!   reading or writing"): one writer per freed page; before, all of them (here: kernel
+//!   eras before 6.6 wake all). A write wakes a waiting reader (sync).
+//! - `msg_size` is at most a page, `PIPE_BUF`: each message stays one atomic write on both.
+//!
+//! COSTS: each read and write is a system call (the profile's entry/exit cost) plus kernel
+//! work on the 2007 reference machine. The pipe op is the pipe workload's estimate
+//! (`PIPE_OP_REF`, 0.5 us). Socket figures are estimates, not measurements: a send does
+//! what a pipe write does (lock, copy, wake) plus an skb allocation from two slabs, wmem
+//! accounting and the `scm` credentials (`unix_scm_to_skb`), about twice the pipe op; a
+//! receive also frees the skb (two slab frees, `sock_wfree`), about 1.5 times. The copy is
+//! 0.25 ns/byte (estimate: ~4 GB/s `copy_to/from_user` on a Core 2). A child's exit costs
+//! an estimate of 20 us of reference work in process mode (tearing down a forked mm) and
+//! 5 us in thread mode.
+//!
+//! SIMPLIFIED: process and thread mode differ only in the exit cost above and the task
+//! names; the engine's switch cost is one figure, so the cheaper switch between threads of
+//! one mm (no `switch_mm`) is not modelled. A sender woken after waiting for space
+//! re-checks and continues inside the same system call (no second entry cost), as the
+//! kernel does; the wait itself costs nothing extra.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::pipe::PIPE_OP_REF;
+use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use crate::engine::kernel::Kernel;
+use crate::engine::time::Ns;
+
+/// Senders and receivers per group (hackbench's `num_fds`, 20 by default).
+pub const FDS: usize = 20;
+/// Tasks per group.
+pub const TASKS_PER_GROUP: usize = 2 * FDS;
+
+/// `hackbench_mode`: children are processes (`fork`) or threads (`pthread_create`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Process,
+    Thread,
+}
+
+/// `ipc`: AF_UNIX `socketpair` (hackbench's default) or `pipe` (`-p`/`--pipe`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ipc {
+    Socket,
+    Pipe,
+}
+
+/// `net.core.wmem_default`: an AF_UNIX socket's `sk_sndbuf` (`sock_init_data`).
+pub const WMEM_DEFAULT: u64 = 212_992;
+/// skb overhead on top of the data: `sk_buff` (256 aligned) + `skb_shared_info` (320), estimate.
+const SKB_OVERHEAD: u64 = 256 + 320;
+/// Pipe buffers (`PIPE_DEF_BUFFERS`) and their page size.
+pub const PIPE_BUFFERS: usize = 16;
+pub const PAGE_SIZE: u64 = 4096;
+/// Kernel work of a socket send / receive on the reference machine (estimates, see the doc).
+const SOCK_SEND_REF: Ns = 2 * PIPE_OP_REF;
+const SOCK_RECV_REF: Ns = 3 * PIPE_OP_REF / 2;
+/// Copy cost in picoseconds per byte (estimate).
+const COPY_PS_PER_BYTE: u64 = 250;
+/// A child's exit, reference work (estimates).
+const EXIT_PROCESS_REF: Ns = 20_000;
+const EXIT_THREAD_REF: Ns = 5_000;
+
+/// An skb's `truesize` for a message of `size` bytes: the data head is a kmalloc of the
+/// aligned size plus the shared info, rounded up to a power-of-two size class (estimate).
+pub fn skb_truesize(size: u64) -> u64 {
+    let head = size.div_ceil(64) * 64 + 320;
+    head.next_power_of_two() + (SKB_OVERHEAD - 320)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Child: write the ready byte.
+    Ready,
+    /// Child: the ready byte is written; poll the wakeup pipe.
+    AfterReady,
+    /// Child: in poll, waiting for the start byte.
+    Poll,
+    /// Sender: try the next write. Receiver: try the next read.
+    Work,
+    /// The write / read burst ended: make it visible.
+    AfterWork,
+    /// Child: run the exit path.
+    Exiting,
+    /// Parent: read ready bytes.
+    MainReady,
+    /// Parent: the start byte's write ended.
+    MainAfterStart,
+    /// Parent: reap children.
+    MainReap,
+    Done,
+}
+
+/// One receiver's socket or pipe.
+#[derive(Clone, Debug, Default)]
+struct Chan {
+    /// Messages written and visible to the reader.
+    queued: u64,
+    /// Socket: bytes charged to the sending socket (`sk_wmem_alloc`).
+    wmem: u64,
+    /// Pipe: per used buffer, (messages written into it, messages read from it).
+    pages: VecDeque<(u64, u64)>,
+    /// Senders waiting for space, in the order they slept.
+    blocked: VecDeque<usize>,
+    reader_waiting: bool,
+}
+
+pub struct Hackbench {
+    groups: usize,
+    loops: u64,
+    msg_size: u64,
+    mode: Mode,
+    ipc: Ipc,
+    costs: Costs,
+    /// Pipe writers wait exclusively (5.6+).
+    pipe_exclusive: bool,
+    truesize: u64,
+    per_page: u64,
+    chans: Vec<Chan>,
+    phase: Vec<Phase>,
+    /// Per child: messages sent (sender) or received (receiver).
+    count: Vec<u64>,
+    polling: Vec<bool>,
+    ready: usize,
+    ready_read: usize,
+    exited: usize,
+    reaped: usize,
+    main_waiting: bool,
+    started: bool,
+    start: Ns,
+    stop: Option<Ns>,
+    sent: u64,
+    received: u64,
+}
+
+impl Hackbench {
+    pub fn new(groups: usize, loops: u64, msg_size: u64, mode: Mode, ipc: Ipc, kernel: Kernel, costs: Costs) -> Self {
+        let n = 1 + groups * TASKS_PER_GROUP;
+        let mut phase = vec![Phase::Ready; n];
+        phase[0] = Phase::MainReady;
+        let msg_size = msg_size.clamp(1, PAGE_SIZE);
+        Hackbench {
+            groups,
+            loops,
+            msg_size,
+            mode,
+            ipc,
+            costs,
+            pipe_exclusive: kernel >= Kernel::V66,
+            truesize: skb_truesize(msg_size),
+            per_page: PAGE_SIZE / msg_size,
+            chans: vec![Chan::default(); groups * FDS],
+            phase,
+            count: vec![0; n],
+            polling: vec![false; n],
+            ready: 0,
+            ready_read: 0,
+            exited: 0,
+            reaped: 0,
+            main_waiting: false,
+            started: false,
+            start: 0,
+            stop: None,
+            sent: 0,
+            received: 0,
+        }
+    }
+
+    fn children(&self) -> usize {
+        self.groups * TASKS_PER_GROUP
+    }
+
+    /// (group, index in group, is a sender) of child task `t` (>= 1).
+    fn role(t: usize) -> (usize, usize, bool) {
+        let i = t - 1;
+        let (g, k) = (i / TASKS_PER_GROUP, i % TASKS_PER_GROUP);
+        (g, k % FDS, k >= FDS)
+    }
+
+    fn receiver_task(chan: usize) -> usize {
+        1 + (chan / FDS) * TASKS_PER_GROUP + chan % FDS
+    }
+
+    /// Messages each receiver reads (and each sender writes): `num_fds * loops`.
+    fn per_child(&self) -> u64 {
+        FDS as u64 * self.loops
+    }
+
+    /// Whether a writer may start a write on `c` now (and claim its space).
+    fn claim_space(&mut self, c: usize) -> bool {
+        let (truesize, per_page) = (self.truesize, self.per_page);
+        let ch = &mut self.chans[c];
+        match self.ipc {
+            Ipc::Socket => {
+                if ch.wmem >= WMEM_DEFAULT {
+                    return false;
+                }
+                ch.wmem += truesize;
+                true
+            }
+            Ipc::Pipe => {
+                if let Some(last) = ch.pages.back_mut() {
+                    if last.0 < per_page {
+                        last.0 += 1;
+                        return true;
+                    }
+                }
+                if ch.pages.len() >= PIPE_BUFFERS {
+                    return false;
+                }
+                ch.pages.push_back((1, 0));
+                true
+            }
+        }
+    }
+
+    /// The reader consumed one message of `c`: free its space and wake writers as the kernel does.
+    fn release_space(&mut self, c: usize, fx: &mut Fx) {
+        let truesize = self.truesize;
+        let exclusive = self.pipe_exclusive;
+        let ch = &mut self.chans[c];
+        match self.ipc {
+            Ipc::Socket => {
+                ch.wmem -= truesize;
+                // unix_write_space: wake every waiting sender once a quarter of sndbuf is left.
+                if ch.wmem << 2 <= WMEM_DEFAULT {
+                    for w in ch.blocked.drain(..) {
+                        fx.wakes.push((w, true));
+                    }
+                }
+            }
+            Ipc::Pipe => {
+                let Some(first) = ch.pages.front_mut() else { return };
+                first.1 += 1;
+                if first.1 < first.0 {
+                    return;
+                }
+                // The page is read empty: released; a writer may take a buffer.
+                ch.pages.pop_front();
+                if exclusive {
+                    if let Some(w) = ch.blocked.pop_front() {
+                        fx.wakes.push((w, true));
+                    }
+                } else {
+                    for w in ch.blocked.drain(..) {
+                        fx.wakes.push((w, true));
+                    }
+                }
+            }
+        }
+    }
+
+    fn op_cost(&self, send: bool) -> Ns {
+        let copy = self.msg_size * COPY_PS_PER_BYTE / 1000;
+        let base = match (self.ipc, send) {
+            (Ipc::Pipe, _) => PIPE_OP_REF,
+            (Ipc::Socket, true) => SOCK_SEND_REF,
+            (Ipc::Socket, false) => SOCK_RECV_REF,
+        };
+        self.costs.syscall(base + copy)
+    }
+
+    fn wake_main(&mut self, fx: &mut Fx) {
+        if self.main_waiting {
+            self.main_waiting = false;
+            fx.wakes.push((0, true));
+        }
+    }
+
+    fn main_next(&mut self, now: Ns, fx: &mut Fx) -> Step {
+        loop {
+            match self.phase[0] {
+                Phase::MainReady => {
+                    if self.ready_read < self.ready {
+                        // read(readyfds[0], &dummy, 1), one per child.
+                        self.ready_read += 1;
+                        return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                    }
+                    if self.ready_read < self.children() {
+                        self.main_waiting = true;
+                        return Step::Block;
+                    }
+                    // gettimeofday(&start), then write(wakefds[1], &dummy, 1).
+                    self.start = now;
+                    self.phase[0] = Phase::MainAfterStart;
+                    return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                }
+                Phase::MainAfterStart => {
+                    self.started = true;
+                    for t in 1..self.polling.len() {
+                        if std::mem::take(&mut self.polling[t]) {
+                            fx.wakes.push((t, true));
+                        }
+                    }
+                    self.phase[0] = Phase::MainReap;
+                }
+                Phase::MainReap => {
+                    if self.reaped < self.exited {
+                        self.reaped += 1;
+                        return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                    }
+                    if self.reaped < self.children() {
+                        self.main_waiting = true;
+                        return Step::Block;
+                    }
+                    self.stop = Some(now);
+                    self.phase[0] = Phase::Done;
+                }
+                _ => return Step::Exit,
+            }
+        }
+    }
+}
+
+impl Workload for Hackbench {
+    fn tasks(&mut self) -> Vec<TaskSpec> {
+        let kind = match self.mode {
+            Mode::Process => "proc",
+            Mode::Thread => "thr",
+        };
+        let mut out = vec![TaskSpec {
+            name: "hackbench".into(),
+            group: "parent".into(),
+            ws_bytes: 16 << 10,
+            touch_bytes_per_us: 16 << 10,
+            nice: 0,
+            core: 0,
+        }];
+        for t in 1..=self.children() {
+            let (g, i, sender) = Self::role(t);
+            out.push(TaskSpec {
+                name: format!("hb-{kind}-{}{}.{}", if sender { "tx" } else { "rx" }, g, i),
+                group: if sender { "sender" } else { "receiver" }.into(),
+                // A small loop: stack, a message buffer, libc (as the pipe workload).
+                ws_bytes: 16 << 10,
+                touch_bytes_per_us: 16 << 10,
+                nice: 0,
+                core: t,
+            });
+        }
+        out
+    }
+
+    fn next(&mut self, task: usize, now: Ns, fx: &mut Fx) -> Step {
+        if task == 0 {
+            return self.main_next(now, fx);
+        }
+        let (g, i, sender) = Self::role(task);
+        loop {
+            match self.phase[task] {
+                Phase::Ready => {
+                    self.phase[task] = Phase::AfterReady;
+                    return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                }
+                Phase::AfterReady => {
+                    self.ready += 1;
+                    self.wake_main(fx);
+                    self.phase[task] = Phase::Poll;
+                    // The poll() call itself.
+                    return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                }
+                Phase::Poll => {
+                    if !self.started {
+                        self.polling[task] = true;
+                        return Step::Block;
+                    }
+                    self.phase[task] = Phase::Work;
+                }
+                Phase::Work if sender => {
+                    if self.count[task] >= self.per_child() {
+                        self.phase[task] = Phase::Exiting;
+                        continue;
+                    }
+                    let c = g * FDS + (self.count[task] % FDS as u64) as usize;
+                    if !self.claim_space(c) {
+                        self.chans[c].blocked.push_back(task);
+                        return Step::Block;
+                    }
+                    self.phase[task] = Phase::AfterWork;
+                    return Step::Run { ns: self.op_cost(true), sys: true };
+                }
+                Phase::Work => {
+                    if self.count[task] >= self.per_child() {
+                        self.phase[task] = Phase::Exiting;
+                        continue;
+                    }
+                    let ch = &mut self.chans[g * FDS + i];
+                    if ch.queued == 0 {
+                        ch.reader_waiting = true;
+                        return Step::Block;
+                    }
+                    // Claim the message now so it is read once.
+                    ch.queued -= 1;
+                    self.phase[task] = Phase::AfterWork;
+                    return Step::Run { ns: self.op_cost(false), sys: true };
+                }
+                Phase::AfterWork if sender => {
+                    let c = g * FDS + (self.count[task] % FDS as u64) as usize;
+                    let ch = &mut self.chans[c];
+                    ch.queued += 1;
+                    if std::mem::take(&mut ch.reader_waiting) {
+                        fx.wakes.push((Self::receiver_task(c), true));
+                    }
+                    self.count[task] += 1;
+                    self.sent += 1;
+                    self.phase[task] = Phase::Work;
+                }
+                Phase::AfterWork => {
+                    self.release_space(g * FDS + i, fx);
+                    self.count[task] += 1;
+                    self.received += 1;
+                    self.phase[task] = Phase::Work;
+                }
+                Phase::Exiting => {
+                    self.phase[task] = Phase::Done;
+                    let work = match self.mode {
+                        Mode::Process => EXIT_PROCESS_REF,
+                        Mode::Thread => EXIT_THREAD_REF,
+                    };
+                    return Step::Run { ns: self.costs.syscall(work), sys: true };
+                }
+                Phase::Done => {
+                    self.exited += 1;
+                    self.wake_main(fx);
+                    return Step::Exit;
+                }
+                _ => return Step::Exit,
+            }
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.stop.is_some()
+    }
+
+    /// hackbench's "Time:": start to the last child reaped. A run cut short (time limit,
+    /// event budget) gives the time since the start byte so far (0 before it), a lower bound.
+    fn result(&self, elapsed: Ns) -> Result {
+        let end = self.stop.unwrap_or(if self.started { elapsed } else { self.start });
+        let t = end.saturating_sub(self.start);
+        Result { value: t as f64 / 1e9, unit: "s", higher_is_better: false }
+    }
+}
+
+impl Hackbench {
+    /// Messages written and read so far (for tests).
+    pub fn totals(&self) -> (u64, u64) {
+        (self.sent, self.received)
+    }
+    /// Whether sender `t` is waiting for space on some receiver's buffer (for tests).
+    pub fn sender_blocked(&self, t: usize) -> bool {
+        self.chans.iter().any(|c| c.blocked.contains(&t))
+    }
+    /// Messages and socket bytes queued at receiver channel `c` (for tests).
+    pub fn queued(&self, c: usize) -> (u64, u64) {
+        (self.chans[c].queued, self.chans[c].wmem)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::config::Config;
+
+    fn bench(groups: usize, loops: u64, ipc: Ipc) -> Hackbench {
+        let costs = Costs::new(Config::default().profile());
+        Hackbench::new(groups, loops, 100, Mode::Process, ipc, Kernel::V66, costs)
+    }
+
+    /// Runs task `t`'s steps until it blocks or exits, applying nothing; returns the wakes.
+    fn drive(h: &mut Hackbench, t: usize) -> (Step, Vec<(usize, bool)>) {
+        let mut fx = Fx::default();
+        let mut wakes = Vec::new();
+        loop {
+            let s = h.next(t, 0, &mut fx);
+            wakes.append(&mut fx.wakes);
+            match s {
+                Step::Run { .. } => continue,
+                other => return (other, wakes),
+            }
+        }
+    }
+
+    fn start_all(h: &mut Hackbench) {
+        let n = 1 + h.children();
+        for t in 1..n {
+            assert_eq!(drive(h, t).0, Step::Block, "child {t} waits in poll");
+        }
+        let (_, wakes) = drive(h, 0);
+        assert_eq!(wakes.len(), n - 1, "one write of the wakeup pipe wakes every child");
+        assert!(wakes.iter().all(|w| w.1), "sync wakeups");
+    }
+
+    #[test]
+    fn a_socket_sender_blocks_when_the_send_buffer_is_full_and_a_drain_to_a_quarter_wakes_it() {
+        let mut h = bench(1, 1000, Ipc::Socket);
+        start_all(&mut h);
+        // Sender 0 (task 21) writes to receivers 0..19 in turn; the receivers never read.
+        let (s, _) = drive(&mut h, 21);
+        assert_eq!(s, Step::Block);
+        assert!(h.sender_blocked(21));
+        let cap = WMEM_DEFAULT.div_ceil(h.truesize);
+        let (q, wmem) = h.queued(0);
+        assert_eq!(q, cap, "sends proceed while wmem < sndbuf: {cap} skbs of {} bytes", h.truesize);
+        assert!(wmem >= WMEM_DEFAULT);
+        // Receiver 0 (task 1) drains: no wakeup until wmem is a quarter of sndbuf.
+        let mut fx = Fx::default();
+        while fx.wakes.is_empty() {
+            assert!(matches!(h.next(1, 0, &mut fx), Step::Run { .. }), "receiver stopped before waking the sender");
+        }
+        let drained = h.totals().1;
+        assert_eq!(fx.wakes, vec![(21, true)]);
+        assert!(h.queued(0).1 << 2 <= WMEM_DEFAULT && (h.queued(0).1 + h.truesize) << 2 > WMEM_DEFAULT);
+        assert!(drained > cap / 2);
+        assert!(!h.sender_blocked(21));
+    }
+
+    #[test]
+    fn a_pipe_writer_blocks_on_16_full_pages_and_one_freed_page_wakes_one_writer() {
+        let mut h = bench(1, 1000, Ipc::Pipe);
+        start_all(&mut h);
+        assert_eq!(drive(&mut h, 21).0, Step::Block);
+        assert_eq!(drive(&mut h, 22).0, Step::Block);
+        assert_eq!(h.queued(0).0, 16 * (PAGE_SIZE / 100), "16 pages of 40 merged 100-byte writes");
+        let mut fx = Fx::default();
+        while fx.wakes.is_empty() {
+            assert!(matches!(h.next(1, 0, &mut fx), Step::Run { .. }));
+        }
+        let reads = h.totals().1;
+        assert_eq!(reads, PAGE_SIZE / 100, "the first page read empty wakes a writer");
+        assert_eq!(fx.wakes, vec![(21, true)], "exclusive wait: only the first writer (5.6+)");
+        assert!(h.sender_blocked(22));
+    }
+
+    #[test]
+    fn skb_truesize_is_a_kmalloc_class_plus_the_sk_buff() {
+        assert_eq!(skb_truesize(100), 512 + 256);
+        assert_eq!(skb_truesize(1), 512 + 256);
+        assert_eq!(skb_truesize(4096), 8192 + 256);
+    }
+}
