@@ -116,6 +116,22 @@ pub struct FeatureDef {
     pub default: bool,
 }
 
+impl FeatureDef {
+    /// Whether this feature is on under a config's overrides: its default unless a later
+    /// word names it (`NAME` on, `NO_NAME` off), as successive debugfs writes do.
+    pub fn is_on(&self, overrides: &[String]) -> bool {
+        overrides.iter().fold(self.default, |on, o| {
+            if o == self.name {
+                true
+            } else if o.strip_prefix("NO_") == Some(self.name) {
+                false
+            } else {
+                on
+            }
+        })
+    }
+}
+
 /// The behaviours behind feature names that the engine models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feat {
@@ -650,17 +666,7 @@ impl FeatureSet {
         let mut s = FeatureSet::default();
         for feat in ALL_FEATS {
             let def = kernel.features().iter().find(|d| d.feat == Some(*feat));
-            let mut on = def.map_or(kernel.implied(*feat), |d| d.default);
-            if let Some(d) = def {
-                for o in overrides {
-                    if o == d.name {
-                        on = true;
-                    } else if o.strip_prefix("NO_") == Some(d.name) {
-                        on = false;
-                    }
-                }
-            }
-            if on {
+            if def.map_or(kernel.implied(*feat), |d| d.is_on(overrides)) {
                 s.bits |= Self::bit(*feat);
             }
         }

@@ -323,20 +323,7 @@ fn feature_boxes() -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
     let kernel = ctx.config.kernel;
     let defs = kernel.features();
-    let checked: Vec<bool> = defs
-        .iter()
-        .map(|d| {
-            let mut on = d.default;
-            for o in &ctx.config.features {
-                if o == d.name {
-                    on = true;
-                } else if o.strip_prefix("NO_") == Some(d.name) {
-                    on = false;
-                }
-            }
-            on
-        })
-        .collect();
+    let checked: Vec<bool> = defs.iter().map(|d| d.is_on(&ctx.config.features)).collect();
     html! {
         <fieldset class="features">
             <legend>{format!("sched_features of {}", kernel.name())}</legend>
