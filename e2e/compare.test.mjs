@@ -98,6 +98,27 @@ function recordSnapshots() {
   new MutationObserver(snap).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 }
 
+/**
+ * Presses "Pin as A" and sets B's nohz_exit_reprograms to 1 in the same callback that first
+ * sees the status turn to "Preview"; sets window.__pinned when done.
+ */
+function pinDuringPreview() {
+  window.__pinned = false;
+  const obs = new MutationObserver(() => {
+    if (window.__pinned) return;
+    if (!document.querySelector('.toolbar .status')?.textContent.startsWith('Preview')) return;
+    const pin = [...document.querySelectorAll('.toolbar button')].find((b) => b.textContent === 'Pin as A');
+    const input = document.querySelector('input[name=nohz_exit_reprograms-text]');
+    if (!pin || !input) return;
+    window.__pinned = true;
+    obs.disconnect();
+    pin.click();
+    input.value = '1';
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  obs.observe(document, { subtree: true, childList: true, characterData: true });
+}
+
 /** Waits for "Up to date", then reads A, B and Δ of every checked metric. */
 async function finalFigures(page) {
   await page.waitForSelector('.toolbar .status.ok', { timeout: 180_000 });
@@ -148,16 +169,13 @@ test('Pin as A during a preview, then a change: A still gets its full run', asyn
   const browser = await launch({ width: 1280, height: 800 });
   try {
     await browser.context.addInitScript(recordSnapshots);
+    // Pin and change B in the first moment the status says "Preview", from inside the page:
+    // a MutationObserver callback runs before any later task, so A's full run cannot land
+    // in between (polling from Playwright could miss a short preview; CI once did). A is
+    // pinned with its preview and B's change makes that full run stale.
+    await browser.context.addInitScript(pinDuringPreview);
     const { page, problems } = await open(browser.context, new URL('/?v=1&preset=nohz-pipe&loops=100000', server.url).href);
-    await page.waitForSelector('.toolbar .status:text-matches("^Preview")', { timeout: 60_000 });
-    // Pin and change B in one task, so A's full run cannot land in between: A is pinned with
-    // its preview and B's change makes that full run stale.
-    await page.evaluate(() => {
-      [...document.querySelectorAll('.toolbar button')].find((b) => b.textContent === 'Pin as A').click();
-      const input = document.querySelector('input[name=nohz_exit_reprograms-text]');
-      input.value = '1';
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await page.waitForFunction(() => window.__pinned === true, null, { timeout: 60_000 });
     await page.waitForFunction(() => location.search.includes('b.nohz_exit_reprograms=1'), null, { timeout: 5_000 });
     const got = await finalFigures(page);
     assert.deepEqual(got, expected);
