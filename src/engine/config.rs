@@ -12,13 +12,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::kernel::{keep_features, parse_features, Feat, FeatureSet, Kernel};
+use super::kernel::{keep_features, parse_features, CfsDesign, Feat, FeatureSet, Kernel};
 use super::profile::{profile, profile_names, Profile};
 use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
 pub use super::workload::hackbench::{Ipc, Mode as HackbenchMode};
 
 /// Hard caps that keep any config (from a URL, a file, a slider) from freezing a tab.
-pub const MAX_CORES: u32 = 64;
+pub const MAX_CORES: u32 = 128;
 pub const MAX_DURATION: Ns = 600 * SEC;
 pub const MAX_EVENTS: u64 = 200_000_000;
 /// hackbench's largest table (296 groups of 40 tasks) fits.
@@ -51,6 +51,27 @@ pub enum WorkloadKind {
     Rtapp,
     Token,
     Hackbench,
+}
+
+impl WorkloadKind {
+    /// `loops` when a config switches to this workload with `loops` still at the previous
+    /// workload's default: hackbench's own `-l` default (100, rt-tests hackbench.c
+    /// `loops = 100`), else the config's default.
+    pub fn default_loops(self) -> u64 {
+        match self {
+            WorkloadKind::Hackbench => 100,
+            _ => Config::default().loops,
+        }
+    }
+
+    /// `duration` likewise: hackbench ends when its messages are done, so its limit is only
+    /// a cap (60 s); the others run for the config's default.
+    pub fn default_duration(self) -> Ns {
+        match self {
+            WorkloadKind::Hackbench => 60 * SEC,
+            _ => Config::default().duration,
+        }
+    }
 }
 
 /// One rt-app-style periodic task group: `count` tasks that each run `run` every `period`.
@@ -99,6 +120,9 @@ pub struct Config {
     pub sched_latency: Ns,
     pub min_granularity: Ns,
     pub wakeup_granularity: Ns,
+    /// Mel Gorman's "Scale wakeup granularity relative to nr_running" (LKML, Sep 2021; never
+    /// merged): CFS's wakeup preemption uses `gran * min(nr_running >> 1, sched_nr_latency)`.
+    pub wakeup_gran_scale: bool,
     pub migration_cost: Ns,
     pub rr_interval: Ns,
     pub cstates: CStates,
@@ -140,6 +164,7 @@ impl Default for Config {
             sched_latency: 6 * MS,
             min_granularity: 750 * US,
             wakeup_granularity: MS,
+            wakeup_gran_scale: false,
             migration_cost: 500 * US,
             rr_interval: 6 * MS,
             cstates: CStates::All,
@@ -263,6 +288,12 @@ pub const KEYS: &[KeyDoc] = &[
         help: "sysctl_sched_wakeup_granularity (unscaled): how far behind a woken task must be to preempt.",
     },
     KeyDoc {
+        key: "wakeup_gran_scale",
+        group: "Scheduler",
+        kind: KeyKind::Bool,
+        help: "CFS (2.6.32-6.5): Mel Gorman's 2021 patch 'Scale wakeup granularity relative to nr_running' (not merged): wakeup preemption needs gran x min(nr_running/2, sched_nr_latency).",
+    },
+    KeyDoc {
         key: "migration_cost",
         group: "Scheduler",
         kind: KeyKind::Duration { min: 0, max: 100 * MS },
@@ -326,7 +357,7 @@ pub const KEYS: &[KeyDoc] = &[
         key: "loops",
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 10_000_000 },
-        help: "pipe: round trips (perf bench sched pipe -l); token: passes of each pair's token; hackbench: messages per sender and receiver (-l; hackbench's own default is 100, which its presets set: this key's default is pipe's).",
+        help: "pipe: round trips (perf bench sched pipe -l); token: passes of each pair's token; hackbench: messages per sender and receiver (-l; 100 when a config switches to hackbench, as hackbench's own default).",
     },
     KeyDoc {
         key: "streams",
@@ -552,6 +583,7 @@ impl Config {
             "sched_latency" => self.sched_latency = dur(v)?,
             "min_granularity" => self.min_granularity = dur(v)?,
             "wakeup_granularity" => self.wakeup_granularity = dur(v)?,
+            "wakeup_gran_scale" => self.wakeup_gran_scale = parse_bool(key, v)?,
             "migration_cost" => self.migration_cost = dur(v)?,
             "rr_interval" => self.rr_interval = dur(v)?,
             "cstates" => {
@@ -614,6 +646,7 @@ impl Config {
             "nohz_ratelimit" => self.nohz_ratelimit = parse_bool(key, v)?,
             "nohz_exit_reprograms" => self.nohz_exit_reprograms = int(v)? as u32,
             "workload" => {
+                let was = self.workload;
                 self.workload = match v {
                     "pipe" => WorkloadKind::Pipe,
                     "iperf" => WorkloadKind::Iperf,
@@ -627,6 +660,13 @@ impl Config {
                             format!("'{v}' is not one of pipe, iperf, kbuild, rtapp, token, hackbench"),
                         ))
                     }
+                };
+                // A workload's defaults follow the switch unless the user changed them.
+                if self.loops == was.default_loops() {
+                    self.loops = self.workload.default_loops();
+                }
+                if self.duration == was.default_duration() {
+                    self.duration = self.workload.default_duration();
                 }
             }
             "loops" => self.loops = int(v)?,
@@ -683,6 +723,7 @@ impl Config {
             "sched_latency" => format_duration(self.sched_latency),
             "min_granularity" => format_duration(self.min_granularity),
             "wakeup_granularity" => format_duration(self.wakeup_granularity),
+            "wakeup_gran_scale" => on_off(self.wakeup_gran_scale),
             "migration_cost" => format_duration(self.migration_cost),
             "rr_interval" => format_duration(self.rr_interval),
             "cstates" => match &self.cstates {
@@ -816,14 +857,23 @@ impl Config {
         KEYS.iter().filter_map(|k| self.get(k.key).map(|v| (k.key, v))).collect()
     }
 
-    /// Keys whose value differs from `base` (what a URL or a row of a table needs to say).
+    /// The keys to set on `base`, in `KEYS` order, to get this config, as `key=value` text.
+    /// Replayed, not compared key by key: setting a key can move a later one that is still
+    /// at its default (`kernel` moves the tunables, `workload` moves `loops` and `duration`),
+    /// so a later key is listed whenever the replay has it differ, even if it equals `base`'s.
     pub fn diff(&self, base: &Config) -> Vec<(&'static str, String)> {
-        KEYS.iter()
-            .filter_map(|k| {
-                let (a, b) = (self.get(k.key)?, base.get(k.key)?);
-                (a != b).then_some((k.key, a))
-            })
-            .collect()
+        let mut cur = base.clone();
+        let mut out = Vec::new();
+        for k in KEYS {
+            let (Some(want), Some(have)) = (self.get(k.key), cur.get(k.key)) else { continue };
+            if want != have {
+                // Our own printed values always parse; if one ever did not, listing it is
+                // still right (the reader reports it).
+                let _ = cur.set(k.key, &want);
+                out.push((k.key, want));
+            }
+        }
+        out
     }
 
     /// Whether a key matters for the current policy/workload (the UI disables the others).
@@ -831,6 +881,7 @@ impl Config {
         match key {
             "rr_interval" => self.policy == Policy::Sd,
             "sched_latency" | "wakeup_granularity" => self.policy == Policy::Cfs,
+            "wakeup_gran_scale" => self.kernel.cfs_design() == CfsDesign::Modern && self.policy == Policy::Cfs,
             "min_granularity" | "features" => self.policy != Policy::Sd,
             "nohz_ratelimit" | "nohz_exit_reprograms" => self.nohz,
             "loops" => matches!(self.workload, WorkloadKind::Pipe | WorkloadKind::Token | WorkloadKind::Hackbench),
@@ -871,9 +922,9 @@ mod tests {
     #[test]
     fn errors_name_the_key_and_range() {
         let mut c = Config::default();
-        let e = c.set("cores", "65").unwrap_err();
+        let e = c.set("cores", "129").unwrap_err();
         assert_eq!(e.key, "cores");
-        assert!(e.message.contains("1 to 64"), "{}", e.message);
+        assert!(e.message.contains("1 to 128"), "{}", e.message);
         let e = c.set("rr_interval", "20s").unwrap_err();
         assert!(e.message.contains("100us") && e.message.contains("10s"), "{}", e.message);
         assert!(c.set("nonsense", "1").is_err());
@@ -898,6 +949,49 @@ mod tests {
         for bad in ["", "3ms", "0x1ms/2ms", "2x3ms/1ms", "20000x1ms/2ms"] {
             assert!(parse_tasks(bad).is_err(), "{bad}");
         }
+    }
+
+    /// Applies `diff` the way a link is read: each key in `KEYS` order on `base`.
+    fn replay(base: &Config, keys: &[(&'static str, String)]) -> Config {
+        let mut c = base.clone();
+        for (k, v) in keys {
+            c.set(k, v).unwrap();
+        }
+        c
+    }
+
+    #[test]
+    fn switching_to_hackbench_takes_its_loops_and_a_cap_for_duration_unless_set() {
+        let mut c = Config::default();
+        c.set("workload", "hackbench").unwrap();
+        assert_eq!((c.loops, c.duration), (100, 60 * SEC), "hackbench -l 100; the run ends when done");
+        c.set("workload", "pipe").unwrap();
+        assert_eq!((c.loops, c.duration), (Config::default().loops, Config::default().duration));
+        c.set("loops", "7").unwrap();
+        c.set("workload", "hackbench").unwrap();
+        assert_eq!(c.loops, 7, "a value the user set is kept");
+    }
+
+    #[test]
+    fn diff_replays_keys_that_an_earlier_key_moves() {
+        // On a 2.6.23 base, switch to 4.17 and put sched_latency back at 2.6.23's 20 ms: the
+        // kernel switch moves sched_latency to 6 ms, so 20 ms must be listed although it
+        // equals the base. Comparing key by key lost it (the link read back 6 ms).
+        let mut base = Config::default();
+        base.set("kernel", "2.6.23").unwrap();
+        let mut c = base.clone();
+        c.set("kernel", "4.17").unwrap();
+        c.set("sched_latency", "20ms").unwrap();
+        let d = c.diff(&base);
+        assert!(d.iter().any(|(k, v)| *k == "sched_latency" && v == "20ms"), "{d:?}");
+        assert_eq!(replay(&base, &d), c);
+        // The same for a workload's loops.
+        let base = Config::default();
+        let mut c = base.clone();
+        c.set("workload", "hackbench").unwrap();
+        c.set("loops", &base.loops.to_string()).unwrap();
+        assert_eq!(replay(&base, &c.diff(&base)), c);
+        assert!(Config::default().diff(&Config::default()).is_empty());
     }
 
     #[test]

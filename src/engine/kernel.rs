@@ -27,6 +27,12 @@
 //!   governor (kernel/cpu/idle.c), the avg_idle rule of 2.6.32-3.12.
 //! - `4.17`: CFS with the idle loop that asks the governor first (kernel/sched/idle.c,
 //!   554c8aa8ecad); the default for teaching configs.
+//! - `5.15`: the last CFS of the 2.6.32 design the corpus measures (Sep 2021 patches were
+//!   against 5.15-rc1). Read in a 5.15.135 stable tree (shilei-massclouds/linux-5.15.135):
+//!   every mechanism the engine models reads as in 4.17 there (`wakeup_gran`,
+//!   `check_preempt_tick`, `place_entity`, the idle loop, `sched_nr_latency = 8`), except the
+//!   exclusive pipe waits of 5.6 (`workload::hackbench`). Its `ttwu_queue_cond` has 6.0's
+//!   idle-target clause as a stable backport; 5.15.0's (WF_ON_CPU) is modelled as 4.17's.
 //! - `6.6`: EEVDF replaces CFS's pick (147f3efaa241); base_slice 0.75 ms (v6.6.0).
 //! - `6.12`: EEVDF with PREEMPT_SHORT and PLACE_REL_DEADLINE modelled; its DELAY_DEQUEUE
 //!   (and DELAY_ZERO) is NOT modelled: a sleeping task leaves the runqueue at once.
@@ -46,6 +52,7 @@ pub enum Kernel {
     V2624,
     V311,
     V417,
+    V515,
     V66,
     V612,
 }
@@ -58,6 +65,7 @@ pub const KERNELS: &[Kernel] = &[
     Kernel::V2624,
     Kernel::V311,
     Kernel::V417,
+    Kernel::V515,
     Kernel::V66,
     Kernel::V612,
 ];
@@ -236,6 +244,38 @@ const F_417: &[FeatureDef] = &[
     f("WA_BIAS", None, true),
     f("UTIL_EST", None, true),
 ];
+// 5.15 kernel/sched/features.h, read in full in a 5.15.135 stable tree (Makefile 5.15.135,
+// shilei-massclouds/linux-5.15.135). SIS_UTIL (on) with SIS_PROP off and RT_RUNTIME_SHARE off
+// are stable backports there (6.0's 70fb5ccf2ebb and 5.17's 2586af1ac187); 5.15.0 had SIS_PROP
+// on, no SIS_UTIL and RT_RUNTIME_SHARE on (not read in a 5.15.0 tree). None is modelled.
+const F_515: &[FeatureDef] = &[
+    f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
+    f("START_DEBIT", Some(Feat::StartDebit), true),
+    f("NEXT_BUDDY", None, false),
+    f("LAST_BUDDY", None, true),
+    f("CACHE_HOT_BUDDY", None, true),
+    f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
+    f("HRTICK", Some(Feat::Hrtick), false),
+    f("HRTICK_DL", None, false),
+    f("DOUBLE_TICK", None, false),
+    f("NONTASK_CAPACITY", None, true),
+    f("TTWU_QUEUE", Some(Feat::TtwuQueue), true),
+    f("SIS_PROP", None, false),
+    f("SIS_UTIL", None, true),
+    f("WARN_DOUBLE_CLOCK", None, false),
+    f("RT_PUSH_IPI", None, true),
+    f("RT_RUNTIME_SHARE", None, false),
+    f("LB_MIN", None, false),
+    f("ATTACH_AGE_LOAD", None, true),
+    f("WA_IDLE", None, true),
+    f("WA_WEIGHT", None, true),
+    f("WA_BIAS", None, true),
+    f("UTIL_EST", None, true),
+    f("UTIL_EST_FASTUP", None, true),
+    f("LATENCY_WARN", None, false),
+    f("ALT_PERIOD", None, true),
+    f("BASE_SLICE", None, true),
+];
 // 6.6 kernel/sched/features.h (v6.6.0, read in full: the list and defaults below are the
 // whole file; ALT_PERIOD and BASE_SLICE belonged to CFS and went with the EEVDF merge).
 const F_66: &[FeatureDef] = &[
@@ -307,6 +347,7 @@ impl Kernel {
             Kernel::V2624 => "2.6.24",
             Kernel::V311 => "3.11",
             Kernel::V417 => "4.17",
+            Kernel::V515 => "5.15",
             Kernel::V66 => "6.6",
             Kernel::V612 => "6.12",
         }
@@ -321,6 +362,7 @@ impl Kernel {
             Kernel::V2624 => "2.6.24, vruntime CFS (Jan 2008)",
             Kernel::V311 => "3.11, CFS (Sep 2013)",
             Kernel::V417 => "4.17, CFS (Jun 2018)",
+            Kernel::V515 => "5.15, CFS (Oct 2021)",
             Kernel::V66 => "6.6, EEVDF (Oct 2023)",
             Kernel::V612 => "6.12, EEVDF (Nov 2024)",
         }
@@ -514,6 +556,7 @@ impl Kernel {
             Kernel::V2624 => F_2624,
             Kernel::V311 => F_311,
             Kernel::V417 => F_417,
+            Kernel::V515 => F_515,
             Kernel::V66 => F_66,
             Kernel::V612 => F_612,
         }
@@ -527,7 +570,7 @@ impl Kernel {
     pub fn implied(self, feat: Feat) -> bool {
         match feat {
             Feat::WakeupPreempt => true,
-            Feat::FairSleepers => matches!(self, Kernel::V311 | Kernel::V417),
+            Feat::FairSleepers => matches!(self, Kernel::V311 | Kernel::V417 | Kernel::V515),
             _ => false,
         }
     }
@@ -634,7 +677,7 @@ impl Kernel {
     pub fn ttwu_queues(self, share_llc: bool, target_nr_running: usize) -> bool {
         match self {
             Kernel::Sd2621 | Kernel::V2623 | Kernel::SchedDevel2007 | Kernel::V2624 => false,
-            Kernel::V311 | Kernel::V417 => !share_llc,
+            Kernel::V311 | Kernel::V417 | Kernel::V515 => !share_llc,
             Kernel::V66 | Kernel::V612 => !share_llc || target_nr_running == 0,
         }
     }

@@ -38,6 +38,14 @@
 //!   leftmost's vruntime lead over ideal_runtime (f685ceacab07).
 //! - `check_preempt_wakeup` / `wakeup_preempt_entity`: `curr->vruntime - p->vruntime >
 //!   wakeup_gran`, scaled by the woken task's weight (`calc_delta_fair(gran, se)`).
+//! - `wakeup_gran_scale` (a config knob, never in a release): Mel Gorman's "[PATCH 2/2]
+//!   sched/fair: Scale wakeup granularity relative to nr_running" (LKML, 20 Sep 2021, against
+//!   5.15-rc1; the hunk as quoted in the thread, Message-ID
+//!   `<20210921103621.GM3959@techsingularity.net>`): `wakeup_gran(cfs_rq, se)` does
+//!   `if (cfs_rq && cfs_rq->nr_running > 1) gran *= min(cfs_rq->nr_running >> 1,
+//!   sched_nr_latency)` before `calc_delta_fair`. `check_preempt_wakeup` passes the rq's
+//!   cfs_rq, after the wakee's enqueue (so nr_running counts it and curr); the buddy checks
+//!   of `pick_next_entity` pass NULL (buddies are not modelled).
 //!
 //! Simplified: no group scheduling, no buddies (NEXT_BUDDY/LAST_BUDDY), no SCHED_IDLE or
 //! SCHED_BATCH, no TREE_AVG/APPROX_AVG (off by default). Tasks created at t = 0 have no parent
@@ -72,6 +80,8 @@ pub struct Cfs {
     gentle: bool,
     preempt_restrict: bool,
     vslice_nice0: bool,
+    /// Scale the wakeup granularity with nr_running (`wakeup_gran_scale`).
+    gran_scale: bool,
     /// `se->peer_preempt` per task (PREEMPT_RESTRICT), grown on demand.
     peer_preempt: Vec<u32>,
 }
@@ -96,6 +106,7 @@ impl Cfs {
             gentle: fs.has(Feat::GentleFairSleepers),
             preempt_restrict: fs.has(Feat::PreemptRestrict),
             vslice_nice0: cfg.kernel.vslice_has_nice0(),
+            gran_scale: cfg.wakeup_gran_scale,
             peer_preempt: Vec::new(),
         }
     }
@@ -285,7 +296,7 @@ impl Policy for Cfs {
         }
     }
 
-    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], _c: usize, curr: usize, woken: usize) -> bool {
+    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, woken: usize) -> bool {
         if !self.wakeup_preempt {
             return false;
         }
@@ -293,7 +304,12 @@ impl Policy for Cfs {
         match self.design {
             CfsDesign::Modern => {
                 // wakeup_gran(): the granularity in the woken task's virtual time.
-                lead > calc_delta_fair(self.wakeup_gran, se[woken].weight) as i128
+                let mut gran = self.wakeup_gran;
+                let nr = self.nr_running(c);
+                if self.gran_scale && nr > 1 {
+                    gran *= (nr >> 1).min(self.nr_latency);
+                }
+                lead > calc_delta_fair(gran, se[woken].weight) as i128
             }
             _ => {
                 // 2007: the granularity in curr's virtual time.
@@ -477,6 +493,29 @@ mod tests {
         let t = p.pick_next(&mut se, 0, 0).unwrap();
         p.update_curr(&mut se, 0, t, 21_000_000);
         assert!(!p.task_tick(&mut se, 0, t, 0));
+    }
+
+    #[test]
+    fn scaled_wakeup_granularity_grows_with_nr_running() {
+        // 1 CPU (factor 1): gran 1 ms. With curr and 5 queued tasks and the wakee enqueued,
+        // nr_running = 7: gran x min(7 >> 1, 8) = 3 ms. A wakee 2 ms behind preempts without
+        // the patch and not with it; with 2 tasks (nr 2, x1) both preempt.
+        for (queued, scale, preempts) in [(5, false, true), (5, true, false), (0, true, true)] {
+            let mut cfg = Config { cores: 1, ..Config::default() };
+            cfg.set("kernel", "4.17").unwrap();
+            cfg.wakeup_gran_scale = scale;
+            let mut p = Cfs::new(&cfg);
+            let mut se = vec![SchedEntity { weight: NICE_0_LOAD, ..Default::default() }; queued + 2];
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            let curr = p.pick_next(&mut se, 0, 0).unwrap();
+            for t in 1..=queued {
+                p.enqueue(&mut se, 0, t, Arrival::New, 0);
+            }
+            let w = queued + 1;
+            p.enqueue(&mut se, 0, w, Arrival::New, 0);
+            se[w].vruntime = se[curr].vruntime - 2_000_000;
+            assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, w), preempts, "{queued} queued, scale {scale}");
+        }
     }
 
     #[test]

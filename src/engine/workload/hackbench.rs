@@ -36,7 +36,7 @@
 //!   read empty is released (`pipe_buf_release` in `pipe_read`) and wakes a writer (sync).
 //!   From 5.6 writers wait exclusively (commit 0ddad21d3e99 "pipe: use exclusive waits when
 //!   reading or writing"): one writer per freed page; before, all of them (here: kernel
-//!   eras before 6.6 wake all). A write wakes a waiting reader (sync).
+//!   eras before 5.15 wake all). A write wakes a waiting reader (sync).
 //! - `msg_size` is at most a page, `PIPE_BUF`: each message stays one atomic write on both.
 //!
 //! COSTS: each read and write is a system call (the profile's entry/exit cost) plus kernel
@@ -186,7 +186,7 @@ impl Hackbench {
             mode,
             ipc,
             costs,
-            pipe_exclusive: kernel >= Kernel::V66,
+            pipe_exclusive: kernel >= Kernel::V515,
             truesize: skb_truesize(msg_size),
             per_page: PAGE_SIZE / msg_size,
             chans: vec![Chan::default(); groups * FDS],
