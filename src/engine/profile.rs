@@ -136,6 +136,17 @@ const SKX: &[CState] = &[st("C1", 2, 2, Mwait), st("C1E", 10, 20, Mwait), st("C6
 // drivers/idle/intel_idle.c, spr_cstates.
 const SPR: &[CState] = &[st("C1", 1, 1, Mwait), st("C1E", 2, 4, Mwait), st("C6", 290, 800, Mwait)];
 
+// drivers/idle/intel_idle.c, icx_cstates (Ice Lake-SP, ICELAKE_X -> idle_cpu_icx; read in a
+// 5.15.135 tree): C1 1/1, C1E 4/4, C6 170/600 us.
+const ICX: &[CState] = &[st("C1", 1, 1, Mwait), st("C1E", 4, 4, Mwait), st("C6", 170, 600, Mwait)];
+// AMD EPYC (Zen 3) under acpi_idle: the firmware's _CST, C1 as FFH (MWAIT 0x0) and C2 as an
+// I/O-port read of the FCH's P_LVL2 (ACPI IOPORT 0x814), with target residency = latency x
+// `latency_factor` (2; drivers/acpi/processor_idle.c, acpi_processor_setup_cstates, 5.15).
+// The latencies are firmware values: public cpupower dumps of EPYC machines show C2 at 30,
+// 100 and 400 us; none of them names an EPYC 7763. Chosen (an assumption): the one dump that
+// also shows residencies, C1 1/2 us and C2 400/800 us.
+const ZEN_ACPI: &[CState] = &[st("C1", 1, 2, Mwait), st("C2", 400, 800, Io)];
+
 // Comet Lake desktop (i5-10600K, family 6 model 0xA5) is not in intel_idle's intel_idle_ids,
 // so from 5.6 intel_idle builds its table from the firmware's _CST for an unrecognised model
 // with MWAIT (drivers/idle/intel_idle.c, intel_idle_acpi_cst_extract and
@@ -186,6 +197,16 @@ const INTEL_IDLE_CST_DEMOTE: IdleDriver = IdleDriver {
     kind: IdleDriverKind::IntelIdle,
     bios_off: BiosOff::Demote { to: "C1_ACPI" },
     note: "intel_idle from _CST (model not in intel_idle_ids, 5.6+); assumed: BIOS C-states off = package C-state limit, every request demoted to C1_ACPI",
+};
+
+// acpi_idle on EPYC: acpi_idle binds (intel_idle does not run on AMD). With C-states off in
+// the BIOS, assumed: _CST then lists C1 only, so acpi_idle registers no cpuidle driver
+// (C1 alone, `pr->flags.power`), as on Core 2: default_idle runs, which on these CPUs is
+// MWAIT-less HLT only if the kernel picks it; modelled as the table's first state.
+const ACPI_IDLE_ZEN: IdleDriver = IdleDriver {
+    kind: IdleDriverKind::AcpiIdle,
+    bios_off: BiosOff::DefaultIdle,
+    note: "acpi_idle from _CST (C1 FFH MWAIT, C2 I/O port); assumed: BIOS C-states off leaves only C1, so no cpuidle driver: default_idle",
 };
 
 /// Every profile, in the order the UI lists them.
@@ -304,6 +325,82 @@ pub const PROFILES: &[Profile] = &[
         ipi_receive: 250,      // estimate: skylake-sp's 300 ns scaled
         tick_handler: 400,     // estimate: skylake-sp's 500 ns scaled
         speed_permille: 2_400, // estimate: 2.0 GHz base / 3.8 GHz turbo (Intel 8480+ datasheet), Golden Cove IPC
+    },
+    Profile {
+        name: "cascadelake-2s",
+        // Two sockets and SMT are not modelled as such: the profile's cores are the 40
+        // physical cores (80 threads on the machine), each socket's 20 one LLC domain; wakeup
+        // and balancing see those two domains only (no separate NUMA level).
+        title: "2 x Xeon Gold 6248 (Cascade Lake 2019, 40 cores; SMT not modelled)",
+        cores: 40,
+        llc_cores: 20,
+        llc_bytes: 27_500 << 10, // 27.5 MB L3 per socket (Intel Xeon Gold 6248 specifications)
+        // estimate: 6 DDR4-2933 channels per socket (Intel 6248 specifications): skylake-sp's
+        // 10 GB/s (6 x DDR4-2666) scaled by the transfer rate.
+        refill_bytes_per_us: 11_000,
+        // Cascade Lake-SP is model 0x55, SKYLAKE_X: intel_idle's skx_cstates (5.15 tree).
+        cstates: SKX,
+        idle_driver: INTEL_IDLE_DEMOTE,
+        // Costs: estimates, skylake-sp's scaled by base clock (2.4 / 2.5 GHz, Intel specifications);
+        // the same Skylake core.
+        ctx_switch: 860,       // estimate: skylake-sp's 900 ns x 2.4/2.5
+        syscall: 115,          // estimate: skylake-sp's 120 ns x 2.4/2.5 (no mitigations modelled)
+        ttwu: 240,             // estimate: skylake-sp's 250 ns x 2.4/2.5
+        reprogram: 290,        // estimate: TSC-deadline timer, skylake-sp's 300 ns x 2.4/2.5
+        ipi_send: 145,         // estimate: skylake-sp's 150 ns x 2.4/2.5
+        ipi_latency: 290,      // estimate: skylake-sp's 300 ns x 2.4/2.5 (mesh; cross-socket UPI not separated)
+        ipi_receive: 290,      // estimate: skylake-sp's 300 ns x 2.4/2.5
+        tick_handler: 480,     // estimate: skylake-sp's 500 ns x 2.4/2.5
+        speed_permille: 2_083, // estimate: skylake-sp's 2000 x 2.5/2.4 (base clocks)
+    },
+    Profile {
+        name: "xeon-6338",
+        title: "2 x Xeon Gold 6338 (Ice Lake-SP 2021, 64 cores; SMT not modelled)",
+        // 2 x 32 cores (128 threads on the machine); one LLC domain per socket (as cascadelake-2s).
+        cores: 64,
+        llc_cores: 32,
+        llc_bytes: 48 << 20, // 48 MB L3 per socket (Intel Xeon Gold 6338 specifications)
+        // estimate: 8 DDR4-3200 channels per socket (Intel 6338 specifications), as sapphire-rapids' class.
+        refill_bytes_per_us: 12_000,
+        cstates: ICX,
+        idle_driver: INTEL_IDLE_DEMOTE,
+        // Costs: estimates, skylake-sp's scaled by clock (2.4 / 2.0 GHz base) and an assumed
+        // ~18% IPC gain of Sunny Cove over Skylake (Intel's Ice Lake claim): x 1.02, kept equal.
+        ctx_switch: 900,       // estimate: skylake-sp's 900 ns (x 1.02)
+        syscall: 120,          // estimate: skylake-sp's 120 ns
+        ttwu: 250,             // estimate: skylake-sp's 250 ns
+        reprogram: 300,        // estimate: TSC-deadline timer, skylake-sp's 300 ns
+        ipi_send: 150,         // estimate: skylake-sp's 150 ns
+        ipi_latency: 300,      // estimate: skylake-sp's 300 ns
+        ipi_receive: 300,      // estimate: skylake-sp's 300 ns
+        tick_handler: 500,     // estimate: skylake-sp's 500 ns
+        speed_permille: 1_967, // estimate: skylake-sp's 2000 x 2.0/2.4 x 1.18
+    },
+    Profile {
+        name: "zen3-2s",
+        title: "2 x EPYC 7763 (Zen 3 Milan 2021, 128 cores; SMT not modelled)",
+        // 2 x 64 cores (256 threads on the machine). Zen 3's L3 is per CCX of 8 cores (AMD
+        // EPYC 7003 specifications: 256 MB = 8 x 32 MB per socket): 16 LLC domains. The
+        // sockets and the NUMA nodes within them are not modelled as a separate level.
+        cores: 128,
+        llc_cores: 8,
+        llc_bytes: 32 << 20,
+        // estimate: 8 DDR4-3200 channels per socket (AMD EPYC 7763 specifications), as xeon-6338.
+        refill_bytes_per_us: 12_000,
+        cstates: ZEN_ACPI,
+        idle_driver: ACPI_IDLE_ZEN,
+        // Costs: estimates, skylake-sp's scaled by clock (2.4 / 2.45 GHz base) and an assumed
+        // ~19% IPC gain of Zen 3 over a Skylake-class core (AMD's Zen 2 -> Zen 3 claim, Zen 2
+        // taken as Skylake-class): x 0.82.
+        ctx_switch: 740,       // estimate: skylake-sp's 900 ns x 0.82
+        syscall: 100,          // estimate: skylake-sp's 120 ns x 0.82
+        ttwu: 205,             // estimate: skylake-sp's 250 ns x 0.82
+        reprogram: 245,        // estimate: skylake-sp's 300 ns x 0.82 (AMD has no TSC-deadline mode; lapic one-shot)
+        ipi_send: 125,         // estimate: skylake-sp's 150 ns x 0.82
+        ipi_latency: 245,      // estimate: skylake-sp's 300 ns x 0.82 (cross-CCX delivery not separated)
+        ipi_receive: 245,      // estimate: skylake-sp's 300 ns x 0.82
+        tick_handler: 410,     // estimate: skylake-sp's 500 ns x 0.82
+        speed_permille: 2_430, // estimate: skylake-sp's 2000 x 2.45/2.4 x 1.19
     },
     Profile {
         name: "i5-10600k",
