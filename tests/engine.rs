@@ -439,7 +439,7 @@ fn validate_reproduces_every_reported_headline_row() {
     // real) passes its relative check. The other columns are judged too and some fail
     // honestly (rr-kbuild's system time moves 4% where the seed's moves 0.4%; pip1m's sys
     // does not fall with the idle-side reprograms and C-state exits): see the report.
-    let tables = schedscope::engine::validate::validate_all(false);
+    let tables = schedscope::engine::validate::validate_seeds(false);
     assert_eq!(tables.len(), 3, "three seed experiments");
     for t in &tables {
         for r in &t.rows {

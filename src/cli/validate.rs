@@ -22,11 +22,12 @@ fn signed_percent(x: f64) -> String {
     }
 }
 
-fn verdict(index: usize, pass: Option<bool>, reported: bool) -> &'static str {
-    match (index, pass) {
+/// `baseline`: the row is its own `vs` (a table's first row, or a corpus reference row).
+fn verdict(baseline: bool, pass: Option<bool>, reported: bool) -> &'static str {
+    match (baseline, pass) {
         (_, Some(true)) => "PASS",
         (_, Some(false)) => "FAIL",
-        (0, None) => "baseline",
+        (true, None) => "baseline",
         (_, None) if reported => "-",
         (_, None) => "predicted",
     }
@@ -40,6 +41,8 @@ pub fn render(tables: &[SeedTable]) -> String {
     let mut s = String::new();
     let (mut pass, mut fail, mut predicted) = (0, 0, 0);
     let (mut cells_pass, mut cells_fail, mut within, mut with_abs) = (0, 0, 0, 0);
+    // Corpus rows: (pass, fail).
+    let mut corpus = (0u32, 0u32);
     for table in tables {
         s.push_str(&format!("{}\n  preset {}, {} ({})\n", table.title, table.preset, table.metric, table.unit));
         let mut t = Table::new(&[
@@ -52,11 +55,22 @@ pub fn render(tables: &[SeedTable]) -> String {
             "verdict",
             "abs error",
         ]);
-        for (i, row) in table.rows.iter().enumerate() {
-            match (i, row.pass) {
+        if !table.notes.is_empty() {
+            s.push_str(&format!("  {}\n", table.notes));
+        }
+        for row in &table.rows {
+            let baseline = row.vs == row.label;
+            if table.corpus {
+                match row.pass {
+                    Some(true) => corpus.0 += 1,
+                    Some(false) => corpus.1 += 1,
+                    None => {}
+                }
+            }
+            match (baseline, row.pass) {
                 (_, Some(true)) => pass += 1,
                 (_, Some(false)) => fail += 1,
-                (0, None) => {}
+                (true, None) => {}
                 (_, None) => predicted += 1,
             }
             let any_reported = row.cells.iter().any(|c| c.reported.is_some());
@@ -81,7 +95,7 @@ pub fn render(tables: &[SeedTable]) -> String {
                     report::num(c.simulated),
                     c.reported_change.map(signed_percent).unwrap_or_else(|| "-".into()),
                     signed_percent(c.simulated_change),
-                    verdict(i, c.pass, any_reported).into(),
+                    verdict(baseline, c.pass, any_reported).into(),
                     c.abs_error.map(signed_percent).unwrap_or_else(|| "-".into()),
                 ]);
             }
@@ -93,6 +107,14 @@ pub fn render(tables: &[SeedTable]) -> String {
     s.push_str(&format!(
         "relative checks: {cells_pass} pass, {cells_fail} fail; absolute error within 25%: {within} of {with_abs}\n"
     ));
+    let judged = corpus.0 + corpus.1;
+    if judged > 0 {
+        s.push_str(&format!(
+            "corpus rows: {} of {judged} pass ({:.0}%; the corpus asks for 80%)\n",
+            corpus.0,
+            100.0 * corpus.0 as f64 / judged as f64
+        ));
+    }
     s
 }
 
@@ -117,6 +139,7 @@ mod tests {
         let reported = (label != "-d-hrt").then_some(4.33);
         Row {
             label: label.into(),
+            vs: "2.6.23".into(),
             sets: Vec::new(),
             reported: Some(4.33),
             simulated: 4.1,
@@ -151,6 +174,8 @@ mod tests {
             unit: "Gbit/s".into(),
             columns: vec![Column { key: "throughput".into(), label: "sum".into(), unit: "Gbit/s".into() }],
             rows: vec![row("2.6.23", None), row("-d", Some(true)), row("-d-hrt", None), row("x", Some(false))],
+            corpus: false,
+            notes: String::new(),
         };
         let text = render(&[t]);
         for want in
@@ -158,6 +183,27 @@ mod tests {
         {
             assert!(text.contains(want), "{want} in\n{text}");
         }
+    }
+
+    #[test]
+    fn a_corpus_reference_row_is_a_baseline_and_the_corpus_share_is_counted() {
+        // A second reference row (its own vs) is a baseline even though it is not the first.
+        let mut r = row("medium, menu", None);
+        r.vs = r.label.clone();
+        let t = SeedTable {
+            preset: "token-governors".into(),
+            title: "token".into(),
+            source: "LKML".into(),
+            metric: "throughput".into(),
+            unit: "us".into(),
+            columns: vec![Column { key: "throughput".into(), label: "time per loop".into(), unit: "us".into() }],
+            rows: vec![row("2.6.23", None), r, row("teo", Some(true)), row("teo 2", Some(false))],
+            corpus: true,
+            notes: "judged against menu".into(),
+        };
+        let text = render(&[t]);
+        assert_eq!(text.matches("baseline").count(), 2, "{text}");
+        assert!(text.contains("judged against menu") && text.contains("corpus rows: 1 of 2 pass (50%"), "{text}");
     }
 
     #[test]

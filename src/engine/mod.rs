@@ -8,6 +8,7 @@
 //! seed experiments).
 
 pub mod config;
+pub mod corpus;
 pub mod idle;
 pub mod kernel;
 pub mod metrics;

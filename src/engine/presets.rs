@@ -1,4 +1,5 @@
-//! Named presets: the three seed experiments (seed-measurements.md) and teaching scenarios.
+//! Named presets: the three seed experiments (seed-measurements.md), the validation corpus
+//! (`corpus.rs`) and teaching scenarios.
 //!
 //! A seed preset's config is the hardware, kernel era and workload of the experiment; its
 //! `table` lists the rows of the mailing-list table as config changes on top of it, with
@@ -19,6 +20,9 @@ pub struct SeedRow {
     /// Per column of the table (in `SeedTable::columns` order), the runs reported on the
     /// list; a row with no figures at all is a prediction of the model.
     pub reported: &'static [&'static [f64]],
+    /// The row whose figures this row's change is measured against (0: the table's first
+    /// row); a row that is its own `vs` is a baseline.
+    pub vs: usize,
 }
 
 /// A column the seed reports: the metrics key it is compared with.
@@ -40,9 +44,21 @@ pub struct SeedTable {
     /// Every column the seed reports; the first is the table's headline metric.
     pub columns: &'static [SeedColumn],
     pub rows: &'static [SeedRow],
+    /// A table of the validation corpus (`corpus.rs`) rather than a seed.
+    pub corpus: bool,
+    /// A reported change smaller than this is the benchmark's noise: the row then passes on
+    /// the reported sign or on no effect (`validate::judge_noisy`); 0 for the seeds.
+    pub noise: f64,
+    /// Loops of the reported experiment when the preset runs fewer (absolute times and
+    /// counts are compared with the same fraction of the reported ones); 0: the same.
+    pub reported_loops: u64,
+    /// The rows `--quick` runs (each with its `vs`); empty: all.
+    pub quick_rows: &'static [usize],
+    /// How the table is judged and what it assumes, for the reader.
+    pub notes: &'static str,
 }
 
-const fn col(key: &'static str, label: &'static str, unit: &'static str) -> SeedColumn {
+pub const fn col(key: &'static str, label: &'static str, unit: &'static str) -> SeedColumn {
     SeedColumn { key, label, unit }
 }
 
@@ -155,18 +171,25 @@ pub const PRESETS: &[Preset] = &[
             source: "\"sched: high-res preemption tick\", LKML, October 2007 (Mike Galbraith's runs)",
             columns: &[col("throughput", "sum of streams", "Gbit/s")],
             rows: &[
-                SeedRow { label: "2.6.23-smp", sets: &[], reported: &[&[4.39, 4.23, 4.36]] },
+                SeedRow { label: "2.6.23-smp", sets: &[], reported: &[&[4.39, 4.23, 4.36]], vs: 0 },
                 SeedRow {
                     label: "2.6.23-smp-d (sched-devel, periodic tick)",
                     sets: &[("kernel", "sched-devel-2007")],
                     reported: &[&[4.96, 4.96, 4.93, 4.97, 4.95, 4.96]],
+                    vs: 0,
                 },
                 SeedRow {
                     label: "2.6.23-smp-d-hrt (sched-devel + hrtick)",
                     sets: &[("kernel", "sched-devel-2007"), ("features", "HRTICK")],
                     reported: &[],
+                    vs: 0,
                 },
             ],
+            corpus: false,
+            noise: 0.0,
+            reported_loops: 0,
+            quick_rows: &[],
+            notes: "Judged: each row's change against the first row, every column the seed reports.",
         }),
     },
     Preset {
@@ -188,14 +211,21 @@ pub const PRESETS: &[Preset] = &[
                     label: "rr_interval 1 ms",
                     sets: &[("rr_interval", "1ms")],
                     reported: &[&[36.03], &[56.73], &[4.83], &[170.0]],
+                    vs: 0,
                 },
                 SeedRow {
                     label: "rr_interval 16 ms (SD default)",
                     sets: &[("rr_interval", "16ms")],
                     reported: &[&[34.27], &[53.68], &[4.81], &[170.0]],
+                    vs: 0,
                 },
-                SeedRow { label: "rr_interval 5000 ms", sets: &[("rr_interval", "5000ms")], reported: &[] },
+                SeedRow { label: "rr_interval 5000 ms", sets: &[("rr_interval", "5000ms")], reported: &[], vs: 0 },
             ],
+            corpus: false,
+            noise: 0.0,
+            reported_loops: 0,
+            quick_rows: &[],
+            notes: "Judged: each row's change against the first row, every column the seed reports.",
         }),
     },
     Preset {
@@ -212,28 +242,38 @@ pub const PRESETS: &[Preset] = &[
                     label: "3.11-rc3 (two reprograms per idle exit), C-states on",
                     sets: &[],
                     reported: &[&[10.68, 10.63], &[6.60, 6.55]],
+                    vs: 0,
                 },
                 SeedRow {
                     label: "+ Peter's patch (one reprogram), C-states on",
                     sets: &[("nohz_exit_reprograms", "1")],
                     reported: &[&[8.61, 8.66], &[5.45, 5.52]],
+                    vs: 0,
                 },
                 SeedRow {
                     label: "+ Peter's patch + Mike's nohz rate limit, C-states on",
                     sets: &[("nohz_exit_reprograms", "1"), ("nohz_ratelimit", "on")],
                     reported: &[],
+                    vs: 0,
                 },
                 SeedRow {
                     label: "+ Peter's patch + Mike's nohz rate limit, C-states off",
                     sets: &[("nohz_exit_reprograms", "1"), ("nohz_ratelimit", "on"), ("cstates", "off")],
                     reported: &[&[4.38, 4.44], &[2.78, 2.81]],
+                    vs: 0,
                 },
                 SeedRow {
                     label: "+ Peter's patch, no rescheduling IPI, C-states off",
                     sets: &[("nohz_exit_reprograms", "1"), ("idle", "poll"), ("cstates", "off")],
                     reported: &[],
+                    vs: 0,
                 },
             ],
+            corpus: false,
+            noise: 0.0,
+            reported_loops: 0,
+            quick_rows: &[],
+            notes: "Judged: each row's change against the first row, every column the seed reports.",
         }),
     },
     Preset {
@@ -242,6 +282,34 @@ pub const PRESETS: &[Preset] = &[
         about: "A mix of long, medium and short periodic tasks on four cores of a 2023 server under EEVDF. Switch `policy` to cfs to compare: EEVDF's virtual deadlines favour the short-period tasks' latency.",
         config: eevdf_vs_cfs,
         table: None,
+    },
+    Preset {
+        name: "hackbench-wakeup-gran-clx",
+        title: "Corpus: hackbench pipes and a scaled wakeup granularity, 2-socket Cascade Lake (LKML, Sep 2021)",
+        about: "hackbench process groups over pipes on 40 Cascade Lake cores under 5.15's CFS, from 1 to 296 groups. Mel Gorman's patch raises the wakeup-preemption granularity with nr_running: fewer wakeup preemptions of an overloaded CPU.",
+        config: super::corpus::hackbench_clx,
+        table: Some(super::corpus::HACKBENCH_CLX),
+    },
+    Preset {
+        name: "hackbench-wakeup-gran-zen3",
+        title: "Corpus: hackbench pipes and a scaled wakeup granularity, Zen 3 (LKML, Sep 2021)",
+        about: "The same hackbench sweep on 128 Zen 3 cores in 16 LLCs of 8. The patch's gain grows with overload in the published table; watch the preemptions and the switches.",
+        config: super::corpus::hackbench_zen3,
+        table: Some(super::corpus::HACKBENCH_ZEN3),
+    },
+    Preset {
+        name: "messaging-run-to-parity",
+        title: "Corpus: perf bench sched messaging and EEVDF's RUN_TO_PARITY (tip, Aug 2023)",
+        about: "20 groups of hackbench threads over sockets under EEVDF (6.6). RUN_TO_PARITY lets the current task run to its deadline before a wakeup may preempt it: fewer context switches.",
+        config: super::corpus::messaging_rtp,
+        table: Some(super::corpus::MESSAGING_RTP),
+    },
+    Preset {
+        name: "token-governors",
+        title: "Corpus: pipe token passing under menu and teo, i5-10600K (LKML, Aug 2023)",
+        about: "Two pairs of pinned threads pass a token over pipes between cores with fast, medium or slow work at each stop. The idle governor decides how deep each waiting CPU sleeps, and the exit latency lands on every hand-off.",
+        config: super::corpus::token_governors,
+        table: Some(super::corpus::TOKEN_GOVERNORS),
     },
 ];
 
@@ -280,8 +348,13 @@ mod tests {
                     "{}: the first row is the baseline of every column",
                     p.name
                 );
-                for r in t.rows {
+                for (i, r) in t.rows.iter().enumerate() {
                     assert!(r.reported.is_empty() || r.reported.len() == t.columns.len(), "{} / {}", p.name, r.label);
+                    // A row is measured against an earlier row (or itself: a baseline) that has figures.
+                    assert!(r.vs <= i && !t.rows[r.vs].reported.is_empty(), "{} / {}: vs {}", p.name, r.label, r.vs);
+                    if !t.quick_rows.is_empty() && t.quick_rows.contains(&i) {
+                        assert!(t.quick_rows.contains(&r.vs), "{} / {}: quick rows keep their vs", p.name, r.label);
+                    }
                 }
             }
         }

@@ -1,4 +1,11 @@
-//! The seed experiments' tables: reported figures beside simulated ones, and the verdict.
+//! The seed experiments' and the corpus's tables: reported figures beside simulated ones, and the verdict.
+//!
+//! The corpus tables (`corpus.rs`) are judged the same way, with three additions: a row is
+//! measured against its own `vs` row (a hackbench row with the patch against the vanilla
+//! row of the same size), a reported change under the table's `noise` passes on the
+//! reported sign or on no effect (`judge_noisy`), and a preset that runs fewer loops than
+//! the reported experiment (`reported_loops`) compares its absolute times and counts with
+//! the same fraction of the reported ones.
 //!
 //! For every row of every seed table (presets.rs) the simulation runs the row's config
 //! and reports, for EVERY column the seed reports (iperf's throughput; rr-kbuild's
@@ -63,8 +70,10 @@ pub struct Row {
     pub simulated: f64,
     pub reported_change: Option<f64>,
     pub simulated_change: f64,
-    /// The row's verdict: every judged cell passes. None for the first row and for rows the model predicts.
+    /// The row's verdict: every judged cell passes. None for a baseline and for rows the model predicts.
     pub pass: Option<bool>,
+    /// The row its change is measured against (its own label for a baseline).
+    pub vs: String,
     /// Every column, in the table's order.
     pub cells: Vec<Cell>,
     /// The counters that explain the row.
@@ -87,6 +96,12 @@ pub struct Table {
     pub unit: String,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
+    /// A table of the validation corpus rather than a seed.
+    #[serde(default)]
+    pub corpus: bool,
+    /// How the table is judged and what it assumes.
+    #[serde(default)]
+    pub notes: String,
 }
 
 /// The verdict rule: same sign, size within 0.5x..1.5x of the reported change.
@@ -98,12 +113,34 @@ pub fn judge(reported_change: f64, simulated_change: f64) -> bool {
     (0.5..=1.5).contains(&ratio)
 }
 
-/// Shortens a config for quick validation (the same factor on every row of a table).
+/// The corpus's rule for a noisy benchmark: a reported change under `noise` passes when the
+/// simulated one is under `noise` too ("no effect"), or has the reported sign and stays
+/// within 1.5 x `noise` (`judge`'s band around a change at the noise level: a 98% change
+/// does not pass for having the sign of a reported 0.5%); larger reported changes as `judge`.
+pub fn judge_noisy(reported_change: f64, simulated_change: f64, noise: f64) -> bool {
+    if reported_change.abs() < noise {
+        let same_sign = simulated_change.signum() == reported_change.signum();
+        return simulated_change.abs() < noise || (same_sign && simulated_change.abs() <= 1.5 * noise);
+    }
+    judge(reported_change, simulated_change)
+}
+
+/// Shortens a config for quick validation (the same factor on every row of a table): a
+/// tenth of the pipe round trips, the token passes and a long hackbench's messages (a
+/// short hackbench keeps its loops: fewer would no longer fill a pipe; its table runs
+/// fewer rows instead, `SeedTable::quick_rows`).
 pub fn quicken(mut c: Config) -> Config {
-    if c.workload == WorkloadKind::Pipe {
+    let long_hackbench = c.workload == WorkloadKind::Hackbench && c.loops >= 1000;
+    if matches!(c.workload, WorkloadKind::Pipe | WorkloadKind::Token) || long_hackbench {
         c.loops = (c.loops / 10).max(1);
     }
     c
+}
+
+/// Columns whose figure grows with the loops run (compared with the same fraction of the
+/// reported figure when a run is shortened).
+fn scales_with_loops(key: &str) -> bool {
+    matches!(key, "elapsed_s" | "user_s" | "sys_s" | "context_switches")
 }
 
 fn metric_of(m: &Metrics, key: &str) -> f64 {
@@ -112,6 +149,7 @@ fn metric_of(m: &Metrics, key: &str) -> f64 {
         "user_s" => m.user_s,
         "sys_s" => m.sys_s,
         "cpu_percent" => m.cpu_percent,
+        "context_switches" => m.context_switches as f64,
         _ => m.throughput,
     }
 }
@@ -124,6 +162,18 @@ fn mean(runs: &[f64]) -> Option<f64> {
 /// A cell's arithmetic: `reported`/`simulated` of this row, `base` = the first row's
 /// (reported, simulated), `first` for the first row itself.
 pub fn cell(column: &str, reported: Option<f64>, simulated: f64, base: (Option<f64>, f64), first: bool) -> Cell {
+    cell_judged(column, reported, simulated, base, first, 0.0)
+}
+
+/// `cell` with the table's noise level (`judge_noisy`; 0: `judge`).
+pub fn cell_judged(
+    column: &str,
+    reported: Option<f64>,
+    simulated: f64,
+    base: (Option<f64>, f64),
+    first: bool,
+    noise: f64,
+) -> Cell {
     let change = |v: f64, b: f64| if b == 0.0 { 0.0 } else { v / b - 1.0 };
     let simulated_change = if first { 0.0 } else { change(simulated, base.1) };
     let reported_change = match (first, reported, base.0) {
@@ -136,42 +186,55 @@ pub fn cell(column: &str, reported: Option<f64>, simulated: f64, base: (Option<f
         simulated,
         reported_change,
         simulated_change,
-        pass: reported_change.map(|rc| judge(rc, simulated_change)),
+        pass: reported_change.map(|rc| judge_noisy(rc, simulated_change, noise)),
         abs_error: reported.and_then(|r| (r != 0.0).then(|| simulated / r - 1.0)),
     }
 }
 
-/// Runs one seed table.
+/// Runs one seed or corpus table.
 pub fn validate_preset(name: &str, quick: bool) -> Option<Table> {
     let p = super::presets::preset(name)?;
     let t = p.table?;
     let mut rows: Vec<Row> = Vec::new();
-    let mut base: Vec<(Option<f64>, f64)> = Vec::new();
+    // Per table row: its (reported, simulated) per column, once run.
+    let mut figures: Vec<Option<Vec<(Option<f64>, f64)>>> = vec![None; t.rows.len()];
     for (i, r) in t.rows.iter().enumerate() {
+        if quick && !t.quick_rows.is_empty() && !t.quick_rows.contains(&i) {
+            continue;
+        }
         let mut cfg = row_config(p, r);
-        let full_loops = cfg.loops;
+        let full_loops = if t.reported_loops > 0 { t.reported_loops } else { cfg.loops };
         if quick {
             cfg = quicken(cfg);
         }
-        // A quick pipe run does a fraction of the work: compare its absolute figures with
+        // A shortened run does a fraction of the work: compare its absolute figures with
         // the same fraction of the reported ones.
-        let scale = if cfg.workload == WorkloadKind::Pipe && full_loops > 0 {
+        let scale = if full_loops > 0 && cfg.loops != full_loops && cfg.workload != WorkloadKind::Token {
             cfg.loops as f64 / full_loops as f64
         } else {
             1.0
         };
         let out = super::run(&cfg, None).ok()?;
         let m = &out.metrics;
-        let mut cells = Vec::new();
-        for (k, c) in t.columns.iter().enumerate() {
-            let sim = metric_of(m, c.key);
-            let scaled = if c.key == "cpu_percent" || c.key == "throughput" { 1.0 } else { scale };
-            let rep = r.reported.get(k).and_then(|runs| mean(runs)).map(|v| v * scaled);
-            if i == 0 {
-                base.push((rep, sim));
-            }
-            cells.push(cell(c.key, rep, sim, base[k], i == 0));
-        }
+        let baseline = r.vs == i;
+        let own: Vec<(Option<f64>, f64)> = t
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let sim = metric_of(m, c.key);
+                let scaled = if scales_with_loops(c.key) { scale } else { 1.0 };
+                (r.reported.get(k).and_then(|runs| mean(runs)).map(|v| v * scaled), sim)
+            })
+            .collect();
+        let base = if baseline { own.clone() } else { figures[r.vs].clone()? };
+        let cells: Vec<Cell> = t
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(k, c)| cell_judged(c.key, own[k].0, own[k].1, base[k], baseline, t.noise))
+            .collect();
+        figures[i] = Some(own);
         let judged: Vec<bool> = cells.iter().filter_map(|c| c.pass).collect();
         let head = &cells[0];
         rows.push(Row {
@@ -182,6 +245,7 @@ pub fn validate_preset(name: &str, quick: bool) -> Option<Table> {
             reported_change: head.reported_change,
             simulated_change: head.simulated_change,
             pass: (!judged.is_empty()).then(|| judged.iter().all(|&p| p)),
+            vs: t.rows[r.vs].label.to_string(),
             cells,
             context_switches: m.context_switches,
             timer_reprograms: m.timer_reprograms,
@@ -204,12 +268,34 @@ pub fn validate_preset(name: &str, quick: bool) -> Option<Table> {
             .map(|c| Column { key: c.key.to_string(), label: c.label.to_string(), unit: c.unit.to_string() })
             .collect(),
         rows,
+        corpus: t.corpus,
+        notes: t.notes.to_string(),
     })
 }
 
-/// Runs every seed table. `quick` uses shorter runs (for tests and the UI).
+/// Runs the seed tables. `quick` uses shorter runs (for tests).
+pub fn validate_seeds(quick: bool) -> Vec<Table> {
+    tables(quick, false)
+}
+
+/// Runs the corpus tables.
+pub fn validate_corpus(quick: bool) -> Vec<Table> {
+    tables(quick, true)
+}
+
+/// Runs every table: the seeds first, then the corpus. `quick` uses shorter runs (the UI).
 pub fn validate_all(quick: bool) -> Vec<Table> {
-    PRESETS.iter().filter(|p| p.table.is_some()).filter_map(|p| validate_preset(p.name, quick)).collect()
+    let mut all = validate_seeds(quick);
+    all.extend(validate_corpus(quick));
+    all
+}
+
+fn tables(quick: bool, corpus: bool) -> Vec<Table> {
+    PRESETS
+        .iter()
+        .filter(|p| p.table.is_some_and(|t| t.corpus == corpus))
+        .filter_map(|p| validate_preset(p.name, quick))
+        .collect()
 }
 
 #[cfg(test)]
@@ -243,6 +329,22 @@ mod tests {
         let p = cell("elapsed_s", None, 3.0, (Some(4.0), 4.0), false);
         assert_eq!((p.reported_change, p.pass, p.abs_error), (None, None, None));
         assert!(close(p.simulated_change, -0.25));
+    }
+
+    #[test]
+    fn noise_level_changes_pass_on_sign_or_no_effect() {
+        use super::judge_noisy;
+        // hackbench, 1 group: the time grows 2.58% with the patch (the table's -2.56% gain),
+        // under the 5% noise: a slowdown up to 7.5% passes, no effect passes, a 6% speedup
+        // does not, nor a 10% slowdown (far beyond the noise).
+        assert!(judge_noisy(0.0258, 0.07, 0.05));
+        assert!(!judge_noisy(0.0258, 0.10, 0.05));
+        assert!(!judge_noisy(-0.005, -0.985, 0.01), "token: -98.5% is not a -0.5% noise");
+        assert!(judge_noisy(0.0258, -0.01, 0.05));
+        assert!(!judge_noisy(0.0258, -0.06, 0.05));
+        // Above the noise, the usual rule.
+        assert!(judge_noisy(-0.23, -0.20, 0.05));
+        assert!(!judge_noisy(-0.23, -0.02, 0.05));
     }
 
     #[test]
