@@ -40,7 +40,7 @@ const scenarios = {
     await settle(page);
   }])),
   seeds: async (page) => {
-    await page.getByRole('button', { name: 'Seed experiments' }).click();
+    await page.getByRole('button', { name: 'Experiments' }).click();
     await page.waitForSelector('.seed table', { timeout: 180_000 }).catch(() => {});
   },
   compare: async (page) => {

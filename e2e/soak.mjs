@@ -119,7 +119,7 @@ const ACTIONS = [
     return `toggle ${await b.getAttribute('name')}`;
   }],
   [1, async (page) => {
-    await tab(page, 'Seed experiments');
+    await tab(page, 'Experiments');
     await page.waitForTimeout(500);
     const load = page.locator('.seed button', { hasText: 'Load' });
     if (await load.count()) {
@@ -206,7 +206,7 @@ export async function soak({ minutes = 10, dist = 'dist', seed = 1, warmup = 40,
       await choosePreset(page, p);
       await quiet(page);
     }
-    await tab(page, 'Seed experiments');
+    await tab(page, 'Experiments');
     await page.waitForSelector('.seed table', { timeout: 300_000 });
     await tab(page, 'Explore');
     const r = rng(seed);

@@ -199,7 +199,7 @@ test('at 390x844 nothing overflows horizontally (explore, rr-kbuild, seed tables
     gen = await freshFigures(page, gen);
     await check('rr-kbuild with the controls open');
 
-    await page.getByRole('button', { name: 'Seed experiments' }).click();
+    await page.getByRole('button', { name: 'Experiments' }).click();
     await page.waitForSelector('.seed table', { timeout: 3 * RUN_MS });
     await check('seed experiments');
     assert.deepEqual(await page.evaluate(() => window.__csp), [], 'CSP violations');

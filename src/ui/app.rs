@@ -119,11 +119,11 @@ fn shell(props: &ShellProps) -> Html {
             <header class="top">
                 <h1>{"schedscope"}</h1>
                 <p class="tagline">{"A laboratory for Linux CPU scheduling: pick a preset, drag a knob, see why throughput moves."}</p>
-                <nav aria-label="Views">{ tab(Tab::Explore, "Explore") }{ tab(Tab::Seeds, "Seed experiments") }</nav>
+                <nav aria-label="Views">{ tab(Tab::Explore, "Explore") }{ tab(Tab::Seeds, "Experiments") }</nav>
             </header>
             <Notices />
             if ctx.tab == Tab::Seeds {
-                <div class="seeds-page"><h2>{"Seed experiments: reported vs simulated"}</h2><SeedView /></div>
+                <div class="seeds-page"><h2>{"Experiments: reported vs simulated"}</h2><SeedView /></div>
             } else {
                 <div class="layout">
                     <aside class="controls" aria-label="Controls"><Controls collapsed={props.collapsed} /></aside>
