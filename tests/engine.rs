@@ -924,4 +924,50 @@ fn the_corpus_tables_judge_their_rows_against_their_reference_rows() {
     // RUN_TO_PARITY (6.6): the current task keeps the CPU until its deadline unless the
     // woken task may preempt: fewer switches (the size of the change is what the table judges).
     assert!(t.rows[1].context_switches < t.rows[0].context_switches);
+
+fn schbench(sets: &[(&str, &str)]) -> schedscope::engine::Metrics {
+    let mut all = vec![("workload", "schbench"), ("cores", "8"), ("duration", "300ms")];
+    all.extend_from_slice(sets);
+    run(&cfg_with(Config::default(), &all), None).unwrap().metrics
+}
+
+#[test]
+fn schbench_rps_scales_with_workers_until_the_cpus_are_saturated() {
+    let rps = |w: &str| schbench(&[("schbench_workers", w)]).workload["average_rps"];
+    let (r1, r4, r8, r16) = (rps("1"), rps("4"), rps("8"), rps("16"));
+    assert!(r4 > 3.5 * r1, "4 workers on 8 CPUs: {r4} vs {r1}");
+    assert!(r8 > 1.7 * r4, "8 workers on 8 CPUs: {r8} vs {r4}");
+    assert!(r16 < 1.15 * r8, "16 workers on 8 CPUs are saturated: {r16} vs {r8}");
+}
+
+#[test]
+fn schbench_wakeup_latency_includes_the_message_threads_wakeup_path() {
+    // More workers per message thread: the later ones in its list wait for the futex_wake
+    // calls ahead of them (and for the message thread itself to be woken and run).
+    let lat = |sets: &[(&str, &str)]| schbench(sets).workload["wakeup_mean_us"];
+    let (one, six) = (lat(&[("schbench_workers", "1")]), lat(&[("schbench_workers", "6")]));
+    assert!(six > one, "6 workers {six} us vs 1 worker {one} us");
+    // Deep C-states on the idle CPUs the workers are woken on cost their exit latency.
+    let cfg = [("schbench_workers", "2"), ("cpu", "skylake-sp")];
+    let poll = lat(&[cfg[0], cfg[1], ("idle", "poll")]);
+    let deep = lat(&[cfg[0], cfg[1], ("idle", "default")]);
+    assert!(deep > poll, "C-states {deep} us vs idle=poll {poll} us");
+}
+
+#[test]
+fn schbench_bad_values_get_a_clear_error() {
+    let mut c = Config::default();
+    for (k, v, want) in [
+        ("schbench_workers", "256", "0 to 255"),
+        ("schbench_message_threads", "0", "1 to 64"),
+        ("schbench_locking", "maybe", "on or off"),
+        ("schbench_sleep", "2s", "out of range"),
+        ("workload", "schbench2", "schbench"),
+    ] {
+        let e = c.set(k, v).unwrap_err();
+        assert_eq!(e.key, k);
+        assert!(e.message.contains(want), "{k}={v}: {}", e.message);
+    }
+    c.set("workload", "schbench").unwrap();
+    assert!(c.applies("schbench_locking") && !c.applies("groups"));
 }

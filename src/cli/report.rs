@@ -148,6 +148,40 @@ pub fn run_table(preset: Option<&Preset>, diff: &[(&str, String)], m: &Metrics) 
     s
 }
 
+/// schbench's own report (`show_latencies` in schbench.c, then "average rps"), from the
+/// workload's figures in `Metrics::workload`; empty if the run has none.
+pub fn schbench_text(m: &Metrics) -> String {
+    let w = &m.workload;
+    let get = |k: &str| w.get(k).copied().unwrap_or(0.0);
+    if !w.contains_key("average_rps") {
+        return String::new();
+    }
+    // schbench prints its -r in whole seconds; a shorter simulated run keeps its fraction.
+    let runtime = if m.elapsed_s.fract() == 0.0 { format!("{}", m.elapsed_s) } else { format!("{:.3}", m.elapsed_s) };
+    let mut s = String::new();
+    let mut block = |label: &str, units: &str, name: &str, lines: &[(&str, bool)]| {
+        s.push_str(&format!(
+            "{label} percentiles ({units}) runtime {runtime} (s) ({} total samples)\n",
+            get(&format!("{name}_samples"))
+        ));
+        for (p, star) in lines {
+            s.push_str(&format!(
+                "\t{}{p}th: {:<10} ({} samples)\n",
+                if *star { "* " } else { "  " },
+                get(&format!("{name}_p{p}")),
+                get(&format!("{name}_p{p}_samples"))
+            ));
+        }
+        s.push_str(&format!("\t  min={}, max={}\n", get(&format!("{name}_min")), get(&format!("{name}_max"))));
+    };
+    let lat = [("50.0", false), ("90.0", false), ("99.0", true), ("99.9", false)];
+    block("Wakeup Latencies", "usec", "wakeup_us", &lat);
+    block("Request Latencies", "usec", "request_us", &lat);
+    block("RPS", "requests", "rps", &[("20.0", false), ("50.0", true), ("90.0", false)]);
+    s.push_str(&format!("average rps: {:.2}\n", get("average_rps")));
+    s
+}
+
 /// A config as a JSON object of canonical text values, in `KEYS` order.
 struct ConfigJson<'a>(&'a Config);
 

@@ -159,7 +159,13 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
     let text = if parsed.has("--json") {
         report::run_json(&setup.config, &outcome.metrics)?
     } else {
-        report::run_table(setup.preset, &setup.config.diff(&setup.base()), &outcome.metrics)
+        let mut t = report::run_table(setup.preset, &setup.config.diff(&setup.base()), &outcome.metrics);
+        let own = report::schbench_text(&outcome.metrics);
+        if !own.is_empty() {
+            t.push_str("\nschbench's report:\n");
+            t.push_str(&own);
+        }
+        t
     };
     Ok(Out { text, notes: setup.notes, status: 0 })
 }

@@ -51,6 +51,7 @@ pub enum WorkloadKind {
     Rtapp,
     Token,
     Hackbench,
+    Schbench,
 }
 
 impl WorkloadKind {
@@ -145,6 +146,13 @@ pub struct Config {
     pub msg_size: u32,
     pub hackbench_mode: HackbenchMode,
     pub ipc: Ipc,
+    /// schbench: -m, -t (0: the CPUs shared out), -n, -F (KB), -s, and not -L.
+    pub schbench_message_threads: u32,
+    pub schbench_workers: u32,
+    pub schbench_operations: u32,
+    pub schbench_footprint: u32,
+    pub schbench_sleep: Ns,
+    pub schbench_locking: bool,
     pub duration: Ns,
     pub seed: u64,
     pub max_events: u64,
@@ -190,6 +198,13 @@ impl Default for Config {
             msg_size: 100,
             hackbench_mode: HackbenchMode::Process,
             ipc: Ipc::Socket,
+            // schbench.c's defaults.
+            schbench_message_threads: 1,
+            schbench_workers: 0,
+            schbench_operations: 5,
+            schbench_footprint: 256,
+            schbench_sleep: 100 * US,
+            schbench_locking: true,
             duration: 200 * MS,
             seed: 1,
             max_events: 50_000_000,
@@ -350,8 +365,8 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "workload",
         group: "Workload",
-        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp", "token", "hackbench"]),
-        help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, pinned token passing, or hackbench groups.",
+        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp", "token", "hackbench", "schbench"]),
+        help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, pinned token passing, hackbench groups, or schbench message and worker threads.",
     },
     KeyDoc {
         key: "loops",
@@ -407,6 +422,42 @@ pub const KEYS: &[KeyDoc] = &[
         group: "Workload",
         kind: KeyKind::Choice(&["socket", "pipe"]),
         help: "hackbench: AF_UNIX socketpair (default) or pipe (-p).",
+    },
+    KeyDoc {
+        key: "schbench_message_threads",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: 64 },
+        help: "schbench: message threads (-m), each posting requests to its own workers over futexes.",
+    },
+    KeyDoc {
+        key: "schbench_workers",
+        group: "Workload",
+        kind: KeyKind::Int { min: 0, max: 255 },
+        help: "schbench: worker threads per message thread (-t); 0 is schbench's default, the CPUs shared out among the message threads.",
+    },
+    KeyDoc {
+        key: "schbench_operations",
+        group: "Workload",
+        kind: KeyKind::Int { min: 0, max: 1000 },
+        help: "schbench: matrix multiplies per request (-n).",
+    },
+    KeyDoc {
+        key: "schbench_footprint",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: 1 << 20 },
+        help: "schbench: cache footprint in KB (-F): each worker's three matrices, sqrt(KB*1024/24) on a side.",
+    },
+    KeyDoc {
+        key: "schbench_sleep",
+        group: "Workload",
+        kind: KeyKind::Duration { min: 0, max: SEC },
+        help: "schbench: usleep at the start of each request (-s; the kernel adds its 50 us timer slack).",
+    },
+    KeyDoc {
+        key: "schbench_locking",
+        group: "Workload",
+        kind: KeyKind::Bool,
+        help: "schbench: take the per-CPU lock around the matrix math (off is -L): a worker preempted there makes the next one on its CPU spin.",
     },
     KeyDoc {
         key: "duration",
@@ -654,10 +705,11 @@ impl Config {
                     "rtapp" => WorkloadKind::Rtapp,
                     "token" => WorkloadKind::Token,
                     "hackbench" => WorkloadKind::Hackbench,
+                    "schbench" => WorkloadKind::Schbench,
                     _ => {
                         return Err(err(
                             key,
-                            format!("'{v}' is not one of pipe, iperf, kbuild, rtapp, token, hackbench"),
+                            format!("'{v}' is not one of pipe, iperf, kbuild, rtapp, token, hackbench, schbench"),
                         ))
                     }
                 };
@@ -695,6 +747,12 @@ impl Config {
                     _ => return Err(err(key, format!("'{v}' is not one of socket, pipe"))),
                 }
             }
+            "schbench_message_threads" => self.schbench_message_threads = int(v)? as u32,
+            "schbench_workers" => self.schbench_workers = int(v)? as u32,
+            "schbench_operations" => self.schbench_operations = int(v)? as u32,
+            "schbench_footprint" => self.schbench_footprint = int(v)? as u32,
+            "schbench_sleep" => self.schbench_sleep = dur(v)?,
+            "schbench_locking" => self.schbench_locking = parse_bool(key, v)?,
             "duration" => self.duration = dur(v)?,
             "seed" => self.seed = int(v)?,
             "max_events" => self.max_events = int(v)?,
@@ -755,6 +813,7 @@ impl Config {
                 WorkloadKind::Rtapp => "rtapp",
                 WorkloadKind::Token => "token",
                 WorkloadKind::Hackbench => "hackbench",
+                WorkloadKind::Schbench => "schbench",
             }
             .into(),
             "loops" => self.loops.to_string(),
@@ -775,6 +834,12 @@ impl Config {
                 Ipc::Pipe => "pipe",
             }
             .into(),
+            "schbench_message_threads" => self.schbench_message_threads.to_string(),
+            "schbench_workers" => self.schbench_workers.to_string(),
+            "schbench_operations" => self.schbench_operations.to_string(),
+            "schbench_footprint" => self.schbench_footprint.to_string(),
+            "schbench_sleep" => format_duration(self.schbench_sleep),
+            "schbench_locking" => on_off(self.schbench_locking),
             "duration" => format_duration(self.duration),
             "seed" => self.seed.to_string(),
             "max_events" => self.max_events.to_string(),
@@ -890,6 +955,12 @@ impl Config {
             "tasks" => self.workload == WorkloadKind::Rtapp,
             "pairs" | "work" => self.workload == WorkloadKind::Token,
             "groups" | "msg_size" | "hackbench_mode" | "ipc" => self.workload == WorkloadKind::Hackbench,
+            "schbench_message_threads"
+            | "schbench_workers"
+            | "schbench_operations"
+            | "schbench_footprint"
+            | "schbench_sleep"
+            | "schbench_locking" => self.workload == WorkloadKind::Schbench,
             _ => true,
         }
     }

@@ -77,6 +77,10 @@ pub struct Metrics {
     /// Host seconds the run took (not part of the digest).
     pub wall_s: f64,
     pub tasks: Vec<TaskStats>,
+    /// The workload's own figures (`Workload::extra`, e.g. schbench's percentiles); empty,
+    /// and left out of the JSON, for workloads that have none. Not part of the digest.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub workload: BTreeMap<String, f64>,
     /// FNV-1a over the integer counters and per-task totals: equal configs give equal digests
     /// on every target.
     pub digest: String,

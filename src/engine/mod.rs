@@ -4,7 +4,7 @@
 //! bounded trace. Same config and seed give the same outcome on every target.
 //! Layers: `queue` (event kernel: time, sequence, cancellation), `sim` (cores, timers,
 //! idle, wakeups, costs), `policy` (CFS, EEVDF, SD behind one trait), `idle` (cpuidle
-//! governors), `workload` (pipe, iperf, kbuild, rtapp, hackbench, token), `presets` and `validate` (the
+//! governors), `workload` (pipe, iperf, kbuild, rtapp, hackbench, schbench, token), `presets` and `validate` (the
 //! seed experiments).
 
 pub mod config;

@@ -630,12 +630,14 @@ pub fn disabled_note(config: &Config, key: &str) -> Option<String> {
         WorkloadKind::Rtapp => "rtapp",
         WorkloadKind::Token => "token",
         WorkloadKind::Hackbench => "hackbench",
+        WorkloadKind::Schbench => "schbench",
     };
     Some(match key {
         "loops" | "streams" | "jobs" | "tasks" | "pairs" | "work" | "groups" | "msg_size" | "hackbench_mode"
         | "ipc" => {
             format!("(not used by {workload})")
         }
+        k if k.starts_with("schbench_") => format!("(not used by {workload})"),
         "nohz_ratelimit" | "nohz_exit_reprograms" => "(not used with nohz off)".into(),
         _ => format!("(not used by {policy})"),
     })

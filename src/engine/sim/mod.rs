@@ -563,6 +563,7 @@ impl Sim {
             }
         }
         m.wakeup_latency_hist = hist;
+        m.workload = self.wl.extra(end).into_iter().collect();
         m.digest = digest(&m, &self.cores, end);
         // Overheads booked past the end are cut at the end, like every other span.
         self.rec.trace.spans.retain(|s| s.start < end);

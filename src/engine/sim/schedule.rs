@@ -270,6 +270,7 @@ impl Sim {
                 return true;
             }
             let t = self.cursor(c);
+            self.fx.cpu = c;
             let step = self.wl.next(n, t, &mut self.fx);
             if self.stop.is_none() && self.wl.done() {
                 self.stop = Some((StopReason::Completed, t));

@@ -13,6 +13,7 @@ pub mod iperf;
 pub mod kbuild;
 pub mod pipe;
 pub mod rtapp;
+pub mod schbench;
 pub mod token;
 
 use super::config::{Config, WorkloadKind};
@@ -54,6 +55,8 @@ pub struct Fx {
     pub wakes: Vec<(usize, bool)>,
     /// The task started a new program (exec): its cache state starts fresh, nothing to refill.
     pub exec: bool,
+    /// Input, set by the simulation before `next`: the CPU the task runs on (`sched_getcpu`).
+    pub cpu: usize,
 }
 
 /// Machine facts a workload needs to cost its work.
@@ -100,6 +103,11 @@ pub trait Workload {
     fn pinned(&self, _task: usize) -> Option<usize> {
         None
     }
+    /// Figures of the workload's own beyond the main result (name, value), in a fixed
+    /// order, given the elapsed simulated time; `Metrics::workload`. Empty for most.
+    fn extra(&self, _elapsed: Ns) -> Vec<(String, f64)> {
+        Vec::new()
+    }
 }
 
 /// The workloads as one enum, so the per-step calls inline instead of going through a `Box<dyn Workload>`.
@@ -111,6 +119,7 @@ pub enum AnyWorkload {
     Rtapp(rtapp::Rtapp),
     Token(token::Token),
     Hackbench(hackbench::Hackbench),
+    Schbench(schbench::Schbench),
 }
 
 macro_rules! each_wl {
@@ -122,6 +131,7 @@ macro_rules! each_wl {
             AnyWorkload::Rtapp($w) => $e,
             AnyWorkload::Token($w) => $e,
             AnyWorkload::Hackbench($w) => $e,
+            AnyWorkload::Schbench($w) => $e,
         }
     };
 }
@@ -148,6 +158,16 @@ impl AnyWorkload {
                 cfg.kernel,
                 costs,
             )),
+            WorkloadKind::Schbench => AnyWorkload::Schbench(schbench::Schbench::new(
+                cfg.schbench_message_threads as usize,
+                cfg.schbench_workers as usize,
+                cfg.schbench_operations as u64,
+                cfg.schbench_footprint as u64,
+                cfg.schbench_sleep,
+                cfg.schbench_locking,
+                cfg.cores as usize,
+                costs,
+            )),
         }
     }
 }
@@ -169,6 +189,9 @@ impl Workload for AnyWorkload {
     }
     fn pinned(&self, task: usize) -> Option<usize> {
         each_wl!(self, w => w.pinned(task))
+    }
+    fn extra(&self, elapsed: Ns) -> Vec<(String, f64)> {
+        each_wl!(self, w => w.extra(elapsed))
     }
 }
 
