@@ -924,6 +924,7 @@ fn the_corpus_tables_judge_their_rows_against_their_reference_rows() {
     // RUN_TO_PARITY (6.6): the current task keeps the CPU until its deadline unless the
     // woken task may preempt: fewer switches (the size of the change is what the table judges).
     assert!(t.rows[1].context_switches < t.rows[0].context_switches);
+}
 
 fn schbench(sets: &[(&str, &str)]) -> schedscope::engine::Metrics {
     let mut all = vec![("workload", "schbench"), ("cores", "8"), ("duration", "300ms")];
