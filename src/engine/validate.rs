@@ -191,13 +191,16 @@ pub fn cell_judged(
     }
 }
 
+/// One cell's (reported, simulated) figures.
+type Figures = (Option<f64>, f64);
+
 /// Runs one seed or corpus table.
 pub fn validate_preset(name: &str, quick: bool) -> Option<Table> {
     let p = super::presets::preset(name)?;
     let t = p.table?;
     let mut rows: Vec<Row> = Vec::new();
     // Per table row: its (reported, simulated) per column, once run.
-    let mut figures: Vec<Option<Vec<(Option<f64>, f64)>>> = vec![None; t.rows.len()];
+    let mut figures: Vec<Option<Vec<Figures>>> = vec![None; t.rows.len()];
     for (i, r) in t.rows.iter().enumerate() {
         if quick && !t.quick_rows.is_empty() && !t.quick_rows.contains(&i) {
             continue;
@@ -217,7 +220,7 @@ pub fn validate_preset(name: &str, quick: bool) -> Option<Table> {
         let out = super::run(&cfg, None).ok()?;
         let m = &out.metrics;
         let baseline = r.vs == i;
-        let own: Vec<(Option<f64>, f64)> = t
+        let own: Vec<Figures> = t
             .columns
             .iter()
             .enumerate()

@@ -57,7 +57,14 @@ impl Mapping {
             }
             let f = ((v as f64).ln() - lo) / (hi - lo);
             let first = if self.min < self.lo { 1.0 } else { 0.0 };
-            (first + f * (SLIDER_STEPS as f64 - first)).round() as u32
+            let p = (first + f * (SLIDER_STEPS as f64 - first)).round() as u32;
+            // from_pos rounds to two digits: over many decades a step is finer than that
+            // rounding, and the nearest position can show a neighbouring value (10000 ->
+            // position 664 -> 9900 on 1..2^20). Prefer a neighbour that shows `v` itself.
+            [p, p + 1, p.saturating_sub(1)]
+                .into_iter()
+                .find(|&q| q <= SLIDER_STEPS && self.from_pos(q) == v)
+                .unwrap_or(p)
         } else {
             let span = (self.max - self.min) as f64;
             (((v - self.min) as f64 / span) * SLIDER_STEPS as f64).round() as u32
