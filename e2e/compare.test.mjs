@@ -43,7 +43,8 @@ function num(x) {
   if (a >= 1000) return (x < 0 ? '-' : '') + count(Math.round(a));
   if (a >= 100) return x.toFixed(1);
   if (a >= 10) return x.toFixed(2);
-  if (a >= 0.001) return x.toFixed(3);
+  if (a >= 1) return x.toFixed(3);
+  if (a >= 0.001) return x.toFixed(Math.min(6, Math.max(3, 3 - Math.floor(Math.log10(a)))));
   throw new Error(`pick a metric with an ordinary size, not ${x}`);
 }
 const INTEGER = new Set(['context_switches', 'timer_reprograms', 'ipis']);

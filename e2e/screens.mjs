@@ -4,8 +4,8 @@
 //   node e2e/screens.mjs                  every scenario
 //   node e2e/screens.mjs rr-kbuild seeds  only these
 //
-// Scenarios: each preset by name (chosen with the preset select), `seeds` (the Seed
-// experiments tab), `compare` (intro pinned as A, B at HZ=1000), `compare-link` (a shared
+// Scenarios: each preset by name (chosen with the preset select), `seeds` (the
+// Experiments tab), `compare` (intro pinned as A, B at HZ=1000), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), and `dark`, `dark-seeds`,
 // `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
@@ -16,7 +16,10 @@ import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
 
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
-const PRESETS = ['intro', 'hrtick-iperf', 'rr-kbuild', 'nohz-pipe', 'eevdf-vs-cfs'];
+const PRESETS = [
+  'intro', 'hrtick-iperf', 'rr-kbuild', 'nohz-pipe', 'eevdf-vs-cfs',
+  'hackbench-wakeup-gran-clx', 'hackbench-wakeup-gran-zen3', 'messaging-run-to-parity', 'token-governors',
+];
 
 /** Waits until the current run is shown and the sweep finished (or `ms` passed). */
 async function settle(page, ms = 60_000) {

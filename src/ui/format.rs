@@ -41,8 +41,12 @@ pub fn num(x: f64) -> String {
         format!("{x:.1}")
     } else if a >= 10.0 {
         format!("{x:.2}")
-    } else if a >= 0.001 {
+    } else if a >= 1.0 {
         format!("{x:.3}")
+    } else if a >= 0.001 {
+        // Four significant digits: a hackbench row's 0.003253 s is not 0.003.
+        let decimals = (3 - a.log10().floor() as i32).clamp(3, 6) as usize;
+        format!("{x:.decimals$}")
     } else {
         format!("{x:.2e}")
     }
@@ -265,6 +269,9 @@ mod tests {
     fn floats_keep_three_digits_and_name_nonsense() {
         assert_eq!(num(0.0), "0");
         assert_eq!(num(2.71234), "2.712");
+        assert_eq!(num(0.71234), "0.7123");
+        assert_eq!(num(0.0032534), "0.003253", "small figures keep four significant digits");
+        assert_eq!(num(-0.0201), "-0.02010");
         assert_eq!(num(12.345), "12.35");
         assert_eq!(num(123.45), "123.5");
         assert_eq!(num(12345.6), "12,346");
