@@ -377,7 +377,8 @@ pub enum Action {
         value: String,
     },
     LoadPreset(String),
-    /// Load a preset plus the keys of one seed-table row.
+    /// Load a preset plus the keys of one seed-table row, shortened as the page's quick
+    /// tables run it (`validate::quicken`), so its figures are the table's.
     LoadRow {
         preset: String,
         sets: Vec<(String, String)>,
@@ -469,7 +470,17 @@ impl Reducible for State {
                             s.notice(format!("Row setting skipped: {e}"));
                         }
                     }
-                    let c = full;
+                    // The page's tables are the quick ones: open the run the row shows.
+                    let c = crate::engine::validate::quicken(full.clone());
+                    let shortened: Vec<String> = c.diff(&full).iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    if !shortened.is_empty() {
+                        let back: Vec<String> = full.diff(&c).iter().map(|(k, v)| format!("{k}={v}")).collect();
+                        s.notice(format!(
+                            "Loaded as the quick table ran it ({}); set {} for the full experiment.",
+                            shortened.join(", "),
+                            back.join(", ")
+                        ));
+                    }
                     s.preset = p.name.to_string();
                     s.tab = Tab::Explore;
                     s.last_key = sets.iter().rev().find_map(|(k, _)| key_doc(k).map(|d| d.key));
@@ -882,6 +893,31 @@ mod tests {
         assert_eq!(s.notices.len(), 2);
         let id = s.notices[0].id;
         assert_eq!(reduce(s, Action::Dismiss(id)).notices.len(), 1);
+    }
+
+    #[test]
+    fn load_opens_exactly_the_run_the_quick_table_shows() {
+        // Issue 17: the page's tables run a tenth of the pipe loops (`validate::quicken`) but
+        // Load opened the row at full length, so its figures did not match the table's.
+        let t = crate::engine::validate::validate_preset("nohz-pipe", true).expect("the seed table");
+        for row in &t.rows {
+            let s =
+                reduce(Rc::new(State::default()), Action::LoadRow { preset: t.preset.clone(), sets: row.sets.clone() });
+            let m = crate::engine::run(&s.config, None).expect("runs").metrics;
+            for (col, cell) in t.columns.iter().zip(&row.cells) {
+                let got = match col.key.as_str() {
+                    "elapsed_s" => m.elapsed_s,
+                    "user_s" => m.user_s,
+                    "sys_s" => m.sys_s,
+                    "cpu_percent" => m.cpu_percent,
+                    "context_switches" => m.context_switches as f64,
+                    _ => m.throughput,
+                };
+                assert_eq!(got, cell.simulated, "{} / {}: the loaded run is the table's", row.label, col.key);
+            }
+            let n = s.notices.last().expect("a notice says the run is shortened");
+            assert!(n.text.contains("loops=100000") && n.text.contains("loops=1000000"), "{}", n.text);
+        }
     }
 
     #[test]
