@@ -169,10 +169,7 @@ fn results() -> Html {
             let shown = s.result.as_ref().filter(|r| r.gen == s.gen && r.preview);
             let who = match (kind, shown) {
                 (super::jobs::JobKind::Pin { .. }, _) => "Simulating A".to_string(),
-                (_, Some(r)) if r.figures_partial() => format!(
-                    "Preview ({} events) · simulating the rest",
-                    super::format::count(super::jobs::PREVIEW_EVENT_BUDGET)
-                ),
+                (_, Some(r)) if r.figures_partial() => "Preview · simulating the rest".to_string(),
                 (_, Some(_)) => "Recording the full timeline".to_string(),
                 (_, None) => "Simulating".to_string(),
             };
@@ -180,7 +177,7 @@ fn results() -> Html {
                 <span class="status running progress" role="status" data-progress={format!("{:.3}", p.fraction())}
                     title="A long run: the figures shown are the preview's until it ends">
                     {format!(
-                        "{who}: {} of at most {} simulated, {} events…",
+                        "{who}: {} of ≤ {} simulated · {} events",
                         super::format::duration(p.now),
                         super::format::duration(p.duration),
                         super::format::count(p.events)
