@@ -38,14 +38,15 @@ export async function launch(viewport = { width: 1280, height: 800 }) {
 }
 
 /**
- * Opens `url` in a new page and records every problem a visitor would hit: console errors,
- * uncaught exceptions, failed requests and HTTP error statuses. `problems` fills as it happens.
+ * Opens `url` in a new page and records every problem a visitor would hit: console errors
+ * and warnings (issue 17: a deprecation warning on every load went unnoticed), uncaught
+ * exceptions, failed requests and HTTP error statuses. `problems` fills as it happens.
  */
 export async function open(context, url) {
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));

@@ -4,9 +4,16 @@
 //   node e2e/screens.mjs                  every scenario
 //   node e2e/screens.mjs rr-kbuild seeds  only these
 //
+<<<<<<< HEAD
 // Scenarios: each preset by name (chosen with the preset select), `seeds` (the
 // Experiments tab), `compare` (intro pinned as A, B at HZ=1000), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), and `dark`, `dark-seeds`,
+=======
+// Scenarios: each preset by name (chosen with the preset select), `seeds` (the Seed
+// experiments tab), `compare` (intro pinned as A, B at HZ=1000), `compare-link` (a shared
+// nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
+// long nohz-pipe run in progress, taken at once), and `dark`, `dark-seeds`,
+>>>>>>> fullrun
 // `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 
@@ -53,6 +60,12 @@ const scenarios = {
     await page.selectOption('select[name=hz]', '1000');
     await settle(page);
   },
+  // A long run in progress (nohz-pipe with ten times its round trips): the status line's
+  // progress and Cancel button.
+  'long-run': async (page) => {
+    await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=10000000&max_events=100000000', page.url()).href);
+    await page.waitForSelector('.status.progress', { timeout: 60_000 }).catch(() => {});
+  },
   'compare-link': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);
     await settle(page);
@@ -89,7 +102,8 @@ try {
         const { page, problems } = await open(browser.context, server.url);
         await page.waitForSelector('canvas', { timeout: 20_000 }).catch(() => {});
         await scenarios[name](page);
-        await page.waitForTimeout(3000); // let the worker answer and a few frames paint
+        // Let the worker answer and a few frames paint (a run in progress is taken at once).
+        await page.waitForTimeout(name === 'long-run' ? 500 : 3000);
         const file = fileURLToPath(new URL(`${label}-${name}.png`, outDir));
         await page.screenshot({ path: file, fullPage: true });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);

@@ -233,7 +233,10 @@ test('the timeline canvas follows the colour scheme', async () => {
     const lum = (rgb) => rgb[0] + rgb[1] + rgb[2];
     assert.ok(lum(light) > 600, `light scheme: a light canvas (${light})`);
     assert.ok(lum(dark) < 200, `dark scheme: a dark canvas (${dark})`);
-    assert.deepEqual(problems, [], 'console errors or failed requests');
+    // This test's own two getImageData reads make Chromium suggest willReadFrequently; the
+    // page never reads its canvas back.
+    const own = (p) => p.startsWith('console warning: Canvas2D: Multiple readback operations');
+    assert.deepEqual(problems.filter((p) => !own(p)), [], 'console errors or failed requests');
   } finally {
     await browser.close();
   }

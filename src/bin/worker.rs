@@ -10,7 +10,13 @@ fn main() {
     let reply = scope.clone();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         let text = e.data().as_string().unwrap_or_default();
-        let (answer, packed) = schedscope::ui::jobs::handle_text(&text);
+        // Progress reports go out between chunks of a long run (the page may terminate this
+        // worker to cancel it: it reads no message until the run is done).
+        let progress_to = reply.clone();
+        let mut progress = move |p: String| {
+            let _ = progress_to.post_message(&JsValue::from_str(&p));
+        };
+        let (answer, packed) = schedscope::ui::jobs::handle_text_with(&text, &mut progress);
         if packed.is_empty() {
             let _ = reply.post_message(&JsValue::from_str(&answer));
             return;

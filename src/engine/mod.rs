@@ -43,6 +43,23 @@ pub fn run(config: &Config, trace: Option<TraceOptions>) -> Result<Outcome, Conf
     Ok(sim::Sim::new(config, trace).run())
 }
 
+/// `run` in chunks of `chunk` events, calling `between` with the progress after each chunk
+/// that did not end the run (a page shows it, or stops the run from outside). The same
+/// outcome as `run` (`sim::Sim::advance`).
+pub fn run_chunked(
+    config: &Config,
+    trace: Option<TraceOptions>,
+    chunk: u64,
+    mut between: impl FnMut(sim::Progress),
+) -> Result<Outcome, ConfigError> {
+    check(config)?;
+    let mut sim = sim::Sim::new(config, trace);
+    while !sim.advance(chunk.max(1)) {
+        between(sim.progress());
+    }
+    Ok(sim.into_outcome())
+}
+
 /// Cross-field and range validation of a whole config (for configs built in code or
 /// deserialized, which did not pass through `Config::set`).
 pub fn check(config: &Config) -> Result<(), ConfigError> {

@@ -45,7 +45,8 @@ pub fn app(props: &AppProps) -> Html {
         let sweep = state.sweep.as_ref().map(|s| (s.gen, s.point_configs()));
         // Whether the page should try the run itself: yes unless the shown run needed more.
         let small = state.result.as_ref().is_none_or(|r| r.metrics.events <= super::jobs::INLINE_EVENT_BUDGET);
-        use_effect_with(gen, move |_| {
+        // "Run in full" after a cancel (`reruns`) asks again for the same generation.
+        use_effect_with((gen, state.reruns), move |_| {
             let mut r = runner.borrow_mut();
             r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, sweep, small);
         });
@@ -54,9 +55,19 @@ pub fn app(props: &AppProps) -> Html {
     // its own (the current config's runs finish it while they are the same).
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        use_effect_with(state.pin_job(), move |job| {
+        use_effect_with((state.pin_job(), state.reruns), move |(job, _)| {
             let mut r = runner.borrow_mut();
             r.get_or_insert_with(|| Runner::new(dispatcher)).want_pin(job.clone());
+        });
+    }
+    // Cancel stops the long run in flight (the runner restarts its worker).
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        use_effect_with(state.cancel_req.clone(), move |req| {
+            if let Some((_, kind)) = req {
+                let mut r = runner.borrow_mut();
+                r.get_or_insert_with(|| Runner::new(dispatcher)).cancel(kind.clone());
+            }
         });
     }
     // Seed tables load the first time their tab opens.
@@ -139,30 +150,69 @@ fn results() -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
     let s: &State = &ctx;
     let running = s.running();
-    let status = match (&s.run_error, running) {
-        (Some(e), _) => {
+    let cancel = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::Cancel))
+    };
+    let again = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.dispatch(Action::RunAgain))
+    };
+    let progress = s.shown_progress();
+    let a_cancelled = s.pin.as_ref().is_some_and(|p| p.cancelled);
+    let status = match (&s.run_error, running, &progress) {
+        (Some(e), ..) => {
             html! { <span class="status error" role="alert">{format!("Cannot run this config: {e}")}</span> }
         }
-        (None, true) if s.result.as_ref().is_some_and(|r| r.preview && r.gen == s.gen && r.figures_partial()) => {
+        // A long run reports how far it has come; it can be stopped.
+        (None, _, Some((kind, p))) => {
+            let shown = s.result.as_ref().filter(|r| r.gen == s.gen && r.preview);
+            let who = match (kind, shown) {
+                (super::jobs::JobKind::Pin { .. }, _) => "Simulating A".to_string(),
+                (_, Some(r)) if r.figures_partial() => "Preview · simulating the rest".to_string(),
+                (_, Some(_)) => "Recording the full timeline".to_string(),
+                (_, None) => "Simulating".to_string(),
+            };
+            html! {
+                <span class="status running progress" role="status" data-progress={format!("{:.3}", p.fraction())}
+                    title="A long run: the figures shown are the preview's until it ends">
+                    {format!(
+                        "{who}: {} of ≤ {} simulated · {} events",
+                        super::format::duration(p.now),
+                        super::format::duration(p.duration),
+                        super::format::count(p.events)
+                    )}
+                    <button type="button" class="cancel" onclick={cancel.clone()}
+                        title="Stop this run; the figures shown stay a labelled preview">{"Cancel"}</button>
+                </span>
+            }
+        }
+        (None, false, _) if s.cancelled_here() || (a_cancelled && !s.comparing()) => html! {
+            <span class="status cancelled" role="status">
+                {if s.cancelled_here() { "Cancelled: the figures are a preview" } else { "Cancelled: A's figures are a preview" }}
+                <button type="button" class="run-again" onclick={again.clone()}>{"Run in full"}</button>
+            </span>
+        },
+        (None, true, _) if s.result.as_ref().is_some_and(|r| r.preview && r.gen == s.gen && r.figures_partial()) => {
             html! {
                 <span class="status running" role="status" title="Figures of the first events; the whole run follows">
                     {format!("Preview ({} events) · simulating the rest…", super::format::count(super::jobs::PREVIEW_EVENT_BUDGET))}
                 </span>
             }
         }
-        (None, true) if s.result.as_ref().is_some_and(|r| r.preview && r.gen == s.gen) => html! {
+        (None, true, _) if s.result.as_ref().is_some_and(|r| r.preview && r.gen == s.gen) => html! {
             <span class="status running" role="status" title="The figures are final; a longer trace is being recorded">
                 {"Recording the full timeline…"}
             </span>
         },
-        (None, true) => html! { <span class="status running" role="status">{"Simulating…"}</span> },
+        (None, true, _) => html! { <span class="status running" role="status">{"Simulating…"}</span> },
         // B is final; A is not yet (see `State::comparing`).
-        (None, false) if s.comparing() => html! {
+        (None, false, _) if s.comparing() => html! {
             <span class="status running" role="status" title="B's figures are final; A's full run is being simulated">
                 {"Simulating A…"}
             </span>
         },
-        (None, false) => html! { <span class="status ok" role="status">{"Up to date"}</span> },
+        (None, false, _) => html! { <span class="status ok" role="status">{"Up to date"}</span> },
     };
     let pin = {
         let ctx = ctx.clone();
@@ -193,7 +243,7 @@ fn results() -> Html {
                 }
             </div>
             <ShareBar />
-            <MetricsPanel result={b.clone()} {running} />
+            <MetricsPanel result={b.clone()} {running} cancelled={s.cancelled_here()} />
             if s.pin.is_some() {
                 <section class="panel" aria-label="Compare A and B">
                     <h2>{"A (pinned) vs B (current)"}</h2>

@@ -8,6 +8,13 @@
 //! (`pack_items`), 24 and 18 bytes each, in a transferred buffer. Tens of thousands of
 //! them as JSON cost the page a UTF-16 copy and a parse of megabytes per answer, which
 //! froze the main thread for 100 ms and more while a knob was dragged.
+//!
+//! A run's full answer uses the config's own `max_events` (the engine's cap, which the user
+//! sets): only the quick preview, the inline try and sweep points have smaller budgets, and
+//! the live trace is bounded by `LIVE_TRACE_ITEMS` (a cut trace says so: `truncated`). A
+//! run is simulated in chunks of `PROGRESS_CHUNK_EVENTS` (`engine::run_chunked`) and reports
+//! `Response::Progress` between them; the worker cannot read a message while it computes,
+//! so a run is cancelled by terminating the worker and starting a new one (`runner`).
 
 use serde::{Deserialize, Serialize};
 
@@ -16,8 +23,8 @@ use crate::engine::metrics::{Metrics, StopReason};
 use crate::engine::trace::{Instant, InstantKind, Overhead, Span, SpanKind, Trace, TraceOptions};
 use crate::engine::validate;
 
-/// Event budget of the full live run of the current config.
-pub const LIVE_EVENT_BUDGET: u64 = 2_000_000;
+/// A run reports its progress after every this many events (a few tens of ms in wasm).
+pub const PROGRESS_CHUNK_EVENTS: u64 = 1_000_000;
 /// Event budget of the quick preview that answers each change first (a few ms of engine
 /// time even in wasm), so figures follow a dragged knob; most presets finish within it,
 /// and then the preview *is* the full run and no second run is made.
@@ -32,7 +39,8 @@ pub const PREVIEW_TRACE_ITEMS: usize = 20_000;
 /// Event budget of each sweep point (there are up to 32 of them).
 pub const SWEEP_EVENT_BUDGET: u64 = 500_000;
 /// At most this many spans + instants in the live trace: 4.4 MB packed at most, decoded in
-/// a few ms, and enough for the whole of every preset but the long pipe runs.
+/// a few ms, and enough for the whole of every preset but the long pipe runs (whose figures
+/// are still the whole run's: only the trace stops, and says so).
 pub const LIVE_TRACE_ITEMS: usize = 200_000;
 
 /// What the page asks the worker to do.
@@ -72,6 +80,26 @@ impl RunResult {
 /// serialize both ways, so the worker ships them as they are).
 pub use crate::engine::validate::{Row as SeedRow, Table as SeedTable};
 
+/// How far a run in progress has come (`engine::sim::Progress` on the wire).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunProgress {
+    /// Simulated time reached and the run's `duration`, ns.
+    pub now: u64,
+    pub duration: u64,
+    /// Events handled so far and the run's `max_events`.
+    pub events: u64,
+    pub max_events: u64,
+}
+
+impl RunProgress {
+    /// The fraction done (0..=1): the further of simulated time and events, since a run
+    /// stops at whichever limit comes first (a pipe run stops on its loops, before either).
+    pub fn fraction(&self) -> f64 {
+        let f = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        f(self.now, self.duration).max(f(self.events, self.max_events)).clamp(0.0, 1.0)
+    }
+}
+
 /// What the worker answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[allow(clippy::large_enum_variant)] // one message at a time; boxing buys nothing
@@ -86,6 +114,11 @@ pub enum Response {
         id: u64,
         tables: Vec<SeedTable>,
     },
+    /// The run `id` is still going (sent between chunks; its `Run` answer follows).
+    Progress {
+        id: u64,
+        progress: RunProgress,
+    },
     /// A message the worker could not read.
     Garbled {
         error: String,
@@ -94,11 +127,21 @@ pub enum Response {
 
 /// Runs one job (in the worker, or on the main thread as a fallback).
 pub fn execute(req: &Request) -> Response {
+    execute_with(req, &mut |_| {})
+}
+
+/// `execute`, handing a `Response::Progress` to `progress` between chunks of a long run.
+pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Response {
     match req {
         Request::Run { id, config, trace_items } => {
             let opts =
                 (*trace_items > 0).then_some(TraceOptions { window: (0, config.duration), max_items: *trace_items });
-            let result = crate::engine::run(config, opts)
+            let report = |p: crate::engine::sim::Progress| {
+                let progress_now =
+                    RunProgress { now: p.now, duration: p.duration, events: p.events, max_events: p.max_events };
+                progress(Response::Progress { id: *id, progress: progress_now })
+            };
+            let result = crate::engine::run_chunked(config, opts, PROGRESS_CHUNK_EVENTS, report)
                 .map(|o| {
                     let mut metrics = o.metrics;
                     finite(&mut metrics);
@@ -145,8 +188,13 @@ pub fn finite(m: &mut Metrics) {
 /// The worker's message handler: JSON request in; JSON response out with a run's spans and
 /// instants packed apart (`pack_items`; empty when there are none). Never panics on input.
 pub fn handle_text(text: &str) -> (String, Vec<u8>) {
+    handle_text_with(text, &mut |_| {})
+}
+
+/// `handle_text`, handing each progress report of a long run to `progress` as JSON text.
+pub fn handle_text_with(text: &str, progress: &mut dyn FnMut(String)) -> (String, Vec<u8>) {
     let mut resp = match serde_json::from_str::<Request>(text) {
-        Ok(req) => execute(&req),
+        Ok(req) => execute_with(&req, &mut |p| progress(to_text(&p))),
         Err(e) => Response::Garbled { error: e.to_string() },
     };
     let packed = match &mut resp {
@@ -336,11 +384,11 @@ pub struct Scheduler {
 }
 
 impl Scheduler {
-    /// Asks for a preview of `config` now and holds its full run (capped to
-    /// `LIVE_EVENT_BUDGET`) until `release_full`; both replace older waiting ones.
+    /// Asks for a preview of `config` now and holds its full run (with the config's own
+    /// `max_events`) until `release_full`; both replace older waiting ones.
     pub fn want_live(&mut self, gen: u64, config: &Config) {
         self.preview = Some((gen, capped(config, PREVIEW_EVENT_BUDGET).0));
-        self.held = Some((gen, capped(config, LIVE_EVENT_BUDGET).0));
+        self.held = Some((gen, config.clone()));
         self.live = None;
     }
 
@@ -373,10 +421,10 @@ impl Scheduler {
         [&self.preview, &self.held, &self.live].iter().all(|w| w.as_ref().is_none_or(|(g, _)| *g == gen))
     }
 
-    /// Asks for the full run of the pinned A (`id`, its config capped to `LIVE_EVENT_BUDGET`),
-    /// or forgets it (None: A needs none any more).
+    /// Asks for the full run of the pinned A (`id`, its config as it is), or forgets it
+    /// (None: A needs none any more).
     pub fn want_pin(&mut self, job: Option<(u64, Config)>) {
-        self.pin = job.map(|(id, config)| (id, capped(&config, LIVE_EVENT_BUDGET).0));
+        self.pin = job;
     }
 
     /// Asks for a sweep (replaces the one in progress).
@@ -427,6 +475,28 @@ impl Scheduler {
             self.sweep = None;
         }
         None
+    }
+
+    /// What the job `id` is for, if it is the one in flight (a progress report's job).
+    pub fn in_flight_kind(&self, id: u64) -> Option<JobKind> {
+        self.in_flight.as_ref().filter(|(i, _)| *i == id).map(|(_, k)| k.clone())
+    }
+
+    /// Whether the job in flight is a full run of another config than `current` (its answer
+    /// would be dropped): a long one is worth stopping so the newer config's preview does
+    /// not wait behind it.
+    pub fn in_flight_is_stale_live(&self, current: u64) -> bool {
+        matches!(&self.in_flight, Some((_, JobKind::Live { gen, preview: false })) if *gen != current)
+    }
+
+    /// Stops waiting for the job in flight if it is `kind` (the user cancelled it, or it
+    /// is stale): it is not retried. False when another job is in flight (`kind` finished).
+    pub fn cancel(&mut self, kind: &JobKind) -> bool {
+        if self.in_flight.as_ref().is_some_and(|(_, k)| k == kind) {
+            self.in_flight = None;
+            return true;
+        }
+        false
     }
 
     /// Marks the job `id` done and says what it was for (None for an unknown id).
@@ -514,7 +584,11 @@ mod tests {
         assert_eq!(s.next_request(), None);
         s.release_full(3);
         let (id, seed, items, budget) = next_run(&mut s);
-        assert_eq!((seed, items, budget), (3, LIVE_TRACE_ITEMS, LIVE_EVENT_BUDGET), "then the full run");
+        assert_eq!(
+            (seed, items, budget),
+            (3, LIVE_TRACE_ITEMS, cfg(3).max_events),
+            "then the full run, with the config's own budget"
+        );
         assert_eq!(s.finish(id), Some(JobKind::Live { gen: 3, preview: false }));
         assert_eq!(s.next_request(), None);
     }
@@ -538,7 +612,7 @@ mod tests {
         let small = Config { duration: 1_000_000, ..Config::default() };
         let preview = run_ok(&small, PREVIEW_EVENT_BUDGET, PREVIEW_TRACE_ITEMS);
         assert!(preview.complete());
-        assert_eq!(preview, run_ok(&small, LIVE_EVENT_BUDGET, LIVE_TRACE_ITEMS));
+        assert_eq!(preview, run_ok(&small, u64::MAX, LIVE_TRACE_ITEMS));
         // A run cut by its budget is not complete.
         let long = Config { duration: 10_000_000_000, ..Config::default() };
         assert!(!run_ok(&long, 1_000, 10).complete());
@@ -548,7 +622,7 @@ mod tests {
     fn small_configs_run_inline_and_give_the_full_answer() {
         let intro = (crate::engine::presets::preset("intro").expect("intro").config)();
         let r = try_inline(&intro).expect("the intro preset fits the inline budget");
-        assert_eq!(r, run_ok(&intro, LIVE_EVENT_BUDGET, LIVE_TRACE_ITEMS), "inline is the same run");
+        assert_eq!(r, run_ok(&intro, u64::MAX, LIVE_TRACE_ITEMS), "inline is the same run");
         assert!(r.metrics.events > 0 && r.metrics.events < INLINE_EVENT_BUDGET);
         let pipe = (crate::engine::presets::preset("nohz-pipe").expect("nohz-pipe").config)();
         assert_eq!(try_inline(&pipe), None, "a million round trips go to the worker");
@@ -594,7 +668,7 @@ mod tests {
         assert_eq!(s.finish(id), Some(JobKind::Live { gen: 7, preview: false }));
         assert_eq!(seed, 2);
         let (id, seed, items, budget) = next_run(&mut s);
-        assert_eq!((seed, items, budget), (1, LIVE_TRACE_ITEMS, LIVE_EVENT_BUDGET), "then A, capped like a live run");
+        assert_eq!((seed, items, budget), (1, LIVE_TRACE_ITEMS, u64::MAX), "then A, with its own budget");
         assert_eq!(s.finish(id), Some(JobKind::Pin { id: 1 }));
         assert_eq!(next_run(&mut s).1, 31, "then the sweep");
         s.abandon();
@@ -723,10 +797,59 @@ mod tests {
 
     #[test]
     fn interactive_caps_only_lower_the_budget() {
-        let (c, was) = capped(&Config::default(), LIVE_EVENT_BUDGET);
+        let (c, was) = capped(&Config::default(), PREVIEW_EVENT_BUDGET);
         assert!(was);
-        assert_eq!(c.max_events, LIVE_EVENT_BUDGET);
+        assert_eq!(c.max_events, PREVIEW_EVENT_BUDGET);
         let small = Config { max_events: 5_000, ..Config::default() };
-        assert_eq!(capped(&small, LIVE_EVENT_BUDGET), (small.clone(), false));
+        assert_eq!(capped(&small, PREVIEW_EVENT_BUDGET), (small.clone(), false));
+    }
+
+    #[test]
+    fn the_full_run_is_the_whole_run_and_reports_progress_on_the_way() {
+        // Issue 17: nohz-pipe (8M events) stopped at the page's hidden 2M budget, whatever
+        // max_events said. Its full run now has the config's own budget and the CLI's digest.
+        let config = (crate::engine::presets::preset("nohz-pipe").expect("preset").config)();
+        let mut s = Scheduler::default();
+        s.want_live(1, &config);
+        let (id, ..) = next_run(&mut s);
+        s.finish(id);
+        s.release_full(1);
+        let req = s.next_request().expect("the full run");
+        let Request::Run { config: sent, trace_items, .. } = &req else { panic!("{req:?}") };
+        assert_eq!((sent, *trace_items), (&config, LIVE_TRACE_ITEMS), "the config as it is, max_events and all");
+        let mut reports = Vec::new();
+        let resp = execute_with(&req, &mut |p| reports.push(p));
+        let Response::Run { result: Ok(r), .. } = resp else { panic!("{resp:?}") };
+        let cli = crate::engine::run(&config, None).expect("runs");
+        assert_eq!(r.metrics.digest, cli.metrics.digest, "the CLI's run");
+        assert_ne!(r.metrics.stop_reason, Some(StopReason::EventBudget));
+        assert!(
+            r.trace.truncated && r.trace.spans.len() + r.trace.instants.len() <= LIVE_TRACE_ITEMS,
+            "the trace stays bounded"
+        );
+        let events: Vec<u64> = reports
+            .iter()
+            .map(|p| match p {
+                Response::Progress { progress, .. } => progress.events,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(events.len() as u64, r.metrics.events / PROGRESS_CHUNK_EVENTS, "one report per chunk");
+        assert!(events.windows(2).all(|w| w[0] < w[1]) && events[0] == PROGRESS_CHUNK_EVENTS);
+        // Cancelling forgets the job in flight; a cancel for another job changes nothing.
+        let mut s = Scheduler::default();
+        s.want_live(2, &config);
+        let (id, ..) = next_run(&mut s);
+        assert_eq!(s.in_flight_kind(id), Some(JobKind::Live { gen: 2, preview: true }));
+        assert!(!s.cancel(&JobKind::Live { gen: 2, preview: false }) && s.busy());
+        s.finish(id);
+        s.release_full(2);
+        let (id, ..) = next_run(&mut s);
+        assert!(!s.in_flight_is_stale_live(2));
+        s.want_live(3, &cfg(3));
+        assert!(s.in_flight_is_stale_live(3), "a newer config waits behind gen 2's full run");
+        assert!(s.cancel(&JobKind::Live { gen: 2, preview: false }) && !s.busy());
+        assert_eq!(s.finish(id), None, "a cancelled job's late answer is unknown");
+        assert_eq!(next_run(&mut s).1, 3, "the newer config's preview starts");
     }
 }

@@ -5,6 +5,12 @@
 //! dragged slider never queues stale work. Answers become reducer actions; the reducer
 //! drops those whose generation is stale. Browser calls only happen on wasm32 (the SSR
 //! test never starts a runner).
+//!
+//! A long run (the current config's full run, or the pinned A's) reports progress between
+//! chunks (`jobs::Response::Progress`), shown in the status line. The worker computes a run
+//! in one go and reads no message meanwhile, so Cancel terminates it and starts a fresh
+//! worker (`cancel`); the same happens to a long full run that a newer config has made
+//! stale, so the new config's preview does not wait behind it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -35,6 +41,8 @@ struct Inner {
     dispatch: UseReducerDispatcher<State>,
     /// The request in flight, to re-run on the main thread if the worker dies.
     in_flight: Option<Request>,
+    /// The job in flight has reported progress (it is a long one).
+    progressed: bool,
     sweep_gen: u64,
     #[cfg(target_arch = "wasm32")]
     web: web::Web,
@@ -59,6 +67,10 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
             Some(Action::SweepPoint { gen, index, result: result.map(|r| r.metrics) })
         }
         (JobKind::Seeds, Response::Seeds { tables, .. }) => Some(Action::SeedsDone(tables)),
+        // Only the long runs a person waits for show their progress.
+        (kind @ (JobKind::Live { preview: false, .. } | JobKind::Pin { .. }), Response::Progress { progress, .. }) => {
+            Some(Action::Progress { kind, progress })
+        }
         (_, Response::Garbled { error }) => {
             Some(Action::Notice(format!("A simulation answer was unreadable: {error}")))
         }
@@ -73,6 +85,7 @@ impl Runner {
             backend: Backend::Main,
             dispatch,
             in_flight: None,
+            progressed: false,
             sweep_gen: 0,
             #[cfg(target_arch = "wasm32")]
             web: web::Web::default(),
@@ -95,6 +108,13 @@ impl Runner {
                 i.sched.drop_live();
             } else {
                 i.sched.want_live(gen, config);
+            }
+            // A long full run of an older config would hold the new preview back: stop it.
+            if i.progressed && i.backend == Backend::Worker && i.sched.in_flight_is_stale_live(gen) {
+                i.sched.abandon();
+                drop(i);
+                self.restart_worker();
+                i = self.inner.borrow_mut();
             }
             if let Some((sgen, points)) = sweep {
                 if sgen != i.sweep_gen {
@@ -135,6 +155,31 @@ impl Runner {
         self.pump();
     }
 
+    /// Stops the job `kind` if it is the one in flight on the worker (the user pressed
+    /// Cancel): the worker is terminated and a new one started; the job is not retried.
+    pub fn cancel(&self, kind: JobKind) {
+        let stop = {
+            let mut i = self.inner.borrow_mut();
+            i.backend == Backend::Worker && i.sched.cancel(&kind)
+        };
+        if stop {
+            self.restart_worker();
+        }
+        self.pump();
+    }
+
+    /// Terminates the worker (whatever it computes is lost) and starts a new one; work
+    /// waits until it is ready.
+    fn restart_worker(&self) {
+        {
+            let mut i = self.inner.borrow_mut();
+            i.in_flight = None;
+            i.progressed = false;
+        }
+        #[cfg(target_arch = "wasm32")]
+        web::restart_worker(self);
+    }
+
     pub fn request_seeds(&self) {
         self.inner.borrow_mut().sched.want_seeds();
         self.pump();
@@ -149,6 +194,7 @@ impl Runner {
             }
             let Some(req) = i.sched.next_request() else { return };
             i.in_flight = Some(req.clone());
+            i.progressed = false;
             (req, i.backend)
         };
         self.send(req, backend);
@@ -178,6 +224,19 @@ impl Runner {
 
     /// Handles one answer: marks its job done, dispatches, starts the next.
     fn answer(&self, resp: Response) {
+        if let Response::Progress { id, .. } = &resp {
+            // Not an answer: the job goes on.
+            let (action, dispatch) = {
+                let mut i = self.inner.borrow_mut();
+                let Some(kind) = i.sched.in_flight_kind(*id) else { return };
+                i.progressed = true;
+                (action_for(kind, resp), i.dispatch.clone())
+            };
+            if let Some(a) = action {
+                dispatch.dispatch(a);
+            }
+            return;
+        }
         let (action, dispatch) = {
             let mut i = self.inner.borrow_mut();
             let kind = match &resp {
@@ -188,6 +247,7 @@ impl Runner {
                     None
                 }
                 Response::Run { id, .. } | Response::Seeds { id, .. } => i.sched.finish(*id),
+                Response::Progress { .. } => None,
                 Response::Garbled { .. } => i.sched.abandon(),
             };
             if kind.is_some() {
@@ -259,6 +319,18 @@ mod web {
     /// Where Trunk puts the worker's loader (`data-loader-shim` on the worker link).
     const WORKER_URL: &str = "./worker_loader.js";
 
+    /// Terminates the worker and starts a new one (Cancel: a worker busy with a run reads
+    /// no message, so this is the one way to stop it).
+    pub fn restart_worker(runner: &Runner) {
+        let old = runner.inner.borrow_mut().web.worker.take();
+        if let Some(w) = old {
+            w.set_onmessage(None);
+            w.set_onerror(None);
+            w.terminate();
+        }
+        start_worker(runner);
+    }
+
     pub fn start_worker(runner: &Runner) {
         let worker = match Worker::new(WORKER_URL) {
             Ok(w) => w,
@@ -307,14 +379,11 @@ mod web {
         });
         let mut i = runner.inner.borrow_mut();
         i.backend = Backend::Starting;
-        i.web = Web {
-            worker: Some(worker),
-            _on_message: Some(on_message),
-            _on_error: Some(on_error),
-            _ready_timeout: Some(ready_timeout),
-            main_timer: None,
-            full_timer: None,
-        };
+        // The timers stay: a restarted worker must not lose a held full run's release.
+        i.web.worker = Some(worker);
+        i.web._on_message = Some(on_message);
+        i.web._on_error = Some(on_error);
+        i.web._ready_timeout = Some(ready_timeout);
     }
 
     /// Posts a request to the worker; false if there is none or posting failed.

@@ -14,7 +14,7 @@ use crate::engine::trace::Trace;
 use crate::share::rtapp;
 use crate::share::url::{self, UrlState, View};
 
-use super::jobs::{RunResult, SeedTable};
+use super::jobs::{JobKind, RunProgress, RunResult, SeedTable};
 use super::scale::{mapping, SWEEP_POINTS};
 
 /// A finished run as the views show it.
@@ -94,12 +94,14 @@ pub struct Pinned {
     pub result: Option<Rc<RunView>>,
     /// Why A cannot run (then it never gets a result).
     pub error: Option<String>,
+    /// The user stopped A's full run: A keeps its preview (labelled so) until "Run in full".
+    pub cancelled: bool,
 }
 
 impl Pinned {
     /// Whether A's full run is still to come: no result yet, or only its preview.
     pub fn waiting(&self) -> bool {
-        self.error.is_none() && self.result.as_ref().is_none_or(|r| r.preview)
+        self.error.is_none() && !self.cancelled && self.result.as_ref().is_none_or(|r| r.preview)
     }
 }
 
@@ -154,6 +156,15 @@ pub struct State {
     /// A link's B config, installed once A (pinned) has its full result: the runner runs
     /// one config at a time, so A runs first, then B becomes the current config.
     pub pending_b: Option<Config>,
+    /// How far the long run in flight has come (the current config's full run or the
+    /// pinned A's), while it reports progress.
+    pub progress: Option<(JobKind, RunProgress)>,
+    /// The generation whose full run the user cancelled: its preview stays, labelled so.
+    pub cancelled: Option<u64>,
+    /// The last Cancel press (a count, so each press is an effect) and the job it stops.
+    pub cancel_req: Option<(u64, JobKind)>,
+    /// Bumped by "Run in full" after a cancel, so the runs are asked for again.
+    pub reruns: u64,
     next_notice: u64,
     next_pin: u64,
 }
@@ -183,6 +194,10 @@ impl State {
             embed: false,
             views: Vec::new(),
             pending_b: None,
+            progress: None,
+            cancelled: None,
+            cancel_req: None,
+            reruns: 0,
             next_notice: 0,
             next_pin: 0,
         };
@@ -192,7 +207,26 @@ impl State {
 
     /// True while the shown result is for an older config or only its preview.
     pub fn running(&self) -> bool {
-        self.result.as_ref().map(|r| (r.gen, r.preview)) != Some((self.gen, false)) && self.run_error.is_none()
+        self.result.as_ref().map(|r| (r.gen, r.preview)) != Some((self.gen, false))
+            && self.run_error.is_none()
+            && self.cancelled != Some(self.gen)
+    }
+
+    /// Whether the user cancelled the current config's full run (its preview is shown).
+    pub fn cancelled_here(&self) -> bool {
+        self.cancelled == Some(self.gen)
+    }
+
+    /// The progress of the current config's full run, or of the pinned A's, if it is the
+    /// one reporting.
+    pub fn shown_progress(&self) -> Option<(JobKind, RunProgress)> {
+        let (kind, p) = self.progress.clone()?;
+        let current = match &kind {
+            JobKind::Live { gen, preview: false } => *gen == self.gen,
+            JobKind::Pin { id } => self.pin.as_ref().is_some_and(|a| a.id == *id && a.waiting()),
+            _ => false,
+        };
+        current.then_some((kind, p))
     }
 
     /// True while the comparison is not final: A (pinned) has no full result yet, or a
@@ -212,7 +246,7 @@ impl State {
     /// Pins `config` as A with what is known of its run so far.
     fn pin(&mut self, config: Config, result: Option<Rc<RunView>>) {
         self.next_pin += 1;
-        self.pin = Some(Rc::new(Pinned { id: self.next_pin, config, result, error: None }));
+        self.pin = Some(Rc::new(Pinned { id: self.next_pin, config, result, error: None, cancelled: false }));
     }
 
     /// The state a share link describes (see `share::url`), with one notice listing what
@@ -310,6 +344,10 @@ impl State {
         self.config = config;
         self.gen += 1;
         self.run_error = None;
+        self.cancelled = None;
+        if matches!(self.progress, Some((JobKind::Live { .. }, _))) {
+            self.progress = None;
+        }
         if key.is_some() {
             self.last_key = key;
         }
@@ -339,7 +377,8 @@ pub enum Action {
         value: String,
     },
     LoadPreset(String),
-    /// Load a preset plus the keys of one seed-table row.
+    /// Load a preset plus the keys of one seed-table row, shortened as the page's quick
+    /// tables run it (`validate::quicken`), so its figures are the table's.
     LoadRow {
         preset: String,
         sets: Vec<(String, String)>,
@@ -363,6 +402,15 @@ pub enum Action {
         /// The point's full metrics, or why it failed.
         result: Result<crate::engine::Metrics, String>,
     },
+    /// A long run in flight reports how far it has come.
+    Progress {
+        kind: JobKind,
+        progress: RunProgress,
+    },
+    /// Stop the long run that reports progress (the figures stay a labelled preview).
+    Cancel,
+    /// Run in full what was cancelled.
+    RunAgain,
     SeedsLoading,
     SeedsDone(Vec<SeedTable>),
     Notice(String),
@@ -416,11 +464,22 @@ impl Reducible for State {
             },
             Action::LoadRow { preset: name, sets } => match preset(&name) {
                 Some(p) => {
-                    let mut c = (p.config)();
+                    let mut full = (p.config)();
                     for (k, v) in &sets {
-                        if let Err(e) = c.set(k, v) {
+                        if let Err(e) = full.set(k, v) {
                             s.notice(format!("Row setting skipped: {e}"));
                         }
+                    }
+                    // The page's tables are the quick ones: open the run the row shows.
+                    let c = crate::engine::validate::quicken(full.clone());
+                    let shortened: Vec<String> = c.diff(&full).iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    if !shortened.is_empty() {
+                        let back: Vec<String> = full.diff(&c).iter().map(|(k, v)| format!("{k}={v}")).collect();
+                        s.notice(format!(
+                            "Loaded as the quick table ran it ({}); set {} for the full experiment.",
+                            shortened.join(", "),
+                            back.join(", ")
+                        ));
                     }
                     s.preset = p.name.to_string();
                     s.tab = Tab::Explore;
@@ -440,6 +499,9 @@ impl Reducible for State {
                 let full_shown = s.result.as_ref().is_some_and(|r| r.gen == gen && !r.preview);
                 if gen != s.gen || (preview && full_shown) {
                     return self; // stale, or a preview after its full run
+                }
+                if !preview && matches!(s.progress, Some((JobKind::Live { .. }, _))) {
+                    s.progress = None;
                 }
                 match result {
                     Ok(r) => {
@@ -480,6 +542,9 @@ impl Reducible for State {
                 }
             }
             Action::PinDone { id, result } => {
+                if matches!(s.progress, Some((JobKind::Pin { id: p }, _)) if p == id) {
+                    s.progress = None;
+                }
                 let Some(pin) = &mut s.pin else { return self };
                 if pin.id != id || !pin.waiting() {
                     return self; // an earlier A's, or A already has its full run
@@ -513,6 +578,35 @@ impl Reducible for State {
                     }
                     Err(_) => sw.failed += 1,
                 }
+            }
+            Action::Progress { kind, progress } => {
+                s.progress = Some((kind, progress));
+                if s.shown_progress().is_none() {
+                    return self; // a stale job's report: nothing to show
+                }
+            }
+            Action::Cancel => {
+                let Some((kind, _)) = s.shown_progress() else { return self };
+                s.progress = None;
+                let n = s.cancel_req.as_ref().map_or(0, |c| c.0) + 1;
+                match &kind {
+                    JobKind::Pin { .. } => {
+                        if let Some(pin) = &mut s.pin {
+                            Rc::make_mut(pin).cancelled = true;
+                        }
+                    }
+                    _ => s.cancelled = Some(s.gen),
+                }
+                s.cancel_req = Some((n, kind));
+            }
+            Action::RunAgain => {
+                s.cancelled = None;
+                if let Some(pin) = &mut s.pin {
+                    if pin.cancelled {
+                        Rc::make_mut(pin).cancelled = false;
+                    }
+                }
+                s.reruns += 1;
             }
             Action::SeedsLoading => s.seeds = Seeds::Loading,
             Action::SeedsDone(t) => s.seeds = Seeds::Loaded(Rc::new(t)),
@@ -801,6 +895,58 @@ mod tests {
         assert_eq!(s.notices.len(), 2);
         let id = s.notices[0].id;
         assert_eq!(reduce(s, Action::Dismiss(id)).notices.len(), 1);
+    }
+
+    #[test]
+    fn load_opens_exactly_the_run_the_quick_table_shows() {
+        // Issue 17: the page's tables run a tenth of the pipe loops (`validate::quicken`) but
+        // Load opened the row at full length, so its figures did not match the table's.
+        let t = crate::engine::validate::validate_preset("nohz-pipe", true).expect("the seed table");
+        for row in &t.rows {
+            let s =
+                reduce(Rc::new(State::default()), Action::LoadRow { preset: t.preset.clone(), sets: row.sets.clone() });
+            let m = crate::engine::run(&s.config, None).expect("runs").metrics;
+            for (col, cell) in t.columns.iter().zip(&row.cells) {
+                let got = match col.key.as_str() {
+                    "elapsed_s" => m.elapsed_s,
+                    "user_s" => m.user_s,
+                    "sys_s" => m.sys_s,
+                    "cpu_percent" => m.cpu_percent,
+                    "context_switches" => m.context_switches as f64,
+                    _ => m.throughput,
+                };
+                assert_eq!(got, cell.simulated, "{} / {}: the loaded run is the table's", row.label, col.key);
+            }
+            let n = s.notices.last().expect("a notice says the run is shortened");
+            assert!(n.text.contains("loops=100000") && n.text.contains("loops=1000000"), "{}", n.text);
+        }
+    }
+
+    #[test]
+    fn a_long_run_shows_progress_and_a_cancel_keeps_the_preview_labelled() {
+        let s = reduce(Rc::new(State::default()), Action::Set { key: "cores", value: "3".into() });
+        let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(1.0), preview: true });
+        let full = JobKind::Live { gen: s.gen, preview: false };
+        let p = RunProgress { now: 2_000_000_000, duration: 10_000_000_000, events: 3_000_000, max_events: 50_000_000 };
+        let stale =
+            reduce(s.clone(), Action::Progress { kind: JobKind::Live { gen: s.gen - 1, preview: false }, progress: p });
+        assert!(Rc::ptr_eq(&stale, &s), "an older config's report is dropped");
+        let s = reduce(s, Action::Progress { kind: full.clone(), progress: p });
+        assert_eq!(s.shown_progress(), Some((full.clone(), p)));
+        assert!((p.fraction() - 0.2).abs() < 1e-9);
+        let c = reduce(s, Action::Cancel);
+        assert_eq!(c.cancel_req, Some((1, full)), "the runner is told which job to stop");
+        assert!(c.cancelled_here() && !c.running() && c.shown_progress().is_none());
+        assert!(c.result.as_ref().unwrap().preview, "the figures stay a preview");
+        let late = reduce(c.clone(), Action::RunDone { gen: c.gen, result: ok_run(1.5), preview: true });
+        assert!(late.result.as_ref().unwrap().preview);
+        let again = reduce(c.clone(), Action::RunAgain);
+        assert!(again.reruns == c.reruns + 1 && !again.cancelled_here() && again.running());
+        let done = reduce(again.clone(), Action::RunDone { gen: again.gen, result: ok_run(2.0), preview: false });
+        assert!(!done.running() && !done.result.as_ref().unwrap().preview);
+        // A change after a cancel runs the new config in full as usual.
+        let next = reduce(c, Action::Set { key: "hz", value: "1000".into() });
+        assert!(!next.cancelled_here() && next.running());
     }
 
     fn from_link(q: &str) -> State {

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::engine::config::Config;
-use crate::engine::metrics::Metrics;
+use crate::engine::metrics::{Metrics, StopReason};
 use crate::engine::presets::preset;
 
 use super::format::{delta_percent, delta_text, metric_unit, metric_value, num, stop_reason_text, verdict, METRICS};
@@ -20,6 +20,9 @@ use super::StateCtx;
 pub struct MetricsPanelProps {
     pub result: Option<Rc<RunView>>,
     pub running: bool,
+    /// The user cancelled the full run: a preview stays a preview.
+    #[prop_or_default]
+    pub cancelled: bool,
 }
 
 /// The current run's figures (zeros when nothing ran yet). `data-gen` is the config
@@ -33,7 +36,13 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
     let no_events = props.result.is_some() && m.events == 0;
     html! {
         <section class={classes!("metrics", props.running.then_some("stale"))} aria-label="Metrics" aria-busy={props.running.to_string()}
-            data-gen={props.result.as_ref().map(|r| r.gen.to_string())}>
+            data-gen={props.result.as_ref().map(|r| r.gen.to_string())}
+            data-digest={props.result.as_ref().map(|r| r.metrics.digest.clone())}
+            data-stop={props.result.as_ref().and_then(|r| r.metrics.stop_reason).map(|r| match r {
+                StopReason::Completed => "completed",
+                StopReason::TimeLimit => "time_limit",
+                StopReason::EventBudget => "event_budget",
+            })}>
             <dl>
                 { for METRICS.iter().map(|d| {
                     let unit = metric_unit(d, m).to_string();
@@ -48,8 +57,9 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
             </dl>
             if props.result.as_ref().is_some_and(|r| r.preview && r.figures_partial()) {
                 <p class="note" data-metric="stop_reason">{format!(
-                    "Preview: these figures cover the first {} events; the whole run follows.",
-                    super::format::count(super::jobs::PREVIEW_EVENT_BUDGET)
+                    "Preview: these figures cover the first {} events; {}",
+                    super::format::count(super::jobs::PREVIEW_EVENT_BUDGET),
+                    if props.cancelled { "the full run was cancelled (Run in full above)." } else { "the whole run follows." }
                 )}</p>
             } else if no_events {
                 <p class="note">{"An empty run: no events were recorded in the simulated window, so every figure is zero. Try a longer duration or more work."}</p>

@@ -294,6 +294,21 @@ pub struct Sim {
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
     latency_clamps: u64,
     stop: Option<(StopReason, Ns)>,
+    /// Whether `start` has run (a chunked run starts on its first `advance`).
+    started: bool,
+}
+
+/// How far a run has come, for a page that runs it in chunks (`Sim::advance`) and shows
+/// progress between them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Simulated time reached.
+    pub now: Ns,
+    /// The run's simulated time limit (`duration`).
+    pub duration: Ns,
+    /// Events handled so far, and the run's budget (`max_events`).
+    pub events: u64,
+    pub max_events: u64,
 }
 
 /// What `run_checked` reports besides the outcome: the invariants' raw material.
@@ -430,6 +445,7 @@ impl Sim {
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
             latency_clamps: 0,
             stop: None,
+            started: false,
             cfg,
         }
     }
@@ -440,7 +456,35 @@ impl Sim {
         self.finish()
     }
 
+    /// Handles up to `events` more events (starting the run on the first call); true once
+    /// the run has stopped, and then `into_outcome` gives its result. The event loop is the
+    /// one `run` uses, only paused between calls, so a run in chunks of any size handles the
+    /// same events in the same order and gives the same outcome.
+    pub fn advance(&mut self, events: u64) -> bool {
+        self.start();
+        for _ in 0..events {
+            if !self.step() {
+                return true;
+            }
+        }
+        self.stop.is_some()
+    }
+
+    /// How far the run has come.
+    pub fn progress(&self) -> Progress {
+        Progress { now: self.now, duration: self.cfg.duration, events: self.events, max_events: self.cfg.max_events }
+    }
+
+    /// The outcome of a run `advance` has brought to its end (or of its first events, if
+    /// called earlier: then it is the outcome of a run stopped there).
+    pub fn into_outcome(mut self) -> Outcome {
+        self.finish()
+    }
+
     fn start(&mut self) {
+        if std::mem::replace(&mut self.started, true) {
+            return;
+        }
         for t in 0..self.tasks.len() {
             let c = self.tasks[t].core;
             self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
@@ -696,6 +740,35 @@ mod tests {
             let b = Hist::bucket(ns);
             assert!(Hist::lower(b) <= ns && ns < Hist::upper(b), "{ns} in bucket {b}");
         }
+    }
+
+    #[test]
+    fn a_run_in_chunks_is_the_same_run() {
+        let mut cfg = (crate::engine::presets::preset("nohz-pipe").expect("preset").config)();
+        cfg.loops = 3_000;
+        let opts = Some(TraceOptions { window: (0, cfg.duration), max_items: 4_000 });
+        let whole = Sim::new(&cfg, opts).run();
+        assert!(whole.metrics.events > 10_000 && whole.trace.truncated, "a run long enough to cut its trace");
+        for chunk in [1, 999, 10_000, u64::MAX] {
+            let mut sim = Sim::new(&cfg, opts);
+            let mut calls = 0;
+            while !sim.advance(chunk) {
+                calls += 1;
+                let p = sim.progress();
+                assert!(p.events <= whole.metrics.events && p.now <= cfg.duration);
+            }
+            assert!(chunk > 10_000 || calls > 1, "chunk {chunk}: the run was paused");
+            assert!(sim.advance(chunk), "a stopped run stays stopped");
+            let chunked = sim.into_outcome();
+            assert_eq!(chunked.metrics.digest, whole.metrics.digest, "chunk {chunk}");
+            assert_eq!(chunked, whole, "chunk {chunk}: the same metrics and trace");
+        }
+        // A budget cut lands on the same event whatever the chunks.
+        cfg.max_events = 5_001;
+        let cut = Sim::new(&cfg, None).run();
+        let mut sim = Sim::new(&cfg, None);
+        while !sim.advance(1_000) {}
+        assert_eq!(sim.into_outcome(), cut);
     }
 
     #[test]

@@ -1,0 +1,142 @@
+// Full runs in headless Chromium against the built site (dist/), checked against the command
+// line (issue 17): every preset opened from a plain `?preset=NAME` link runs to its end and
+// shows the CLI's figures and digest (the page used to stop nohz-pipe at a hidden 2M-event
+// budget); a long run shows its progress and Cancel stops it, leaving the preview labelled as
+// one; and the page logs no console warning or error on load (Trunk's worker shim logged
+// "using deprecated parameters for the initialization function"). Needs dist/ and the
+// release binary (brought up to date here). Run by `./scripts/test e2e` or
+// `node --test e2e/fullrun.test.mjs`.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+import { launch, open } from './browser.mjs';
+
+const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = process.env.SCHEDSCOPE_BIN ?? `${ROOT}/target/release/schedscope`;
+const PRESETS = ['intro', 'hrtick-iperf', 'rr-kbuild', 'nohz-pipe', 'eevdf-vs-cfs'];
+const CHECKED = ['elapsed_s', 'context_switches', 'timer_reprograms', 'ipis'];
+// nohz-pipe with ten times its round trips: ~80M events, several seconds in wasm.
+const LONG = '/?v=1&preset=nohz-pipe&loops=10000000&max_events=100000000';
+
+// The page's number formats (src/ui/format.rs: count, num), applied to the CLI's values.
+const count = (n) => String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+function num(x) {
+  const a = Math.abs(x);
+  if (a === 0) return '0';
+  if (a >= 1000) return (x < 0 ? '-' : '') + count(Math.round(a));
+  if (a >= 100) return x.toFixed(1);
+  if (a >= 10) return x.toFixed(2);
+  if (a >= 0.001) return x.toFixed(3);
+  return x.toExponential(2);
+}
+const INTEGER = new Set(['context_switches', 'timer_reprograms', 'ipis']);
+const shown = (key, m) => (INTEGER.has(key) ? count(m[key]) : num(m[key]));
+
+let server;
+let browser;
+const expected = {};
+
+before(async () => {
+  if (!process.env.SCHEDSCOPE_BIN) execFileSync('cargo', ['build', '--release', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  for (const p of PRESETS) {
+    const out = execFileSync(CLI, ['run', '--preset', p, '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const m = JSON.parse(out).metrics;
+    expected[p] = { digest: m.digest, stop: m.stop_reason, ...Object.fromEntries(CHECKED.map((k) => [k, shown(k, m)])) };
+  }
+  assert.ok(JSON.parse(execFileSync(CLI, ['run', '--preset', 'nohz-pipe', '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 })).metrics.events > 2_000_000,
+    'nohz-pipe needs more events than the old hidden budget');
+  server = await serve(DIST, 0);
+  browser = await launch({ width: 1280, height: 800 });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The figures the metrics panel shows once the page is up to date. */
+async function figures(page, timeout) {
+  await page.waitForSelector('.toolbar .status.ok', { timeout });
+  return page.evaluate((keys) => {
+    const panel = document.querySelector('section.metrics');
+    const v = (k) => panel.querySelector(`[data-metric="${k}"] .v`)?.textContent.trim() ?? null;
+    return { digest: panel.getAttribute('data-digest'), stop: panel.getAttribute('data-stop'), ...Object.fromEntries(keys.map((k) => [k, v(k)])) };
+  }, CHECKED);
+}
+
+for (const p of PRESETS) {
+  test(`?preset=${p} runs to its end in the page and shows the CLI's figures`, async () => {
+    const { page, problems } = await open(browser.context, new URL(`/?preset=${p}`, server.url).href);
+    try {
+      const got = await figures(page, 120_000);
+      assert.deepEqual(got, expected[p]);
+      assert.notEqual(got.stop, 'event_budget');
+      assert.deepEqual(problems, [], 'no console warning or error, no failed request');
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+test('the page logs no console warning on load (wasm-bindgen init of the app and the worker)', async () => {
+  const { page, problems } = await open(browser.context, server.url);
+  try {
+    await page.waitForSelector('.toolbar .status.ok', { timeout: 30_000 });
+    // The worker has started once the first run came back from it or the page: give its
+    // loader time to log, then check.
+    await page.waitForTimeout(1_000);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+/** The status line's text and class. */
+const status = (page) => page.evaluate(() => {
+  const s = document.querySelector('.toolbar .status');
+  return { text: s?.textContent ?? '', cls: s?.className ?? '' };
+});
+
+test('a long run shows its progress, Cancel stops it, Run in full resumes and a change replaces it', async () => {
+  const { page, problems } = await open(browser.context, new URL(LONG, server.url).href);
+  try {
+    await page.waitForSelector('.toolbar .status.progress', { timeout: 30_000 });
+    const first = await status(page);
+    assert.match(first.text, /^Preview · simulating the rest: .+ of ≤ 120 s simulated · [\d,]+ eventsCancel$/);
+    const events = (t) => Number(t.match(/simulated · ([\d,]+) events/)[1].replace(/,/g, ''));
+    await page.waitForFunction((n) => {
+      const m = document.querySelector('.toolbar .status.progress')?.textContent.match(/simulated · ([\d,]+) events/);
+      return m && Number(m[1].replace(/,/g, '')) > n;
+    }, events(first.text), { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForSelector('.toolbar .status.cancelled', { timeout: 5_000 });
+    const note = await page.textContent('section.metrics [data-metric=stop_reason]');
+    assert.match(note, /^Preview: these figures cover the first 250,000 events; the full run was cancelled/);
+    assert.equal(await page.getAttribute('section.metrics', 'data-stop'), 'event_budget', 'the preview, not a final figure');
+    // The cancelled run does not come back later.
+    await page.waitForTimeout(1_500);
+    assert.match((await status(page)).cls, /cancelled/);
+    // Run in full starts it again on a fresh worker, with progress.
+    await page.getByRole('button', { name: 'Run in full' }).click();
+    await page.waitForSelector('.toolbar .status.progress', { timeout: 30_000 });
+    // A change while it runs: the stale long run is stopped, the new config is answered at once.
+    await page.evaluate(() => {
+      const d = document.querySelector('details.drawer');
+      if (d && !d.open) d.open = true;
+      const input = document.querySelector('input[name=loops-text]');
+      input.value = '20000';
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await page.waitForSelector('.toolbar .status.ok', { timeout: 15_000 });
+    const cli = JSON.parse(execFileSync(CLI, ['run', '--preset', 'nohz-pipe', '--set', 'loops=20000', '--set', 'max_events=100000000', '--json'],
+      { encoding: 'utf8' })).metrics;
+    assert.equal(await page.getAttribute('section.metrics', 'data-digest'), cli.digest);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
