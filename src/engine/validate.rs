@@ -293,6 +293,12 @@ pub fn validate_all(quick: bool) -> Vec<Table> {
     all
 }
 
+/// The presets with a table, in the order `validate_all` runs them (seeds, then corpus).
+pub fn table_presets() -> Vec<&'static str> {
+    let with = |corpus: bool| PRESETS.iter().filter(move |p| p.table.is_some_and(|t| t.corpus == corpus));
+    with(false).chain(with(true)).map(|p| p.name).collect()
+}
+
 fn tables(quick: bool, corpus: bool) -> Vec<Table> {
     PRESETS
         .iter()

@@ -49,14 +49,16 @@ pub const LIVE_TRACE_ITEMS: usize = 200_000;
 pub enum Request {
     /// Simulate `config`; record a trace of at most `trace_items` items (0: none).
     Run { id: u64, config: Config, trace_items: usize },
-    /// Compute the seed tables (`validate::validate_all(true)`).
-    Seeds { id: u64 },
+    /// Compute one seed or corpus table, quick (`validate::validate_preset(preset, true)`):
+    /// one job per table, so the first tables show while the corpus's longer ones run and
+    /// a knob's preview can go between them.
+    Seeds { id: u64, preset: String },
 }
 
 impl Request {
     pub fn id(&self) -> u64 {
         match self {
-            Request::Run { id, .. } | Request::Seeds { id } => *id,
+            Request::Run { id, .. } | Request::Seeds { id, .. } => *id,
         }
     }
 }
@@ -150,7 +152,9 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
                 .map_err(|e| e.to_string());
             Response::Run { id: *id, result }
         }
-        Request::Seeds { id } => Response::Seeds { id: *id, tables: validate::validate_all(true) },
+        Request::Seeds { id, preset } => {
+            Response::Seeds { id: *id, tables: validate::validate_preset(preset, true).into_iter().collect() }
+        }
     }
 }
 
@@ -350,7 +354,11 @@ pub enum JobKind {
     Pin {
         id: u64,
     },
-    Seeds,
+    /// One table of the Experiments view; `last` when no table follows it.
+    Seeds {
+        preset: String,
+        last: bool,
+    },
 }
 
 /// A sweep waiting to be run point by point.
@@ -363,8 +371,8 @@ pub struct SweepPlan {
 }
 
 /// Keeps one job in flight: the latest config's preview first, then its full run, then the
-/// pinned A's full run (once no full run is held), then seed tables, then sweep points one
-/// at a time. A newer config or sweep replaces waiting
+/// pinned A's full run (once no full run is held), then the Experiments tables (one job
+/// per table, so a preview can go between two), then sweep points one at a time. A newer config or sweep replaces waiting
 /// work, so stale work is never started (an answer to stale work is dropped by generation
 /// in the reducer). While a knob moves, only previews run: a full run waits until the
 /// runner releases it (`release_full`, after the knob has rested), so its big answer never
@@ -380,7 +388,8 @@ pub struct Scheduler {
     /// The pinned A's full run (`Pinned::id`, capped config).
     pin: Option<(u64, Config)>,
     sweep: Option<SweepPlan>,
-    seeds: bool,
+    /// Experiments tables still to compute, in order.
+    seeds: std::collections::VecDeque<String>,
 }
 
 impl Scheduler {
@@ -432,8 +441,9 @@ impl Scheduler {
         self.sweep = Some(SweepPlan { gen, points, next: 0 });
     }
 
+    /// Asks for every table of the Experiments view (`validate::table_presets`), one job each.
     pub fn want_seeds(&mut self) {
-        self.seeds = true;
+        self.seeds = validate::table_presets().into_iter().map(String::from).collect();
     }
 
     pub fn busy(&self) -> bool {
@@ -462,9 +472,9 @@ impl Scheduler {
                 return Some(Request::Run { id, config, trace_items: LIVE_TRACE_ITEMS });
             }
         }
-        if std::mem::take(&mut self.seeds) {
-            self.in_flight = Some((id, JobKind::Seeds));
-            return Some(Request::Seeds { id });
+        if let Some(preset) = self.seeds.pop_front() {
+            self.in_flight = Some((id, JobKind::Seeds { preset: preset.clone(), last: self.seeds.is_empty() }));
+            return Some(Request::Seeds { id, preset });
         }
         if let Some(plan) = &mut self.sweep {
             if let Some(config) = plan.points.get(plan.next).cloned() {
@@ -531,7 +541,7 @@ impl Scheduler {
             (JobKind::Pin { id }, Request::Run { config, .. }) if self.pin.is_none() => {
                 self.pin = Some((id, config));
             }
-            (JobKind::Seeds, _) => self.seeds = true,
+            (JobKind::Seeds { preset, .. }, _) => self.seeds.push_front(preset),
             _ => {}
         }
     }
@@ -681,11 +691,35 @@ mod tests {
     fn unknown_answers_are_ignored_and_abandon_frees_the_slot() {
         let mut s = Scheduler::default();
         s.want_seeds();
-        let Some(Request::Seeds { id }) = s.next_request() else { panic!() };
+        let Some(Request::Seeds { id, preset }) = s.next_request() else { panic!() };
+        assert_eq!(preset, "hrtick-iperf", "the seeds come first");
         assert_eq!(s.finish(id + 7), None);
         assert!(s.busy());
-        assert_eq!(s.abandon(), Some(JobKind::Seeds));
+        assert_eq!(s.abandon(), Some(JobKind::Seeds { preset, last: false }));
         assert!(!s.busy());
+    }
+
+    #[test]
+    fn experiments_tables_are_one_job_each_and_a_preview_goes_between_them() {
+        let mut s = Scheduler::default();
+        s.want_seeds();
+        let names = validate::table_presets();
+        assert!(names.len() >= 7 && names.contains(&"token-governors"));
+        let mut got = Vec::new();
+        for (i, _) in names.iter().enumerate() {
+            let Some(Request::Seeds { id, preset }) = s.next_request() else { panic!("table {i}") };
+            assert_eq!(s.finish(id), Some(JobKind::Seeds { preset: preset.clone(), last: i + 1 == names.len() }));
+            got.push(preset);
+            if i == 0 {
+                // A knob moved while the first table ran: its preview runs before the next table.
+                s.want_live(1, &cfg(1));
+                assert!(matches!(s.next_request(), Some(Request::Run { .. })));
+                s.finish(s.next_id);
+                s.drop_live();
+            }
+        }
+        assert_eq!(got, names);
+        assert_eq!(s.next_request(), None);
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
         (JobKind::Sweep { gen, index }, Response::Run { result, .. }) => {
             Some(Action::SweepPoint { gen, index, result: result.map(|r| r.metrics) })
         }
-        (JobKind::Seeds, Response::Seeds { tables, .. }) => Some(Action::SeedsDone(tables)),
+        (JobKind::Seeds { last, .. }, Response::Seeds { tables, .. }) => Some(Action::SeedsDone { tables, last }),
         // Only the long runs a person waits for show their progress.
         (kind @ (JobKind::Live { preview: false, .. } | JobKind::Pin { .. }), Response::Progress { progress, .. }) => {
             Some(Action::Progress { kind, progress })
@@ -261,7 +261,7 @@ impl Runner {
             let garbled = matches!(resp, Response::Garbled { .. });
             let action = match kind {
                 Some(k) => action_for(k, resp),
-                None if garbled => action_for(JobKind::Seeds, resp),
+                None if garbled => action_for(JobKind::Seeds { preset: String::new(), last: true }, resp),
                 None => None,
             };
             (action, i.dispatch.clone())
@@ -441,10 +441,10 @@ mod tests {
         };
         assert_eq!((m.throughput, m.throughput_unit.as_str(), m.context_switches), (2.0, "ops/s", 9));
         assert_eq!(
-            action_for(JobKind::Seeds, Response::Seeds { id: 1, tables: vec![] }),
-            Some(Action::SeedsDone(vec![]))
+            action_for(JobKind::Seeds { preset: "x".into(), last: true }, Response::Seeds { id: 1, tables: vec![] }),
+            Some(Action::SeedsDone { tables: vec![], last: true })
         );
-        assert_eq!(action_for(JobKind::Seeds, Response::Ready), None);
+        assert_eq!(action_for(JobKind::Seeds { preset: "x".into(), last: false }, Response::Ready), None);
         // A pinned A's own run answers A, even when its budget cut it (it is A's full run).
         assert!(matches!(action_for(JobKind::Pin { id: 5 }, cut()), Some(Action::PinDone { id: 5, result: Ok(_) })));
     }

@@ -121,6 +121,8 @@ pub enum Tab {
 pub enum Seeds {
     NotLoaded,
     Loading,
+    /// Some tables are in, more are being computed.
+    Partial(Rc<Vec<SeedTable>>),
     Loaded(Rc<Vec<SeedTable>>),
 }
 
@@ -412,7 +414,11 @@ pub enum Action {
     /// Run in full what was cancelled.
     RunAgain,
     SeedsLoading,
-    SeedsDone(Vec<SeedTable>),
+    /// One Experiments job's tables; `last` when no more follow.
+    SeedsDone {
+        tables: Vec<SeedTable>,
+        last: bool,
+    },
     Notice(String),
     /// An rt-app JSON file's text (`name` is the file name): its config changes apply all
     /// together or not at all; notices say what was approximated or what is wrong.
@@ -609,7 +615,14 @@ impl Reducible for State {
                 s.reruns += 1;
             }
             Action::SeedsLoading => s.seeds = Seeds::Loading,
-            Action::SeedsDone(t) => s.seeds = Seeds::Loaded(Rc::new(t)),
+            Action::SeedsDone { tables, last } => {
+                let mut all = match &s.seeds {
+                    Seeds::Partial(so_far) => so_far.as_ref().clone(),
+                    _ => Vec::new(),
+                };
+                all.extend(tables);
+                s.seeds = if last { Seeds::Loaded(Rc::new(all)) } else { Seeds::Partial(Rc::new(all)) };
+            }
             Action::Notice(text) => s.notice(text),
             Action::Import { name, text } => match rtapp::import(&text) {
                 Err(e) => s.notice(format!("Cannot import {name}: {e}. Nothing was changed.")),
@@ -744,6 +757,27 @@ mod tests {
 
     fn reduce(s: Rc<State>, a: Action) -> Rc<State> {
         s.reduce(a)
+    }
+
+    #[test]
+    fn experiments_tables_accumulate_until_the_last_one() {
+        let table = |name: &str| SeedTable {
+            preset: name.into(),
+            title: name.into(),
+            source: String::new(),
+            metric: "elapsed_s".into(),
+            unit: "s".into(),
+            columns: Vec::new(),
+            rows: Vec::new(),
+            corpus: false,
+            notes: String::new(),
+        };
+        let s = reduce(Rc::new(State::default()), Action::SeedsLoading);
+        let s = reduce(s, Action::SeedsDone { tables: vec![table("a")], last: false });
+        assert!(matches!(&s.seeds, Seeds::Partial(t) if t.len() == 1));
+        let s = reduce(s, Action::SeedsDone { tables: vec![table("b")], last: true });
+        let Seeds::Loaded(t) = &s.seeds else { panic!("{:?}", s.seeds) };
+        assert_eq!(t.iter().map(|t| t.preset.as_str()).collect::<Vec<_>>(), ["a", "b"], "in order, none lost");
     }
 
     fn ok_run(throughput: f64) -> Result<RunResult, String> {

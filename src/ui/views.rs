@@ -174,7 +174,8 @@ pub fn seed_view() -> Html {
         Seeds::Loaded(tables) if tables.is_empty() => html! {
             <p class="note">{"The validation returned no tables, so there is nothing to compare. Reload the page to run it again."}</p>
         },
-        Seeds::Loaded(tables) => {
+        Seeds::Loaded(tables) | Seeds::Partial(tables) => {
+            let more = matches!(&ctx.seeds, Seeds::Partial(_));
             let (corpus, seeds): (Vec<&SeedTable>, Vec<&SeedTable>) = tables.iter().partition(|t| t.corpus);
             let judged: Vec<bool> = corpus.iter().flat_map(|t| t.rows.iter().filter_map(|r| r.pass)).collect();
             let passed = judged.iter().filter(|&&p| p).count();
@@ -185,8 +186,11 @@ pub fn seed_view() -> Html {
                 { for seeds.iter().map(|t| html! { <SeedTableView table={(*t).clone()} /> }) }
                 if !corpus.is_empty() {
                     <h2 class="experiments-group">{"Validation corpus"}</h2>
-                    <p class="note corpus-score">{format!("{passed} of {} judged corpus rows pass in quick mode (the goal is 80%). A miss is shown as it is: the table's notes say what the model assumes.", judged.len())}</p>
+                    <p class="note corpus-score">{format!("{passed} of {} judged corpus rows pass in quick mode{} (the goal is 80%). A miss is shown as it is: the table's notes say what the model assumes.", judged.len(), if more { ", so far" } else { "" })}</p>
                     { for corpus.iter().map(|t| html! { <SeedTableView table={(*t).clone()} /> }) }
+                }
+                if more {
+                    <p class="note" role="status">{format!("{} of {} tables in; computing the next one (quick mode)…", tables.len(), crate::engine::validate::table_presets().len())}</p>
                 }
             </div>
             }
