@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
+import { shown } from './format.mjs';
 
 const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -34,21 +35,7 @@ function cli(args) {
   return JSON.parse(out).metrics;
 }
 
-// The page's number formats (src/ui/format.rs: count, num, delta_text), applied to the
-// CLI's values.
-const count = (n) => String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-function num(x) {
-  const a = Math.abs(x);
-  if (a === 0) return '0';
-  if (a >= 1000) return (x < 0 ? '-' : '') + count(Math.round(a));
-  if (a >= 100) return x.toFixed(1);
-  if (a >= 10) return x.toFixed(2);
-  if (a >= 1) return x.toFixed(3);
-  if (a >= 0.001) return x.toFixed(Math.min(6, Math.max(3, 3 - Math.floor(Math.log10(a)))));
-  throw new Error(`pick a metric with an ordinary size, not ${x}`);
-}
-const INTEGER = new Set(['context_switches', 'timer_reprograms', 'ipis']);
-const shown = (key, m) => (INTEGER.has(key) ? count(m[key]) : num(m[key]));
+// The page's number formats (e2e/format.mjs, after src/ui/format.rs), applied to the CLI's values.
 function delta(a, b) {
   const d = ((b - a) / Math.abs(a)) * 100;
   if (Math.abs(d) < 0.05) return '±0%';
