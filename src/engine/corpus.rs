@@ -114,12 +114,25 @@ pub fn token_governors() -> Config {
 const HACKBENCH_COLUMNS: &[super::presets::SeedColumn] = &[col("elapsed_s", "time", "s")];
 const HACKBENCH_NOTES: &str = "Judged: each vanilla row against 1 group (how the time grows with overload) and each scaled row against the vanilla row of the same size (the patch's gain). Changes under 5% are noise in this benchmark: they pass on no effect, or on the reported sign within 7.5%. Each row runs 100 loops, a hundredth of mmtests' 10000, so the reported times are shown as a hundredth too; the quick tables (the page) run 1 to 48 groups.";
 
-pub const HACKBENCH_CLX: SeedTable = SeedTable {
-    title: "hackbench-process-pipes, 2-socket CascadeLake: vanilla vs scaled wakeup granularity",
-    source:
-        "Mel Gorman, \"[PATCH 2/2] sched/fair: Scale wakeup granularity relative to nr_running\", LKML, 20 Sep 2021",
-    columns: HACKBENCH_COLUMNS,
-    rows: &[
+/// A hackbench-wakeup-gran table: what the CascadeLake and Zen 3 tables share.
+const fn hackbench_table(title: &'static str, rows: &'static [SeedRow]) -> SeedTable {
+    SeedTable {
+        title,
+        source:
+            "Mel Gorman, \"[PATCH 2/2] sched/fair: Scale wakeup granularity relative to nr_running\", LKML, 20 Sep 2021",
+        columns: HACKBENCH_COLUMNS,
+        rows,
+        corpus: true,
+        noise: 0.05,
+        reported_loops: 10_000,
+        quick_rows: &[0, 1, 2, 3, 6, 7, 10, 11, 12, 13],
+        notes: HACKBENCH_NOTES,
+    }
+}
+
+pub const HACKBENCH_CLX: SeedTable = hackbench_table(
+    "hackbench-process-pipes, 2-socket CascadeLake: vanilla vs scaled wakeup granularity",
+    &[
         SeedRow { label: "1 group, vanilla", sets: &[("groups", "1")], reported: &[&[0.3253]], vs: 0 },
         SeedRow {
             label: "1 group, scaled wakeup granularity",
@@ -226,19 +239,11 @@ pub const HACKBENCH_CLX: SeedTable = SeedTable {
             vs: 28,
         },
     ],
-    corpus: true,
-    noise: 0.05,
-    reported_loops: 10_000,
-    quick_rows: &[0, 1, 2, 3, 6, 7, 10, 11, 12, 13],
-    notes: HACKBENCH_NOTES,
-};
+);
 
-pub const HACKBENCH_ZEN3: SeedTable = SeedTable {
-    title: "hackbench-process-pipes, Zen 3: vanilla vs scaled wakeup granularity",
-    source:
-        "Mel Gorman, \"[PATCH 2/2] sched/fair: Scale wakeup granularity relative to nr_running\", LKML, 20 Sep 2021",
-    columns: HACKBENCH_COLUMNS,
-    rows: &[
+pub const HACKBENCH_ZEN3: SeedTable = hackbench_table(
+    "hackbench-process-pipes, Zen 3: vanilla vs scaled wakeup granularity",
+    &[
         SeedRow { label: "1 group, vanilla", sets: &[("groups", "1")], reported: &[&[0.378]], vs: 0 },
         SeedRow {
             label: "1 group, scaled wakeup granularity",
@@ -345,12 +350,7 @@ pub const HACKBENCH_ZEN3: SeedTable = SeedTable {
             vs: 28,
         },
     ],
-    corpus: true,
-    noise: 0.05,
-    reported_loops: 10_000,
-    quick_rows: &[0, 1, 2, 3, 6, 7, 10, 11, 12, 13],
-    notes: HACKBENCH_NOTES,
-};
+);
 
 pub const MESSAGING_RTP: SeedTable = SeedTable {
     title: "perf bench sched messaging -g 20 -t -l 5000: RUN_TO_PARITY",

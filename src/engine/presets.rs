@@ -62,6 +62,19 @@ pub const fn col(key: &'static str, label: &'static str, unit: &'static str) -> 
     SeedColumn { key, label, unit }
 }
 
+/// What every seed table shares: each row judged against the first, full-length runs.
+const SEED: SeedTable = SeedTable {
+    title: "",
+    source: "",
+    columns: &[],
+    rows: &[],
+    corpus: false,
+    noise: 0.0,
+    reported_loops: 0,
+    quick_rows: &[],
+    notes: "Judged: each row's change against the first row, every column the seed reports.",
+};
+
 /// A named starting config.
 #[derive(Clone, Debug)]
 pub struct Preset {
@@ -185,11 +198,7 @@ pub const PRESETS: &[Preset] = &[
                     vs: 0,
                 },
             ],
-            corpus: false,
-            noise: 0.0,
-            reported_loops: 0,
-            quick_rows: &[],
-            notes: "Judged: each row's change against the first row, every column the seed reports.",
+            ..SEED
         }),
     },
     Preset {
@@ -221,11 +230,7 @@ pub const PRESETS: &[Preset] = &[
                 },
                 SeedRow { label: "rr_interval 5000 ms", sets: &[("rr_interval", "5000ms")], reported: &[], vs: 0 },
             ],
-            corpus: false,
-            noise: 0.0,
-            reported_loops: 0,
-            quick_rows: &[],
-            notes: "Judged: each row's change against the first row, every column the seed reports.",
+            ..SEED
         }),
     },
     Preset {
@@ -269,11 +274,7 @@ pub const PRESETS: &[Preset] = &[
                     vs: 0,
                 },
             ],
-            corpus: false,
-            noise: 0.0,
-            reported_loops: 0,
-            quick_rows: &[],
-            notes: "Judged: each row's change against the first row, every column the seed reports.",
+            ..SEED
         }),
     },
     Preset {

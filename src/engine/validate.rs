@@ -143,7 +143,8 @@ fn scales_with_loops(key: &str) -> bool {
     matches!(key, "elapsed_s" | "user_s" | "sys_s" | "context_switches")
 }
 
-fn metric_of(m: &Metrics, key: &str) -> f64 {
+/// The figure of a table column (`Column::key`) in a run's metrics.
+pub fn metric_of(m: &Metrics, key: &str) -> f64 {
     match key {
         "elapsed_s" => m.elapsed_s,
         "user_s" => m.user_s,

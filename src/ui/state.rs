@@ -941,14 +941,7 @@ mod tests {
                 reduce(Rc::new(State::default()), Action::LoadRow { preset: t.preset.clone(), sets: row.sets.clone() });
             let m = crate::engine::run(&s.config, None).expect("runs").metrics;
             for (col, cell) in t.columns.iter().zip(&row.cells) {
-                let got = match col.key.as_str() {
-                    "elapsed_s" => m.elapsed_s,
-                    "user_s" => m.user_s,
-                    "sys_s" => m.sys_s,
-                    "cpu_percent" => m.cpu_percent,
-                    "context_switches" => m.context_switches as f64,
-                    _ => m.throughput,
-                };
+                let got = crate::engine::validate::metric_of(&m, &col.key);
                 assert_eq!(got, cell.simulated, "{} / {}: the loaded run is the table's", row.label, col.key);
             }
             let n = s.notices.last().expect("a notice says the run is shortened");
