@@ -275,7 +275,8 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "kernel",
         group: "Scheduler",
-        kind: KeyKind::Choice(&["2.6.21-sd", "2.6.23", "sched-devel-2007", "2.6.24", "3.11", "4.17", "6.6", "6.12"]),
+        // Must list `kernel::KERNELS` in order (a test checks it): the picker's options.
+        kind: KeyKind::Choice(&["2.6.21-sd", "2.6.23", "sched-devel-2007", "2.6.24", "3.11", "4.17", "5.15", "6.6", "6.12"]),
         help: "The kernel release whose scheduler, idle loop and defaults the run follows (SD, CFS or EEVDF by era); sets the era's tunables.",
     },
     KeyDoc {
@@ -988,6 +989,13 @@ mod tests {
             d.set(k.key, &v).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(d, c, "{}", k.key);
         }
+    }
+
+    #[test]
+    fn the_kernel_choices_are_every_era() {
+        // The picker offers these: 5.15 was missing, so a 5.15 config showed "6.12" selected.
+        let KeyKind::Choice(list) = key_doc("kernel").unwrap().kind else { panic!("kernel is a choice") };
+        assert_eq!(list.to_vec(), Kernel::names());
     }
 
     #[test]
