@@ -4,16 +4,10 @@
 //   node e2e/screens.mjs                  every scenario
 //   node e2e/screens.mjs rr-kbuild seeds  only these
 //
-<<<<<<< HEAD
 // Scenarios: each preset by name (chosen with the preset select), `seeds` (the
 // Experiments tab), `compare` (intro pinned as A, B at HZ=1000), `compare-link` (a shared
-// nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), and `dark`, `dark-seeds`,
-=======
-// Scenarios: each preset by name (chosen with the preset select), `seeds` (the Seed
-// experiments tab), `compare` (intro pinned as A, B at HZ=1000), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
 // long nohz-pipe run in progress, taken at once), and `dark`, `dark-seeds`,
->>>>>>> fullrun
 // `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 

@@ -3,7 +3,9 @@
 //! - every `.rs` file under src/ and tests/ opens with a `//!` line saying what it is for;
 //! - nothing under src/engine/ names yew, web_sys, gloo, js_sys or wasm_bindgen, or reads a
 //!   clock (the engine is pure and deterministic, and `Instant::now` panics on wasm32);
-//! - the URL query string is split into pairs only in src/share/url.rs, the one URL codec.
+//! - the URL query string is split into pairs only in src/share/url.rs, the one URL codec;
+//! - no text file carries a merge-conflict marker (two once reached main inside comments and
+//!   the README, where no compiler looks).
 
 use std::path::{Path, PathBuf};
 
@@ -118,8 +120,63 @@ fn only_the_url_codec_splits_query_strings() {
     );
 }
 
+/// Text files a person reads or a tool runs, relative to the root: the top-level documents and
+/// configs, and everything under the source, test, script and static folders.
+fn text_files() -> Vec<String> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if path.is_dir() {
+                if name != "out" && name != "node_modules" {
+                    walk(base, &path, out);
+                }
+            } else if [".rs", ".md", ".mjs", ".js", ".css", ".html", ".toml", ".json", ".sh", ".txt", ".yml"]
+                .iter()
+                .any(|x| name.ends_with(x))
+                || path.parent().is_some_and(|p| p.ends_with("scripts") || p.ends_with(".ci"))
+            {
+                out.push(path.strip_prefix(base).expect("under the root").to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let base = root();
+    let mut out = Vec::new();
+    for top in ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md", "Cargo.toml", "Trunk.toml", "index.html"] {
+        if base.join(top).exists() {
+            out.push(top.to_string());
+        }
+    }
+    for dir in ["src", "tests", "e2e", "scripts", "static", ".ci", "benches", "fuzz", "docs"] {
+        walk(&base, &base.join(dir), &mut out);
+    }
+    out.sort();
+    out
+}
+
+/// `(line number)` of each merge-conflict marker line in `text`.
+fn conflict_markers(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("<<<<<<< ") || l.starts_with(">>>>>>> ") || *l == "=======")
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+#[test]
+fn no_file_carries_a_merge_conflict_marker() {
+    let files = text_files();
+    assert!(files.iter().any(|f| f == "README.md") && files.iter().any(|f| f.starts_with("e2e/")));
+    let bad: Vec<String> =
+        files.iter().flat_map(|f| conflict_markers(&read(f)).into_iter().map(move |n| format!("{f}:{n}"))).collect();
+    assert!(bad.is_empty(), "merge-conflict markers left in: {bad:?}");
+}
+
 #[test]
 fn the_checks_catch_what_they_are_for() {
+    assert_eq!(conflict_markers("a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> topic\n"), vec![2, 4, 6]);
+    assert!(conflict_markers("a\n======== not a marker\n<<<<<<<no space\n").is_empty());
     assert_eq!(engine_violations("use yew::prelude::*;").len(), 1);
     assert_eq!(engine_violations("let w = web_sys::window();").len(), 1);
     assert_eq!(engine_violations("use gloo::timers::callback::Timeout;").len(), 1);
