@@ -134,3 +134,53 @@ test('a long run shows its progress, Cancel stops it, Run in full resumes and a 
     await page.close();
   }
 });
+
+/** The current run's timeline canvas: its aria-label says what it shows. */
+const currentTimeline = 'canvas[aria-label^="current: timeline"]';
+const shownRange = async (page) => {
+  const label = await page.getAttribute(currentTimeline, 'aria-label');
+  const m = label.match(/showing (.+?) to (.+?) of (.+?); (\d+) spans in view/);
+  assert.ok(m, label);
+  return { label, spans: Number(m[4]) };
+};
+
+test('panning a long run past its recorded stretch records that stretch, with the same figures', async () => {
+  // Issue 17: the live trace keeps its first 200,000 items (about a quarter of nohz-pipe);
+  // panning beyond it showed blank lanes. Now the page records the stretch in view again.
+  const { page, problems } = await open(browser.context, new URL('/?preset=nohz-pipe', server.url).href);
+  try {
+    const before = await figures(page, 120_000);
+    const note = page.locator('.timeline-note', { hasText: 'the live trace keeps at most' });
+    assert.match(await note.textContent(), /^The timeline shows the first .+ of .+: .*Zoom in and pan past the recorded stretch/);
+    // Zoom in, then End: the view is then at the run's end, beyond what was recorded.
+    const box = await page.locator(currentTimeline).boundingBox();
+    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
+    for (let i = 0; i < 10; i++) {
+      await page.mouse.wheel(0, -200);
+      await page.waitForTimeout(50);
+    }
+    await page.focus(currentTimeline);
+    await page.keyboard.press('End');
+    // The stretch arrives: the note names where it starts, and the view has spans in it.
+    await page.waitForFunction(() => [...document.querySelectorAll('.timeline-note')]
+      .some((n) => /^The timeline shows [\d.]+ \S+ to /.test(n.textContent)), null, { timeout: 60_000 });
+    await page.waitForFunction((sel) => {
+      const l = document.querySelector(sel)?.getAttribute('aria-label') ?? '';
+      return /; [1-9]\d* spans in view/.test(l);
+    }, currentTimeline, { timeout: 30_000 });
+    const { label } = await shownRange(page);
+    assert.doesNotMatch(label, /showing 0 ns/, 'the view stayed where it was panned to');
+    // At the run's end the stretch runs to the end: "16.112 s to the end (16.143 s)".
+    const text = await page.locator('.timeline-note', { hasText: /^The timeline shows [\d.]+ \S+ to / }).textContent();
+    assert.match(text, /^The timeline shows 16\.\d+ s to the end \(16\.143 s\): pan back before it/);
+    assert.match(label, /showing 16\.\d+ s to 16\.143442014 s of 16\.143442014 s/);
+    // Home goes back to the start, outside this stretch: the first stretch is recorded again.
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => [...document.querySelectorAll('.timeline-note')]
+      .some((n) => /^The timeline shows the first /.test(n.textContent)), null, { timeout: 60_000 });
+    assert.deepEqual(await figures(page, 5_000), before, 'the figures are the same run\'s');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});

@@ -135,7 +135,7 @@ fn text_files() -> Vec<String> {
             } else if [".rs", ".md", ".mjs", ".js", ".css", ".html", ".toml", ".json", ".sh", ".txt", ".yml"]
                 .iter()
                 .any(|x| name.ends_with(x))
-                || path.parent().is_some_and(|p| p.ends_with("scripts") || p.ends_with(".ci"))
+                || path.parent().is_some_and(|p| p.file_name().is_some_and(|n| n == "scripts" || n == ".ci"))
             {
                 out.push(path.strip_prefix(base).expect("under the root").to_string_lossy().replace('\\', "/"));
             }

@@ -134,6 +134,10 @@ pub struct Trace {
     pub truncated: bool,
     /// End of simulated time.
     pub end: Ns,
+    /// Start of the recorded window (`TraceOptions::window.0`): nothing before it was kept,
+    /// though a span that began earlier and overlaps it is. 0 for a trace from the start.
+    #[serde(default)]
+    pub start: Ns,
 }
 
 /// The recorder the simulation writes into.
@@ -147,7 +151,8 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn new(opts: Option<TraceOptions>) -> Self {
-        Recorder { opts, trace: Trace::default(), last: 0 }
+        let start = opts.map_or(0, |o| o.window.0);
+        Recorder { opts, trace: Trace { start, ..Trace::default() }, last: 0 }
     }
 
     /// A span still open when the run ends (a core idle or running since `start`). In a

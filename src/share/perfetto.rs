@@ -276,6 +276,7 @@ mod tests {
             ],
             truncated: false,
             end: 9_000,
+            start: 0,
         }
     }
 

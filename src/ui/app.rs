@@ -70,6 +70,19 @@ pub fn app(props: &AppProps) -> Html {
             }
         });
     }
+    // A timeline panned past what the live trace kept asks for that stretch again.
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        let job = state.window_req.and_then(|(gen, from)| {
+            state.result.as_ref().filter(|r| r.gen == gen).map(|r| (gen, r.config.clone(), from))
+        });
+        use_effect_with(state.window_req, move |_| {
+            if let Some((gen, config, from)) = job {
+                let mut r = runner.borrow_mut();
+                r.get_or_insert_with(|| Runner::new(dispatcher)).request_window(gen, &config, from);
+            }
+        });
+    }
     // Seed tables load the first time their tab opens.
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
@@ -157,6 +170,11 @@ fn results() -> Html {
     let again = {
         let ctx = ctx.clone();
         Callback::from(move |_| ctx.dispatch(Action::RunAgain))
+    };
+    // One callback for the page's life, so the timeline's props stay equal between renders.
+    let on_window = {
+        let ctx = ctx.clone();
+        use_callback((), move |from: u64, _| ctx.dispatch(Action::NeedWindow { from }))
     };
     let progress = s.shown_progress();
     let a_cancelled = s.pin.as_ref().is_some_and(|p| p.cancelled);
@@ -261,7 +279,9 @@ fn results() -> Html {
                 }
                 if let Some(r) = &b {
                     <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
-                            preview={r.preview} partial={r.figures_partial()} />
+                            preview={r.preview} partial={r.figures_partial()} keep_view={r.windowed}
+                            window_loading={s.window_req.is_some_and(|(g, _)| g == r.gen)}
+                            on_window={(!r.preview && r.gen == s.gen).then(|| on_window.clone())} />
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }

@@ -53,12 +53,16 @@ pub enum Request {
     /// one job per table, so the first tables show while the corpus's longer ones run and
     /// a knob's preview can go between them.
     Seeds { id: u64, preset: String },
+    /// Simulate `config` again and record its trace from `from` on (at most `trace_items`
+    /// items): the stretch of a long run that the live trace, cut at its item budget, did not
+    /// keep. Same config, same events: the figures are the live run's.
+    Window { id: u64, config: Config, from: u64, trace_items: usize },
 }
 
 impl Request {
     pub fn id(&self) -> u64 {
         match self {
-            Request::Run { id, .. } | Request::Seeds { id, .. } => *id,
+            Request::Run { id, .. } | Request::Seeds { id, .. } | Request::Window { id, .. } => *id,
         }
     }
 }
@@ -135,9 +139,10 @@ pub fn execute(req: &Request) -> Response {
 /// `execute`, handing a `Response::Progress` to `progress` between chunks of a long run.
 pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Response {
     match req {
-        Request::Run { id, config, trace_items } => {
-            let opts =
-                (*trace_items > 0).then_some(TraceOptions { window: (0, config.duration), max_items: *trace_items });
+        Request::Run { id, config, trace_items } | Request::Window { id, config, trace_items, from: _ } => {
+            let from = if let Request::Window { from, .. } = req { (*from).min(config.duration) } else { 0 };
+            let opts = (*trace_items > 0)
+                .then_some(TraceOptions { window: (from, config.duration.max(from)), max_items: *trace_items });
             let report = |p: crate::engine::sim::Progress| {
                 let progress_now =
                     RunProgress { now: p.now, duration: p.duration, events: p.events, max_events: p.max_events };
@@ -359,6 +364,12 @@ pub enum JobKind {
         preset: String,
         last: bool,
     },
+    /// The current config's trace from `from` on (`Request::Window`), for a timeline panned
+    /// past what the live trace kept.
+    Window {
+        gen: u64,
+        from: u64,
+    },
 }
 
 /// A sweep waiting to be run point by point.
@@ -390,6 +401,8 @@ pub struct Scheduler {
     sweep: Option<SweepPlan>,
     /// Experiments tables still to compute, in order.
     seeds: std::collections::VecDeque<String>,
+    /// A stretch of the current config's trace, asked for by a panned timeline.
+    window: Option<(u64, Config, u64)>,
 }
 
 impl Scheduler {
@@ -399,6 +412,13 @@ impl Scheduler {
         self.preview = Some((gen, capped(config, PREVIEW_EVENT_BUDGET).0));
         self.held = Some((gen, config.clone()));
         self.live = None;
+        self.window = None;
+    }
+
+    /// Asks for `gen`'s trace from `from` on (replaces a waiting one). `config` is the run's
+    /// config as the live run had it, so the events and figures are the same.
+    pub fn want_window(&mut self, gen: u64, config: &Config, from: u64) {
+        self.window = Some((gen, config.clone(), from));
     }
 
     /// Lets the held full run of `gen` start (nothing if a newer config replaced it).
@@ -464,6 +484,13 @@ impl Scheduler {
         if let Some((gen, config)) = self.live.take() {
             self.in_flight = Some((id, JobKind::Live { gen, preview: false }));
             return Some(Request::Run { id, config, trace_items: LIVE_TRACE_ITEMS });
+        }
+        // A person is looking at the timeline, waiting for it: before the pin, tables, sweeps.
+        if self.held.is_none() {
+            if let Some((gen, config, from)) = self.window.take() {
+                self.in_flight = Some((id, JobKind::Window { gen, from }));
+                return Some(Request::Window { id, config, from, trace_items: LIVE_TRACE_ITEMS });
+            }
         }
         // Not while a full run is held: the knob is still moving and its previews go first.
         if self.held.is_none() {
@@ -542,6 +569,11 @@ impl Scheduler {
                 self.pin = Some((id, config));
             }
             (JobKind::Seeds { preset, .. }, _) => self.seeds.push_front(preset),
+            (JobKind::Window { gen, from }, Request::Window { config, .. })
+                if self.window.is_none() && self.latest(gen) =>
+            {
+                self.window = Some((gen, config, from));
+            }
             _ => {}
         }
     }
@@ -885,5 +917,89 @@ mod tests {
         assert!(s.cancel(&JobKind::Live { gen: 2, preview: false }) && !s.busy());
         assert_eq!(s.finish(id), None, "a cancelled job's late answer is unknown");
         assert_eq!(next_run(&mut s).1, 3, "the newer config's preview starts");
+    }
+
+    /// nohz-pipe shortened, and its trace kept to 2,000 items so the live trace is cut.
+    fn long_pipe() -> Config {
+        let mut c = (crate::engine::presets::preset("nohz-pipe").expect("preset").config)();
+        c.set("loops", "20000").expect("loops");
+        c
+    }
+
+    #[test]
+    fn a_window_is_the_same_run_recorded_from_later() {
+        // Issue 17: the live trace of a long run kept only its first stretch, wherever the
+        // user panned. A window request runs the same config again and records from `from`.
+        let config = long_pipe();
+        let live = match execute(&Request::Run { id: 1, config: config.clone(), trace_items: 2_000 }) {
+            Response::Run { result: Ok(r), .. } => r,
+            other => panic!("{other:?}"),
+        };
+        assert!(live.trace.truncated && live.trace.start == 0);
+        let cut = crate::ui::trace_window::recorded(&live.trace).1;
+        let from = cut * 3;
+        assert!(from < live.trace.end, "the window starts inside the run");
+        let req = Request::Window { id: 2, config: config.clone(), from, trace_items: 2_000 };
+        let Response::Run { id: 2, result: Ok(w) } = execute(&req) else { panic!("a window answers like a run") };
+        assert_eq!(w.metrics.digest, live.metrics.digest, "same config, same events, same figures");
+        assert_eq!((w.trace.start, w.trace.end), (from, live.trace.end));
+        assert!(
+            !w.trace.spans.is_empty() && w.trace.spans.iter().all(|s| s.end > from),
+            "only what overlaps the window"
+        );
+        assert!(w.trace.instants.iter().all(|i| i.time >= from));
+        assert!(w.trace.spans.len() + w.trace.instants.len() <= 2_000);
+        // It is what the whole trace holds there: the spans starting in the window's first
+        // stretch are the full trace's.
+        let whole = crate::engine::run(&config, Some(TraceOptions::default())).expect("runs").trace;
+        let (lo, hi) = crate::ui::trace_window::recorded(&w.trace);
+        let first = |t: &Trace| {
+            let mut v: Vec<Span> =
+                t.spans.iter().filter(|s| s.start >= lo && s.end <= lo + (hi - lo) / 2).copied().collect();
+            v.sort_by_key(|s| (s.core, s.start, s.end));
+            v
+        };
+        assert!(!first(&w.trace).is_empty());
+        assert_eq!(first(&w.trace), first(&whole));
+        // The wire: the window's start survives the JSON + packed buffer round trip.
+        let (text, packed) = handle_text(&to_text(&req));
+        let Response::Run { result: Ok(back), .. } = parse_message(&text, &packed) else { panic!("round trip") };
+        assert_eq!(back.trace, w.trace);
+    }
+
+    #[test]
+    fn a_window_goes_after_the_live_runs_and_a_new_config_drops_it() {
+        let config = long_pipe();
+        let mut s = Scheduler::default();
+        s.want_live(1, &config);
+        s.want_window(1, &config, 5_000);
+        assert_eq!(next_run(&mut s).2, PREVIEW_TRACE_ITEMS, "the preview first");
+        s.finish(1);
+        assert_eq!(s.next_request(), None, "not while the full run is held");
+        s.release_full(1);
+        let (id, ..) = next_run(&mut s);
+        s.finish(id);
+        s.want_pin(Some((7, cfg(9))));
+        match s.next_request() {
+            Some(Request::Window { from: 5_000, trace_items: LIVE_TRACE_ITEMS, config: c, id }) => {
+                assert_eq!(c, config);
+                assert_eq!(s.in_flight_kind(id), Some(JobKind::Window { gen: 1, from: 5_000 }));
+                // A runner that died gives it back.
+                s.abandon();
+                s.retry(
+                    JobKind::Window { gen: 1, from: 5_000 },
+                    Request::Window { id, config: c, from: 5_000, trace_items: 1 },
+                );
+            }
+            other => panic!("the window before the pin: {other:?}"),
+        }
+        // A newer config replaces it before it starts again.
+        s.want_live(2, &cfg(2));
+        assert_eq!(next_run(&mut s).1, 2);
+        s.abandon();
+        s.release_full(2);
+        assert_eq!(next_run(&mut s).1, 2, "the new full run");
+        s.abandon();
+        assert_eq!(next_run(&mut s).1, 9, "then the pin: the old window is gone");
     }
 }

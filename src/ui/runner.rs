@@ -67,6 +67,7 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
             Some(Action::SweepPoint { gen, index, result: result.map(|r| r.metrics) })
         }
         (JobKind::Seeds { last, .. }, Response::Seeds { tables, .. }) => Some(Action::SeedsDone { tables, last }),
+        (JobKind::Window { gen, from }, Response::Run { result, .. }) => Some(Action::WindowDone { gen, from, result }),
         // Only the long runs a person waits for show their progress.
         (kind @ (JobKind::Live { preview: false, .. } | JobKind::Pin { .. }), Response::Progress { progress, .. }) => {
             Some(Action::Progress { kind, progress })
@@ -178,6 +179,12 @@ impl Runner {
         }
         #[cfg(target_arch = "wasm32")]
         web::restart_worker(self);
+    }
+
+    /// Asks for the trace of `gen`'s run from `from` on (`jobs::Request::Window`).
+    pub fn request_window(&self, gen: u64, config: &Config, from: u64) {
+        self.inner.borrow_mut().sched.want_window(gen, config, from);
+        self.pump();
     }
 
     pub fn request_seeds(&self) {

@@ -28,6 +28,9 @@ pub struct RunView {
     /// A quick capped run shown while the full run is still computing
     /// (see `jobs::PREVIEW_EVENT_BUDGET`).
     pub preview: bool,
+    /// The trace is a stretch recorded again later in the run (`Action::WindowDone`), so
+    /// the timeline keeps the view the user panned to rather than fitting the new trace.
+    pub windowed: bool,
 }
 
 impl RunView {
@@ -167,6 +170,9 @@ pub struct State {
     pub cancel_req: Option<(u64, JobKind)>,
     /// Bumped by "Run in full" after a cancel, so the runs are asked for again.
     pub reruns: u64,
+    /// The stretch of the current run's trace asked for (generation, from ns) and not yet
+    /// in: a timeline panned past what the live trace kept (`trace_window`).
+    pub window_req: Option<(u64, u64)>,
     next_notice: u64,
     next_pin: u64,
 }
@@ -200,6 +206,7 @@ impl State {
             cancelled: None,
             cancel_req: None,
             reruns: 0,
+            window_req: None,
             next_notice: 0,
             next_pin: 0,
         };
@@ -387,6 +394,17 @@ pub enum Action {
     },
     PinA,
     Unpin,
+    /// The current run's timeline was panned past its recorded stretch: record it again
+    /// from `from` ns (ignored unless the run shown is the current config's full run).
+    NeedWindow {
+        from: u64,
+    },
+    /// The current run's trace from `from` on (`jobs::Request::Window`).
+    WindowDone {
+        gen: u64,
+        from: u64,
+        result: Result<RunResult, String>,
+    },
     RunDone {
         gen: u64,
         result: Result<RunResult, String>,
@@ -501,6 +519,32 @@ impl Reducible for State {
                 s.pin(s.config.clone(), result);
             }
             Action::Unpin => s.pin = None,
+            Action::NeedWindow { from } => {
+                let full = s.result.as_ref().filter(|r| r.gen == s.gen && !r.preview);
+                if full.is_some_and(|r| crate::ui::trace_window::is_partial(&r.trace)) {
+                    s.window_req = Some((s.gen, from));
+                }
+            }
+            Action::WindowDone { gen, from, result } => {
+                if s.window_req == Some((gen, from)) {
+                    s.window_req = None;
+                }
+                let Some(view) = s.result.as_mut().filter(|r| r.gen == gen && gen == s.gen && !r.preview) else {
+                    return self; // stale: another config, or no full run to put it in
+                };
+                match result {
+                    // The same config's run again: its figures must be the same ones.
+                    Ok(r) if r.metrics.digest == view.metrics.digest => {
+                        let view = Rc::make_mut(view);
+                        view.trace = Rc::new(r.trace);
+                        view.windowed = true;
+                    }
+                    Ok(_) => s.notice(
+                        "The timeline's stretch came from a different run (its digest differs); it was not shown.",
+                    ),
+                    Err(e) => s.notice(format!("The timeline could not load that stretch: {e}")),
+                }
+            }
             Action::RunDone { gen, result, preview } => {
                 let full_shown = s.result.as_ref().is_some_and(|r| r.gen == gen && !r.preview);
                 if gen != s.gen || (preview && full_shown) {
@@ -517,6 +561,7 @@ impl Reducible for State {
                             metrics: r.metrics,
                             trace: Rc::new(r.trace),
                             preview,
+                            windowed: false,
                         });
                         // The current config's runs are A's while they are the same config, and
                         // never replace A's full result with a preview.
@@ -564,6 +609,7 @@ impl Reducible for State {
                             metrics: r.metrics,
                             trace: Rc::new(r.trace),
                             preview: false,
+                            windowed: false,
                         }))
                     }
                     Err(e) => pin.error = Some(e),
@@ -1097,5 +1143,39 @@ mod tests {
         assert_eq!((u.config.clone(), u.gen), (t.config.clone(), t.gen), "nothing changed");
         let msg = &u.notices.last().unwrap().text;
         assert!(msg.contains("Cannot import b.json") && msg.contains("tasks.t"), "{msg}");
+    }
+
+    /// A run whose trace was cut (`truncated`), with digest `digest`.
+    fn cut_run(digest: &str, start: u64) -> Result<RunResult, String> {
+        let trace = Trace { truncated: true, start, end: 1_000_000, ..Trace::default() };
+        Ok(RunResult { metrics: Metrics { digest: digest.into(), ..Default::default() }, trace })
+    }
+
+    #[test]
+    fn a_window_replaces_the_trace_of_the_same_full_run_only() {
+        let s = reduce(Rc::new(State::default()), Action::Set { key: "cores", value: "3".into() });
+        let g = s.gen;
+        // Not for a preview: the full run's trace comes anyway.
+        let p = reduce(s.clone(), Action::RunDone { gen: g, result: cut_run("d1", 0), preview: true });
+        assert_eq!(reduce(p, Action::NeedWindow { from: 500 }).window_req, None);
+        let f = reduce(s.clone(), Action::RunDone { gen: g, result: cut_run("d1", 0), preview: false });
+        let w = reduce(f.clone(), Action::NeedWindow { from: 500 });
+        assert_eq!(w.window_req, Some((g, 500)));
+        // The answer replaces the trace (kept in view) and keeps the figures.
+        let done = reduce(w.clone(), Action::WindowDone { gen: g, from: 500, result: cut_run("d1", 500) });
+        let r = done.result.as_ref().unwrap();
+        assert!(r.windowed && r.trace.start == 500 && !r.preview && done.window_req.is_none());
+        // A different digest is another run: refused, with a notice.
+        let odd = reduce(w.clone(), Action::WindowDone { gen: g, from: 500, result: cut_run("d2", 500) });
+        assert_eq!(odd.result.as_ref().unwrap().trace.start, 0);
+        assert!(odd.notices.last().is_some_and(|n| n.text.contains("different run")));
+        // A stale answer (the config changed meanwhile) is dropped.
+        let moved = reduce(w, Action::Set { key: "cores", value: "4".into() });
+        let stale = reduce(moved.clone(), Action::WindowDone { gen: g, from: 500, result: cut_run("d1", 500) });
+        assert_eq!(stale.result, moved.result);
+        // A complete trace has nothing more to load.
+        let whole = Ok(RunResult { metrics: Metrics::default(), trace: Trace::default() });
+        let c = reduce(s.clone(), Action::RunDone { gen: g, result: whole, preview: false });
+        assert_eq!(reduce(c, Action::NeedWindow { from: 500 }).window_req, None);
     }
 }

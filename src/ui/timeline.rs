@@ -43,6 +43,16 @@ pub struct TimelineProps {
     pub preview: bool,
     #[prop_or_default]
     pub partial: bool,
+    /// Called with a `from` (ns) when the view leaves the recorded stretch of a cut trace
+    /// (`trace_window::wanted`): the page records that stretch again. None: nothing to load.
+    #[prop_or_default]
+    pub on_window: Option<Callback<Ns>>,
+    /// The trace is such a stretch: keep the view when it arrives (do not fit it).
+    #[prop_or_default]
+    pub keep_view: bool,
+    /// A stretch asked for is being simulated.
+    #[prop_or_default]
+    pub window_loading: bool,
 }
 
 /// Zoom factor of one +/- press or arrow key.
@@ -78,6 +88,14 @@ struct Inner {
     /// The canvas box's CSS width, read once and again after a resize: reading it on every
     /// frame forced a synchronous layout each time the page had changed.
     css_w: Option<f64>,
+    /// Where to ask for another stretch of a cut trace, and the starts asked for this run.
+    on_window: Option<Callback<Ns>>,
+    asked: Vec<Ns>,
+    /// What Fit shows: the recorded stretch.
+    fit_view: View,
+    /// A stretch to ask for, emitted once the frame has let go of this state (the callback
+    /// dispatches, and a re-render borrows it).
+    window_ask: Option<Ns>,
 }
 
 impl Default for Inner {
@@ -104,14 +122,31 @@ impl Default for Inner {
             observer: None,
             wheel: None,
             css_w: None,
+            on_window: None,
+            asked: Vec::new(),
+            fit_view: View::fit(1),
+            window_ask: None,
         }
     }
 }
 
 impl Inner {
-    fn set_trace(&mut self, trace: Rc<Trace>, label: String) {
+    /// `keep_view`: the trace is another stretch of the same run, so the view stays.
+    fn set_trace(&mut self, trace: Rc<Trace>, label: String, keep_view: bool) {
         self.index = TraceIndex::new(&trace);
-        self.view = View::fit(self.index.end);
+        let (from, to) = super::trace_window::recorded(&trace);
+        // Fit shows what was recorded; a cut trace whose other stretches can be loaded lets
+        // the view reach the whole run.
+        self.fit_view = View { t0: from as f64, t1: to.max(from + 1) as f64 }.clamp(self.index.end);
+        if self.on_window.is_some() && super::trace_window::is_partial(&trace) {
+            self.index.end = self.index.end.max(trace.end);
+        }
+        if keep_view {
+            self.view = self.view.clamp(self.index.end);
+        } else {
+            self.view = self.fit_view;
+            self.asked.clear();
+        }
         self.trace = trace;
         self.label = label;
         self.base = None;
@@ -212,6 +247,12 @@ impl Inner {
         let cursor =
             self.cursor.filter(|c| *c >= self.view.t0 && *c <= self.view.t1).map(|c| layout.x_of(&self.view, c));
         paint(&ctx, &draw::overlay(&layout, &lines, hx, hy, cursor), None);
+        if self.on_window.is_some() {
+            if let Some(from) = super::trace_window::wanted(&self.trace, self.view.t0, self.view.t1, &self.asked) {
+                self.asked.push(from);
+                self.window_ask = Some(from);
+            }
+        }
         ended
     }
 }
@@ -233,11 +274,15 @@ fn request_redraw(cell: &Rc<RefCell<Inner>>) {
 fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
     // This frame's handle is spent; keep it alive until the callback returns.
     let _spent = cell.borrow_mut().raf.take();
-    let (ended, playing, stopped) = {
+    let (ended, playing, stopped, ask) = {
         let mut st = cell.borrow_mut();
         let ended = st.render(now);
-        (ended, st.playing, st.stopped.clone())
+        let ask = st.window_ask.take().and_then(|from| st.on_window.clone().map(|cb| (cb, from)));
+        (ended, st.playing, st.stopped.clone(), ask)
     };
+    if let Some((cb, from)) = ask {
+        cb.emit(from);
+    }
     if ended {
         if let Some(set) = stopped {
             set.set(false);
@@ -455,6 +500,9 @@ fn on_wheel(cell: &Rc<RefCell<Inner>>, e: &WheelEvent) {
 pub fn timeline(props: &TimelineProps) -> Html {
     let canvas_ref = use_node_ref();
     let inner = use_mut_ref(Inner::default);
+    if let Ok(mut st) = inner.try_borrow_mut() {
+        st.on_window = props.on_window.clone();
+    }
     let playing = use_state(|| false);
     let speed = use_state(|| draw::DEFAULT_SPEED);
 
@@ -512,8 +560,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let inner = inner.clone();
         let key = (Rc::as_ptr(&props.trace) as usize, props.label.clone());
         let trace = props.trace.clone();
+        let keep_view = props.keep_view;
         use_effect_with(key, move |(_, label)| {
-            inner.borrow_mut().set_trace(trace, label.to_string());
+            inner.borrow_mut().set_trace(trace, label.to_string(), keep_view);
             request_redraw(&inner);
         });
     }
@@ -527,7 +576,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     };
     let zoom_in = act(|st| st.zoom(ZOOM_STEP, None));
     let zoom_out = act(|st| st.zoom(1.0 / ZOOM_STEP, None));
-    let fit = act(|st| st.view = View::fit(st.index.end));
+    let fit = act(|st| st.view = st.fit_view);
 
     let toggle_play = {
         let (inner, playing) = (inner.clone(), playing.clone());
@@ -656,7 +705,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 "ArrowDown" | "-" | "_" => st.zoom(1.0 / ZOOM_STEP, None),
                 "Home" => st.view = st.view.pan(-st.view.t0, end),
                 "End" => st.view = st.view.pan(end as f64, end),
-                "f" | "F" | "0" => st.view = View::fit(end),
+                "f" | "F" | "0" => st.view = st.fit_view,
                 _ => return,
             }
             e.prevent_default();
@@ -727,14 +776,33 @@ pub fn timeline(props: &TimelineProps) -> Html {
                             },
                         )
                     } else {
+                        let (from, to) = super::trace_window::recorded(trace);
                         format!(
-                            "The timeline shows the first {} of {}: the live trace keeps at most {} spans and marks. The figures cover the whole run.",
-                            super::format::duration(draw::recorded_end(trace)),
+                            "The timeline shows {} of {}: the live trace keeps at most {} spans and marks. The figures cover the whole run.{}",
+                            if from == 0 {
+                                format!("the first {}", super::format::duration(to))
+                            } else {
+                                format!("{} to {}", super::format::duration(from), super::format::duration(to))
+                            },
                             super::format::duration(trace.end),
                             super::format::count(super::jobs::LIVE_TRACE_ITEMS as u64),
+                            if props.on_window.is_some() {
+                                " Zoom in and pan past the recorded stretch to record that part of the run instead (the run is simulated again, to the same figures)."
+                            } else {
+                                ""
+                            },
                         )
                     }
                 }</p>
+            } else if trace.start > 0 {
+                <p class="timeline-note">{format!(
+                    "The timeline shows {} to the end ({}): pan back before it to record that part again.",
+                    super::format::duration(trace.start),
+                    super::format::duration(trace.end),
+                )}</p>
+            }
+            if props.window_loading {
+                <p class="timeline-note" role="status">{"Recording the stretch you panned to (simulating the run again)\u{2026}"}</p>
             }
             <ul class="timeline-legend" aria-label="Legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:0.6em"><strong>{label_text}{": "}</strong></li>
@@ -758,7 +826,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 { item(swatch(chrome.migrate_arrow, false), "migration \u{21E2}".into()) }
             </ul>
             <p class="timeline-help" style="font-size:0.8em;margin:0.2em 0">
-                {"Drag or use \u{2190} \u{2192} to pan; wheel, pinch, + and \u{2212} to zoom; hover a span for details."}
+                {"Drag or use \u{2190} \u{2192} (Home, End) to pan; wheel, pinch, + and \u{2212} to zoom; hover a span for details."}
             </p>
         </div>
     }
