@@ -4,9 +4,8 @@
 //
 //   node e2e/sweep_pool.mjs
 //
-// The sweep: rr-kbuild's rr_interval x jobs heatmap would be 64 points; this uses the 1-D
-// sweep of `replicas=2` on hackbench-wakeup-gran-clx? No: rr-kbuild's rr_interval with 2
-// seeds a point is 2 x 16 = 32 runs of up to 500,000 events each.
+// The sweep (SWEEP_PATH): rr-kbuild's rr_interval with 2 seeds a point (replicas=2): twice
+// the sweep's points, each run with at most 500,000 events (jobs::SWEEP_EVENT_BUDGET).
 
 import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';

@@ -936,7 +936,7 @@ mod tests {
         let sw = s.sweep.clone().unwrap();
         assert_eq!(sw.key, "sched_latency");
         assert!(sw.log && sw.values.len() >= 16 && sw.values.len() <= 32);
-        assert!(sw.values.contains(&"6ms".to_string()), "planned around the preset's value");
+        assert!(sw.values.contains(&"10ms".to_string()), "planned around the value set (intro's own knob is hz)");
         let s = reduce(s, Action::SweepPoint { gen: sw.gen, index: 0, result: point(5.0, "ops/s", 77) });
         let s = reduce(s, Action::Set { key: "sched_latency", value: "12ms".into() });
         let kept = s.sweep.clone().unwrap();
@@ -957,7 +957,7 @@ mod tests {
         let s = Rc::new(State::default());
         let s = reduce(s, Action::Set { key: "duration", value: "1s".into() });
         let sw = s.sweep.clone().unwrap();
-        assert_eq!(sw.key, "sched_latency", "CFS's main knob");
+        assert_eq!(sw.key, "hz", "the knob the intro preset is about");
         assert_eq!(sw.base.duration, 1_000_000_000);
         let s = reduce(s, Action::Set { key: "kernel", value: "2.6.21-sd".into() });
         assert_eq!(s.sweep.as_ref().unwrap().key, "kernel", "a choice is swept over its options");

@@ -378,7 +378,13 @@ mod tests {
         let view = SweepView { key2: Some("cores".into()), replicas: Some(3), ..Default::default() };
         let g = with_view(sw.clone(), &view);
         assert_eq!(g.key2, Some("cores"));
-        assert!(g.values.len() <= GRID_POINTS && g.values2.len() <= GRID_POINTS, "{:?} {:?}", g.values, g.values2);
+        // GRID_POINTS per axis, plus the current value when it is not among them.
+        assert!(
+            g.values.len() <= GRID_POINTS + 1 && g.values2.len() <= GRID_POINTS + 1,
+            "{:?} {:?}",
+            g.values,
+            g.values2
+        );
         let cells = g.values.len() * g.values2.len();
         assert_eq!((g.points.len(), g.runs.len(), g.jobs()), (cells, 2 * cells, 3 * cells));
         let configs = g.point_configs();
