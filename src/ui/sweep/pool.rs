@@ -294,10 +294,15 @@ mod tests {
             let other = run_on_pool(s.clone(), n);
             let mut a = (*sw1).clone();
             let mut b = (*other.sweep.clone().unwrap()).clone();
-            for p in a.points.iter_mut().chain(a.runs.iter_mut()).chain(b.points.iter_mut()).chain(b.runs.iter_mut()) {
-                if let Some(m) = p {
-                    Rc::make_mut(m).wall_s = 0.0;
-                }
+            for m in a
+                .points
+                .iter_mut()
+                .chain(a.runs.iter_mut())
+                .chain(b.points.iter_mut())
+                .chain(b.runs.iter_mut())
+                .flatten()
+            {
+                Rc::make_mut(m).wall_s = 0.0;
             }
             assert_eq!(a, b, "pool of {n}");
         }
