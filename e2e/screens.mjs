@@ -7,7 +7,8 @@
 // Scenarios: each preset by name (chosen with the preset select), `seeds` (the
 // Experiments tab), `compare` (intro pinned as A, B at HZ=1000), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
-// long nohz-pipe run in progress, taken at once), and `dark`, `dark-seeds`,
+// long nohz-pipe run in progress, taken at once), `sweep` (rr-kbuild's sweep of p99 wakeup
+// latency, 3 seeds a point), `heatmap` (rr_interval x jobs with the Pareto view), and `dark`, `dark-seeds`,
 // `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 
@@ -59,6 +60,18 @@ const scenarios = {
   'long-run': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=10000000&max_events=100000000', page.url()).href);
     await page.waitForSelector('.status.progress', { timeout: 60_000 }).catch(() => {});
+  },
+  // The sweep with another metric on its y axis and a min-max band of 3 seeds (rr-kbuild).
+  sweep: async (page) => {
+    await page.goto(new URL('/?v=1&preset=rr-kbuild&sweep_y=wakeup_latency_p99&replicas=3', page.url()).href);
+    await settle(page, 120_000);
+  },
+  // A 2-D sweep: rr_interval x jobs on rr-kbuild as a heatmap, with the Pareto view.
+  heatmap: async (page) => {
+    await page.goto(new URL('/?v=1&preset=rr-kbuild&sweep2=jobs&sweep_y=throughput&pareto=wakeup_latency_p99', page.url()).href);
+    await page.waitForSelector('figure.plot.heatmap', { timeout: 60_000 }).catch(() => {});
+    await page.waitForFunction(() => !document.querySelector('figure.plot.heatmap .progress'), null, { timeout: 180_000 })
+      .catch(() => {});
   },
   'compare-link': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);

@@ -14,6 +14,7 @@ mod bench;
 mod report;
 mod run;
 mod share_adapter;
+mod sweep;
 mod usage;
 mod validate;
 
@@ -161,5 +162,67 @@ mod tests {
     #[test]
     fn errors_stay_on_one_line() {
         assert_eq!(one_line("a\nb\r\nc"), "a b  c");
+    }
+
+    /// The JSON output with the host-time field blanked (`wall_s` is the one figure that
+    /// depends on the host and the threads).
+    fn without_wall(text: &str) -> String {
+        let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+        fn blank(v: &mut serde_json::Value) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    if m.contains_key("wall_s") {
+                        m.insert("wall_s".into(), 0.into());
+                    }
+                    m.values_mut().for_each(blank);
+                }
+                serde_json::Value::Array(a) => a.iter_mut().for_each(blank),
+                _ => {}
+            }
+        }
+        blank(&mut v);
+        v.to_string()
+    }
+
+    #[test]
+    fn sweep_output_is_the_same_on_one_thread_and_on_two() {
+        for args in [
+            "sweep --preset intro --param hz --values 100,250,1000 --json",
+            "sweep --preset intro --param hz --values 100,1000 --param2 cores --values2 1,2 --replicas 2 --metric ticks --json",
+        ] {
+            let one = dispatch(&words(&format!("{args} --jobs 1"))).unwrap().text;
+            let two = dispatch(&words(&format!("{args} --jobs 2"))).unwrap().text;
+            assert_eq!(without_wall(&one), without_wall(&two), "{args}");
+        }
+        let grid = dispatch(&words(
+            "sweep --preset intro --param hz --values 100,1000 --param2 cores --values2 1,2 --metric ticks --jobs 2",
+        ))
+        .unwrap()
+        .text;
+        assert!(grid.contains("hz \\ cores") && grid.contains("ticks (ticks), mean of 1 seed"), "{grid}");
+        let reps =
+            dispatch(&words("sweep --preset intro --param hz --values 250 --replicas 3 --metric wakeup_latency_p99"))
+                .unwrap()
+                .text;
+        assert!(
+            reps.contains("mean") && reps.contains("min") && reps.contains("max") && reps.contains("3 seeds"),
+            "{reps}"
+        );
+    }
+
+    #[test]
+    fn bad_sweep_flags_name_the_flag() {
+        for (args, want) in [
+            ("sweep --param hz --values 100 --jobs 0", "--jobs: '0'"),
+            ("sweep --param hz --values 100 --replicas many", "--replicas: 'many'"),
+            ("sweep --param hz --values 100 --metric tick", "--metric: unknown metric 'tick'"),
+            ("sweep --param hz --values 100 --param2 hz --values2 1", "--param2: 'hz' is already"),
+            ("sweep --param hz --values 100 --values2 1", "--values2: given without --param2"),
+            ("sweep --param hz --values 100 --param2 cores", "--values2: missing"),
+        ] {
+            let e = dispatch(&words(args)).unwrap_err();
+            assert_eq!(e.status, EXIT_USAGE, "{args}");
+            assert!(e.message.starts_with(want), "{args}: {}", e.message);
+        }
     }
 }

@@ -85,6 +85,11 @@ fn stop_text(reason: Option<StopReason>) -> &'static str {
 }
 
 /// The header lines shared by `run` and `sweep`: preset and changed keys.
+/// `preamble` for the grid and replica reports of `sweep`.
+pub fn preamble_text(preset: Option<&Preset>, diff: &[(&str, String)]) -> String {
+    preamble(preset, diff)
+}
+
 fn preamble(preset: Option<&Preset>, diff: &[(&str, String)]) -> String {
     let mut s = match preset {
         Some(p) => format!("preset   {}  ({})\n", p.name, p.title),

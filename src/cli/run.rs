@@ -32,9 +32,46 @@ const SWEEP_FLAGS: &[Flag] = &[
     Flag::value("--import", "FILE"),
     Flag::value("--param", "KEY"),
     Flag::value("--values", "V1,V2,..."),
+    Flag::value("--param2", "KEY"),
+    Flag::value("--values2", "V1,V2,..."),
+    Flag::value("--replicas", "N"),
+    Flag::value("--metric", "NAME"),
+    Flag::value("--jobs", "N"),
     Flag::switch("--json"),
     Flag::switch("--csv"),
 ];
+
+/// A whole number flag in `lo..=hi`, or `default` when absent.
+fn count_flag(parsed: &Parsed, flag: &str, lo: usize, hi: usize, default: usize) -> Result<usize, CliError> {
+    match parsed.get(flag) {
+        None => Ok(default),
+        Some(t) => match t.trim().parse::<usize>() {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+            _ => Err(CliError::usage(format!("{flag}: '{t}' is not a whole number from {lo} to {hi}"))),
+        },
+    }
+}
+
+/// The key `flag` names, or a message listing the keys.
+fn key_flag(flag: &str, param: &str) -> Result<&'static str, CliError> {
+    key_doc(param).map(|d| d.key).ok_or_else(|| {
+        let known: Vec<_> = KEYS.iter().map(|k| k.key).collect();
+        CliError::usage(format!("{flag}: unknown key '{param}' (known: {})", known.join(", ")))
+    })
+}
+
+/// The values of `flag` (`--values`), checked for count.
+fn values_flag<'a>(parsed: &'a Parsed, flag: &str) -> Result<Vec<&'a str>, CliError> {
+    let list = parsed.get(flag).ok_or_else(|| CliError::usage(format!("{flag}: missing (e.g. {flag} 1ms,16ms)")))?;
+    let values = split_values(list);
+    if values.is_empty() {
+        return Err(CliError::usage(format!("{flag}: no values given (e.g. {flag} 1ms,16ms)")));
+    }
+    if values.len() > MAX_SWEEP_VALUES {
+        return Err(CliError::usage(format!("{flag}: {} values, at most {MAX_SWEEP_VALUES} allowed", values.len())));
+    }
+    Ok(values)
+}
 
 /// A validated starting point: which preset, the config, and remarks for stderr.
 #[derive(Clone, Debug)]
@@ -194,37 +231,101 @@ pub fn sweep(words: &[String]) -> Result<Out, CliError> {
         return Err(CliError::usage("--csv: cannot be combined with --json (pick one output format)"));
     }
     let param = parsed.get("--param").ok_or_else(|| CliError::usage("--param: missing (sweep needs --param KEY)"))?;
-    if key_doc(param).is_none() {
-        let known: Vec<_> = KEYS.iter().map(|k| k.key).collect();
-        return Err(CliError::usage(format!("--param: unknown key '{param}' (known: {})", known.join(", "))));
+    let param = key_flag("--param", param)?;
+    if parsed.get("--values").is_none() {
+        return Err(CliError::usage("--values: missing (sweep needs --values V1,V2,...)"));
     }
-    let list =
-        parsed.get("--values").ok_or_else(|| CliError::usage("--values: missing (sweep needs --values V1,V2,...)"))?;
-    let values = split_values(list);
-    if values.is_empty() {
-        return Err(CliError::usage("--values: no values given (e.g. --values 1ms,16ms)"));
+    let values = values_flag(&parsed, "--values")?;
+    let param2 = parsed.get("--param2").map(|p| key_flag("--param2", p)).transpose()?;
+    let values2 = match param2 {
+        Some(_) => values_flag(&parsed, "--values2")?,
+        None if parsed.get("--values2").is_some() => {
+            return Err(CliError::usage("--values2: given without --param2 (the key they are values of)"))
+        }
+        None => Vec::new(),
+    };
+    if param2 == Some(param) {
+        return Err(CliError::usage(format!("--param2: '{param}' is already --param (pick another key)")));
     }
-    if values.len() > MAX_SWEEP_VALUES {
-        return Err(CliError::usage(format!("--values: {} values, at most {MAX_SWEEP_VALUES} allowed", values.len())));
+    let replicas = count_flag(&parsed, "--replicas", 1, super::sweep::MAX_REPLICAS, 1)?;
+    let jobs = count_flag(&parsed, "--jobs", 1, super::sweep::MAX_JOBS, super::sweep::default_jobs())?;
+    let metric = parsed.get("--metric").unwrap_or("throughput");
+    if !crate::engine::metrics::is_metric(metric) {
+        let known: Vec<_> = crate::engine::metrics::NAMED.iter().map(|n| n.key).collect();
+        return Err(CliError::usage(format!(
+            "--metric: unknown metric '{metric}' (known: {}, residency.STATE, workload.NAME)",
+            known.join(", ")
+        )));
     }
     let setup = setup(&parsed)?;
-    // Every value is checked before the first run.
-    let mut configs = Vec::with_capacity(values.len());
-    for v in values {
+    let check = |c: &mut Config, key: &str, v: &str, flag: &str| -> Result<(), CliError> {
+        c.set(key, v).map_err(|e| CliError::usage(format!("{flag}: {}: {}", e.key, e.message)))?;
+        engine::check(c).map_err(|e| CliError::usage(format!("{flag}: {}: {}", e.key, e.message)))
+    };
+    // Every value is checked before the first run; cells in row-major order (param, then param2).
+    let mut configs = Vec::with_capacity(values.len() * values2.len().max(1));
+    for v in &values {
         let mut c = setup.config.clone();
-        c.set(param, v).map_err(|e| CliError::usage(format!("--values: {}: {}", e.key, e.message)))?;
-        engine::check(&c).map_err(|e| CliError::usage(format!("--values: {}: {}", e.key, e.message)))?;
-        configs.push(c);
+        check(&mut c, param, v, "--values")?;
+        match param2 {
+            Some(p2) => {
+                for v2 in &values2 {
+                    let mut c2 = c.clone();
+                    check(&mut c2, p2, v2, "--values2")?;
+                    configs.push(c2);
+                }
+            }
+            None => configs.push(c),
+        }
     }
     let mut notes = setup.notes.clone();
-    if !setup.config.applies(param) {
-        notes.push(format!("{param} has no effect with this config: every row will measure the same thing"));
+    for key in std::iter::once(param).chain(param2) {
+        if !setup.config.applies(key) {
+            notes.push(format!("{key} has no effect with this config: every row will measure the same thing"));
+        }
     }
-    let mut rows = Vec::with_capacity(configs.len());
-    for c in &configs {
-        let outcome = simulate(c, None)?;
-        rows.push(SweepRow { value: c.get(param).unwrap_or_default(), metrics: outcome.metrics });
+    // Replica r of every cell after replica r-1 of all of them; each run on the next free thread.
+    let runs: Vec<Config> =
+        (0..replicas).flat_map(|r| configs.iter().map(move |c| super::sweep::replica_config(c, r))).collect();
+    let results = super::sweep::run_all(&runs, jobs)?;
+    if param2.is_some() || replicas > 1 {
+        let n = configs.len();
+        let cells: Vec<super::sweep::Cell> = configs
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let reps: Vec<Metrics> = (0..replicas).map(|r| results[r * n + i].clone()).collect();
+                super::sweep::Cell {
+                    value: c.get(param).unwrap_or_default(),
+                    value2: param2.and_then(|p| c.get(p)),
+                    metric: metric.to_string(),
+                    spread: super::sweep::spread(&reps, metric),
+                    runs: reps,
+                }
+            })
+            .collect();
+        if parsed.has("--csv") {
+            return Err(CliError::usage("--csv: not available with --param2 or --replicas (use --json)"));
+        }
+        let text = if parsed.has("--json") {
+            report::to_json(&cells)?
+        } else {
+            let v2: Vec<String> = match param2 {
+                Some(p2) => configs.iter().take(values2.len()).map(|c| c.get(p2).unwrap_or_default()).collect(),
+                None => Vec::new(),
+            };
+            let mut t = report::preamble_text(setup.preset, &setup.config.diff(&setup.base()));
+            t.push('\n');
+            t.push_str(&super::sweep::grid_text(param, param2, metric, &cells, &v2));
+            t
+        };
+        return Ok(Out { text, notes, status: 0 });
     }
+    let rows: Vec<SweepRow> = configs
+        .iter()
+        .zip(results)
+        .map(|(c, metrics)| SweepRow { value: c.get(param).unwrap_or_default(), metrics })
+        .collect();
     let text = if parsed.has("--json") {
         report::to_json(&rows)?
     } else if parsed.has("--csv") {

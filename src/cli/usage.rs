@@ -24,6 +24,12 @@ Subcommands:
                                 run once per value of one key, one row each
       --values                  comma separated; use ';' when values contain commas
                                 (e.g. --param tasks --values '2x3ms/10ms;4x1ms/4ms')
+      --param2 KEY --values2 ...  a second key: one run per pair, printed as a grid
+      --replicas N              each point is the mean of N seeds (seed, seed+1, ...); prints
+                                mean, min and max of --metric
+      --metric NAME             the figure of a grid or replicas (default: throughput, the
+                                main result; p99 wakeup latency is wakeup_latency_p99)
+      --jobs N                  threads (default: every core); the output does not depend on it
   validate [--quick] [--json]   the seed experiments: reported beside simulated figures;
                                 exit status 1 if a row fails
   bench [--events N] [--json]   engine events/s beside a bare event-queue loop (best of 3)

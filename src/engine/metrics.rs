@@ -85,3 +85,194 @@ pub struct Metrics {
     /// on every target.
     pub digest: String,
 }
+
+/// A figure of `Metrics` that views and the CLI name by key (the sweep's y axis, the
+/// heatmap, the Pareto view, `schedscope sweep --metric`). One list, here, so a metric added
+/// to `Metrics` and to `NAMED` appears in every picker.
+#[derive(Clone, Copy, Debug)]
+pub struct Named {
+    pub key: &'static str,
+    /// A short label for pickers and axes.
+    pub label: &'static str,
+    /// The unit on an axis (`throughput`'s comes from the run: `Metrics::throughput_unit`).
+    pub unit: &'static str,
+    /// Which way is better: Some(true) higher, Some(false) lower, None neither.
+    pub higher_is_better: Option<bool>,
+    pub get: fn(&Metrics) -> f64,
+}
+
+/// Every named metric, in picker order. Per-state C-state residency (`residency.C6`, percent
+/// of idle time) and a workload's own figures (`workload.p99_us`) are named too (`value`),
+/// with the names a run has (`names_in`).
+pub const NAMED: &[Named] = &[
+    Named { key: "throughput", label: "main result", unit: "", higher_is_better: None, get: |m| m.throughput },
+    Named { key: "elapsed_s", label: "elapsed", unit: "s", higher_is_better: Some(false), get: |m| m.elapsed_s },
+    Named {
+        key: "wakeup_latency_p50",
+        label: "p50 wakeup latency",
+        unit: "µs",
+        higher_is_better: Some(false),
+        get: |m| m.wakeup_latency_us.p50,
+    },
+    Named {
+        key: "wakeup_latency_p99",
+        label: "p99 wakeup latency",
+        unit: "µs",
+        higher_is_better: Some(false),
+        get: |m| m.wakeup_latency_us.p99,
+    },
+    Named {
+        key: "wakeup_latency_max",
+        label: "max wakeup latency",
+        unit: "µs",
+        higher_is_better: Some(false),
+        get: |m| m.wakeup_latency_us.max,
+    },
+    Named {
+        key: "context_switches",
+        label: "context switches",
+        unit: "switches",
+        higher_is_better: Some(false),
+        get: |m| m.context_switches as f64,
+    },
+    Named {
+        key: "preemptions",
+        label: "preemptions",
+        unit: "preemptions",
+        higher_is_better: None,
+        get: |m| m.preemptions as f64,
+    },
+    Named {
+        key: "migrations",
+        label: "migrations",
+        unit: "migrations",
+        higher_is_better: None,
+        get: |m| m.migrations as f64,
+    },
+    Named { key: "wakeups", label: "wakeups", unit: "wakeups", higher_is_better: None, get: |m| m.wakeups as f64 },
+    Named { key: "ticks", label: "ticks", unit: "ticks", higher_is_better: Some(false), get: |m| m.ticks as f64 },
+    Named {
+        key: "hrtick_fires",
+        label: "hrtick fires",
+        unit: "fires",
+        higher_is_better: None,
+        get: |m| m.hrtick_fires as f64,
+    },
+    Named {
+        key: "timer_reprograms",
+        label: "timer reprograms",
+        unit: "reprograms",
+        higher_is_better: Some(false),
+        get: |m| m.timer_reprograms as f64,
+    },
+    Named {
+        key: "nohz_entries",
+        label: "nohz entries",
+        unit: "entries",
+        higher_is_better: None,
+        get: |m| m.nohz_entries as f64,
+    },
+    Named { key: "ipis", label: "IPIs", unit: "IPIs", higher_is_better: Some(false), get: |m| m.ipis as f64 },
+    Named { key: "user_s", label: "user time", unit: "s", higher_is_better: Some(false), get: |m| m.user_s },
+    Named { key: "sys_s", label: "system time", unit: "s", higher_is_better: Some(false), get: |m| m.sys_s },
+    Named { key: "idle_s", label: "idle time", unit: "s", higher_is_better: None, get: |m| m.idle_s },
+    Named { key: "cpu_percent", label: "CPU", unit: "%", higher_is_better: None, get: |m| m.cpu_percent },
+    Named { key: "events", label: "events", unit: "events", higher_is_better: None, get: |m| m.events as f64 },
+];
+
+/// Prefix of a per-state residency metric: `residency.C6` is the percent of idle time in C6.
+pub const RESIDENCY_PREFIX: &str = "residency.";
+/// Prefix of a workload's own figure (`Metrics::workload`): `workload.p99_us`.
+pub const WORKLOAD_PREFIX: &str = "workload.";
+
+/// The named metric `key`, if it is one of `NAMED`.
+pub fn named(key: &str) -> Option<&'static Named> {
+    NAMED.iter().find(|n| n.key == key)
+}
+
+/// Whether `key` names a metric: one of `NAMED`, or a residency or workload figure (whose
+/// names depend on the run, so any non-empty name is accepted).
+pub fn is_metric(key: &str) -> bool {
+    named(key).is_some()
+        || [RESIDENCY_PREFIX, WORKLOAD_PREFIX].iter().any(|p| key.strip_prefix(p).is_some_and(|r| !r.is_empty()))
+}
+
+/// The value of the metric `key` in `m` (None for an unknown key; 0 for a residency or
+/// workload figure the run does not have: a state never entered spent 0% there).
+pub fn value(m: &Metrics, key: &str) -> Option<f64> {
+    if let Some(n) = named(key) {
+        return Some((n.get)(m));
+    }
+    if let Some(state) = key.strip_prefix(RESIDENCY_PREFIX).filter(|s| !s.is_empty()) {
+        return Some(m.cstate_residency.get(state).copied().unwrap_or(0.0) * 100.0);
+    }
+    if let Some(k) = key.strip_prefix(WORKLOAD_PREFIX).filter(|s| !s.is_empty()) {
+        return Some(m.workload.get(k).copied().unwrap_or(0.0));
+    }
+    None
+}
+
+/// The label and unit of `key` for an axis (`m` gives `throughput`'s unit).
+pub fn label_unit(key: &str, m: Option<&Metrics>) -> (String, String) {
+    if let Some(n) = named(key) {
+        let unit = if n.key == "throughput" {
+            m.map(|m| m.throughput_unit.clone()).unwrap_or_default()
+        } else {
+            n.unit.into()
+        };
+        return (n.label.to_string(), unit);
+    }
+    if let Some(state) = key.strip_prefix(RESIDENCY_PREFIX) {
+        return (format!("{state} residency"), "% of idle time".into());
+    }
+    (key.strip_prefix(WORKLOAD_PREFIX).unwrap_or(key).to_string(), String::new())
+}
+
+/// Which way is better for `key` (`throughput` by the run's own `higher_is_better`).
+pub fn higher_is_better(key: &str, m: Option<&Metrics>) -> Option<bool> {
+    match named(key) {
+        Some(n) if n.key == "throughput" => m.map(|m| m.higher_is_better),
+        Some(n) => n.higher_is_better,
+        None if key.starts_with(RESIDENCY_PREFIX) => None,
+        None => None,
+    }
+}
+
+/// Every metric name a picker offers for a run: `NAMED`, then `m`'s C-states and workload
+/// figures in their (sorted) map order.
+pub fn names_in(m: Option<&Metrics>) -> Vec<String> {
+    let mut out: Vec<String> = NAMED.iter().map(|n| n.key.to_string()).collect();
+    if let Some(m) = m {
+        out.extend(m.cstate_residency.keys().map(|s| format!("{RESIDENCY_PREFIX}{s}")));
+        out.extend(m.workload.keys().map(|s| format!("{WORKLOAD_PREFIX}{s}")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn named_metrics_read_their_field_and_unknown_names_read_nothing() {
+        let mut m = Metrics { ticks: 7, throughput: 2.5, throughput_unit: "ops/s".into(), ..Default::default() };
+        m.wakeup_latency_us.p99 = 13.0;
+        m.cstate_residency.insert("C6".into(), 0.25);
+        assert_eq!(value(&m, "ticks"), Some(7.0));
+        assert_eq!(value(&m, "throughput"), Some(2.5));
+        assert_eq!(value(&m, "wakeup_latency_p99"), Some(13.0));
+        assert_eq!(value(&m, "residency.C6"), Some(25.0));
+        assert_eq!(value(&m, "residency.C1"), Some(0.0), "a state never entered spent 0% there");
+        assert_eq!(value(&m, "nope"), None);
+        assert_eq!(value(&m, "residency."), None);
+        assert!(is_metric("workload.p99_us") && !is_metric("workload.") && !is_metric("tick"));
+        assert_eq!(label_unit("throughput", Some(&m)), ("main result".into(), "ops/s".into()));
+        let names = names_in(Some(&m));
+        assert_eq!(names[0], "throughput");
+        assert!(names.contains(&"residency.C6".to_string()));
+        let mut keys: Vec<&str> = NAMED.iter().map(|n| n.key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), NAMED.len(), "no metric is named twice");
+    }
+}

@@ -11,6 +11,7 @@ pub mod config;
 pub mod corpus;
 pub mod idle;
 pub mod kernel;
+pub mod knobs;
 pub mod metrics;
 pub mod policy;
 pub mod presets;

@@ -84,6 +84,10 @@ pub struct Preset {
     pub about: &'static str,
     pub config: fn() -> Config,
     pub table: Option<SeedTable>,
+    /// The knob this experiment is about: the page's sweep starts on it.
+    pub knob: &'static str,
+    /// The figure the sweep plots first (a `metrics::NAMED` key or `residency.STATE`).
+    pub metric: &'static str,
 }
 
 /// `base` with the era `k` and its defaults (`Config::set_kernel`).
@@ -172,6 +176,8 @@ pub const PRESETS: &[Preset] = &[
         title: "Intro: 2 cores, 4 periodic tasks",
         about: "Four rt-app-style periodic tasks on two cores under CFS at HZ=250. Watch the ticks, the wakeups crossing between cores, and idle cores sinking into deeper C-states.",
         config: Config::default,
+        knob: "hz",
+        metric: "ticks",
         table: None,
     },
     Preset {
@@ -179,6 +185,8 @@ pub const PRESETS: &[Preset] = &[
         title: "Seed 1: hrtick and iperf -P 10 (LKML, Oct 2007)",
         about: "Ten loopback TCP streams on a 2007 quad-core under CFS. Fewer wakeup preemptions (sched-devel's larger wakeup granularity; hrtick, which then disabled wakeup preemption) mean fewer context switches per byte, so more throughput.",
         config: hrtick_iperf,
+        knob: "wakeup_granularity",
+        metric: "throughput",
         table: Some(SeedTable {
             title: "iperf -c localhost -P 10: sum of streams",
             source: "\"sched: high-res preemption tick\", LKML, October 2007 (Mike Galbraith's runs)",
@@ -206,6 +214,8 @@ pub const PRESETS: &[Preset] = &[
         title: "Seed 2: rr_interval and make -j8 (LKML, Apr 2007)",
         about: "A kernel build on a Core 2 Duo under the Staircase Deadline scheduler. Every quantum expiry is a forced switch whose cost is the cache the other compilers evicted: a short rr_interval switches more often, so user time and elapsed time grow.",
         config: rr_kbuild,
+        knob: "rr_interval",
+        metric: "elapsed_s",
         table: Some(SeedTable {
             title: "make allnoconfig; make -j8 on a Core 2 Duo, HZ=1000",
             source: "Con Kolivas' SD rr_interval experiments, LKML, April 2007",
@@ -238,6 +248,8 @@ pub const PRESETS: &[Preset] = &[
         title: "Seed 3: nohz reprogramming, C-states and pipe ping-pong (LKML, Aug 2013)",
         about: "Two tasks ping-pong a million times over pipes on a Westmere-EP, waking each other across CPUs. Each wakeup pays the IPI, the C-state exit and the nohz tick restart: the 3.11-rc regression's second reprogram, the rate limit and C-states each change that per-wakeup cost.",
         config: nohz_pipe,
+        knob: "nohz_exit_reprograms",
+        metric: "elapsed_s",
         table: Some(SeedTable {
             title: "pip1m: 1,000,000 pipe round trips, real time",
             source: "\"[PATCH V3] hrtimer: Fix a performance regression by disable reprogramming in remove_hrtimer\", LKML, August 2013",
@@ -282,6 +294,8 @@ pub const PRESETS: &[Preset] = &[
         title: "EEVDF vs CFS: twelve periodic tasks on a Sapphire Rapids",
         about: "A mix of long, medium and short periodic tasks on four cores of a 2023 server under EEVDF. Switch `policy` to cfs to compare: EEVDF's virtual deadlines favour the short-period tasks' latency.",
         config: eevdf_vs_cfs,
+        knob: "kernel",
+        metric: "wakeup_latency_p99",
         table: None,
     },
     Preset {
@@ -289,6 +303,8 @@ pub const PRESETS: &[Preset] = &[
         title: "Corpus: hackbench pipes and a scaled wakeup granularity, 2-socket Cascade Lake (LKML, Sep 2021)",
         about: "hackbench process groups over pipes on 40 Cascade Lake cores under 5.15's CFS, from 1 to 296 groups. Mel Gorman's patch raises the wakeup-preemption granularity with nr_running: fewer wakeup preemptions of an overloaded CPU.",
         config: super::corpus::hackbench_clx,
+        knob: "wakeup_gran_scale",
+        metric: "throughput",
         table: Some(super::corpus::HACKBENCH_CLX),
     },
     Preset {
@@ -296,6 +312,8 @@ pub const PRESETS: &[Preset] = &[
         title: "Corpus: hackbench pipes and a scaled wakeup granularity, Zen 3 (LKML, Sep 2021)",
         about: "The same hackbench sweep on 128 Zen 3 cores in 16 LLCs of 8. The patch's gain grows with overload in the published table; watch the preemptions and the switches.",
         config: super::corpus::hackbench_zen3,
+        knob: "wakeup_gran_scale",
+        metric: "throughput",
         table: Some(super::corpus::HACKBENCH_ZEN3),
     },
     Preset {
@@ -303,6 +321,8 @@ pub const PRESETS: &[Preset] = &[
         title: "Corpus: perf bench sched messaging and EEVDF's RUN_TO_PARITY (tip, Aug 2023)",
         about: "20 groups of hackbench threads over sockets under EEVDF (6.6). RUN_TO_PARITY lets the current task run to its deadline before a wakeup may preempt it: fewer context switches.",
         config: super::corpus::messaging_rtp,
+        knob: "min_granularity",
+        metric: "context_switches",
         table: Some(super::corpus::MESSAGING_RTP),
     },
     Preset {
@@ -310,6 +330,8 @@ pub const PRESETS: &[Preset] = &[
         title: "Corpus: pipe token passing under menu and teo, i5-10600K (LKML, Aug 2023)",
         about: "Two pairs of pinned threads pass a token over pipes between cores with fast, medium or slow work at each stop. The idle governor decides how deep each waiting CPU sleeps, and the exit latency lands on every hand-off.",
         config: super::corpus::token_governors,
+        knob: "governor",
+        metric: "throughput",
         table: Some(super::corpus::TOKEN_GOVERNORS),
     },
 ];
@@ -365,6 +387,16 @@ mod tests {
     fn names_are_unique() {
         for (i, p) in PRESETS.iter().enumerate() {
             assert!(PRESETS[i + 1..].iter().all(|q| q.name != p.name), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn every_preset_names_a_knob_that_applies_and_a_metric() {
+        for p in PRESETS {
+            let c = (p.config)();
+            assert!(crate::engine::config::key_doc(p.knob).is_some(), "{}: knob {}", p.name, p.knob);
+            assert!(c.applies(p.knob), "{}: its knob {} does not apply to its own config", p.name, p.knob);
+            assert!(crate::engine::metrics::is_metric(p.metric), "{}: metric {}", p.name, p.metric);
         }
     }
 }

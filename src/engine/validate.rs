@@ -145,14 +145,7 @@ fn scales_with_loops(key: &str) -> bool {
 
 /// The figure of a table column (`Column::key`) in a run's metrics.
 pub fn metric_of(m: &Metrics, key: &str) -> f64 {
-    match key {
-        "elapsed_s" => m.elapsed_s,
-        "user_s" => m.user_s,
-        "sys_s" => m.sys_s,
-        "cpu_percent" => m.cpu_percent,
-        "context_switches" => m.context_switches as f64,
-        _ => m.throughput,
-    }
+    super::metrics::value(m, key).unwrap_or(m.throughput)
 }
 
 /// The mean of reported runs (None for none).

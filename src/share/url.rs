@@ -18,6 +18,11 @@
 //! * `view=timeline,plot,metrics,compare`: which views are open, in order. Absent means
 //!   the UI's default.
 //! * `sweep=KEY`: the config key a sweep varies.
+//! * `sweep_y=METRIC`: the figure on the sweep's y axis (and the heatmap's colour): a
+//!   `metrics::NAMED` key, `residency.STATE` or `workload.NAME`; absent is the preset's own.
+//! * `sweep2=KEY`: a second swept key: the sweep becomes a 2-D grid drawn as a heatmap.
+//! * `replicas=N` (1-16): each sweep point is the mean of N seeds, drawn with its min-max band.
+//! * `pareto=METRIC`: the x axis of the Pareto view (the y axis is `sweep_y`).
 //! * `compare=1`: a second config "B" is shown next to the first ("A"). B is written
 //!   *relative to A*: it starts as a copy of the final A config and `b.KEY=VALUE` pairs
 //!   set what differs (applied in `KEYS` order), e.g. `compare=1&b.policy=eevdf` is "the
@@ -98,6 +103,24 @@ pub struct UrlState {
     pub compare: Option<Config>,
     /// The key being swept.
     pub sweep: Option<String>,
+    /// The sweep's metric, second key, replicas and Pareto axis.
+    pub sweep_view: SweepView,
+}
+
+/// Most replicas a link may ask for.
+pub const MAX_REPLICAS: u32 = 16;
+
+/// How the sweep is drawn: the keys `sweep_y`, `sweep2`, `replicas` and `pareto`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepView {
+    /// The y metric (None: the preset's).
+    pub y: Option<String>,
+    /// The second swept key (a heatmap).
+    pub key2: Option<String>,
+    /// Seeds per point (None or 1: one).
+    pub replicas: Option<u32>,
+    /// The Pareto view's x metric (None: no Pareto view).
+    pub pareto: Option<String>,
 }
 
 impl UrlState {
@@ -229,7 +252,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-const UI_KEYS: &[&str] = &["v", "preset", "embed", "view", "sweep", "compare"];
+const UI_KEYS: &[&str] =
+    &["v", "preset", "embed", "view", "sweep", "sweep_y", "sweep2", "replicas", "pareto", "compare"];
 
 fn unknown_key_reason(key: &str) -> String {
     let bare = key.strip_prefix(B_PREFIX).unwrap_or(key);
@@ -390,6 +414,41 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
         }
     }
 
+    let metric_names = || crate::engine::metrics::NAMED.iter().map(|n| n.key).collect::<Vec<_>>().join(", ");
+    for (key, fallback) in [("sweep_y", "showing the preset's metric"), ("pareto", "no Pareto view")] {
+        mark(key);
+        if let Some(v) = get(key) {
+            if crate::engine::metrics::is_metric(v.trim()) {
+                let v = Some(v.trim().to_string());
+                if key == "sweep_y" {
+                    state.sweep_view.y = v;
+                } else {
+                    state.sweep_view.pareto = v;
+                }
+            } else {
+                let reason =
+                    format!("unknown metric (known: {}, residency.STATE, workload.NAME); {fallback}", metric_names());
+                notices.push(key, v, reason);
+            }
+        }
+    }
+    mark("sweep2");
+    if let Some(v) = get("sweep2") {
+        match key_doc(v.trim()) {
+            Some(doc) => state.sweep_view.key2 = Some(doc.key.to_string()),
+            None => notices.push("sweep2", v, "not a config key; a 1-D sweep"),
+        }
+    }
+    mark("replicas");
+    if let Some(v) = get("replicas") {
+        match v.trim().parse::<u32>() {
+            Ok(n) if (1..=MAX_REPLICAS).contains(&n) => state.sweep_view.replicas = (n > 1).then_some(n),
+            _ => {
+                notices.push("replicas", v, format!("not a whole number from 1 to {MAX_REPLICAS}; one seed per point"))
+            }
+        }
+    }
+
     // B config, relative to A.
     mark("compare");
     let compare_flag = match get("compare") {
@@ -456,6 +515,15 @@ pub fn to_query(state: &UrlState) -> String {
     }
     if let Some(s) = &state.sweep {
         out.push(("sweep".into(), s.clone()));
+    }
+    let sv = &state.sweep_view;
+    for (k, v) in [("sweep_y", &sv.y), ("sweep2", &sv.key2), ("pareto", &sv.pareto)] {
+        if let Some(v) = v {
+            out.push((k.into(), v.clone()));
+        }
+    }
+    if let Some(n) = sv.replicas.filter(|n| *n > 1) {
+        out.push(("replicas".into(), n.to_string()));
     }
     if let Some(b) = &state.compare {
         out.push(("compare".into(), "1".into()));

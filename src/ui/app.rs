@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::controls::Controls;
-use super::plots::{DistPlot, SweepPlot};
+use super::plots::DistPlot;
 use super::runner::Runner;
 use super::share_ui::{self, EmbedPage, Notices, ShareBar};
 use super::state::{Action, DistMode, Seeds, State, Tab};
@@ -42,13 +42,40 @@ pub fn app(props: &AppProps) -> Html {
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
         let (gen, config) = (state.gen, state.config.clone());
-        let sweep = state.sweep.as_ref().map(|s| (s.gen, s.point_configs()));
         // Whether the page should try the run itself: yes unless the shown run needed more.
         let small = state.result.as_ref().is_none_or(|r| r.metrics.events <= super::jobs::INLINE_EVENT_BUDGET);
         // "Run in full" after a cancel (`reruns`) asks again for the same generation.
         use_effect_with((gen, state.reruns), move |_| {
             let mut r = runner.borrow_mut();
-            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, sweep, small);
+            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, None, small);
+        });
+    }
+    // A new sweep runs on the pool of workers (every core), else on the runner's queue.
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        #[cfg(target_arch = "wasm32")]
+        let pool = use_mut_ref(|| None::<Option<super::sweep::pool::web::Pool>>);
+        #[cfg(not(target_arch = "wasm32"))]
+        let pool = ();
+        let sweep = state.sweep.as_ref().map(|s| (s.gen, s.point_configs()));
+        use_effect_with(sweep.as_ref().map(|s| s.0), move |_| {
+            let Some((gen, points)) = sweep else { return };
+            let runner = runner.borrow_mut().get_or_insert_with(|| Runner::new(dispatcher.clone())).clone();
+            #[cfg(target_arch = "wasm32")]
+            {
+                let fallback: Rc<dyn Fn(u64, Vec<crate::engine::Config>)> = {
+                    let runner = runner.clone();
+                    Rc::new(move |g, p| runner.request_sweep(g, p))
+                };
+                let mut slot = pool.borrow_mut();
+                let p = slot.get_or_insert_with(|| super::sweep::pool::web::Pool::start(dispatcher, fallback));
+                if let Some(p) = p {
+                    p.want(gen, points);
+                    return;
+                }
+            }
+            let _ = &pool;
+            runner.request_sweep(gen, points);
         });
     }
     // A pinned A without its full run, once it is no longer the current config, is run on
@@ -290,7 +317,7 @@ fn results() -> Html {
                 <section class="panel" aria-label="Sweep">
                     <h2>{"What this knob does"}</h2>
                     if let Some(sw) = &s.sweep {
-                        <SweepPlot sweep={sw.clone()} />
+                        <super::sweep::SweepPanel sweep={sw.clone()} />
                     } else {
                         <p class="note">{"Change a numeric knob to see the result across its range."}</p>
                     }

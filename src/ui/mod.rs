@@ -14,6 +14,7 @@ pub mod runner;
 pub mod scale;
 pub mod share_ui;
 pub mod state;
+pub mod sweep;
 pub mod timeline;
 pub mod timeline_draw;
 pub mod trace_window;

@@ -115,6 +115,22 @@ fn y_axis(frame: &Frame, unit: &str) -> Html {
     }
 }
 
+/// A y axis with `yunit` and an x axis with linear ticks and `xlabel` (the Pareto view).
+pub fn axes(frame: &Frame, yunit: &str, xlabel: &str) -> Html {
+    let ticks = linear_ticks(frame.x0, frame.x1, 5);
+    html! { <>
+        { y_axis(frame, yunit) }
+        <g class="axis x">
+            <line x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+            { for ticks.iter().map(|v| { let x = frame.x(*v); html! { <g>
+                <line x1={x.to_string()} x2={x.to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM + 5.0).to_string()} />
+                <text x={x.to_string()} y={(H - BOTTOM + 17.0).to_string()} text-anchor="middle">{y_tick(*v)}</text>
+            </g> } }) }
+        </g>
+        { x_label(xlabel.to_string()) }
+    </> }
+}
+
 fn x_label(text: String) -> Html {
     html! { <text class="label" x={((LEFT + W - RIGHT) / 2.0).to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{text}</text> }
 }
@@ -125,6 +141,9 @@ pub struct SweepPlotProps {
     /// The pinned A curve is not swept; this is only the current config.
     #[prop_or_default]
     pub title: AttrValue,
+    /// The figure on the y axis (`engine::metrics::value`); the main result by default.
+    #[prop_or_else(|| AttrValue::from("throughput"))]
+    pub metric: AttrValue,
 }
 
 /// The main result across the range of one knob, filled point by point.
@@ -133,8 +152,9 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     let sw = &props.sweep;
     let doc = key_doc(sw.key);
     let is_dur = doc.is_some_and(|d| matches!(d.kind, crate::engine::config::KeyKind::Duration { .. }));
-    let ys = sw.ys();
-    let known: Vec<f64> = ys.iter().flatten().copied().collect();
+    let stats = super::sweep::cell_stats(sw, &props.metric);
+    let ys: Vec<Option<f64>> = stats.iter().map(|s| s.map(|s| s.mean)).collect();
+    let known: Vec<f64> = stats.iter().flatten().flat_map(|s| [s.min, s.max]).collect();
     let (y0, y1) = y_range_fit(&known);
     let n = sw.values.len();
     let current = sw.base.get(sw.key).unwrap_or_default();
@@ -165,13 +185,40 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
         }
         None => sw.values.iter().enumerate().map(|(i, v)| (i as f64, v.clone())).collect(),
     };
-    let done = sw.done();
-    let unit = if sw.unit.is_empty() { "result".to_string() } else { sw.unit.clone() };
-    let label = format!("throughput ({unit}) across {}", sw.key);
+    // The min-max band of the replicas: along the maxima, back along the minima.
+    let band: String = if sw.replicas > 1 {
+        let pts: Vec<(f64, f64, f64)> = xs
+            .iter()
+            .zip(&stats)
+            .filter_map(|(x, s)| s.map(|s| (frame.x(*x), frame.y(s.min), frame.y(s.max))))
+            .collect();
+        let top = pts.iter().map(|(x, _, hi)| (*x, *hi));
+        let bottom = pts.iter().rev().map(|(x, lo, _)| (*x, *lo));
+        let d: String = top
+            .chain(bottom)
+            .enumerate()
+            .map(|(i, (x, y))| format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" }))
+            .collect();
+        if d.is_empty() {
+            d
+        } else {
+            d + "Z"
+        }
+    } else {
+        String::new()
+    };
+    let (done, n) = (sw.done(), sw.jobs());
+    let sample = sw.points.iter().flatten().next().map(|m| m.as_ref());
+    let (mlabel, munit) = crate::engine::metrics::label_unit(&props.metric, sample);
+    let munit = if props.metric.as_str() == "throughput" && munit.is_empty() { sw.unit.clone() } else { munit };
+    let unit = if munit.is_empty() { mlabel.clone() } else { munit };
+    let label = format!("{mlabel} ({unit}) across {}", sw.key);
     html! {
-        <figure class="plot sweep" data-sweep-key={sw.key}>
+        <figure class="plot sweep" data-sweep-key={sw.key} data-metric={props.metric.clone()}
+            data-ys={ys.iter().map(|y| y.map(|y| y.to_string()).unwrap_or_default()).collect::<Vec<_>>().join(",")}>
             <figcaption>
-                <span>{"Result across "}<code>{sw.key}</code>{if sw.log { " (log scale)" } else { "" }}
+                <span>{format!("{} across ", capitalize(&mlabel))}<code>{sw.key}</code>
+                    if sw.replicas > 1 { {format!(" · mean of {} seeds, band min–max", sw.replicas)} }{if sw.log { " (log scale)" } else { "" }}
                     if y0 > 0.0 { <span class="zoomed">{format!(" · y axis from {}", short(y0))}</span> }</span>
                 if done < n {
                     <span class="progress" role="status">
@@ -194,6 +241,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
                     <line class="marker" x1={frame.x(cx).to_string()} x2={frame.x(cx).to_string()}
                         y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
                 }
+                if !band.is_empty() { <path class="band" d={band} fill={SERIES_B} fill-opacity="0.18" stroke="none" /> }
                 <path class="curve" d={path} stroke={SERIES_B} />
                 { for xs.iter().zip(&ys).map(|(x, y)| match y {
                     Some(y) => html! { <circle cx={frame.x(*x).to_string()} cy={frame.y(*y).to_string()} r="3" fill={SERIES_B} /> },
@@ -211,6 +259,12 @@ pub struct DistPlotProps {
     /// A's metrics when comparing (drawn beside B).
     #[prop_or_default]
     pub a: Option<Metrics>,
+}
+
+/// `text` with its first letter upper case.
+pub fn capitalize(text: &str) -> String {
+    let mut c = text.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 /// A compact number for tick labels: `1`, `2.5`, `0.25`, `1,000`.

@@ -150,6 +150,21 @@ impl Runner {
         self.inner.borrow_mut().sched.release_full(gen);
     }
 
+    /// Runs a sweep's points here (one job at a time, after the live runs): the path when
+    /// the page has no pool of workers (`ui::sweep::pool`).
+    pub fn request_sweep(&self, gen: u64, points: Vec<Config>) {
+        {
+            let mut i = self.inner.borrow_mut();
+            if gen == i.sweep_gen {
+                return;
+            }
+            i.sweep_gen = gen;
+            let points = points.iter().map(|p| capped(p, SWEEP_EVENT_BUDGET).0).collect();
+            i.sched.want_sweep(gen, points);
+        }
+        self.pump();
+    }
+
     /// Asks for the full run of the pinned A (`State::pin_job`), or forgets it (None).
     pub fn want_pin(&self, job: Option<(u64, Config)>) {
         self.inner.borrow_mut().sched.want_pin(job);

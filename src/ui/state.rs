@@ -59,11 +59,23 @@ pub struct Sweep {
     pub points: Vec<Option<Rc<crate::engine::Metrics>>>,
     pub unit: String,
     pub failed: usize,
+    /// The second swept key of a 2-D sweep (a heatmap): `points` is then the grid, row-major
+    /// (`values` outer, `values2` inner). See `ui::sweep`.
+    pub key2: Option<&'static str>,
+    pub values2: Vec<String>,
+    /// Seeds per point; replica r > 0 of cell i is `runs[(r - 1) * cells + i]`.
+    pub replicas: usize,
+    pub runs: Vec<Option<Rc<crate::engine::Metrics>>>,
 }
 
 impl Sweep {
     pub fn done(&self) -> usize {
-        self.points.iter().filter(|p| p.is_some()).count() + self.failed
+        self.points.iter().chain(&self.runs).filter(|p| p.is_some()).count() + self.failed
+    }
+
+    /// How many runs the sweep needs (every cell, every replica).
+    pub fn jobs(&self) -> usize {
+        self.points.len() + self.runs.len()
     }
 
     /// The plotted figure of each point (None until it has run).
@@ -71,14 +83,29 @@ impl Sweep {
         self.points.iter().map(|p| p.as_ref().map(|m| m.throughput)).collect()
     }
 
-    /// Configs of every point (the base with `key` set to each value).
+    /// Configs of every run, in job order (the base with `key` set to each value): every
+    /// cell (row-major with `key2`), then each further replica of all cells (seed + r).
     pub fn point_configs(&self) -> Vec<Config> {
-        self.values
-            .iter()
-            .map(|v| {
-                let mut c = self.base.clone();
-                let _ = c.set(self.key, v);
-                c
+        let mut cells = Vec::with_capacity(self.points.len());
+        for v in &self.values {
+            let mut c = self.base.clone();
+            let _ = c.set(self.key, v);
+            match self.key2 {
+                Some(k2) => cells.extend(self.values2.iter().map(|v2| {
+                    let mut c2 = c.clone();
+                    let _ = c2.set(k2, v2);
+                    c2
+                })),
+                None => cells.push(c),
+            }
+        }
+        (0..self.replicas.max(1))
+            .flat_map(|r| {
+                cells.iter().map(move |c| {
+                    let mut c = c.clone();
+                    c.seed = c.seed.wrapping_add(r as u64);
+                    c
+                })
             })
             .collect()
     }
@@ -173,6 +200,10 @@ pub struct State {
     /// The stretch of the current run's trace asked for (generation, from ns) and not yet
     /// in: a timeline panned past what the live trace kept (`trace_window`).
     pub window_req: Option<(u64, u64)>,
+    /// The sweep's metric, second key, replicas and Pareto axis (`share::url::SweepView`).
+    pub sweep_view: url::SweepView,
+    /// Identity of the last sweep planned (`Sweep::gen`): a new plan is run afresh.
+    pub sweep_serial: u64,
     next_notice: u64,
     next_pin: u64,
 }
@@ -207,11 +238,28 @@ impl State {
             cancel_req: None,
             reruns: 0,
             window_req: None,
+            sweep_view: url::SweepView::default(),
+            sweep_serial: 0,
             next_notice: 0,
             next_pin: 0,
         };
-        s.sweep = plan_sweep(&s.config, sweep_key(&s.config, None), s.gen, None).map(Rc::new);
+        // The sweep starts on the knob the preset's experiment is about.
+        s.last_key = preset_knob(&s.preset);
+        s.sweep = s.plan(sweep_key(&s.config, s.last_key), None);
         s
+    }
+
+    /// Plans a new sweep of `key` around the config, drawn as `sweep_view` says.
+    fn plan(&mut self, key: &'static str, unit: Option<String>) -> Option<Rc<Sweep>> {
+        self.sweep_serial += 1;
+        let sw = plan_sweep(&self.config, key, self.sweep_serial, unit)?;
+        Some(Rc::new(super::sweep::with_view(sw, &self.sweep_view)))
+    }
+
+    /// The metric the sweep plots: the view's, else the preset's.
+    pub fn sweep_metric(&self) -> String {
+        let preset = preset(&self.preset).map(|p| p.metric);
+        self.sweep_view.y.clone().unwrap_or_else(|| preset.unwrap_or("throughput").to_string())
     }
 
     /// True while the shown result is for an older config or only its preview.
@@ -271,6 +319,11 @@ impl State {
         });
         let mut s = State::with_config(u.config.clone(), &preset);
         s.embed = u.embed;
+        if u.sweep_view != s.sweep_view {
+            s.sweep_view = u.sweep_view.clone();
+            let key = s.sweep.as_ref().map(|sw| sw.key).unwrap_or_else(|| sweep_key(&s.config, None));
+            s.sweep = s.plan(key, None);
+        }
         s.views = u.views.clone();
         if let Some(b) = &u.compare {
             s.pin(u.config.clone(), None);
@@ -281,7 +334,7 @@ impl State {
         if let Some(key) = u.sweep.as_deref().and_then(key_doc).map(|d| d.key) {
             if sweepable(key) {
                 s.last_key = Some(key);
-                s.sweep = plan_sweep(&s.config, sweep_key(&s.config, Some(key)), s.gen, None).map(Rc::new);
+                s.sweep = s.plan(sweep_key(&s.config, Some(key)), None);
             } else {
                 s.notice(format!(
                     "The link asks to sweep '{key}', which has no range to sweep; showing the usual knob."
@@ -308,7 +361,11 @@ impl State {
         };
         let swept = self.sweep.as_ref().map(|s| s.key);
         // `from_url` plans the sweep on A (the link's main config) and B keeps its key.
-        let usual = sweep_key(&config, None);
+        let usual = sweep_key(&config, preset(&self.preset).map(|p| p.knob));
+        let mut sweep_view = self.sweep_view.clone();
+        if sweep_view.y.as_deref() == preset(&self.preset).map(|p| p.metric) {
+            sweep_view.y = None;
+        }
         UrlState {
             preset: preset(&self.preset).map(|p| p.name.to_string()),
             config,
@@ -316,6 +373,7 @@ impl State {
             views: self.views.clone(),
             compare,
             sweep: swept.filter(|k| *k != usual).map(str::to_string),
+            sweep_view,
         }
     }
 
@@ -363,7 +421,9 @@ impl State {
         // Follow the last knob when it can be swept, else keep the current sweep's key.
         let preferred = self.last_key.filter(|k| sweepable(k)).or(self.sweep.as_ref().map(|s| s.key));
         let key = sweep_key(&self.config, preferred);
-        let keep = self.sweep.as_ref().is_some_and(|s| s.key == key && same_except(&s.base, &self.config, key));
+        let keep = self.sweep.as_ref().is_some_and(|s| {
+            s.key == key && s.base.diff(&self.config).iter().all(|(k, _)| *k == key || Some(*k) == s.key2)
+        });
         if keep {
             // Only the swept knob moved: the curve stands, the marker moves.
             if let Some(s) = &mut self.sweep {
@@ -371,7 +431,7 @@ impl State {
             }
         } else {
             let unit = self.sweep.as_ref().map(|s| s.unit.clone());
-            self.sweep = plan_sweep(&self.config, key, self.gen, unit).map(Rc::new);
+            self.sweep = self.plan(key, unit);
         }
     }
 }
@@ -447,6 +507,11 @@ pub enum Action {
     Dismiss(u64),
     Dist(DistMode),
     Tab(Tab),
+    /// Draw the sweep another way (metric, second key, replicas, Pareto axis); a new second
+    /// key or replica count plans the sweep again.
+    SweepView(url::SweepView),
+    /// Set several keys at once (a heatmap cell: both swept knobs), keeping the sweep.
+    SetCell(Vec<(&'static str, String)>),
 }
 
 impl Reducible for State {
@@ -476,11 +541,11 @@ impl Reducible for State {
                     // Re-choosing the config already shown changes nothing: replanning the
                     // sweep without a new generation would leave it empty, never run.
                     if config != s.config {
-                        s.last_key = None;
-                        s.sweep = None; // a new preset starts from its policy's main knob
+                        s.last_key = Some(p.knob).filter(|k| sweepable(k));
+                        s.sweep = None; // a new preset starts from its own knob
                         s.set_config(config, None);
                         if s.sweep.is_none() {
-                            s.sweep = plan_sweep(&s.config, sweep_key(&s.config, None), s.gen, None).map(Rc::new);
+                            s.sweep = s.plan(sweep_key(&s.config, s.last_key), None);
                         }
                     }
                 }
@@ -617,7 +682,7 @@ impl Reducible for State {
             }
             Action::SweepPoint { gen, index, result } => {
                 let Some(sw) = &mut s.sweep else { return self };
-                if sw.gen != gen || index >= sw.points.len() {
+                if sw.gen != gen || index >= sw.jobs() {
                     return self;
                 }
                 let sw = Rc::make_mut(sw);
@@ -626,7 +691,9 @@ impl Reducible for State {
                         if !m.throughput_unit.is_empty() {
                             sw.unit = m.throughput_unit.clone();
                         }
-                        sw.points[index] = Some(Rc::new(m));
+                        let cells = sw.points.len();
+                        let slot = if index < cells { &mut sw.points[index] } else { &mut sw.runs[index - cells] };
+                        *slot = Some(Rc::new(m));
                     }
                     Err(_) => sw.failed += 1,
                 }
@@ -691,6 +758,24 @@ impl Reducible for State {
             Action::Dismiss(id) => s.notices.retain(|n| n.id != id),
             Action::Dist(d) => s.dist = d,
             Action::Tab(t) => s.tab = t,
+            Action::SweepView(v) => {
+                let replan = (&v.key2, v.replicas) != (&s.sweep_view.key2, s.sweep_view.replicas);
+                s.sweep_view = v;
+                if replan {
+                    let key = s.sweep.as_ref().map(|sw| sw.key).unwrap_or_else(|| sweep_key(&s.config, None));
+                    let unit = s.sweep.as_ref().map(|sw| sw.unit.clone());
+                    s.sweep = s.plan(key, unit);
+                }
+            }
+            Action::SetCell(sets) => {
+                let mut c = s.config.clone();
+                if sets.iter().any(|(k, v)| c.set(k, v).is_err()) {
+                    return self;
+                }
+                s.pending_b = None;
+                s.last_key = s.sweep.as_ref().map(|sw| sw.key);
+                s.set_config(c, None);
+            }
         }
         Rc::new(s)
     }
@@ -728,8 +813,18 @@ pub fn sweep_key(config: &Config, preferred: Option<&'static str>) -> &'static s
     }
 }
 
+/// The knob a preset's experiment is about, if the sweep can vary it.
+pub fn preset_knob(name: &str) -> Option<&'static str> {
+    preset(name).map(|p| p.knob).filter(|k| sweepable(k))
+}
+
 /// Plans the sweep of `key` around `config` (all points unknown yet).
 pub fn plan_sweep(config: &Config, key: &'static str, gen: u64, unit: Option<String>) -> Option<Sweep> {
+    plan_sweep_n(config, key, gen, unit, SWEEP_POINTS)
+}
+
+/// `plan_sweep` with about `n` points on a numeric axis (fewer for a heatmap's axes).
+pub fn plan_sweep_n(config: &Config, key: &'static str, gen: u64, unit: Option<String>, n: usize) -> Option<Sweep> {
     let doc = key_doc(key)?;
     let current = config.get(key)?;
     let (values, xs, log): (Vec<String>, Option<Vec<f64>>, bool) = match doc.kind {
@@ -741,7 +836,7 @@ pub fn plan_sweep(config: &Config, key: &'static str, gen: u64, unit: Option<Str
                 KeyKind::Duration { .. } => crate::engine::time::parse_duration(&current).ok()?,
                 _ => current.parse().ok()?,
             };
-            let raw = m.sweep(SWEEP_POINTS, now);
+            let raw = m.sweep(n, now);
             // Zero cannot sit on a log axis: a log sweep starts at the mapping's low end.
             let raw: Vec<u64> = raw.into_iter().filter(|v| !m.log || *v >= m.lo).collect();
             let text = |v: u64| match doc.kind {
@@ -763,6 +858,10 @@ pub fn plan_sweep(config: &Config, key: &'static str, gen: u64, unit: Option<Str
         points: vec![None; n],
         unit: unit.unwrap_or_default(),
         failed: 0,
+        key2: None,
+        values2: Vec::new(),
+        replicas: 1,
+        runs: Vec::new(),
     })
 }
 
@@ -883,7 +982,7 @@ mod tests {
         let sw = s.sweep.clone().unwrap();
         assert_eq!(sw.key, "sched_latency");
         assert!(sw.log && sw.values.len() >= 16 && sw.values.len() <= 32);
-        assert!(sw.values.contains(&"6ms".to_string()), "planned around the preset's value");
+        assert!(sw.values.contains(&"10ms".to_string()), "planned around the value set (intro's own knob is hz)");
         let s = reduce(s, Action::SweepPoint { gen: sw.gen, index: 0, result: point(5.0, "ops/s", 77) });
         let s = reduce(s, Action::Set { key: "sched_latency", value: "12ms".into() });
         let kept = s.sweep.clone().unwrap();
@@ -904,7 +1003,7 @@ mod tests {
         let s = Rc::new(State::default());
         let s = reduce(s, Action::Set { key: "duration", value: "1s".into() });
         let sw = s.sweep.clone().unwrap();
-        assert_eq!(sw.key, "sched_latency", "CFS's main knob");
+        assert_eq!(sw.key, "hz", "the knob the intro preset is about");
         assert_eq!(sw.base.duration, 1_000_000_000);
         let s = reduce(s, Action::Set { key: "kernel", value: "2.6.21-sd".into() });
         assert_eq!(s.sweep.as_ref().unwrap().key, "kernel", "a choice is swept over its options");

@@ -255,7 +255,7 @@ proptest! {
         let start = preset.as_deref().and_then(presets::preset).map(|p| (p.config)()).unwrap_or_default();
         let config = random_config(start, &a);
         let compare = b.map(|b| random_config(config.clone(), &b));
-        let state = UrlState { preset, config, embed, views, compare, sweep: sweep.map(|i| KEYS[i].key.to_string()) };
+        let state = UrlState { preset, config, embed, views, compare, sweep: sweep.map(|i| KEYS[i].key.to_string()), sweep_view: SweepView::default() };
         let q = to_query(&state);
         let (back, notices) = parse(&q);
         prop_assert!(notices.is_empty(), "{q}: {notices:?}");
@@ -278,4 +278,26 @@ proptest! {
     fn parse_survives_arbitrary_text(s in any::<String>()) {
         let _ = parse(&s);
     }
+}
+
+#[test]
+fn sweep_view_keys_round_trip_and_unknown_metrics_fall_back_with_a_message() {
+    let (s, notices) =
+        parse("v=1&preset=rr-kbuild&sweep_y=wakeup_latency_p99&sweep2=jobs&replicas=4&pareto=residency.C6");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(s.sweep_view.y.as_deref(), Some("wakeup_latency_p99"));
+    assert_eq!(s.sweep_view.key2.as_deref(), Some("jobs"));
+    assert_eq!(s.sweep_view.replicas, Some(4));
+    assert_eq!(s.sweep_view.pareto.as_deref(), Some("residency.C6"));
+    assert_eq!(
+        to_query(&s),
+        "v=1&preset=rr-kbuild&sweep_y=wakeup_latency_p99&sweep2=jobs&pareto=residency.C6&replicas=4"
+    );
+    let (s, notices) = parse("v=1&sweep_y=latency&replicas=99&sweep2=nope");
+    assert_eq!(s.sweep_view, SweepView::default(), "every bad value falls back");
+    let text: Vec<String> = notices.iter().map(|n| n.to_string()).collect();
+    assert!(text[0].starts_with("sweep_y=latency: unknown metric (known: throughput,"), "{text:?}");
+    assert!(text[0].ends_with("showing the preset's metric"), "{text:?}");
+    assert!(text.iter().any(|t| t.starts_with("replicas=99: not a whole number from 1 to 16")), "{text:?}");
+    assert!(text.iter().any(|t| t.starts_with("sweep2=nope: not a config key")), "{text:?}");
 }

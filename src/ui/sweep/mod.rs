@@ -1,0 +1,436 @@
+//! The sweep panel: which metric the sweep plots (any of `engine::metrics::NAMED`), a
+//! second knob (a 2-D sweep drawn as a heatmap), replicas over seeds (a min-max band), a
+//! Pareto view of two metrics, and why a flat sweep is flat (`engine::knobs`).
+//!
+//! The plan itself lives on `state::Sweep` (cells row-major, replicas after the cells);
+//! this module turns a view (`share::url::SweepView`) into a plan and a plan's answers
+//! into figures. The points run on a pool of workers (`pool`).
+
+pub mod pool;
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::engine::config::key_doc;
+use crate::engine::metrics::{self, Metrics};
+use crate::share::url::{SweepView, MAX_REPLICAS};
+
+use super::format::num;
+use super::plots::{short, SweepPlot};
+use super::state::{plan_sweep_n, sweepable, Action, Sweep};
+use super::StateCtx;
+
+/// Points per axis of a 2-D sweep (8 x 8 = 64 runs).
+pub const GRID_POINTS: usize = 8;
+
+/// `sw` drawn as `view` says: a grid when `view.key2` names another sweepable key, and
+/// room for `view.replicas` seeds per cell.
+pub fn with_view(sw: Sweep, view: &SweepView) -> Sweep {
+    let key2 = view.key2.as_deref().and_then(key_doc).map(|d| d.key).filter(|k| sweepable(k) && *k != sw.key);
+    let mut sw = match key2 {
+        Some(k2) => {
+            let (Some(first), Some(second)) = (
+                plan_sweep_n(&sw.base, sw.key, sw.gen, Some(sw.unit.clone()), GRID_POINTS),
+                plan_sweep_n(&sw.base, k2, sw.gen, None, GRID_POINTS),
+            ) else {
+                return sw;
+            };
+            let mut g = first;
+            g.key2 = Some(k2);
+            g.values2 = second.values;
+            g.points = vec![None; g.values.len() * g.values2.len()];
+            g
+        }
+        None => sw,
+    };
+    let r = view.replicas.unwrap_or(1).clamp(1, MAX_REPLICAS) as usize;
+    sw.replicas = r;
+    sw.runs = vec![None; sw.points.len() * (r - 1)];
+    sw
+}
+
+/// A cell's figure over its replicas so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+    pub n: usize,
+}
+
+/// The figure `metric` of each cell (None until its first replica is in): mean, min, max
+/// over the replicas in. The order of the answers does not matter: each has its slot.
+pub fn cell_stats(sw: &Sweep, metric: &str) -> Vec<Option<Spread>> {
+    let cells = sw.points.len();
+    (0..cells)
+        .map(|i| {
+            sw.points[i].as_ref()?;
+            let vs: Vec<f64> = std::iter::once(&sw.points[i])
+                .chain((1..sw.replicas).map(|r| &sw.runs[(r - 1) * cells + i]))
+                .flatten()
+                .map(|m| value(m, metric))
+                .collect();
+            let n = vs.len();
+            Some(Spread {
+                mean: vs.iter().sum::<f64>() / n as f64,
+                min: vs.iter().copied().fold(f64::INFINITY, f64::min),
+                max: vs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                n,
+            })
+        })
+        .collect()
+}
+
+/// `metric` of `m` (an unknown name reads as the main result).
+pub fn value(m: &Metrics, metric: &str) -> f64 {
+    metrics::value(m, metric).unwrap_or(m.throughput)
+}
+
+/// Why the swept knob seems to do nothing: a rule over the current run's counters
+/// (`engine::knobs::why_inert`), else, once the sweep is done, the plain fact that every
+/// point gave the same counters.
+pub fn inert_note(sw: &Sweep, current: Option<&Metrics>) -> Option<String> {
+    if let Some(why) = current.and_then(|m| crate::engine::knobs::why_inert(sw.key, &sw.base, m)) {
+        return Some(format!("{} does nothing here: {why}.", sw.key));
+    }
+    let done: Vec<&Metrics> = sw.points.iter().flatten().map(|m| m.as_ref()).collect();
+    (sw.key2.is_none()
+        && done.len() == sw.points.len()
+        && done.len() > 1
+        && done.windows(2).all(|w| w[0].digest == w[1].digest))
+    .then(|| format!("{} does nothing here: every point of the sweep gave the same counters.", sw.key))
+}
+
+/// The indexes of the cells on the Pareto front of (x, y): no other cell is at least as
+/// good on both and better on one. `hx`/`hy`: whether higher is better on each axis.
+pub fn pareto_front(points: &[(f64, f64)], hx: bool, hy: bool) -> Vec<usize> {
+    let better = |a: f64, b: f64, higher: bool| if higher { a > b } else { a < b };
+    let at_least = |a: f64, b: f64, higher: bool| a == b || better(a, b, higher);
+    let mut front: Vec<usize> = (0..points.len())
+        .filter(|&i| {
+            let (x, y) = points[i];
+            !points
+                .iter()
+                .any(|&(ox, oy)| at_least(ox, x, hx) && at_least(oy, y, hy) && (better(ox, x, hx) || better(oy, y, hy)))
+        })
+        .collect();
+    front.sort_by(|&a, &b| points[a].0.total_cmp(&points[b].0).then(a.cmp(&b)));
+    front
+}
+
+fn select_value(e: &Event) -> String {
+    e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|i| i.value()).unwrap_or_default()
+}
+
+/// A metric's label for a picker: `p99 wakeup latency`, `C6 residency`.
+fn metric_label(key: &str, m: Option<&Metrics>) -> String {
+    let (label, unit) = metrics::label_unit(key, m);
+    if unit.is_empty() {
+        label
+    } else {
+        format!("{label} ({unit})")
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SweepPanelProps {
+    pub sweep: Rc<Sweep>,
+}
+
+/// The sweep's pickers, its plot or heatmap, the Pareto view and the note on a flat sweep.
+#[function_component(SweepPanel)]
+pub fn sweep_panel(props: &SweepPanelProps) -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let sw = &props.sweep;
+    let metric = ctx.sweep_metric();
+    let current = ctx.result.as_ref().filter(|r| r.gen == ctx.gen).map(|r| r.metrics.clone());
+    let sample = current.clone().or_else(|| sw.points.iter().flatten().next().map(|m| (**m).clone()));
+    let names = metrics::names_in(sample.as_ref());
+    let view = ctx.sweep_view.clone();
+    let set_view = |f: fn(&mut SweepView, String)| {
+        let (ctx, view) = (ctx.clone(), view.clone());
+        Callback::from(move |e: Event| {
+            let mut v = view.clone();
+            f(&mut v, select_value(&e));
+            ctx.dispatch(Action::SweepView(v));
+        })
+    };
+    let on_metric = set_view(|v, s| v.y = Some(s));
+    let on_key2 = set_view(|v, s| v.key2 = (!s.is_empty()).then_some(s));
+    let on_replicas = set_view(|v, s| v.replicas = s.parse().ok().filter(|n: &u32| *n > 1));
+    let on_pareto = set_view(|v, s| v.pareto = (!s.is_empty()).then_some(s));
+    let keys2: Vec<&'static str> =
+        crate::engine::config::KEYS.iter().map(|k| k.key).filter(|k| sweepable(k) && *k != sw.key).collect();
+    let key2 = sw.key2.unwrap_or("");
+    let pareto = view.pareto.clone().unwrap_or_default();
+    let replicas = sw.replicas;
+    let note = inert_note(sw, current.as_ref());
+    html! {
+        <div class="sweep-panel">
+            <div class="sweep-pickers">
+                <label>{"y: "}
+                    <select name="sweep_y" onchange={on_metric} aria-label="Metric on the sweep's y axis">
+                        { for names.iter().map(|n| html! {
+                            <option value={n.clone()} selected={*n == metric}>{metric_label(n, sample.as_ref())}</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{"2nd knob: "}
+                    <select name="sweep2" onchange={on_key2} aria-label="Second swept knob (heatmap)">
+                        <option value="" selected={key2.is_empty()}>{"none"}</option>
+                        { for keys2.iter().map(|k| html! { <option value={*k} selected={*k == key2}>{*k}</option> }) }
+                    </select>
+                </label>
+                <label>{"seeds: "}
+                    <select name="replicas" onchange={on_replicas} aria-label="Seeds per point (replicas)">
+                        { for [1usize, 2, 3, 5, 8].iter().map(|n| html! {
+                            <option value={n.to_string()} selected={*n == replicas}>{n.to_string()}</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{"Pareto vs: "}
+                    <select name="pareto" onchange={on_pareto} aria-label="x metric of the Pareto view">
+                        <option value="" selected={pareto.is_empty()}>{"off"}</option>
+                        { for names.iter().filter(|n| **n != metric).map(|n| html! {
+                            <option value={n.clone()} selected={*n == pareto}>{metric_label(n, sample.as_ref())}</option>
+                        }) }
+                    </select>
+                </label>
+            </div>
+            if sw.key2.is_some() {
+                <Heatmap sweep={sw.clone()} metric={metric.clone()} />
+            } else {
+                <SweepPlot sweep={sw.clone()} metric={AttrValue::from(metric.clone())} />
+            }
+            if !pareto.is_empty() {
+                <ParetoPlot sweep={sw.clone()} x={pareto} y={metric.clone()} />
+            }
+            if let Some(n) = note { <p class="note inert" role="note">{n}</p> }
+        </div>
+    }
+}
+
+const HW: f64 = 560.0;
+const HH: f64 = 300.0;
+const HL: f64 = 90.0;
+const HT: f64 = 10.0;
+const HR: f64 = 60.0;
+const HB: f64 = 56.0;
+
+/// A colour from light (0) to dark blue (1).
+pub fn ramp(f: f64) -> String {
+    let f = if f.is_finite() { f.clamp(0.0, 1.0) } else { 0.0 };
+    let lerp = |a: f64, b: f64| (a + (b - a) * f).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", lerp(240.0, 8.0), lerp(244.0, 48.0), lerp(250.0, 107.0))
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HeatmapProps {
+    pub sweep: Rc<Sweep>,
+    pub metric: String,
+}
+
+/// A 2-D sweep as a heatmap: rows are the first knob's values, columns the second's; the
+/// current config's cell is outlined; a click moves both knobs to that cell.
+#[function_component(Heatmap)]
+pub fn heatmap(props: &HeatmapProps) -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let sw = &props.sweep;
+    let Some(k2) = sw.key2 else { return html! {} };
+    let stats = cell_stats(sw, &props.metric);
+    let (n1, n2) = (sw.values.len(), sw.values2.len().max(1));
+    let known: Vec<f64> = stats.iter().flatten().map(|s| s.mean).filter(|v| v.is_finite()).collect();
+    let lo = known.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = known.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (cw, ch) = ((HW - HL - HR) / n2 as f64, (HH - HT - HB) / n1.max(1) as f64);
+    let cur1 = sw.base.get(sw.key).unwrap_or_default();
+    let cur2 = sw.base.get(k2).unwrap_or_default();
+    let (label, unit) = metrics::label_unit(&props.metric, sw.points.iter().flatten().next().map(|m| m.as_ref()));
+    let done = sw.done();
+    let total = sw.jobs();
+    html! {
+        <figure class="plot heatmap" data-sweep-key={sw.key} data-sweep-key2={k2} data-metric={props.metric.clone()}>
+            <figcaption>
+                <span>{format!("{label} across {} × {k2}", sw.key)}</span>
+                if done < total {
+                    <span class="progress" role="status">
+                        <progress max={total.to_string()} value={done.to_string()}></progress>{format!(" {done}/{total}")}
+                    </span>
+                }
+            </figcaption>
+            <svg viewBox={format!("0 0 {HW} {HH}")} role="img" aria-label={format!("heatmap of {label} across {} and {k2}", sw.key)}>
+                { for (0..n1).flat_map(|i| (0..n2).map(move |j| (i, j))).map(|(i, j)| {
+                    let s = stats[i * n2 + j];
+                    let (v1, v2) = (sw.values[i].clone(), sw.values2.get(j).cloned().unwrap_or_default());
+                    let x = HL + j as f64 * cw;
+                    let y = HT + (n1 - 1 - i) as f64 * ch;
+                    let fill = match s { Some(s) if hi > lo => ramp((s.mean - lo) / (hi - lo)), Some(_) => ramp(0.5), None => "#ffffff".into() };
+                    let current = v1 == cur1 && v2 == cur2;
+                    let onclick = {
+                        let (ctx, key, v1, v2) = (ctx.clone(), sw.key, v1.clone(), v2.clone());
+                        Callback::from(move |_| ctx.dispatch(Action::SetCell(vec![(key, v1.clone()), (k2, v2.clone())])))
+                    };
+                    let title = match s { Some(s) => format!("{} = {v1}, {k2} = {v2}: {}", sw.key, num(s.mean)), None => format!("{} = {v1}, {k2} = {v2}: running…", sw.key) };
+                    html! { <rect class={classes!("cell", current.then_some("current"))} x={x.to_string()} y={y.to_string()}
+                        width={(cw - 1.0).max(1.0).to_string()} height={(ch - 1.0).max(1.0).to_string()} fill={fill}
+                        data-v1={v1} data-v2={v2} data-y={s.map(|s| s.mean.to_string())} {onclick}><title>{title}</title></rect> }
+                }) }
+                { for sw.values.iter().enumerate().map(|(i, v)| html! {
+                    <text x={(HL - 6.0).to_string()} y={(HT + (n1 - 1 - i) as f64 * ch + ch / 2.0 + 4.0).to_string()} text-anchor="end">{v.clone()}</text>
+                }) }
+                { for sw.values2.iter().enumerate().map(|(j, v)| html! {
+                    <text x={(HL + j as f64 * cw + cw / 2.0).to_string()} y={(HH - HB + 16.0).to_string()} text-anchor="middle">{v.clone()}</text>
+                }) }
+                <text class="label" x={((HL + HW - HR) / 2.0).to_string()} y={(HH - 8.0).to_string()} text-anchor="middle">{k2}</text>
+                <text class="label" transform={format!("translate(14 {}) rotate(-90)", (HT + HH - HB) / 2.0)} text-anchor="middle">{sw.key}</text>
+                if hi >= lo {
+                    <g class="legend">
+                        <rect x={(HW - HR + 12.0).to_string()} y={HT.to_string()} width="12" height="12" fill={ramp(1.0)} />
+                        <text x={(HW - HR + 12.0).to_string()} y={(HT + 26.0).to_string()}>{short(hi)}</text>
+                        <rect x={(HW - HR + 12.0).to_string()} y={(HH - HB - 30.0).to_string()} width="12" height="12" fill={ramp(0.0)} />
+                        <text x={(HW - HR + 12.0).to_string()} y={(HH - HB - 4.0).to_string()}>{short(lo)}</text>
+                        <text x={(HW - HR + 12.0).to_string()} y={(HT + 44.0).to_string()}>{unit}</text>
+                    </g>
+                }
+            </svg>
+        </figure>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ParetoProps {
+    pub sweep: Rc<Sweep>,
+    pub x: String,
+    pub y: String,
+}
+
+/// Every cell of the sweep at (x metric, y metric), the Pareto front joined.
+#[function_component(ParetoPlot)]
+pub fn pareto_plot(props: &ParetoProps) -> Html {
+    let sw = &props.sweep;
+    let (xs, ys) = (cell_stats(sw, &props.x), cell_stats(sw, &props.y));
+    let pts: Vec<(usize, f64, f64)> = xs
+        .iter()
+        .zip(&ys)
+        .enumerate()
+        .filter_map(|(i, (x, y))| Some((i, x.as_ref()?.mean, y.as_ref()?.mean)))
+        .collect();
+    let sample = sw.points.iter().flatten().next().map(|m| m.as_ref());
+    let hx = metrics::higher_is_better(&props.x, sample).unwrap_or(false);
+    let hy = metrics::higher_is_better(&props.y, sample).unwrap_or(false);
+    let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.1, p.2)).collect();
+    let front = pareto_front(&xy, hx, hy);
+    let (x0, x1) = super::plots::y_range_fit(&xy.iter().map(|p| p.0).collect::<Vec<_>>());
+    let (y0, y1) = super::plots::y_range_fit(&xy.iter().map(|p| p.1).collect::<Vec<_>>());
+    let frame = super::plots::Frame { x0, x1, xlog: false, y0, y1 };
+    let (xl, xu) = metrics::label_unit(&props.x, sample);
+    let (yl, yu) = metrics::label_unit(&props.y, sample);
+    let line: String = front
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| format!("{}{:.1},{:.1}", if k == 0 { "M" } else { "L" }, frame.x(xy[i].0), frame.y(xy[i].1)))
+        .collect();
+    let label = |i: usize| {
+        let c = pts[i].0;
+        match sw.key2 {
+            Some(k2) => format!(
+                "{}={}, {k2}={}",
+                sw.key,
+                sw.values[c / sw.values2.len().max(1)],
+                sw.values2[c % sw.values2.len().max(1)]
+            ),
+            None => format!("{}={}", sw.key, sw.values[c]),
+        }
+    };
+    html! {
+        <figure class="plot pareto" data-x={props.x.clone()} data-y={props.y.clone()}>
+            <figcaption><span>{format!("Pareto view: {yl} against {xl} ({} on the front)", front.len())}</span></figcaption>
+            <svg viewBox="0 0 560 250" role="img" aria-label={format!("{yl} against {xl}")}>
+                { super::plots::axes(&frame, &format!("{yl} ({yu})"), &format!("{xl} ({xu})")) }
+                <path class="front" d={line} fill="none" stroke={super::palette::SERIES_A} stroke-width="1.5" />
+                { for (0..pts.len()).map(|k| {
+                    let on = front.contains(&k);
+                    html! { <circle class={classes!(on.then_some("front"))} cx={frame.x(xy[k].0).to_string()} cy={frame.y(xy[k].1).to_string()}
+                        r={if on { "4" } else { "3" }} fill={if on { super::palette::SERIES_A } else { super::palette::SERIES_B }}>
+                        <title>{format!("{}: {} {}, {} {}", label(k), num(xy[k].0), xu, num(xy[k].1), yu)}</title></circle> }
+                }) }
+            </svg>
+        </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::state::{plan_sweep, State};
+
+    fn m(throughput: f64, p99: f64) -> Rc<Metrics> {
+        let mut m = Metrics { throughput, ..Default::default() };
+        m.wakeup_latency_us.p99 = p99;
+        Rc::new(m)
+    }
+
+    #[test]
+    fn a_second_key_makes_a_grid_and_replicas_make_room_for_each_seed() {
+        let base = State::default().config;
+        let sw = plan_sweep(&base, "hz", 1, None).unwrap();
+        let view = SweepView { key2: Some("cores".into()), replicas: Some(3), ..Default::default() };
+        let g = with_view(sw.clone(), &view);
+        assert_eq!(g.key2, Some("cores"));
+        // GRID_POINTS per axis, plus the current value when it is not among them.
+        assert!(
+            g.values.len() <= GRID_POINTS + 1 && g.values2.len() <= GRID_POINTS + 1,
+            "{:?} {:?}",
+            g.values,
+            g.values2
+        );
+        let cells = g.values.len() * g.values2.len();
+        assert_eq!((g.points.len(), g.runs.len(), g.jobs()), (cells, 2 * cells, 3 * cells));
+        let configs = g.point_configs();
+        assert_eq!(configs.len(), 3 * cells);
+        assert_eq!(configs[1].get("cores"), Some(g.values2[1].clone()), "row-major: the second key moves first");
+        assert_eq!(configs[cells].seed, base.seed + 1, "replica 1 of cell 0 comes after every cell");
+        assert_eq!(with_view(sw.clone(), &SweepView { key2: Some("hz".into()), ..Default::default() }).key2, None);
+        let n = sw.points.len();
+        assert_eq!(with_view(sw, &SweepView::default()).jobs(), n, "no view: the 1-D sweep as planned");
+    }
+
+    #[test]
+    fn stats_are_the_mean_min_max_of_the_replicas_in_whatever_order_they_came() {
+        let base = State::default().config;
+        let mut sw = with_view(
+            plan_sweep(&base, "hz", 1, None).unwrap(),
+            &SweepView { replicas: Some(2), ..Default::default() },
+        );
+        let cells = sw.points.len();
+        sw.runs[0] = Some(m(4.0, 1.0));
+        assert_eq!(cell_stats(&sw, "throughput")[0], None, "not before its first replica");
+        sw.points[0] = Some(m(2.0, 3.0));
+        assert_eq!(cell_stats(&sw, "throughput")[0], Some(Spread { mean: 3.0, min: 2.0, max: 4.0, n: 2 }));
+        assert_eq!(cell_stats(&sw, "wakeup_latency_p99")[0].unwrap().max, 3.0);
+        assert!(cell_stats(&sw, "throughput")[1..cells].iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn the_pareto_front_keeps_what_nothing_beats() {
+        // (throughput higher is better, latency lower is better).
+        let pts = [(10.0, 5.0), (8.0, 2.0), (7.0, 6.0), (10.0, 9.0), (12.0, 8.0)];
+        assert_eq!(pareto_front(&pts, true, false), vec![1, 0, 4]);
+        assert_eq!(pareto_front(&[], true, true), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_flat_sweep_says_why() {
+        let base = State::default().config;
+        let mut sw = plan_sweep(&base, "sched_latency", 1, None).unwrap();
+        let quiet = Metrics { digest: "d".into(), ..Default::default() };
+        assert!(inert_note(&sw, Some(&quiet)).unwrap().contains("0 preemptions"));
+        let busy = Metrics { preemptions: 3, digest: "d".into(), ..Default::default() };
+        assert_eq!(inert_note(&sw, Some(&busy)), None, "not until every point is in");
+        sw.points.iter_mut().for_each(|p| *p = Some(Rc::new(busy.clone())));
+        assert!(inert_note(&sw, Some(&busy)).unwrap().contains("every point of the sweep gave the same counters"));
+        sw.points[0] = Some(Rc::new(Metrics { digest: "e".into(), ..busy.clone() }));
+        assert_eq!(inert_note(&sw, Some(&busy)), None);
+    }
+}

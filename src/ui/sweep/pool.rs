@@ -1,0 +1,334 @@
+//! Sweeps on every core: a pool of Web Workers (`navigator.hardwareConcurrency`, at least
+//! one) that run a sweep's points, handed out one at a time as workers free up.
+//!
+//! Each answer carries its point's index and lands in that point's slot (`Action::SweepPoint`),
+//! so the plot does not depend on the pool's size or on which worker finished first. The
+//! page's own worker (`runner`) keeps the current config's runs; the pool only runs sweeps.
+//! `Dispatch` is the pure part (tested natively); the browser half is `web`. Without
+//! workers (natively, or when they cannot start) the runner's single job queue runs the
+//! sweep as before (`Runner::request_sweep`).
+
+use crate::engine::config::Config;
+
+use super::super::jobs::{capped, JobKind, Request, SWEEP_EVENT_BUDGET};
+
+/// Most workers in the pool.
+pub const MAX_WORKERS: usize = 16;
+
+/// The pool's size for a machine with `cores` logical CPUs (at least one).
+pub fn pool_size(cores: f64) -> usize {
+    if cores.is_finite() && cores >= 1.0 {
+        (cores as usize).min(MAX_WORKERS)
+    } else {
+        1
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Slot {
+    /// Not ready yet (a worker says Ready once).
+    Starting,
+    Idle,
+    Busy {
+        id: u64,
+        kind: JobKind,
+    },
+    /// Failed: never used again.
+    Dead,
+}
+
+/// Which point goes to which worker.
+#[derive(Debug)]
+pub struct Dispatch {
+    slots: Vec<Slot>,
+    gen: u64,
+    points: Vec<Config>,
+    next: usize,
+    next_id: u64,
+}
+
+impl Dispatch {
+    pub fn new(workers: usize) -> Self {
+        Dispatch { slots: vec![Slot::Starting; workers.max(1)], gen: 0, points: Vec::new(), next: 0, next_id: 0 }
+    }
+
+    /// A new sweep: its points replace what is waiting (answers of the old one still come,
+    /// and the reducer drops them by generation).
+    pub fn want(&mut self, gen: u64, points: Vec<Config>) {
+        self.gen = gen;
+        self.points = points.iter().map(|p| capped(p, SWEEP_EVENT_BUDGET).0).collect();
+        self.next = 0;
+    }
+
+    pub fn ready(&mut self, slot: usize) {
+        if let Some(s @ Slot::Starting) = self.slots.get_mut(slot) {
+            *s = Slot::Idle;
+        }
+    }
+
+    /// Whether any worker is alive.
+    pub fn alive(&self) -> bool {
+        self.slots.iter().any(|s| *s != Slot::Dead)
+    }
+
+    /// The requests to post now: the next points, one per idle worker, in index order.
+    pub fn assign(&mut self) -> Vec<(usize, Request)> {
+        let mut out = Vec::new();
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            if *slot != Slot::Idle || self.next >= self.points.len() {
+                continue;
+            }
+            self.next_id += 1;
+            let index = self.next;
+            self.next += 1;
+            *slot = Slot::Busy { id: self.next_id, kind: JobKind::Sweep { gen: self.gen, index } };
+            out.push((i, Request::Run { id: self.next_id, config: self.points[index].clone(), trace_items: 0 }));
+        }
+        out
+    }
+
+    /// The worker `slot` answered the job `id`: it is free again; what the job was for.
+    pub fn finish(&mut self, slot: usize, id: u64) -> Option<JobKind> {
+        let s = self.slots.get_mut(slot)?;
+        if !matches!(s, Slot::Busy { id: i, .. } if *i == id) {
+            return None;
+        }
+        match std::mem::replace(s, Slot::Idle) {
+            Slot::Busy { kind, .. } => Some(kind),
+            _ => None,
+        }
+    }
+
+    /// The worker `slot` failed: it is not used again; the point it ran is handed out again
+    /// if it belongs to the current sweep. The points still to run, for a fallback when no
+    /// worker is left.
+    pub fn fail(&mut self, slot: usize) -> Vec<(usize, Config)> {
+        if let Some(s) = self.slots.get_mut(slot) {
+            if let Slot::Busy { kind: JobKind::Sweep { gen, index }, .. } = s {
+                if *gen == self.gen && *index < self.next {
+                    // Run it again first: it is the earliest point not done.
+                    self.next = self.next.min(*index);
+                }
+            }
+            *s = Slot::Dead;
+        }
+        (self.next..self.points.len()).map(|i| (i, self.points[i].clone())).collect()
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+pub mod web {
+    //! The browser half: N workers, their handlers, the answers dispatched as actions.
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{Event, MessageEvent, Worker};
+    use yew::UseReducerDispatcher;
+
+    use super::super::super::jobs::{parse_message, parse_response, to_text, Response};
+    use super::super::super::runner::action_for;
+    use super::super::super::state::{Action, State};
+    use super::{pool_size, Dispatch};
+    use crate::engine::config::Config;
+
+    struct Inner {
+        dispatch: Dispatch,
+        workers: Vec<Option<Worker>>,
+        to_state: UseReducerDispatcher<State>,
+        /// Called with the sweep's remaining points when no worker is left.
+        fallback: Rc<dyn Fn(u64, Vec<Config>)>,
+        _handlers: Vec<(Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(Event)>)>,
+    }
+
+    /// The page's pool (kept for the page's lifetime).
+    #[derive(Clone)]
+    pub struct Pool {
+        inner: Rc<RefCell<Inner>>,
+    }
+
+    impl Pool {
+        /// Starts `navigator.hardwareConcurrency` workers; None when none can start.
+        pub fn start(to_state: UseReducerDispatcher<State>, fallback: Rc<dyn Fn(u64, Vec<Config>)>) -> Option<Pool> {
+            let cores = web_sys::window().map(|w| w.navigator().hardware_concurrency()).unwrap_or(1.0);
+            let n = pool_size(cores);
+            let pool = Pool {
+                inner: Rc::new(RefCell::new(Inner {
+                    dispatch: Dispatch::new(n),
+                    workers: Vec::new(),
+                    to_state,
+                    fallback,
+                    _handlers: Vec::new(),
+                })),
+            };
+            for slot in 0..n {
+                let Ok(w) = Worker::new("./worker_loader.js") else { continue };
+                let me = pool.clone();
+                let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+                    let data = e.data();
+                    let resp = match data.dyn_ref::<js_sys::Array>() {
+                        Some(pair) => {
+                            let text = pair.get(0).as_string().unwrap_or_default();
+                            let bytes =
+                                pair.get(1).dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+                            parse_message(&text, &bytes)
+                        }
+                        None => parse_response(&data.as_string().unwrap_or_default()),
+                    };
+                    me.answer(slot, resp);
+                });
+                let me = pool.clone();
+                let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+                    e.prevent_default();
+                    me.failed(slot);
+                });
+                w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+                w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+                let mut i = pool.inner.borrow_mut();
+                while i.workers.len() < slot {
+                    i.workers.push(None);
+                }
+                i.workers.push(Some(w));
+                i._handlers.push((on_message, on_error));
+            }
+            let started = pool.inner.borrow().workers.iter().any(Option::is_some);
+            started.then_some(pool)
+        }
+
+        /// Runs a new sweep's points.
+        pub fn want(&self, gen: u64, points: Vec<Config>) {
+            self.inner.borrow_mut().dispatch.want(gen, points);
+            self.pump();
+        }
+
+        fn pump(&self) {
+            let i = &mut *self.inner.borrow_mut();
+            for (slot, req) in i.dispatch.assign() {
+                if let Some(Some(w)) = i.workers.get(slot) {
+                    let _ = w.post_message(&JsValue::from_str(&to_text(&req)));
+                }
+            }
+        }
+
+        fn answer(&self, slot: usize, resp: Response) {
+            let action = {
+                let mut i = self.inner.borrow_mut();
+                match &resp {
+                    Response::Ready => {
+                        i.dispatch.ready(slot);
+                        None
+                    }
+                    Response::Run { id, .. } => i.dispatch.finish(slot, *id).and_then(|k| action_for(k, resp)),
+                    _ => None,
+                }
+            };
+            if let Some(a) = action {
+                let d = self.inner.borrow().to_state.clone();
+                d.dispatch(a);
+            }
+            self.pump();
+        }
+
+        fn failed(&self, slot: usize) {
+            let (left, alive, gen, fallback) = {
+                let mut i = self.inner.borrow_mut();
+                if let Some(w) = i.workers.get_mut(slot).and_then(Option::take) {
+                    w.terminate();
+                }
+                let left = i.dispatch.fail(slot);
+                (left, i.dispatch.alive(), i.dispatch.gen, i.fallback.clone())
+            };
+            if !alive {
+                // Indexes are kept by position: hand the whole remaining list over.
+                let _ = left;
+                let all = self.inner.borrow().dispatch.points.clone();
+                fallback(gen, all);
+            } else {
+                self.pump();
+            }
+            let d = self.inner.borrow().to_state.clone();
+            d.dispatch(Action::Notice("A sweep worker failed; its points run on the others.".into()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::engine::config::Config;
+    use crate::ui::jobs::{execute, Response};
+    use crate::ui::runner::action_for;
+    use crate::ui::state::{Action, State};
+    use yew::Reducible;
+
+    /// Runs the current sweep of `s` on a pool of `n` workers whose answers come back in
+    /// an order that depends on `n` (the last worker handed a point answers first).
+    fn run_on_pool(s: Rc<State>, n: usize) -> Rc<State> {
+        let sw = s.sweep.clone().unwrap();
+        let mut d = Dispatch::new(n);
+        (0..n).for_each(|i| d.ready(i));
+        d.want(sw.gen, sw.point_configs());
+        let mut s = s;
+        let mut busy: Vec<(usize, Request)> = d.assign();
+        while let Some((slot, req)) = busy.pop() {
+            let resp = execute(&req);
+            let Response::Run { id, .. } = &resp else { panic!() };
+            let kind = d.finish(slot, *id).expect("the job in flight on that slot");
+            s = s.reduce(action_for(kind, resp).unwrap());
+            busy.extend(d.assign());
+        }
+        s
+    }
+
+    #[test]
+    fn the_sweep_is_the_same_whatever_the_pool_size() {
+        let s = Rc::new(State::default())
+            .reduce(Action::SweepView(crate::share::url::SweepView { replicas: Some(2), ..Default::default() }));
+        let one = run_on_pool(s.clone(), 1);
+        let sw1 = one.sweep.clone().unwrap();
+        assert_eq!(sw1.done(), sw1.jobs(), "every point ran");
+        for n in [2, 3, 5] {
+            let other = run_on_pool(s.clone(), n);
+            let mut a = (*sw1).clone();
+            let mut b = (*other.sweep.clone().unwrap()).clone();
+            for m in a
+                .points
+                .iter_mut()
+                .chain(a.runs.iter_mut())
+                .chain(b.points.iter_mut())
+                .chain(b.runs.iter_mut())
+                .flatten()
+            {
+                Rc::make_mut(m).wall_s = 0.0;
+            }
+            assert_eq!(a, b, "pool of {n}");
+        }
+    }
+
+    #[test]
+    fn points_go_out_one_per_idle_worker_and_a_failed_worker_hands_its_point_back() {
+        let mut d = Dispatch::new(2);
+        d.want(7, vec![Config::default(); 3]);
+        assert!(d.assign().is_empty(), "no worker is ready yet");
+        d.ready(0);
+        d.ready(1);
+        let first = d.assign();
+        assert_eq!(first.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [0, 1]);
+        assert!(d.assign().is_empty(), "both busy");
+        let left = d.fail(1);
+        assert_eq!(left.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [1, 2], "point 1 is run again");
+        assert!(d.alive());
+        let id0 = first[0].1.id();
+        assert_eq!(d.finish(0, id0), Some(JobKind::Sweep { gen: 7, index: 0 }));
+        assert_eq!(d.finish(0, id0), None, "answered once");
+        let next = d.assign();
+        assert_eq!(next.len(), 1);
+        assert_eq!(pool_size(0.0), 1);
+        assert_eq!(pool_size(f64::NAN), 1);
+        assert_eq!(pool_size(8.0), 8);
+        assert_eq!(pool_size(512.0), MAX_WORKERS);
+    }
+}
