@@ -38,6 +38,32 @@ pub struct TaskStats {
     pub wakeups: u64,
 }
 
+/// How often the governor's state was right, too deep or too shallow, and what the misses cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GovernorScore {
+    pub right: u64,
+    /// Deeper than the idle lasted for: an exit latency paid for nothing.
+    pub too_deep: u64,
+    /// Shallower than the idle allowed: residency missed.
+    pub too_shallow: u64,
+    /// Extra exit latency of too-deep choices, us.
+    pub miss_latency_us: f64,
+    /// Extra energy of all misses against the best state, mJ.
+    pub miss_energy_mj: f64,
+}
+
+impl GovernorScore {
+    /// Fraction of idle periods where the governor chose right (0 when there were none).
+    pub fn right_fraction(&self) -> f64 {
+        let n = self.right + self.too_deep + self.too_shallow;
+        if n == 0 {
+            0.0
+        } else {
+            self.right as f64 / n as f64
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// Time to finish the workload's fixed amount of work, else the simulated duration.
@@ -81,6 +107,23 @@ pub struct Metrics {
     /// and left out of the JSON, for workloads that have none. Not part of the digest.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub workload: BTreeMap<String, f64>,
+    /// Energy estimate of the run, joules: busy time at the profile's active power, idle
+    /// time at its states' power (`profile::power_model`, sources and assumptions there).
+    /// Derived, not in the digest.
+    #[serde(default)]
+    pub energy_j: f64,
+    /// `energy_j` per unit of work: per unit of `throughput` times `elapsed_s` when
+    /// throughput is a rate (J per op), else per run (J).
+    #[serde(default)]
+    pub energy_per_work: f64,
+    /// CPU seconds a CPU stayed idle while a task waited on another CPU longer than
+    /// `explain::WASTE_THRESHOLD` (the "Wasted Cores" check). Not in the digest.
+    #[serde(default)]
+    pub wasted_cpu_s: f64,
+    /// The governor scoreboard over every idle period with a cpuidle governor: the chosen
+    /// state against the best in hindsight. Not in the digest.
+    #[serde(default)]
+    pub governor_score: GovernorScore,
     /// FNV-1a over the integer counters and per-task totals: equal configs give equal digests
     /// on every target.
     pub digest: String,

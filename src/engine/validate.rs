@@ -151,6 +151,14 @@ pub fn metric_of(m: &Metrics, key: &str) -> f64 {
         "sys_s" => m.sys_s,
         "cpu_percent" => m.cpu_percent,
         "context_switches" => m.context_switches as f64,
+        "energy_j" => m.energy_j,
+        "energy_per_work" => m.energy_per_work,
+        "wasted_cpu_s" => m.wasted_cpu_s,
+        "governor_right" => m.governor_score.right_fraction(),
+        "governor_too_deep" => m.governor_score.too_deep as f64,
+        "governor_too_shallow" => m.governor_score.too_shallow as f64,
+        "governor_miss_energy_mj" => m.governor_score.miss_energy_mj,
+        "wakeup_p99_us" => m.wakeup_latency_us.p99,
         _ => m.throughput,
     }
 }
