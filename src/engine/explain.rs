@@ -2,7 +2,7 @@
 //!
 //! A trace can say what happened; these records say why, from state the kernel never logs.
 //! They are part of `Trace` (`Trace::decisions`), recorded only while the trace records
-//! (inside its window, not truncated) and at most `TraceOptions::max_items` of them, so a
+//! (inside its window, not truncated) and at most `trace::DECISIONS_MAX` of them, so a
 //! run without a trace pays one `Option` test per hook and a traced run stays bounded.
 //! Every record names the kernel function each number mirrors:
 //! - [`WakeRecord`]: `select_task_rq_fair`'s candidates (the task's previous CPU, the

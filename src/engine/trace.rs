@@ -140,6 +140,11 @@ pub struct Trace {
     pub decisions: Decisions,
 }
 
+/// At most this many decision records (`explain`) in one trace, and at most an eighth of
+/// `max_items`: a record is larger than a span (a wakeup's candidates and parts), and the
+/// page moves the trace from its worker as JSON.
+pub const DECISIONS_MAX: usize = 25_000;
+
 /// The recorder the simulation writes into.
 #[derive(Debug)]
 pub struct Recorder {
@@ -153,7 +158,7 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn new(opts: Option<TraceOptions>) -> Self {
-        let cap = opts.map_or(0, |o| o.max_items);
+        let cap = opts.map_or(0, |o| (o.max_items / 8).clamp(1, DECISIONS_MAX));
         Recorder { opts, trace: Trace::default(), last: 0, ex: Explainer::new(cap) }
     }
 
