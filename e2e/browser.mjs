@@ -20,13 +20,14 @@ export const FLAGS = [
 ];
 
 /** A fresh headless browser context with the given viewport. Resolves to { context, close() }. */
-export async function launch(viewport = { width: 1280, height: 800 }) {
+export async function launch(viewport = { width: 1280, height: 800 }, extra = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'schedscope-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: FLAGS,
     viewport,
+    ...extra,
   });
   return {
     context,

@@ -73,6 +73,21 @@ const scenarios = {
     await page.waitForFunction(() => !document.querySelector('figure.plot.heatmap .progress'), null, { timeout: 180_000 })
       .catch(() => {});
   },
+  // The inspector open on a wakeup (issue 15): zoom in, click until the panel shows one.
+  inspect: async (page) => {
+    await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=2000', page.url()).href);
+    await settle(page);
+    await page.focus('.timeline canvas');
+    for (let i = 0; i < 30; i++) await page.keyboard.press('+');
+    const box = await page.locator('.timeline canvas').boundingBox();
+    outer: for (let fy = 0.15; fy < 0.95; fy += 0.08) {
+      for (let i = 1; i < 30; i++) {
+        await page.mouse.click(box.x + (box.width * i) / 30, box.y + box.height * fy);
+        if (await page.$('.inspector .inspect-wake .inspect-bar')) break outer;
+      }
+    }
+    await page.locator('.inspector').scrollIntoViewIfNeeded();
+  },
   'compare-link': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);
     await settle(page);

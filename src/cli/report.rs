@@ -130,6 +130,18 @@ pub fn run_table(preset: Option<&Preset>, diff: &[(&str, String)], m: &Metrics) 
         ("sys".into(), num(m.sys_s), "s".into()),
         ("idle".into(), num(m.idle_s), "s".into()),
         ("CPU".into(), format!("{:.1}", m.cpu_percent), "%".into()),
+        ("energy".into(), num(m.energy_j), "J (estimate: profile power model)".into()),
+        ("energy per work".into(), num(m.energy_per_work), "J per unit of work".into()),
+        ("wasted CPU".into(), num(m.wasted_cpu_s), "s (idle while a task waited elsewhere > 1 ms)".into()),
+        (
+            "governor right".into(),
+            format!("{}/{}/{}", m.governor_score.right, m.governor_score.too_deep, m.governor_score.too_shallow),
+            format!(
+                "right/too deep/too shallow; misses cost {} us, {} mJ",
+                num(m.governor_score.miss_latency_us),
+                num(m.governor_score.miss_energy_mj)
+            ),
+        ),
     ];
     if m.cstate_residency.is_empty() {
         rows.push(("C-state residency".into(), "-".into(), "no idle time".into()));

@@ -15,6 +15,10 @@ use crate::engine::{self, Metrics, TraceOptions};
 
 /// Larger rt-app files than this are refused instead of read into memory.
 const MAX_IMPORT_BYTES: u64 = 4 << 20;
+/// `run --explain TIME` prints the decisions this close to TIME.
+const EXPLAIN_WINDOW: crate::engine::time::Ns = 20 * crate::engine::time::US;
+/// ... recorded from a trace this wide around TIME (the nearest decisions if none is that close).
+const EXPLAIN_TRACE: crate::engine::time::Ns = crate::engine::time::MS;
 /// A sweep runs at most this many values.
 pub const MAX_SWEEP_VALUES: usize = 1000;
 
@@ -24,6 +28,7 @@ const RUN_FLAGS: &[Flag] = &[
     Flag::value("--import", "FILE"),
     Flag::switch("--json"),
     Flag::value("--trace", "FILE"),
+    Flag::value("--explain", "TIME"),
 ];
 
 const SWEEP_FLAGS: &[Flag] = &[
@@ -187,7 +192,36 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
         check_output("--trace", path)?;
     }
     let setup = setup(&parsed)?;
-    let outcome = simulate(&setup.config, trace_path.map(|_| TraceOptions::default()))?;
+    let explain_at = match parsed.get("--explain") {
+        Some(text) => Some(
+            crate::engine::time::parse_duration(text)
+                .map_err(|m| CliError::usage(format!("--explain: '{text}' is not a time ({m}); e.g. 2ms, 1500us")))?,
+        ),
+        None => None,
+    };
+    let opts = match explain_at {
+        // The decisions near the instant: a window around it, so a long run stays cheap.
+        Some(t) => Some(TraceOptions {
+            window: (t.saturating_sub(EXPLAIN_TRACE), t.saturating_add(EXPLAIN_TRACE)),
+            ..TraceOptions::default()
+        }),
+        None => trace_path.map(|_| TraceOptions::default()),
+    };
+    let outcome = simulate(&setup.config, opts)?;
+    if let Some(t) = explain_at {
+        let near = crate::engine::explain::near_or_nearest(&outcome.trace.decisions, t, EXPLAIN_WINDOW);
+        let names: Vec<String> = outcome.trace.tasks.iter().map(|k| k.name.clone()).collect();
+        let mut text = format!(
+            "decisions within {} of {} (schedscope run --explain):\n",
+            crate::engine::time::human_duration(EXPLAIN_WINDOW),
+            crate::engine::time::human_duration(t)
+        );
+        if near.is_empty() {
+            text.push_str("none: nothing was decided within 1 ms of it (is the time inside the run?)\n");
+        }
+        text.push_str(&crate::engine::explain::render(&near, &names));
+        return Ok(Out { text, notes: setup.notes, status: 0 });
+    }
     if let Some(path) = trace_path {
         let json = share_adapter::perfetto_json(&outcome.trace, Some(&outcome.metrics), Some(&setup.config))
             .map_err(|m| CliError::failure(format!("--trace: {m}")))?;

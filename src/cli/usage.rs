@@ -20,6 +20,8 @@ Subcommands:
       --import FILE             apply an rt-app JSON file (after the preset, before --set)
       --json                    print {\"config\": {...}, \"metrics\": {...}} as one JSON object
       --trace FILE              also write a Perfetto trace (JSON; open in ui.perfetto.dev)
+      --explain TIME            print the decisions within 20us of TIME (e.g. 2ms): wakeup
+                                placement and latency parts, picks, idle-state choices
   sweep --param KEY --values V1,V2,... [--preset NAME] [--set KEY=VALUE]... [--json | --csv]
                                 run once per value of one key, one row each
       --values                  comma separated; use ';' when values contain commas

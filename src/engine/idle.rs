@@ -135,6 +135,58 @@ impl GovernorState {
         self.stop_tick
     }
 
+    /// The governor's own numbers after a `select` (for `explain`): (name, value, unit,
+    /// kernel field) rows. Read-only.
+    pub fn view(&self) -> Vec<(String, String, String, String)> {
+        let row = |k: &str, v: String, u: &str, f: &str| (k.to_string(), v, u.to_string(), f.to_string());
+        match &self.imp {
+            Imp::Menu(m) => {
+                let ti = m.typical_interval();
+                vec![
+                    row(
+                        "correction factor",
+                        format!("{:.3}", m.correction_factor[m.bucket] as f64 / (RESOLUTION * DECAY) as f64),
+                        "x",
+                        "menu_device.correction_factor[bucket]",
+                    ),
+                    row("bucket", m.bucket.to_string(), "", "which_bucket(next_timer_ns)"),
+                    row(
+                        "typical interval",
+                        if ti == u32::MAX { "none (no stable pattern)".into() } else { ti.to_string() },
+                        if ti == u32::MAX { "" } else { "us" },
+                        "get_typical_interval",
+                    ),
+                    row("stop_tick", self.stop_tick.to_string(), "", "menu_select(*stop_tick)"),
+                ]
+            }
+            Imp::Teo(t) => {
+                let mut rows = vec![row("stop_tick", self.stop_tick.to_string(), "", "teo_select(*stop_tick)")];
+                for (i, b) in t.bins.iter().enumerate() {
+                    rows.push(row(
+                        &format!("bin {i} hits / intercepts"),
+                        format!("{} / {}", b.hits, b.intercepts),
+                        "decayed counts",
+                        "teo_bin.hits / .intercepts",
+                    ));
+                }
+                rows
+            }
+            Imp::Ladder(l) => {
+                let s = &l.stats[l.last_idx.min(l.stats.len() - 1)];
+                vec![
+                    row("state index", l.last_idx.to_string(), "", "ladder_device.last_state_idx"),
+                    row(
+                        "promotion count",
+                        s.promotion_count.to_string(),
+                        "",
+                        "ladder_device_state.stats.promotion_count",
+                    ),
+                    row("demotion count", s.demotion_count.to_string(), "", "ladder_device_state.stats.demotion_count"),
+                ]
+            }
+        }
+    }
+
     /// Picks a state: returns a position in `req.states` (0 when the slice is empty).
     pub fn select(&mut self, req: &IdleRequest) -> usize {
         self.tick_period = req.tick_period;

@@ -38,6 +38,32 @@ pub struct TaskStats {
     pub wakeups: u64,
 }
 
+/// How often the governor's state was right, too deep or too shallow, and what the misses cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GovernorScore {
+    pub right: u64,
+    /// Deeper than the idle lasted for: an exit latency paid for nothing.
+    pub too_deep: u64,
+    /// Shallower than the idle allowed: residency missed.
+    pub too_shallow: u64,
+    /// Extra exit latency of too-deep choices, us.
+    pub miss_latency_us: f64,
+    /// Extra energy of all misses against the best state, mJ.
+    pub miss_energy_mj: f64,
+}
+
+impl GovernorScore {
+    /// Fraction of idle periods where the governor chose right (0 when there were none).
+    pub fn right_fraction(&self) -> f64 {
+        let n = self.right + self.too_deep + self.too_shallow;
+        if n == 0 {
+            0.0
+        } else {
+            self.right as f64 / n as f64
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// Time to finish the workload's fixed amount of work, else the simulated duration.
@@ -81,6 +107,23 @@ pub struct Metrics {
     /// and left out of the JSON, for workloads that have none. Not part of the digest.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub workload: BTreeMap<String, f64>,
+    /// Energy estimate of the run, joules: busy time at the profile's active power, idle
+    /// time at its states' power (`profile::power_model`, sources and assumptions there).
+    /// Derived, not in the digest.
+    #[serde(default)]
+    pub energy_j: f64,
+    /// `energy_j` per unit of work: per unit of `throughput` times `elapsed_s` when
+    /// throughput is a rate (J per op), else per run (J).
+    #[serde(default)]
+    pub energy_per_work: f64,
+    /// CPU seconds a CPU stayed idle while a task waited on another CPU longer than
+    /// `explain::WASTE_THRESHOLD` (the "Wasted Cores" check). Not in the digest.
+    #[serde(default)]
+    pub wasted_cpu_s: f64,
+    /// The governor scoreboard over every idle period with a cpuidle governor: the chosen
+    /// state against the best in hindsight. Not in the digest.
+    #[serde(default)]
+    pub governor_score: GovernorScore,
     /// FNV-1a over the integer counters and per-task totals: equal configs give equal digests
     /// on every target.
     pub digest: String,
@@ -178,6 +221,49 @@ pub const NAMED: &[Named] = &[
     Named { key: "idle_s", label: "idle time", unit: "s", higher_is_better: None, get: |m| m.idle_s },
     Named { key: "cpu_percent", label: "CPU", unit: "%", higher_is_better: None, get: |m| m.cpu_percent },
     Named { key: "events", label: "events", unit: "events", higher_is_better: None, get: |m| m.events as f64 },
+    Named { key: "energy_j", label: "energy", unit: "J", higher_is_better: Some(false), get: |m| m.energy_j },
+    Named {
+        key: "energy_per_work",
+        label: "energy per unit of work",
+        unit: "J",
+        higher_is_better: Some(false),
+        get: |m| m.energy_per_work,
+    },
+    Named {
+        key: "wasted_cpu_s",
+        label: "wasted CPU (idle while a task waits)",
+        unit: "s",
+        higher_is_better: Some(false),
+        get: |m| m.wasted_cpu_s,
+    },
+    Named {
+        key: "governor_right",
+        label: "idle states chosen right",
+        unit: "fraction",
+        higher_is_better: Some(true),
+        get: |m| m.governor_score.right_fraction(),
+    },
+    Named {
+        key: "governor_too_deep",
+        label: "idle states too deep",
+        unit: "periods",
+        higher_is_better: Some(false),
+        get: |m| m.governor_score.too_deep as f64,
+    },
+    Named {
+        key: "governor_too_shallow",
+        label: "idle states too shallow",
+        unit: "periods",
+        higher_is_better: Some(false),
+        get: |m| m.governor_score.too_shallow as f64,
+    },
+    Named {
+        key: "governor_miss_energy_mj",
+        label: "energy lost to idle-state misses",
+        unit: "mJ",
+        higher_is_better: Some(false),
+        get: |m| m.governor_score.miss_energy_mj,
+    },
 ];
 
 /// Prefix of a per-state residency metric: `residency.C6` is the percent of idle time in C6.

@@ -9,6 +9,7 @@
 
 pub mod config;
 pub mod corpus;
+pub mod explain;
 pub mod idle;
 pub mod kernel;
 pub mod knobs;

@@ -429,6 +429,57 @@ pub const PROFILES: &[Profile] = &[
 ];
 
 /// Looks a profile up by its config name.
+/// A per-core power model for the energy estimate (`Metrics::energy_j`, the governor
+/// scoreboard's energy cost). Power in milliwatts per core.
+///
+/// Sources: the package TDP is the vendor's datasheet / ARK figure (cited per profile in
+/// `power_model`); spreading it evenly over the cores, uncore included, as the active power
+/// of one busy core is an ASSUMPTION (TDP is a thermal design figure, not a measurement;
+/// a core running a pipe ping-pong draws less). Idle-state power, as a fraction of active
+/// power by how deep the state is (its exit latency): ASSUMPTIONS, in the range published
+/// powertop / idlestat per-state figures show for clock-gated C1 (~30%), voltage-reduced
+/// C1E/C3 (~15%) and power-gated C6 (~2%: the core's voltage is cut, Intel's C6
+/// description); POLL spins (`poll_idle`, PAUSE loop) at ~90% of active (assumption).
+/// A wakeup's own cost is its exit latency and handler time, which the engine already
+/// counts as busy time at active power, so there is no separate per-wakeup term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PowerModel {
+    /// One busy core, mW.
+    pub active_mw: u64,
+    /// The source of `active_mw`.
+    pub source: &'static str,
+}
+
+impl PowerModel {
+    /// mW of a core in the idle state with this exit latency (0: POLL).
+    pub fn idle_mw(&self, state: Option<&CState>) -> u64 {
+        let permille = match state {
+            None => 900,
+            Some(s) if s.exit_latency <= 3 * US => 300,
+            Some(s) if s.exit_latency <= 30 * US => 150,
+            Some(_) => 20,
+        };
+        self.active_mw * permille / 1000
+    }
+}
+
+/// The power model of a profile: TDP / cores as one busy core (module doc of `PowerModel`).
+pub fn power_model(p: &Profile) -> PowerModel {
+    let (tdp_w, per_package_cores, source) = match p.name {
+        "core2duo" => (65, 2, "Intel Core 2 Duo E6600 datasheet: TDP 65 W, 2 cores"),
+        "q6600" => (95, 4, "Intel Core 2 Quad Q6600 (G0) ARK: TDP 95 W, 4 cores"),
+        "x5675" => (95, 6, "Intel Xeon X5675 ARK: TDP 95 W per socket, 6 cores"),
+        "skylake-sp" => (150, 20, "Intel Xeon Gold 6148 ARK: TDP 150 W, 20 cores"),
+        "sapphire-rapids" => (350, 56, "Intel Xeon Platinum 8480+ ARK: TDP 350 W, 56 cores"),
+        "cascadelake-2s" => (150, 20, "Intel Xeon Gold 6248 ARK: TDP 150 W per socket, 20 cores"),
+        "xeon-6338" => (205, 32, "Intel Xeon Gold 6338 ARK: TDP 205 W per socket, 32 cores"),
+        "zen3-2s" => (280, 64, "AMD EPYC 7763 product page: default TDP 280 W per socket, 64 cores"),
+        "i5-10600k" => (125, 6, "Intel Core i5-10600K ARK: TDP 125 W, 6 cores"),
+        _ => (100, 8, "ASSUMPTION: no datasheet figure for this profile, 100 W over 8 cores"),
+    };
+    PowerModel { active_mw: tdp_w * 1000 / per_package_cores, source }
+}
+
 pub fn profile(name: &str) -> Option<&'static Profile> {
     PROFILES.iter().find(|p| p.name == name)
 }

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::explain::{Decisions, Explainer};
 use super::time::Ns;
 
 /// What a core spends a stretch of CPU time on, other than running a task.
@@ -138,7 +139,15 @@ pub struct Trace {
     /// though a span that began earlier and overlaps it is. 0 for a trace from the start.
     #[serde(default)]
     pub start: Ns,
+    /// Why: the decisions behind the spans (`explain`), recorded with them, as bounded.
+    #[serde(default, skip_serializing_if = "Decisions::is_empty")]
+    pub decisions: Decisions,
 }
+
+/// At most this many decision records (`explain`) in one trace, and at most an eighth of
+/// `max_items`: a record is larger than a span (a wakeup's candidates and parts), and the
+/// page moves the trace from its worker as JSON.
+pub const DECISIONS_MAX: usize = 25_000;
 
 /// The recorder the simulation writes into.
 #[derive(Debug)]
@@ -147,12 +156,15 @@ pub struct Recorder {
     pub trace: Trace,
     /// The latest end (or time) of anything recorded: where a cut trace stops.
     last: Ns,
+    /// Open decision records (`explain`).
+    pub ex: Explainer,
 }
 
 impl Recorder {
     pub fn new(opts: Option<TraceOptions>) -> Self {
         let start = opts.map_or(0, |o| o.window.0);
-        Recorder { opts, trace: Trace { start, ..Trace::default() }, last: 0 }
+        let cap = opts.map_or(0, |o| (o.max_items / 8).clamp(1, DECISIONS_MAX));
+        Recorder { opts, trace: Trace { start, ..Trace::default() }, last: 0, ex: Explainer::new(cap) }
     }
 
     /// A span still open when the run ends (a core idle or running since `start`). In a
@@ -174,6 +186,23 @@ impl Recorder {
     #[inline]
     pub fn enabled(&self) -> bool {
         self.opts.is_some() && !self.trace.truncated
+    }
+
+    /// Whether a trace is being recorded at all (open decision records may need updating).
+    #[inline]
+    pub fn on(&self) -> bool {
+        self.opts.is_some()
+    }
+
+    /// Whether decisions are recorded now: the trace records at `t` and the budget allows.
+    #[inline]
+    pub fn explaining(&self, t: Ns) -> bool {
+        match self.opts {
+            Some(o) => {
+                !self.trace.truncated && t >= o.window.0 && t < o.window.1 && self.trace.decisions.len() < self.ex.cap
+            }
+            None => false,
+        }
     }
 
     #[inline]

@@ -185,6 +185,35 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
         }
     }
 
+    // Decision counters (`explain`): nr_running per CPU at each pick (the queue the pick saw)
+    // and each idle entry (0), and rq->avg_idle at each idle entry.
+    let dcounter = |ns: Ns, core: u16, name: String, cat: &'static str, args: Value| Keyed {
+        ns,
+        core,
+        rank: 0,
+        event: Event {
+            name: Cow::Owned(name),
+            cat: Some(cat),
+            ph: "C",
+            ts: us(ns),
+            dur: None,
+            pid: PID,
+            tid: tid(core),
+            s: None,
+            args,
+        },
+    };
+    for p in &trace.decisions.picks {
+        let name = format!("CPU {} nr_running", p.core);
+        keyed.push(dcounter(p.time, p.core, name, "nr_running", json!({ "nr_running": p.queue.len() })));
+    }
+    for i in &trace.decisions.idles {
+        let name = format!("CPU {} nr_running", i.core);
+        keyed.push(dcounter(i.time, i.core, name, "nr_running", json!({ "nr_running": 0 })));
+        let name = format!("CPU {} avg_idle", i.core);
+        keyed.push(dcounter(i.time, i.core, name, "avg_idle", json!({ "avg_idle_us": us(i.avg_idle) })));
+    }
+
     for inst in &trace.instants {
         let (name, args) = match inst.kind {
             InstantKind::Tick => ("tick", Value::Null),

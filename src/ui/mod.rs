@@ -7,6 +7,7 @@
 pub mod app;
 pub mod controls;
 pub mod format;
+pub mod inspect;
 pub mod jobs;
 pub mod palette;
 pub mod plots;

@@ -505,6 +505,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
     }
     let playing = use_state(|| false);
     let speed = use_state(|| draw::DEFAULT_SPEED);
+    // The inspector's span (`inspect`), and where a pointer went down (a tap selects).
+    let selected = use_state(|| None::<usize>);
+    let down = use_mut_ref(|| None::<(f64, f64)>);
 
     // Mount: canvas, resize observer, non-passive wheel listener; unmount drops them all.
     {
@@ -561,7 +564,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let key = (Rc::as_ptr(&props.trace) as usize, props.label.clone());
         let trace = props.trace.clone();
         let keep_view = props.keep_view;
+        let selected = selected.clone();
         use_effect_with(key, move |(_, label)| {
+            selected.set(None);
             inner.borrow_mut().set_trace(trace, label.to_string(), keep_view);
             request_redraw(&inner);
         });
@@ -628,13 +633,14 @@ pub fn timeline(props: &TimelineProps) -> Html {
     };
 
     let on_pointer_down = {
-        let inner = inner.clone();
+        let (inner, down) = (inner.clone(), down.clone());
         Callback::from(move |e: PointerEvent| {
             if let Some(t) = e.target_dyn_into::<HtmlElement>() {
                 let _ = t.focus();
                 let _ = t.set_pointer_capture(e.pointer_id());
             }
             let (x, y) = offset(&e);
+            *down.borrow_mut() = Some((x, y));
             let mut st = inner.borrow_mut();
             st.pointers.retain(|p| p.0 != e.pointer_id());
             st.pointers.push((e.pointer_id(), x, y));
@@ -678,8 +684,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
         })
     };
     let on_pointer_up = {
-        let inner = inner.clone();
+        let (inner, down, selected) = (inner.clone(), down.clone(), selected.clone());
         Callback::from(move |e: PointerEvent| {
+            let (x, y) = offset(&e);
+            if let Some(hit) = down.borrow_mut().take().and_then(|d| inspect_tap(&inner.borrow(), d, (x, y))) {
+                selected.set(Some(hit));
+            }
             inner.borrow_mut().pointers.retain(|p| p.0 != e.pointer_id());
             if let Some(t) = e.target_dyn_into::<HtmlElement>() {
                 let _ = t.release_pointer_capture(e.pointer_id());
@@ -694,11 +704,19 @@ pub fn timeline(props: &TimelineProps) -> Html {
         })
     };
     let on_key = {
-        let inner = inner.clone();
+        let (inner, selected) = (inner.clone(), selected.clone());
         Callback::from(move |e: KeyboardEvent| {
             let mut st = inner.borrow_mut();
             let (len, end) = (st.view.len(), st.index.end);
             match e.key().as_str() {
+                k @ ("Enter" | "[" | "]") => {
+                    let dir = if k == "[" { -1 } else { 1 };
+                    let cur = if k == "Enter" { None } else { *selected };
+                    let t = (st.view.t0 + st.view.t1) / 2.0;
+                    if let Some(i) = super::inspect::find::step(&st.trace, &st.index.spans, cur, dir, t) {
+                        selected.set(Some(i));
+                    }
+                }
                 "ArrowLeft" => st.view = st.view.pan(-0.1 * len, end),
                 "ArrowRight" => st.view = st.view.pan(0.1 * len, end),
                 "ArrowUp" | "+" | "=" => st.zoom(ZOOM_STEP, None),
@@ -758,6 +776,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     {"Per-CPU timeline (needs canvas support)."}
                 </canvas>
             </div>
+            <super::inspect::Inspector trace={props.trace.clone()} span={*selected}
+                on_close={{ let selected = selected.clone(); Callback::from(move |_| selected.set(None)) }} />
             if trace.spans.is_empty() {
                 <p class="timeline-note">{"This run recorded no timeline spans (tracing off, or a window outside the run)."}</p>
             }
@@ -826,10 +846,19 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 { item(swatch(chrome.migrate_arrow, false), "migration \u{21E2}".into()) }
             </ul>
             <p class="timeline-help" style="font-size:0.8em;margin:0.2em 0">
-                {"Drag or use \u{2190} \u{2192} (Home, End) to pan; wheel, pinch, + and \u{2212} to zoom; hover a span for details."}
+                {"Drag or use \u{2190} \u{2192} (Home, End) to pan; wheel, pinch, + and \u{2212} to zoom; hover a span for details; click or tap it (or Enter, [ and ]) to inspect why."}
             </p>
         </div>
     }
+}
+
+/// A tap or click (the pointer moved under 6 CSS px since it went down) selects the span under it.
+fn inspect_tap(st: &Inner, down: (f64, f64), up: (f64, f64)) -> Option<usize> {
+    if (up.0 - down.0).abs() > 6.0 || (up.1 - down.1).abs() > 6.0 {
+        return None;
+    }
+    let (layout, dpr) = (st.layout?, st.dpr());
+    draw::hit_test(&st.trace, &st.index, &st.view, &layout, up.0 * dpr, up.1 * dpr)
 }
 
 /// Whether the page is in dark colours (`prefers-color-scheme`, as the stylesheet decides).

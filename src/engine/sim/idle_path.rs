@@ -337,6 +337,9 @@ impl Sim {
         let t = self.cursor(c);
         self.m.idle_entries[pos] += 1;
         self.cores[c].idle = Some(IdleSpan { pos, since: t, entered: t, next_timer });
+        if self.rec.explaining(t) {
+            self.why_idle_enter(c, pos, next_timer, t);
+        }
         false
     }
 
@@ -356,6 +359,7 @@ impl Sim {
             // cpuidle measures from idle entry until the CPU runs again, exit latency included.
             let measured = self.cursor(c) - idle.entered;
             self.cores[c].gov.reflect(&self.idle_states, idle.pos, measured, idle.next_timer);
+            self.score_idle(c, idle.pos, measured);
         }
         if ipi {
             self.overhead(c, Overhead::Ipi, self.prof.ipi_receive);

@@ -256,6 +256,12 @@ struct Counters {
     overhead: [u64; 7],
     idle_ns: Vec<u64>,
     idle_entries: Vec<u64>,
+    /// Governor scoreboard (`sim::why`): right, too deep, too shallow.
+    gov_score: [u64; 3],
+    gov_miss_latency_ns: u64,
+    gov_miss_energy_pj: u64,
+    /// CPU time idle while a task waited elsewhere past `explain::WASTE_THRESHOLD`.
+    wasted_ns: u64,
 }
 
 pub struct Sim {
@@ -277,6 +283,9 @@ pub struct Sim {
     idle_hw: Vec<idle_path::HwIdle>,
     idle_route: idle_path::IdleRoute,
     idle_names: Vec<String>,
+    /// The power model (`profile::power_model`): per state position, and one busy core, mW.
+    idle_mw: Vec<u64>,
+    active_mw: u64,
     tick_period: Ns,
     llc_bytes: u64,
     rec: Recorder,
@@ -345,6 +354,7 @@ mod idle_path;
 mod schedule;
 mod tick;
 mod wakeup;
+mod why;
 
 // ---------------------------------------------------------------- MODEL
 
@@ -418,6 +428,7 @@ impl Sim {
         let se =
             specs.iter().map(|s| SchedEntity { weight: weight_of_nice(s.nice), ..SchedEntity::default() }).collect();
         let nstates = idle_names.len();
+        let power = super::profile::power_model(prof);
         Sim {
             policy: policy::build(&cfg),
             prof,
@@ -430,6 +441,12 @@ impl Sim {
             fx: Fx::default(),
             touched: vec![0; ndomains],
             idle_states,
+            idle_mw: idle
+                .hw
+                .iter()
+                .map(|h| power.idle_mw((h.index as usize).checked_sub(1).map(|i| &prof.cstates[i])))
+                .collect(),
+            active_mw: power.active_mw,
             idle_hw: idle.hw,
             idle_route: idle.route,
             idle_names,
@@ -624,6 +641,7 @@ impl Sim {
         }
         m.wakeup_latency_hist = hist;
         m.workload = self.wl.extra(end).into_iter().collect();
+        self.derive_energy(&mut m, end);
         m.digest = digest(&m, &self.cores, end);
         // Overheads booked past the end are cut at the end, like every other span.
         self.rec.trace.spans.retain(|s| s.start < end);
@@ -633,6 +651,29 @@ impl Sim {
         self.rec.trace.instants.retain(|i| i.time <= end);
         self.rec.trace.end = end;
         Outcome { metrics: m, trace: std::mem::take(&mut self.rec.trace) }
+    }
+
+    /// The derived figures of `sim::why`'s counters and the power model (not in the digest).
+    fn derive_energy(&self, m: &mut Metrics, end: Ns) {
+        let idle_total: u64 = self.m.idle_ns.iter().sum();
+        let busy = (end as u128 * self.cores.len() as u128).saturating_sub(idle_total as u128);
+        // mW * ns = pJ.
+        let mut pj = busy * self.active_mw as u128;
+        for (pos, &ns) in self.m.idle_ns.iter().enumerate() {
+            pj += ns as u128 * self.idle_mw[pos] as u128;
+        }
+        m.energy_j = pj as f64 / 1e12;
+        let work = if m.higher_is_better { m.throughput * m.elapsed_s } else { 1.0 };
+        m.energy_per_work = if work > 0.0 { m.energy_j / work } else { 0.0 };
+        m.wasted_cpu_s = self.m.wasted_ns as f64 / 1e9;
+        let [right, too_deep, too_shallow] = self.m.gov_score;
+        m.governor_score = crate::engine::metrics::GovernorScore {
+            right,
+            too_deep,
+            too_shallow,
+            miss_latency_us: self.m.gov_miss_latency_ns as f64 / 1e3,
+            miss_energy_mj: self.m.gov_miss_energy_pj as f64 / 1e9,
+        };
     }
 
     /// Per-core (run, idle, overhead) ns, for conservation checks.

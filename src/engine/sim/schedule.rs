@@ -220,12 +220,16 @@ impl Sim {
         self.cores[c].need_resched = false;
         for _ in 0..10_000 {
             let t = self.cursor(c);
+            let why = if self.rec.explaining(t) { self.why_pick_before(c, t) } else { None };
             let Some(n) = self.policy.pick_next(&mut self.se, c, t) else {
                 if self.go_idle(c) {
                     continue;
                 }
                 return;
             };
+            if let Some(r) = why {
+                self.why_pick_after(r, n);
+            }
             self.cores[c].curr = Some(n);
             self.tasks[n].core = c;
             if self.cores[c].last_task != Some(n) {
@@ -251,6 +255,14 @@ impl Sim {
                     self.latency_clamps += 1;
                 }
                 self.lat.add(at.saturating_sub(w));
+                if self.rec.on() {
+                    self.why_ran(n, c, at);
+                }
+            }
+            let queued_at = self.tasks[n].queued_at;
+            if self.cursor(c) > queued_at + crate::engine::explain::WASTE_THRESHOLD {
+                let at = self.cursor(c);
+                self.note_waste(c, n, queued_at, at);
             }
             self.cores[c].hrtick_armed = false;
             self.arm_hrtick(c, n);

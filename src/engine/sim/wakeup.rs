@@ -2,6 +2,7 @@
 //! `resched_curr`'s IPI or polling flag, and the events that deliver them (kernel/sched/core.c, fair.c).
 
 use super::{Ev, Sim, TaskState};
+use crate::engine::explain::Delivery;
 use crate::engine::policy::{Arrival, Policy};
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
@@ -10,7 +11,21 @@ impl Sim {
     /// select_task_rq: wake_affine, then select_idle_sibling. A task allowed on one CPU only
     /// goes there (core.c select_task_rq: the class hook runs only if `nr_cpus_allowed > 1`).
     pub(super) fn select_core(&self, task: usize, waker: Option<usize>, sync: bool) -> usize {
+        self.select_core_with(task, waker, sync, |_, _, _| {})
+    }
+
+    /// `select_core`, telling `note` each CPU it looks at (cpu, role, idle): `sim::why`
+    /// replays a wakeup through it; `select_core` passes a no-op.
+    #[inline]
+    pub(super) fn select_core_with(
+        &self,
+        task: usize,
+        waker: Option<usize>,
+        sync: bool,
+        mut note: impl FnMut(usize, &'static str, bool),
+    ) -> usize {
         if let Some(p) = self.tasks[task].pinned {
+            note(p, "pinned", self.is_idle(p));
             return p;
         }
         let prev = self.tasks[task].core;
@@ -18,15 +33,30 @@ impl Sim {
             Some(w) if sync && self.nr_running(w) <= 1 => w,
             _ => prev,
         };
-        if self.is_idle(cand) {
+        let cand_idle = self.is_idle(cand);
+        note(cand, if cand == prev { "prev" } else { "waker" }, cand_idle);
+        if cand_idle {
             return cand;
         }
         let dom = self.cores[cand].domain;
-        if self.is_idle(prev) && self.cores[prev].domain == dom {
-            return prev;
+        if cand != prev && self.cores[prev].domain == dom {
+            let prev_idle = self.is_idle(prev);
+            note(prev, "prev", prev_idle);
+            if prev_idle {
+                return prev;
+            }
         }
         let n = self.cores.len();
-        (1..n).map(|i| (cand + i) % n).find(|&x| self.cores[x].domain == dom && self.is_idle(x)).unwrap_or(cand)
+        (1..n)
+            .map(|i| (cand + i) % n)
+            .find(|&x| {
+                self.cores[x].domain == dom && {
+                    let idle = self.is_idle(x);
+                    note(x, "scan", idle);
+                    idle
+                }
+            })
+            .unwrap_or(cand)
     }
 
     /// try_to_wake_up from core `waker` (None: from a timer with no core context).
@@ -42,6 +72,10 @@ impl Sim {
         }
         let prev = self.tasks[w].core;
         let target = self.select_core(w, waker, sync);
+        let why = self.rec.explaining(self.now);
+        if why {
+            self.why_wake(w, waker, sync, target);
+        }
         let queued = waker.is_some_and(|c| c != target && self.ttwu_queues_to(c, target));
         let sys = waker.is_some_and(|c| self.in_task_context(c));
         let t = match waker {
@@ -54,6 +88,9 @@ impl Sim {
             }
             None => self.now,
         };
+        if why {
+            self.why_wake_time(w, t, if queued { 0 } else { self.prof.ttwu });
+        }
         self.m.wakeups += 1;
         if self.tasks[w].state == TaskState::Sleeping {
             let k = self.tasks[w].core;
@@ -119,14 +156,22 @@ impl Sim {
             if first && !self.cores[target].kick_pending {
                 self.cores[target].kick_pending = true;
                 let polling = self.cfg.kernel.wakelist_ipi_skips_polling() && self.wakelist_target_polls(target);
+                if self.rec.on() {
+                    self.why_delivery(w, if polling { Delivery::WakeListPoll } else { Delivery::WakeListIpi });
+                }
                 self.kick_from(target, waker, !polling, t, sys);
+            } else if self.rec.on() {
+                self.why_delivery(w, if first { Delivery::KickPending } else { Delivery::WakeListQueued });
             }
             return;
         }
         self.activate(w, prev, target, t);
         if Some(target) == waker {
+            if self.rec.on() {
+                self.why_delivery(w, Delivery::Local);
+            }
             if let Some(curr) = self.cores[target].curr {
-                if curr != w && self.policy.check_preempt_wakeup(&mut self.se, target, curr, w) {
+                if curr != w && self.preempt_check(target, curr, w) {
                     self.cores[target].need_resched = true;
                 }
             }
@@ -136,16 +181,29 @@ impl Sim {
             if !self.cores[target].kick_pending {
                 self.cores[target].kick_pending = true;
                 let ipi = self.wake_needs_ipi(target);
+                if self.rec.on() {
+                    self.why_delivery(w, if ipi { Delivery::Ipi } else { Delivery::PollingFlag });
+                }
                 self.kick_from(target, waker, ipi, t, sys);
+            } else if self.rec.on() {
+                self.why_delivery(w, Delivery::KickPending);
             }
         } else if let Some(curr) = self.cores[target].curr {
-            if self.policy.check_preempt_wakeup(&mut self.se, target, curr, w) {
+            if self.preempt_check(target, curr, w) {
                 self.cores[target].need_resched = true;
-                if !self.cores[target].kick_pending {
+                let pending = self.cores[target].kick_pending;
+                if self.rec.on() {
+                    self.why_delivery(w, if pending { Delivery::KickPending } else { Delivery::Ipi });
+                }
+                if !pending {
                     self.cores[target].kick_pending = true;
                     self.kick_from(target, waker, true, t, sys);
                 }
+            } else if self.rec.on() {
+                self.why_delivery(w, Delivery::NoPreempt);
             }
+        } else if self.rec.on() {
+            self.why_delivery(w, Delivery::NoPreempt);
         }
     }
 
@@ -171,7 +229,7 @@ impl Sim {
             let t = self.cursor(c);
             self.activate(w, prev as usize, c, t);
             if let Some(curr) = self.cores[c].curr {
-                if curr != w && self.policy.check_preempt_wakeup(&mut self.se, c, curr, w) {
+                if curr != w && self.preempt_check(c, curr, w) {
                     self.cores[c].need_resched = true;
                 }
             }

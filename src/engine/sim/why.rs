@@ -1,0 +1,240 @@
+//! The simulator's side of `explain`: building decision records from the simulator's state.
+//!
+//! Called from one-line hooks in `wakeup.rs`, `schedule.rs` and `idle_path.rs`, each
+//! guarded by `Recorder::explaining` or `Recorder::on`, so a run without a trace never
+//! enters this file. Nothing here changes the simulation: it reads state and writes records
+//! (the determinism tests' digests are the same with and without a trace). Also the
+//! always-on, integer-only counters of the governor scoreboard and of wasted CPU time,
+//! which are cheap (a comparison per idle exit and per pick) and not part of the digest.
+
+use super::Sim;
+use crate::engine::config::Policy as PolicyKind;
+use crate::engine::explain::{self, Candidate, Class, Delivery, IdleRecord, PreemptCheck, WakeRecord, WasteRecord};
+use crate::engine::kernel::CfsDesign;
+use crate::engine::policy::Policy;
+use crate::engine::time::Ns;
+
+impl Sim {
+    /// Opens the wake record of `task` (before the wakeup changes any state): the candidates
+    /// `select_core` looks at, replayed through the same code with notes.
+    pub(super) fn why_wake(&mut self, task: usize, waker: Option<usize>, sync: bool, target: usize) {
+        let mut cands: Vec<Candidate> = Vec::new();
+        let again = self.select_core_with(task, waker, sync, |cpu, role, idle| {
+            cands.push(Candidate {
+                cpu: cpu as u16,
+                role: role.to_string(),
+                idle,
+                nr_running: self.nr_running(cpu) as u32,
+            })
+        });
+        debug_assert_eq!(again, target, "the replay picks what the wakeup picked");
+        let prev = self.tasks[task].core;
+        let affine = match waker {
+            _ if self.tasks[task].pinned.is_some() => "not asked: the task may run on one CPU only".to_string(),
+            None => "not asked: no waker CPU (a timer)".to_string(),
+            Some(w) if w == prev => format!("waker's CPU {w} is the task's previous CPU"),
+            Some(_) if !sync => format!("not affine: the wakeup is not WF_SYNC, start from prev CPU {prev}"),
+            Some(w) if self.nr_running(w) <= 1 => {
+                format!("affine: WF_SYNC and the waker runs alone on CPU {w} (nr_running 1): start from CPU {w}")
+            }
+            Some(w) => format!(
+                "not affine: CPU {w} has nr_running {} > 1 (wake_affine_idle/weight): start from prev CPU {prev}",
+                self.nr_running(w)
+            ),
+        };
+        let last = cands.last().map(|c| (c.role.clone(), c.idle));
+        let reason = match last {
+            Some((role, _)) if role == "pinned" => format!("CPU {target}: the only CPU the task may run on"),
+            Some((_, true)) => format!("CPU {target}: idle (select_idle_sibling takes the first idle CPU in the LLC)"),
+            _ => format!("CPU {target}: no idle CPU in its LLC, so the start CPU stays (select_idle_sibling)"),
+        };
+        let r = WakeRecord {
+            time: self.now,
+            task: task as u32,
+            waker: waker.map(|w| w as u16),
+            prev: prev as u16,
+            target: target as u16,
+            sync,
+            affine,
+            candidates: cands,
+            reason,
+            delivery: None,
+            preempt: None,
+            ttwu_waker_ns: 0,
+            ran_at: None,
+            parts: Vec::new(),
+        };
+        self.rec.ex.open_wake(&mut self.rec.trace.decisions, r);
+    }
+
+    /// The wakeup's start (the waker's cursor after its ttwu work).
+    pub(super) fn why_wake_time(&mut self, task: usize, t: Ns, ttwu: Ns) {
+        if let Some(r) = self.rec.ex.wake_of(&mut self.rec.trace.decisions, task) {
+            r.time = t;
+            r.ttwu_waker_ns = ttwu;
+        }
+    }
+
+    /// How the target was told of `task`'s wakeup.
+    pub(super) fn why_delivery(&mut self, task: usize, d: Delivery) {
+        if let Some(r) = self.rec.ex.wake_of(&mut self.rec.trace.decisions, task) {
+            r.delivery.get_or_insert(d);
+        }
+    }
+
+    /// `check_preempt_wakeup` of `woken` against `curr` on core `c`, recorded when tracing.
+    pub(super) fn preempt_check(&mut self, c: usize, curr: usize, woken: usize) -> bool {
+        let p = self.policy.check_preempt_wakeup(&mut self.se, c, curr, woken);
+        if self.rec.on() {
+            let lead = (self.se[curr].vruntime as i128 - self.se[woken].vruntime as i128) as i64;
+            let rule = match self.cfg.policy {
+                PolicyKind::Eevdf => "EEVDF: preempt iff pick_eevdf (curr included) picks the woken task".to_string(),
+                PolicyKind::Sd => "SD: the woken task's deadline is earlier than curr's".to_string(),
+                PolicyKind::Cfs => format!(
+                    "CFS wakeup_preempt_entity: vruntime lead > wakeup_granularity {:.3} ms (scaled by weight{})",
+                    (self.cfg.wakeup_granularity * self.cfg.granularity_factor()) as f64 / 1e6,
+                    if self.cfg.wakeup_gran_scale { " and nr_running" } else { "" }
+                ),
+            };
+            if let Some(r) = self.rec.ex.wake_of(&mut self.rec.trace.decisions, woken) {
+                r.preempt = Some(PreemptCheck { curr: curr as u32, preempt: p, vruntime_lead_ns: lead, rule });
+            }
+        }
+        p
+    }
+
+    /// The woken `task` runs on `c` at `at`: close its record with the latency split.
+    pub(super) fn why_ran(&mut self, task: usize, c: usize, at: Ns) {
+        let ipi = (self.prof.ipi_send, self.prof.ipi_latency);
+        let (d, spans) = (&mut self.rec.trace.decisions, &self.rec.trace.spans);
+        self.rec.ex.close_wake(d, task, c, at, spans, ipi);
+    }
+
+    fn class(&self) -> Class {
+        match self.cfg.policy {
+            PolicyKind::Eevdf => Class::Eevdf,
+            PolicyKind::Sd => Class::Sd,
+            PolicyKind::Cfs if self.cfg.kernel.cfs_design() == CfsDesign::WaitRuntime => Class::Cfs2623,
+            PolicyKind::Cfs => Class::Cfs,
+        }
+    }
+
+    /// The runqueue `pick_next` is about to choose from on core `c`.
+    pub(super) fn why_pick_before(&self, c: usize, t: Ns) -> Option<explain::PickRecord> {
+        let queue = self.policy.queued(c);
+        if queue.is_empty() {
+            return None;
+        }
+        let slice = (self.cfg.min_granularity * self.cfg.granularity_factor()).max(1);
+        Some(explain::pick_record(self.class(), &self.se, queue, slice, t, c, self.cores[c].last_task))
+    }
+
+    pub(super) fn why_pick_after(&mut self, mut r: explain::PickRecord, chosen: usize) {
+        r.chosen = chosen as u32;
+        self.rec.trace.decisions.picks.push(r);
+    }
+
+    /// Opens the idle record of core `c` entering `pos` at `t`.
+    pub(super) fn why_idle_enter(&mut self, c: usize, pos: usize, next_timer: Ns, t: Ns) {
+        let core = &self.cores[c];
+        let governor_first = self.cfg.kernel.governor_decides_tick();
+        let ratelimited = self.cfg.nohz_ratelimit && core.avg_idle < self.cfg.migration_cost && !core.tick_stopped;
+        let gov = if self.idle_route == super::idle_path::IdleRoute::Cpuidle {
+            explain::GovernorView { governor: format!("{:?}", core.gov.kind()).to_lowercase(), rows: core.gov.view() }
+        } else {
+            explain::GovernorView { governor: "none (idle= route, no cpuidle governor)".into(), rows: Vec::new() }
+        };
+        let delta_tick = if core.tick_stopped { Ns::MAX } else { self.tick_period - t % self.tick_period };
+        let r = IdleRecord {
+            time: t,
+            core: c as u16,
+            next_timer,
+            delta_tick,
+            chosen: self.idle_hw[pos].index,
+            chosen_name: self.idle_names[pos].clone(),
+            gov,
+            tick_stopped: core.tick_stopped,
+            tick_reason: explain::tick_reason(
+                self.cfg.nohz,
+                governor_first,
+                core.gov.stop_tick(),
+                ratelimited,
+                core.tick_stopped,
+            ),
+            avg_idle: core.avg_idle,
+            measured: None,
+            best: None,
+            best_name: None,
+            verdict: None,
+        };
+        self.rec.ex.open_idle(&mut self.rec.trace.decisions, r);
+    }
+
+    /// The scoreboard's count for an idle on core `c` in `pos` that lasted `measured` ns
+    /// (exit latency included, as cpuidle measures), and the record's close when tracing.
+    pub(super) fn score_idle(&mut self, c: usize, pos: usize, measured: Ns) {
+        let best = explain::best_state(&self.idle_states, measured, self.cfg.latency_limit);
+        let v = explain::verdict(pos, best);
+        self.m.gov_score[v as usize] += 1;
+        if pos != best {
+            let exit = |p: usize| self.idle_hw[p].exit_latency;
+            // Energy of an idle of `measured` ns in a state: the exit at active power.
+            let energy = |p: usize| {
+                let e = exit(p).min(measured);
+                self.idle_mw[p] * (measured - e) + self.active_mw * e
+            };
+            self.m.gov_miss_latency_ns += exit(pos).saturating_sub(exit(best));
+            self.m.gov_miss_energy_pj += energy(pos).saturating_sub(energy(best));
+        }
+        if self.rec.on() {
+            let name = self.idle_names[best].clone();
+            let d = &mut self.rec.trace.decisions;
+            self.rec.ex.close_idle(d, c, measured, (self.idle_hw[best].index, &name), v);
+        }
+    }
+
+    /// Task `n` waited on core `c` since `queued_at` and runs at `at`: the idle CPUs that
+    /// stayed idle through the part of the wait past the threshold were wasted. Each wait
+    /// counts the one CPU idle longest (simplified: a CPU that idled in the middle of the
+    /// wait but is busy at its end is not seen).
+    pub(super) fn note_waste(&mut self, c: usize, n: usize, queued_at: Ns, at: Ns) {
+        if self.tasks[n].pinned.is_some() {
+            return;
+        }
+        let from = queued_at + explain::WASTE_THRESHOLD;
+        let Some((x, since)) = (0..self.cores.len())
+            .filter(|&x| x != c)
+            .filter_map(|x| self.cores[x].idle.map(|i| (x, i.entered)))
+            .min_by_key(|&(x, since)| (since, x))
+        else {
+            return;
+        };
+        let start = from.max(since);
+        if start >= at {
+            return;
+        }
+        self.m.wasted_ns += at - start;
+        if self.rec.explaining(at) {
+            let placed = self.rec.trace.decisions.wakeups.iter().rev().find(|r| r.task == n as u32);
+            let cause = match placed {
+                Some(r) if r.target as usize == c && r.time <= queued_at + 1 => format!(
+                    "the wakeup at {:.3} us placed it on busy CPU {c} ({}); no balance pulled it since",
+                    r.time as f64 / 1e3,
+                    r.reason
+                ),
+                _ => format!(
+                    "it waited behind the task running on CPU {c}; idle balancing on CPU {x} did not run or found no \
+                     imbalance (idle_balance needs avg_idle >= migration_cost, the periodic balancer an imbalance of 2)"
+                ),
+            };
+            self.rec.trace.decisions.wasted.push(WasteRecord {
+                start,
+                end: at,
+                idle_cpu: x as u16,
+                busy_cpu: c as u16,
+                task: n as u32,
+                cause,
+            });
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! The decision inspector: a panel outside the canvas showing a selected span's details and the engine's decision behind it.
+//!
+//! The timeline selects a span by click, tap or keyboard (`timeline.rs`); this panel shows
+//! what the hover tooltip shows (so phones get it too) and the matching records of
+//! `engine::explain` (`find::decisions_for`): a wakeup's candidates, signal and latency as
+//! a stacked bar of its parts; a pick's runqueue with lag and deadlines and the rule; an idle
+//! entry's governor numbers, tick decision and verdict. Every number has its unit and the
+//! kernel function it mirrors.
+
+pub mod find;
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::engine::explain::{Part, PickRecord, WakeRecord};
+use crate::engine::time::Ns;
+use crate::engine::trace::Trace;
+
+#[derive(Properties, PartialEq)]
+pub struct InspectProps {
+    pub trace: Rc<Trace>,
+    /// Index into `trace.spans`.
+    pub span: Option<usize>,
+    pub on_close: Callback<()>,
+}
+
+fn us(ns: Ns) -> String {
+    if ns == Ns::MAX {
+        return "none".into();
+    }
+    format!("{:.3} µs", ns as f64 / 1e3)
+}
+
+/// A colour per latency part (the bar and its key).
+fn part_colour(p: Part) -> &'static str {
+    const C: [&str; 12] = [
+        "#e6550d", "#fd8d3c", "#6baed6", "#9e9ac8", "#fdae6b", "#74c476", "#bdbdbd", "#969696", "#d9d9d9", "#3182bd",
+        "#31a354", "#636363",
+    ];
+    C[p as usize]
+}
+
+fn task_name(trace: &Trace, t: u32) -> String {
+    trace.tasks.get(t as usize).map_or_else(|| format!("task {t}"), |k| k.name.clone())
+}
+
+fn wake_html(trace: &Trace, r: &WakeRecord) -> Html {
+    let total = r.latency().unwrap_or(0).max(1);
+    html! {
+        <section class="inspect-wake" data-kind="wakeup" data-latency-ns={r.latency().unwrap_or(0).to_string()}>
+            <h4>{format!("Wakeup of {} at {} (try_to_wake_up)", task_name(trace, r.task), us(r.time))}</h4>
+            <p>{format!("wake_affine: {}", r.affine)}</p>
+            <table class="inspect-cands">
+                <caption>{"CPUs select_task_rq looked at"}</caption>
+                <tr><th>{"CPU"}</th><th>{"as"}</th><th>{"idle_cpu()"}</th><th>{"nr_running"}</th></tr>
+                { for r.candidates.iter().map(|c| html! {
+                    <tr class={if c.cpu == r.target { "chosen" } else { "" }}>
+                        <td>{c.cpu}</td><td>{c.role.clone()}</td><td>{c.idle.to_string()}</td><td>{c.nr_running}</td>
+                    </tr>
+                }) }
+            </table>
+            <p>{format!("Chosen: {}", r.reason)}</p>
+            if let Some(d) = r.delivery { <p>{format!("Signal: {}", d.text())}</p> }
+            if let Some(p) = &r.preempt {
+                <p>{format!("check_preempt_wakeup vs {}: {} ({}; vruntime lead {} ns)",
+                    task_name(trace, p.curr), if p.preempt { "preempt" } else { "no preemption" }, p.rule, p.vruntime_lead_ns)}</p>
+            }
+            <p>{format!("ttwu on the waker, before the latency starts: {}", us(r.ttwu_waker_ns))}</p>
+            if let Some(l) = r.latency() {
+                <p><strong>{format!("Wakeup latency {} (metrics' wakeup_latency_us sample)", us(l))}</strong></p>
+                <div class="inspect-bar" role="img" aria-label="Wakeup latency parts"
+                    style="display:flex;height:1.4em;width:100%;border:1px solid #999;margin:0.3em 0">
+                    { for r.parts.iter().map(|(p, ns)| html! {
+                        <div data-part={p.name()} data-ns={ns.to_string()} title={format!("{}: {}", p.name(), us(*ns))}
+                            style={format!("width:{}%;background:{}", *ns as f64 * 100.0 / total as f64, part_colour(*p))}></div>
+                    }) }
+                </div>
+                <table class="inspect-parts">
+                    <tr><th>{"part"}</th><th>{"time"}</th><th>{"mirrors"}</th></tr>
+                    { for r.parts.iter().map(|(p, ns)| html! {
+                        <tr data-part={p.name()}>
+                            <td><span style={format!("display:inline-block;width:0.8em;height:0.8em;margin-right:0.3em;background:{}", part_colour(*p))}></span>{p.name()}</td>
+                            <td class="ns" data-ns={ns.to_string()}>{us(*ns)}</td><td>{p.kernel_fn()}</td>
+                        </tr>
+                    }) }
+                </table>
+            } else {
+                <p>{"The task had not run by the end of the trace."}</p>
+            }
+        </section>
+    }
+}
+
+fn pick_html(trace: &Trace, r: &PickRecord) -> Html {
+    let v = r.avg_vruntime as i128;
+    let eevdf = r.class == "eevdf";
+    html! {
+        <section class="inspect-pick" data-kind="pick" data-chosen={r.chosen.to_string()}
+            data-rule-pick={r.rule_pick.map(|p| p.to_string()).unwrap_or_default()}>
+            <h4>{format!("Pick on CPU {} at {} ({}, pick_next_task): {}", r.core, us(r.time), r.class, task_name(trace, r.chosen))}</h4>
+            <p>{format!("Rule: {}", r.rule)}</p>
+            if eevdf { <p>{format!("V (avg_vruntime) = {} ns; values below are relative to V, in ns of virtual time", r.avg_vruntime)}</p> }
+            <table class="inspect-rq">
+                <tr>
+                    <th>{"task"}</th><th>{"weight"}</th><th>{"vruntime − V"}</th>
+                    if eevdf { <th>{"lag (V − v)"}</th><th>{"eligible"}</th><th>{"deadline − V"}</th><th>{"slice"}</th> }
+                    if r.class == "sd" { <th>{"deadline"}</th><th>{"quantum left"}</th> }
+                </tr>
+                { for r.queue.iter().map(|e| html! {
+                    <tr class={if e.task == r.chosen { "chosen" } else { "" }} data-task={e.task.to_string()}>
+                        <td>{task_name(trace, e.task)}{if e.task == r.chosen { " ◀ chosen" } else { "" }}</td>
+                        <td>{e.weight}</td>
+                        <td>{(e.vruntime as i128 - v).to_string()}</td>
+                        if eevdf {
+                            <td class="lag">{e.lag}</td><td>{e.eligible.to_string()}</td>
+                            <td class="deadline">{(e.deadline as i128 - v).to_string()}</td><td>{us(e.slice)}</td>
+                        }
+                        if r.class == "sd" { <td>{e.deadline}</td><td>{us(e.slice)}</td> }
+                    </tr>
+                }) }
+            </table>
+        </section>
+    }
+}
+
+fn idle_html(r: &crate::engine::explain::IdleRecord) -> Html {
+    html! {
+        <section class="inspect-idle" data-kind="idle">
+            <h4>{format!("Idle entry on CPU {} at {} (cpuidle_select, {}): {}", r.core, us(r.time), r.gov.governor, r.chosen_name)}</h4>
+            <table>
+                <tr><td>{"sleep length told to the governor"}</td><td>{us(r.next_timer)}</td><td>{"tick_nohz_get_sleep_length"}</td></tr>
+                <tr><td>{"time to the next tick"}</td><td>{us(r.delta_tick)}</td><td>{"delta_tick"}</td></tr>
+                <tr><td>{"avg_idle"}</td><td>{us(r.avg_idle)}</td><td>{"rq->avg_idle"}</td></tr>
+                { for r.gov.rows.iter().map(|(k, v, u, f)| html! { <tr><td>{k.clone()}</td><td>{format!("{v} {u}")}</td><td>{f.clone()}</td></tr> }) }
+                <tr><td>{"tick"}</td><td colspan="2">{r.tick_reason.clone()}</td></tr>
+                if let (Some(m), Some(b), Some(v)) = (r.measured, r.best_name.clone(), r.verdict) {
+                    <tr><td>{"idled (measured, exit included)"}</td><td>{us(m)}</td><td>{"cpuidle last_residency_ns"}</td></tr>
+                    <tr><td>{"best state in hindsight"}</td><td>{b}</td><td>{format!("verdict: {v:?}")}</td></tr>
+                }
+            </table>
+        </section>
+    }
+}
+
+#[function_component(Inspector)]
+pub fn inspector(p: &InspectProps) -> Html {
+    let Some(span) = p.span.and_then(|i| p.trace.spans.get(i)) else {
+        return html! {
+            <section class="inspector" aria-live="polite">
+                <p class="inspect-hint">{"Click or tap a span on the timeline (or focus it and press Enter, [ and ]) to see why."}</p>
+            </section>
+        };
+    };
+    let found = find::decisions_for(&p.trace, span);
+    let close = p.on_close.reform(|_: MouseEvent| ());
+    let none = found.wake.is_none() && found.pick.is_none() && found.idle.is_none();
+    html! {
+        <section class="inspector" aria-live="polite" aria-label="Inspector" style="border:1px solid #aaa;padding:0.4em 0.6em;margin:0.4em 0;overflow-x:auto">
+            <button type="button" onclick={close} aria-label="Close the inspector" style="float:right">{"×"}</button>
+            <h3 style="margin:0.2em 0">{"Inspector"}</h3>
+            <ul class="inspect-details">
+                { for super::timeline_draw::describe(&p.trace, p.span.unwrap_or(0)).into_iter().map(|l| html! { <li>{l}</li> }) }
+            </ul>
+            if let Some(w) = found.wake { {wake_html(&p.trace, w)} }
+            if let Some(k) = found.pick { {pick_html(&p.trace, k)} }
+            if let Some(i) = found.idle { {idle_html(i)} }
+            if none { <p>{"No decision recorded for this span (outside the recorded window, or a span no decision leads to)."}</p> }
+        </section>
+    }
+}

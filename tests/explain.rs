@@ -1,0 +1,143 @@
+//! Decision records (`engine::explain`, issue 15): the wakeup latency split adds up to what
+//! the metrics count, EEVDF's picks follow its rule, idle verdicts match the scoreboard,
+//! tracing changes no result, and the derived metrics reach the lookups, exports and CLI.
+
+#[allow(dead_code)]
+mod common;
+
+use schedscope::engine::explain::{Delivery, Part};
+use schedscope::engine::{self, presets::preset, validate::metric_of, Config, TraceOptions};
+
+fn cfg(name: &str) -> Config {
+    common::quick((preset(name).expect("preset").config)())
+}
+
+fn full() -> Option<TraceOptions> {
+    Some(TraceOptions { window: (0, u64::MAX), max_items: 5_000_000 })
+}
+
+#[test]
+fn nohz_pipe_wakeup_parts_add_up_to_the_latency_the_metrics_count() {
+    let c = cfg("nohz-pipe");
+    let plain = engine::run(&c, None).unwrap();
+    let traced = engine::run(&c, full()).unwrap();
+    assert!(!traced.trace.truncated);
+    assert_eq!(plain.metrics.digest, traced.metrics.digest, "recording decisions changes nothing");
+    let d = &traced.trace.decisions;
+    let ran: Vec<_> = d.wakeups.iter().filter(|r| r.ran_at.is_some()).collect();
+    assert_eq!(ran.len() as u64, traced.metrics.wakeup_latency_us.count, "one closed record per counted latency");
+    let mut max = 0;
+    for r in &ran {
+        let sum: u64 = r.parts.iter().map(|p| p.1).sum();
+        assert_eq!(sum, r.latency().unwrap(), "parts add up: {r:?}");
+        max = max.max(sum);
+    }
+    assert_eq!(max as f64 / 1e3, traced.metrics.wakeup_latency_us.max, "the largest is the metrics' max");
+    // A cross-CPU pipe wakeup on 3.11 pays an IPI, the C-state exit and the tick restart.
+    let has = |r: &schedscope::engine::explain::WakeRecord, p: Part| r.parts.iter().any(|x| x.0 == p);
+    let full_path = [Part::IpiSend, Part::IpiFlight, Part::CStateExit, Part::Reprogram, Part::Handler, Part::Switch];
+    let ipi: Vec<_> = ran.iter().filter(|r| r.delivery == Some(Delivery::Ipi)).collect();
+    let whole = ipi.iter().filter(|r| full_path.iter().all(|&p| has(r, p))).count();
+    assert!(whole * 2 > ipi.len(), "most IPI wakeups pay the whole path: {whole} of {}", ipi.len());
+    for r in &ran {
+        assert!(r.candidates.iter().any(|k| k.cpu == r.target), "the winner was a candidate: {r:?}");
+    }
+}
+
+#[test]
+fn eevdf_picks_are_the_leftmost_eligible_deadline() {
+    let c = cfg("eevdf-vs-cfs");
+    let out = engine::run(&c, full()).unwrap();
+    let picks = &out.trace.decisions.picks;
+    assert!(!picks.is_empty());
+    let mut contested = 0;
+    for p in picks {
+        assert_eq!(p.class, "eevdf");
+        assert_eq!(p.rule_pick, Some(p.chosen), "the policy picked what the rule picks: {p:?}");
+        let chosen = p.queue.iter().find(|e| e.task == p.chosen).unwrap();
+        if p.queue.iter().any(|e| e.eligible) {
+            assert!(chosen.eligible);
+            let min = p.queue.iter().filter(|e| e.eligible).map(|e| e.deadline).min().unwrap();
+            assert_eq!(chosen.deadline, min);
+        }
+        for e in &p.queue {
+            assert_eq!(e.eligible, e.lag >= 0, "eligible iff lag = V - v >= 0");
+        }
+        contested += (p.queue.len() > 1) as u32;
+    }
+    assert!(contested >= 3, "some picks chose among several tasks: {contested}");
+    // The same config under CFS picks the leftmost vruntime.
+    let mut cfs = c.clone();
+    cfs.set("policy", "cfs").unwrap();
+    let out = engine::run(&cfs, full()).unwrap();
+    assert!(out.trace.decisions.picks.iter().all(|p| p.rule_pick == Some(p.chosen)));
+}
+
+#[test]
+fn idle_verdicts_are_the_scoreboard_and_energy_is_bounded() {
+    for name in ["token-governors", "nohz-pipe"] {
+        let c = cfg(name);
+        let out = engine::run(&c, full()).unwrap();
+        let m = &out.metrics;
+        let s = m.governor_score;
+        let closed = out.trace.decisions.idles.iter().filter(|r| r.verdict.is_some()).count() as u64;
+        assert_eq!(closed, s.right + s.too_deep + s.too_shallow, "{name}");
+        assert!(closed > 0, "{name}");
+        assert!(out.trace.decisions.idles.iter().all(|r| !r.tick_reason.is_empty()));
+        let p = schedscope::engine::profile::power_model(c.profile());
+        let cores = c.cores as f64;
+        let all_busy = p.active_mw as f64 * 1e-3 * m.elapsed_s * cores;
+        assert!(m.energy_j > 0.0 && m.energy_j <= all_busy * 1.0001, "{name}: {} vs {all_busy}", m.energy_j);
+        assert_eq!(metric_of(m, "energy_j"), m.energy_j);
+        assert_eq!(metric_of(m, "wasted_cpu_s"), m.wasted_cpu_s);
+        assert!(metric_of(m, "governor_right") <= 1.0);
+    }
+}
+
+#[test]
+fn governors_score_differently_on_the_same_run() {
+    let mut seen = Vec::new();
+    for g in ["menu", "teo", "ladder"] {
+        let mut c = cfg("token-governors");
+        c.set("governor", g).unwrap();
+        seen.push(engine::run(&c, None).unwrap().metrics.governor_score);
+    }
+    assert!(seen.iter().all(|s| s.right + s.too_deep + s.too_shallow > 0));
+    assert!(seen[0] != seen[2], "menu and ladder do not score alike: {seen:?}");
+}
+
+#[test]
+fn exports_carry_the_new_metrics_and_counter_tracks() {
+    let c = cfg("nohz-pipe");
+    let out = engine::run(&c, full()).unwrap();
+    let csv = schedscope::share::csv::metrics_csv(&out.metrics);
+    for k in ["energy_j,", "energy_per_work,", "wasted_cpu_s,", "governor_score.too_deep,"] {
+        assert!(csv.contains(k), "csv lacks {k}");
+    }
+    let json = schedscope::share::perfetto::to_json(&out.trace, Some(&out.metrics), Some(&c));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let counters: Vec<&str> = v["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "C")
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    for want in ["CPU 0 nr_running", "CPU 1 avg_idle", "CPU 1 C-state"] {
+        assert!(counters.contains(&want), "no counter track {want}");
+    }
+}
+
+#[test]
+fn cli_explain_prints_the_decisions_at_an_instant() {
+    let bin = env!("CARGO_BIN_EXE_schedscope");
+    let run = |args: &[&str]| std::process::Command::new(bin).args(args).output().expect("runs");
+    let out = run(&["run", "--preset", "nohz-pipe", "--set", "loops=200", "--explain", "1ms"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("wakeup @") && text.contains("latency") && text.contains("C-state exit"), "{text}");
+    assert!(text.contains("idle @") && text.contains("cpuidle_select"), "{text}");
+    let bad = run(&["run", "--preset", "nohz-pipe", "--explain", "soon"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--explain"));
+}
