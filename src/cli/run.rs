@@ -24,6 +24,8 @@ const RUN_FLAGS: &[Flag] = &[
     Flag::value("--import", "FILE"),
     Flag::switch("--json"),
     Flag::value("--trace", "FILE"),
+    Flag::value("--trace-text", "FILE"),
+    Flag::value("--from-trace", "FILE"),
 ];
 
 const SWEEP_FLAGS: &[Flag] = &[
@@ -149,8 +151,24 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
     if let Some(path) = trace_path {
         check_output("--trace", path)?;
     }
-    let setup = setup(&parsed)?;
-    let outcome = simulate(&setup.config, trace_path.map(|_| TraceOptions::default()))?;
+    let text_path = parsed.get("--trace-text");
+    if let Some(path) = text_path {
+        check_output("--trace-text", path)?;
+    }
+    let want_trace = trace_path.or(text_path).map(|_| TraceOptions { max_items: 4_000_000, ..TraceOptions::default() });
+    let (setup, outcome) = if parsed.get("--from-trace").is_some() {
+        let (config, outcome, notes) = super::trace::run_from_trace(&parsed)?;
+        (Setup { preset: None, config, notes }, outcome)
+    } else {
+        let setup = setup(&parsed)?;
+        let outcome = simulate(&setup.config, want_trace)?;
+        (setup, outcome)
+    };
+    if let Some(path) = text_path {
+        let text = share_adapter::trace_text(&outcome.trace);
+        std::fs::write(path, text)
+            .map_err(|e| CliError::failure(format!("--trace-text: cannot write '{path}': {e}")))?;
+    }
     if let Some(path) = trace_path {
         let json = share_adapter::perfetto_json(&outcome.trace, Some(&outcome.metrics), Some(&setup.config))
             .map_err(|m| CliError::failure(format!("--trace: {m}")))?;

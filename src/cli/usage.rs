@@ -20,10 +20,17 @@ Subcommands:
       --import FILE             apply an rt-app JSON file (after the preset, before --set)
       --json                    print {\"config\": {...}, \"metrics\": {...}} as one JSON object
       --trace FILE              also write a Perfetto trace (JSON; open in ui.perfetto.dev)
+      --trace-text FILE         also write the trace as `trace-cmd report` text
+      --from-trace FILE         replay a recorded trace (trace-cmd report / perf script text)
+                                as the workload: its CPU count, then --preset/--set apply
   sweep --param KEY --values V1,V2,... [--preset NAME] [--set KEY=VALUE]... [--json | --csv]
                                 run once per value of one key, one row each
       --values                  comma separated; use ';' when values contain commas
                                 (e.g. --param tasks --values '2x3ms/10ms;4x1ms/4ms')
+  trace stats FILE [--json]     per task runtime, wait, sleep, wakeups, migrations, wakeup
+                                latency p50/p99/max, per CPU busy/idle of a recorded trace
+  trace diff FILE [--preset NAME] [--set KEY=VALUE]... [--json]
+                                replay FILE and compare recorded vs simulated per task
   validate [--quick] [--json]   the seed experiments: reported beside simulated figures;
                                 exit status 1 if a row fails
   bench [--events N] [--json]   engine events/s beside a bare event-queue loop (best of 3)
