@@ -15,7 +15,8 @@ use crate::share::ftrace::{self, Model};
 const MAX_TRACE_BYTES: u64 = 1 << 30;
 
 const STATS_FLAGS: &[Flag] = &[Flag::switch("--json")];
-const DIFF_FLAGS: &[Flag] = &[Flag::value("--preset", "NAME"), Flag::repeated("--set", "KEY=VALUE"), Flag::switch("--json")];
+const DIFF_FLAGS: &[Flag] =
+    &[Flag::value("--preset", "NAME"), Flag::repeated("--set", "KEY=VALUE"), Flag::switch("--json")];
 
 /// Reads and parses a trace file; what was skipped goes to `notes`.
 pub fn load(flag: &str, path: &str, notes: &mut Vec<String>) -> Result<Model, CliError> {

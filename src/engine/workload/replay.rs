@@ -143,8 +143,20 @@ mod tests {
     fn an_early_wakeup_is_kept_and_exit_ends_the_program() {
         let prog = Program {
             tasks: vec![
-                ReplayTask { name: "a-1".into(), pid: 1, nice: 0, cpu: 0, ops: vec![Op::Run(10), Op::Wake(1), Op::Exit] },
-                ReplayTask { name: "b-2".into(), pid: 2, nice: 0, cpu: 1, ops: vec![Op::Run(50), Op::Block, Op::Run(5)] },
+                ReplayTask {
+                    name: "a-1".into(),
+                    pid: 1,
+                    nice: 0,
+                    cpu: 0,
+                    ops: vec![Op::Run(10), Op::Wake(1), Op::Exit],
+                },
+                ReplayTask {
+                    name: "b-2".into(),
+                    pid: 2,
+                    nice: 0,
+                    cpu: 1,
+                    ops: vec![Op::Run(50), Op::Block, Op::Run(5)],
+                },
             ],
         };
         let mut r = Replay::new(Arc::new(prog));

@@ -178,7 +178,8 @@ pub fn to_trace(m: &Model) -> Trace {
     } else {
         vec!["idle".to_string()]
     };
-    let tasks = m.tasks.iter().map(|t| TaskInfo { name: format!("{}-{}", t.comm, t.pid), group: t.comm.clone() }).collect();
+    let tasks =
+        m.tasks.iter().map(|t| TaskInfo { name: format!("{}-{}", t.comm, t.pid), group: t.comm.clone() }).collect();
     let mut spans = Vec::new();
     let mut per_cpu: Vec<Vec<(Ns, Ns)>> = vec![Vec::new(); m.cpus as usize];
     for (k, t) in m.tasks.iter().enumerate() {
@@ -216,7 +217,12 @@ pub fn to_trace(m: &Model) -> Trace {
             for &(_, cs, ce, st) in m.cstates.iter().filter(|x| x.0 == c as u32 && x.2 > s && x.1 < e) {
                 let (cs, ce) = (cs.max(s), ce.min(e));
                 if cs > at {
-                    spans.push(Span { core: c as u16, start: at - t0, end: cs - t0, kind: SpanKind::Idle { state: 0 } });
+                    spans.push(Span {
+                        core: c as u16,
+                        start: at - t0,
+                        end: cs - t0,
+                        kind: SpanKind::Idle { state: 0 },
+                    });
                 }
                 if ce > cs {
                     let state = st.min(max_state) as u8;

@@ -27,16 +27,45 @@ pub enum PrevState {
 /// One event the model uses; others are only counted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
-    Switch { prev_comm: String, prev_pid: u32, prev_state: PrevState, next_comm: String, next_pid: u32, next_prio: i32 },
+    Switch {
+        prev_comm: String,
+        prev_pid: u32,
+        prev_state: PrevState,
+        next_comm: String,
+        next_pid: u32,
+        next_prio: i32,
+    },
     /// `sched_wakeup` (`new` for `sched_wakeup_new`) or `sched_waking` (`waking`).
-    Wakeup { comm: String, pid: u32, target_cpu: Option<u32>, new: bool, waking: bool },
-    Migrate { comm: String, pid: u32, orig_cpu: u32, dest_cpu: u32 },
-    Exit { comm: String, pid: u32 },
+    Wakeup {
+        comm: String,
+        pid: u32,
+        target_cpu: Option<u32>,
+        new: bool,
+        waking: bool,
+    },
+    Migrate {
+        comm: String,
+        pid: u32,
+        orig_cpu: u32,
+        dest_cpu: u32,
+    },
+    Exit {
+        comm: String,
+        pid: u32,
+    },
     /// `cpu_idle`: `state` is the C-state index entered, `None` on exit (4294967295).
-    CpuIdle { state: Option<u32>, cpu: u32 },
+    CpuIdle {
+        state: Option<u32>,
+        cpu: u32,
+    },
     /// `ipi_*` with the target CPU when the line names one.
-    Ipi { name: String, target: Option<u32> },
-    Hrtimer { name: String },
+    Ipi {
+        name: String,
+        target: Option<u32>,
+    },
+    Hrtimer {
+        name: String,
+    },
 }
 
 /// A parsed line.
@@ -254,10 +283,14 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
         i += 1;
     }
     let Some((at, cpu, (ts, name, rest))) = found else {
-        return Err(err(line, "expected 'COMM-PID [CPU] TIMESTAMP: EVENT: FIELDS' (trace-cmd report or perf script text)"));
+        return Err(err(
+            line,
+            "expected 'COMM-PID [CPU] TIMESTAMP: EVENT: FIELDS' (trace-cmd report or perf script text)",
+        ));
     };
     let cpu = cpu.ok_or_else(|| err(line, "expected a CPU number in [..]"))?;
-    let (comm, pid) = task(&t[..at]).ok_or_else(|| err(line, "expected the task as COMM-PID (or COMM PID) before [CPU]"))?;
+    let (comm, pid) =
+        task(&t[..at]).ok_or_else(|| err(line, "expected the task as COMM-PID (or COMM PID) before [CPU]"))?;
     // perf script names events `sched:sched_switch`.
     let name = name.rsplit(':').next().unwrap_or(name);
     let f = fields(rest);
@@ -265,8 +298,9 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
     match name {
         "sched_switch" => {
             let ps = get(&f, "prev_state").ok_or_else(|| err(line, "sched_switch: expected prev_state=STATE"))?;
-            let prev_state = prev_state(ps)
-                .ok_or_else(|| err(line, format!("sched_switch: expected prev_state as a letter or number, got '{ps}'")))?;
+            let prev_state = prev_state(ps).ok_or_else(|| {
+                err(line, format!("sched_switch: expected prev_state as a letter or number, got '{ps}'"))
+            })?;
             ev(Kind::Switch {
                 prev_comm: text(&f, "prev_comm", line, name)?,
                 prev_pid: num(&f, "prev_pid", line, name)?,
@@ -289,7 +323,9 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
             orig_cpu: num(&f, "orig_cpu", line, name)?,
             dest_cpu: num(&f, "dest_cpu", line, name)?,
         }),
-        "sched_process_exit" => ev(Kind::Exit { comm: text(&f, "comm", line, name)?, pid: num(&f, "pid", line, name)? }),
+        "sched_process_exit" => {
+            ev(Kind::Exit { comm: text(&f, "comm", line, name)?, pid: num(&f, "pid", line, name)? })
+        }
         "cpu_idle" => {
             let state: u64 = num(&f, "state", line, name)?;
             let cpu_id = get(&f, "cpu_id").and_then(|v| v.parse().ok()).unwrap_or(cpu);
@@ -341,7 +377,9 @@ mod tests {
 
     #[test]
     fn perf_script_forms() {
-        let e = event("    kworker/0:1  1234 [000] 12345.678901234: sched:sched_wakeup: comm=sshd pid=77 prio=120 target_cpu=003");
+        let e = event(
+            "    kworker/0:1  1234 [000] 12345.678901234: sched:sched_wakeup: comm=sshd pid=77 prio=120 target_cpu=003",
+        );
         assert_eq!((e.comm.as_str(), e.pid, e.ts), ("kworker/0:1", 1234, 12_345_678_901_234));
         assert!(matches!(e.kind, Kind::Wakeup { pid: 77, target_cpu: Some(3), .. }));
         let e = event("1372378/1372379 [006] 3376096.592216000:   sched:sched_migrate_task: comm=a b pid=9 prio=120 orig_cpu=1 dest_cpu=2");
@@ -366,7 +404,8 @@ mod tests {
         let e = parse_line("garbage here", 7).unwrap_err();
         assert_eq!(e.line, 7);
         assert!(e.message.contains("expected"), "{e}");
-        let e = parse_line("a-1 [000] 1.0: sched_switch: prev_comm=a prev_pid=1 prev_state=S ==> next_comm=b", 9).unwrap_err();
+        let e = parse_line("a-1 [000] 1.0: sched_switch: prev_comm=a prev_pid=1 prev_state=S ==> next_comm=b", 9)
+            .unwrap_err();
         assert!(e.to_string().starts_with("line 9: sched_switch: expected next_pid="), "{e}");
         assert_eq!(parse_ts("1.0000000001"), None);
         assert_eq!(prev_state("R+"), Some(PrevState::Runnable));
