@@ -1,4 +1,4 @@
-//! The native command line: `presets`, `run`, `sweep`, `validate`, `bench`, `help`.
+//! The native command line: `presets`, `run`, `sweep`, `trace`, `validate`, `bench`, `help`.
 //!
 //! Hand-written parsing in two layers (as ripgrep does): `args` reads flags into a bag,
 //! each subcommand validates that bag into a config before anything runs. Every mistake
@@ -15,6 +15,7 @@ mod report;
 mod run;
 mod share_adapter;
 mod sweep;
+mod trace;
 mod usage;
 mod validate;
 
@@ -71,7 +72,7 @@ impl Out {
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str = "presets, run, sweep, validate, bench, help";
+const SUBCOMMANDS: &str = "presets, run, sweep, trace, validate, bench, help";
 
 /// Runs the CLI with `args` (without the program name); returns the exit status.
 pub fn main(args: Vec<String>) -> i32 {
@@ -110,6 +111,7 @@ pub fn dispatch(args: &[String]) -> Result<Out, CliError> {
         "presets" => presets(rest),
         "run" => run::run(rest),
         "sweep" => run::sweep(rest),
+        "trace" => trace::trace(rest),
         "validate" => validate::validate(rest),
         "bench" => bench::bench(rest),
         other if other.starts_with('-') => {

@@ -29,6 +29,8 @@ const RUN_FLAGS: &[Flag] = &[
     Flag::switch("--json"),
     Flag::value("--trace", "FILE"),
     Flag::value("--explain", "TIME"),
+    Flag::value("--trace-text", "FILE"),
+    Flag::value("--from-trace", "FILE"),
 ];
 
 const SWEEP_FLAGS: &[Flag] = &[
@@ -191,7 +193,10 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
     if let Some(path) = trace_path {
         check_output("--trace", path)?;
     }
-    let setup = setup(&parsed)?;
+    let text_path = parsed.get("--trace-text");
+    if let Some(path) = text_path {
+        check_output("--trace-text", path)?;
+    }
     let explain_at = match parsed.get("--explain") {
         Some(text) => Some(
             crate::engine::time::parse_duration(text)
@@ -199,15 +204,22 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
         ),
         None => None,
     };
-    let opts = match explain_at {
+    let want_trace = match explain_at {
         // The decisions near the instant: a window around it, so a long run stays cheap.
         Some(t) => Some(TraceOptions {
             window: (t.saturating_sub(EXPLAIN_TRACE), t.saturating_add(EXPLAIN_TRACE)),
             ..TraceOptions::default()
         }),
-        None => trace_path.map(|_| TraceOptions::default()),
+        None => trace_path.or(text_path).map(|_| TraceOptions { max_items: 4_000_000, ..TraceOptions::default() }),
     };
-    let outcome = simulate(&setup.config, opts)?;
+    let (setup, outcome) = if parsed.get("--from-trace").is_some() {
+        let (config, outcome, notes) = super::trace::run_from_trace(&parsed)?;
+        (Setup { preset: None, config, notes }, outcome)
+    } else {
+        let setup = setup(&parsed)?;
+        let outcome = simulate(&setup.config, want_trace)?;
+        (setup, outcome)
+    };
     if let Some(t) = explain_at {
         let near = crate::engine::explain::near_or_nearest(&outcome.trace.decisions, t, EXPLAIN_WINDOW);
         let names: Vec<String> = outcome.trace.tasks.iter().map(|k| k.name.clone()).collect();
@@ -221,6 +233,11 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
         }
         text.push_str(&crate::engine::explain::render(&near, &names));
         return Ok(Out { text, notes: setup.notes, status: 0 });
+    }
+    if let Some(path) = text_path {
+        let text = share_adapter::trace_text(&outcome.trace);
+        std::fs::write(path, text)
+            .map_err(|e| CliError::failure(format!("--trace-text: cannot write '{path}': {e}")))?;
     }
     if let Some(path) = trace_path {
         let json = share_adapter::perfetto_json(&outcome.trace, Some(&outcome.metrics), Some(&setup.config))

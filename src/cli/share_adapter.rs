@@ -1,4 +1,5 @@
-//! The CLI's one door to `share`: rt-app import, Perfetto export and the sweep CSV.
+//! The CLI's one door to `share`: rt-app import, Perfetto and trace-cmd text export, the sweep CSV
+//! (and `trace`, which reads recorded traces through `share::ftrace`).
 
 use crate::engine::{Config, Metrics, Trace};
 /// What an rt-app file says, as config keys to set and remarks for the user.
@@ -27,4 +28,9 @@ pub fn perfetto_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&C
 pub fn sweep_csv(param: &str, rows: &[(String, &Metrics)]) -> String {
     let rows: Vec<(String, Option<&Metrics>)> = rows.iter().map(|(v, m)| (v.clone(), Some(*m))).collect();
     crate::share::csv::sweep_csv(param, &rows)
+}
+
+/// A simulated run's trace as `trace-cmd report` text.
+pub fn trace_text(trace: &Trace) -> String {
+    crate::share::ftrace::export::to_text(trace, None)
 }

@@ -22,6 +22,9 @@ Subcommands:
       --trace FILE              also write a Perfetto trace (JSON; open in ui.perfetto.dev)
       --explain TIME            print the decisions within 20us of TIME (e.g. 2ms): wakeup
                                 placement and latency parts, picks, idle-state choices
+      --trace-text FILE         also write the trace as `trace-cmd report` text
+      --from-trace FILE         replay a recorded trace (trace-cmd report / perf script text)
+                                as the workload: its CPU count, then --preset/--set apply
   sweep --param KEY --values V1,V2,... [--preset NAME] [--set KEY=VALUE]... [--json | --csv]
                                 run once per value of one key, one row each
       --values                  comma separated; use ';' when values contain commas
@@ -32,6 +35,10 @@ Subcommands:
       --metric NAME             the figure of a grid or replicas (default: throughput, the
                                 main result; p99 wakeup latency is wakeup_latency_p99)
       --jobs N                  threads (default: every core); the output does not depend on it
+  trace stats FILE [--json]     per task runtime, wait, sleep, wakeups, migrations, wakeup
+                                latency p50/p99/max, per CPU busy/idle of a recorded trace
+  trace diff FILE [--preset NAME] [--set KEY=VALUE]... [--json]
+                                replay FILE and compare recorded vs simulated per task
   validate [--quick] [--json]   the seed experiments: reported beside simulated figures;
                                 exit status 1 if a row fails
   bench [--events N] [--json]   engine events/s beside a bare event-queue loop (best of 3)

@@ -45,6 +45,18 @@ pub fn run(config: &Config, trace: Option<TraceOptions>) -> Result<Outcome, Conf
     Ok(sim::Sim::new(config, trace).run())
 }
 
+/// Simulates a recorded program (`workload::replay`) under `config`; `config.workload`
+/// is ignored, everything else applies.
+pub fn run_replay(
+    config: &Config,
+    trace: Option<TraceOptions>,
+    program: std::sync::Arc<workload::replay::Program>,
+) -> Result<Outcome, ConfigError> {
+    check(config)?;
+    let wl = workload::AnyWorkload::Replay(workload::replay::Replay::new(program));
+    Ok(sim::Sim::with_workload(config, trace, wl).run())
+}
+
 /// `run` in chunks of `chunk` events, calling `between` with the progress after each chunk
 /// that did not end the run (a page shows it, or stops the run from outside). The same
 /// outcome as `run` (`sim::Sim::advance`).

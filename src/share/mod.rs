@@ -6,6 +6,7 @@
 //! at the offending part, never a panic.
 
 pub mod csv;
+pub mod ftrace;
 pub mod perfetto;
 pub mod rtapp;
 pub mod url;

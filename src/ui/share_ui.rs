@@ -520,6 +520,14 @@ pub fn share_bar() -> Html {
             download_text(&format!("{stem}.perfetto.json"), "application/json", &json)
         })
     };
+    let trace_text: Rc<dyn Fn() -> Result<(), String>> = {
+        let (r, stem) = (result.clone(), stem.clone());
+        Rc::new(move || {
+            let r = r.as_ref().ok_or("no run has finished yet")?;
+            let text = crate::share::ftrace::export::to_text(&r.trace, None);
+            download_text(&format!("{stem}.trace.txt"), "text/plain", &text)
+        })
+    };
     let metrics_csv: Rc<dyn Fn() -> Result<(), String>> = {
         let (r, stem) = (result.clone(), stem.clone());
         Rc::new(move || {
@@ -586,6 +594,7 @@ pub fn share_bar() -> Html {
                 <summary class="button" title="Download the trace, the figures or a plot">{"Export…"}</summary>
                 <div class="menu" role="group" aria-label="Export">
                     { export("Perfetto JSON", "The trace in Chrome/Perfetto JSON (ui.perfetto.dev)", perfetto_json) }
+                    { export("trace-cmd text", "The trace as `trace-cmd report` text (schedscope trace stats/diff read it back)", trace_text) }
                     { export("Metrics CSV", "This run's metrics as CSV", metrics_csv) }
                     { export("Sweep CSV", "Every metric at each sweep point, as CSV", sweep_csv) }
                     { export("Timeline PNG", "The whole timeline as a PNG image", timeline_png) }

@@ -113,6 +113,7 @@ async fn the_full_app_has_the_share_bar() {
         "name=\"copy-link\"",
         "name=\"embed\"",
         "data-export=\"Perfetto JSON\"",
+        "data-export=\"trace-cmd text\"",
         "data-export=\"Metrics CSV\"",
         "data-export=\"Sweep CSV\"",
         "data-export=\"Timeline PNG\"",

@@ -360,6 +360,11 @@ mod why;
 
 impl Sim {
     pub fn new(config: &Config, trace: Option<TraceOptions>) -> Self {
+        Self::with_workload(config, trace, workload::build(config))
+    }
+
+    /// `new` with the workload given instead of built from the config (a trace replay).
+    pub fn with_workload(config: &Config, trace: Option<TraceOptions>, mut wl: workload::AnyWorkload) -> Self {
         let cfg = config.clone();
         let prof = cfg.profile();
         let ncores = cfg.cores.max(1) as usize;
@@ -399,7 +404,6 @@ impl Sim {
             })
             .collect::<Vec<_>>();
         let ndomains = ncores.div_ceil(llc_cores);
-        let mut wl = workload::build(&cfg);
         let specs = wl.tasks();
         let mut rec = Recorder::new(trace);
         rec.trace.cores = ncores as u16;

@@ -12,6 +12,7 @@ pub mod hackbench;
 pub mod iperf;
 pub mod kbuild;
 pub mod pipe;
+pub mod replay;
 pub mod rtapp;
 pub mod schbench;
 pub mod token;
@@ -120,6 +121,7 @@ pub enum AnyWorkload {
     Token(token::Token),
     Hackbench(hackbench::Hackbench),
     Schbench(schbench::Schbench),
+    Replay(replay::Replay),
 }
 
 macro_rules! each_wl {
@@ -132,6 +134,7 @@ macro_rules! each_wl {
             AnyWorkload::Token($w) => $e,
             AnyWorkload::Hackbench($w) => $e,
             AnyWorkload::Schbench($w) => $e,
+            AnyWorkload::Replay($w) => $e,
         }
     };
 }

