@@ -46,7 +46,7 @@ pub struct TimelineProps {
 }
 
 /// Zoom factor of one +/- press or arrow key.
-const ZOOM_STEP: f64 = 0.8;
+const ZOOM_STEP: f64 = 0.2;
 
 /// What the frame loop needs; shared by the event handlers through `use_mut_ref`.
 struct Inner {
@@ -75,6 +75,8 @@ struct Inner {
     stopped: Option<UseStateSetter<bool>>,
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
     wheel: Option<EventListener>,
+    /// Idle cores (no task ran) folded into one lane (`TraceIndex::collapse_idle`).
+    collapse: bool,
     /// The canvas box's CSS width, read once and again after a resize: reading it on every
     /// frame forced a synchronous layout each time the page had changed.
     css_w: Option<f64>,
@@ -103,6 +105,7 @@ impl Default for Inner {
             stopped: None,
             observer: None,
             wheel: None,
+            collapse: true,
             css_w: None,
         }
     }
@@ -111,6 +114,9 @@ impl Default for Inner {
 impl Inner {
     fn set_trace(&mut self, trace: Rc<Trace>, label: String) {
         self.index = TraceIndex::new(&trace);
+        if self.collapse {
+            self.index = std::mem::take(&mut self.index).collapse_idle(&trace);
+        }
         self.view = View::fit(self.index.end);
         self.trace = trace;
         self.label = label;
@@ -396,8 +402,9 @@ pub fn render_png_data_url(
     let index = TraceIndex::new(trace);
     // In the colours on screen, like the plots' PNG exports.
     let layout = Layout::new(css_width as f64, index.lanes, scale).themed(prefers_dark());
+    let (legend_h, _) = draw::png_legend(trace, &index, &layout, layout.height, label);
     canvas.set_width(layout.width as u32);
-    canvas.set_height(layout.height as u32);
+    canvas.set_height((layout.height + legend_h) as u32);
     let ctx: CanvasRenderingContext2d = canvas
         .get_context("2d")
         .ok()
@@ -408,19 +415,11 @@ pub fn render_png_data_url(
         Some((a, b)) => View { t0: a as f64, t1: b as f64 }.clamp(index.end),
         None => View::fit(index.end),
     };
-    let mut scene = draw::build_scene(trace, &index, &view, &layout);
-    if !label.is_empty() {
-        scene.texts.push(draw::Text {
-            x: layout.width - 6.0 * layout.dpr,
-            y: layout.axis_h * 0.45,
-            text: label.to_string(),
-            colour: draw::TEXT,
-            px: 11.0 * layout.dpr,
-            align: Align::Right,
-            mono: false,
-        });
-    }
+    let scene = draw::build_scene(trace, &index, &view, &layout);
     paint(&ctx, &scene, Scratch::new().as_ref());
+    // The legend and the caption go in a band below the axis and lanes (`png_legend`).
+    let (_, legend) = draw::png_legend(trace, &index, &layout, layout.height, label);
+    paint(&ctx, &legend, None);
     canvas_png_data_url(&canvas)
 }
 
@@ -668,7 +667,24 @@ pub fn timeline(props: &TimelineProps) -> Html {
 
     let trace = &props.trace;
     let colours = draw::TaskColours::new(trace);
-    let lanes = TraceIndex::lanes_of(trace);
+    let collapse = use_state(|| true);
+    let lanes = TraceIndex::lanes_shown(trace, *collapse);
+    let idle_cores = TraceIndex::idle_cores(trace).len();
+    let toggle_idle = {
+        let (inner, collapse) = (inner.clone(), collapse.clone());
+        Callback::from(move |_: MouseEvent| {
+            let now = !*collapse;
+            {
+                let mut st = inner.borrow_mut();
+                st.collapse = now;
+                let (trace, label, view) = (st.trace.clone(), st.label.clone(), st.view);
+                st.set_trace(trace, label);
+                st.view = view;
+            }
+            collapse.set(now);
+            request_redraw(&inner);
+        })
+    };
     let swatch = |colour: &str, border: bool| {
         let b = if border { "1px solid #999" } else { "1px solid transparent" };
         html! { <span class="timeline-swatch" aria-hidden="true" style={format!("display:inline-block;width:0.9em;height:0.9em;margin-right:0.3em;vertical-align:middle;background:{colour};border:{b}")}></span> }
@@ -677,10 +693,11 @@ pub fn timeline(props: &TimelineProps) -> Html {
         |colours: Html, text: String| html! { <li style="display:inline-block;margin-right:1em">{colours}{text}</li> };
     let idle_count = trace.idle_states.len();
     let chrome = if prefers_dark() { &draw::DARK } else { &draw::LIGHT };
+    let cpus = TraceIndex::lanes_of(trace);
     let aria = if props.label.is_empty() {
-        format!("Timeline of {lanes} CPUs")
+        format!("Timeline of {cpus} CPUs")
     } else {
-        format!("{}: timeline of {lanes} CPUs", props.label)
+        format!("{}: timeline of {cpus} CPUs", props.label)
     };
     let label_text = if colours.by_group { "Task groups (user, sys)" } else { "Tasks (user, sys)" };
     html! {
@@ -700,6 +717,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </select>
                 </label>
                 <button type="button" onclick={save_png} title="Download the current view as a PNG image">{"Save PNG"}</button>
+                if idle_cores >= 2 {
+                    <button type="button" class="idle-lanes" onclick={toggle_idle} aria-pressed={(!*collapse).to_string()}
+                        title="CPUs on which no task ran: one lane, or a lane each">
+                        { if *collapse { format!("Show {idle_cores} idle CPUs") } else { "Collapse idle CPUs".to_string() } }
+                    </button>
+                }
             </div>
             <div class="timeline-canvas-box" style="position:relative;width:100%">
                 <canvas ref={canvas_ref} role="img" aria-label={aria} tabindex="0"
@@ -744,18 +767,18 @@ pub fn timeline(props: &TimelineProps) -> Html {
             </ul>
             <ul class="timeline-legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:0.6em"><strong>{"Overheads (lower band): "}</strong></li>
-                { for Overhead::ALL.iter().map(|k| item(swatch(draw::OVERHEAD_COLOURS[draw::overhead_index(*k)], false), k.name().to_string())) }
+                { for Overhead::ALL.iter().map(|k| item(swatch(draw::OVERHEAD_COLOURS[draw::overhead_index(*k)], false), draw::overhead_label(*k).to_string())) }
             </ul>
             <ul class="timeline-legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:0.6em"><strong>{"Idle: "}</strong></li>
                 { for trace.idle_states.iter().enumerate().map(|(i, name)| item(
                     swatch(chrome.idle[draw::idle_shade(i as u8, idle_count) as usize], true), name.clone())) }
                 <li style="display:inline-block;margin-right:0.6em"><strong>{"Marks: "}</strong></li>
-                { item(swatch(chrome.tick_mark, false), "tick".into()) }
-                { item(swatch(draw::HRTICK_MARK, false), "hrtick".into()) }
-                { item(swatch(chrome.wakeup_arrow, false), "wakeup \u{2192}".into()) }
-                { item(swatch(draw::IPI_ARROW, false), "IPI \u{21E2}".into()) }
-                { item(swatch(chrome.migrate_arrow, false), "migration \u{21E2}".into()) }
+                { item(swatch(chrome.tick_mark, false), draw::MARK_LABELS[0].into()) }
+                { item(swatch(draw::HRTICK_MARK, false), draw::MARK_LABELS[1].into()) }
+                { item(swatch(chrome.wakeup_arrow, false), draw::MARK_LABELS[2].into()) }
+                { item(swatch(draw::IPI_ARROW, false), draw::MARK_LABELS[3].into()) }
+                { item(swatch(chrome.migrate_arrow, false), draw::MARK_LABELS[4].into()) }
             </ul>
             <p class="timeline-help" style="font-size:0.8em;margin:0.2em 0">
                 {"Drag or use \u{2190} \u{2192} to pan; wheel, pinch, + and \u{2212} to zoom; hover a span for details."}
