@@ -12,6 +12,7 @@ use super::runner::Runner;
 use super::share_ui::{self, EmbedPage, Notices, ShareBar};
 use super::state::{Action, DistMode, Seeds, State, Tab};
 use super::timeline::Timeline;
+use super::tour::view::{figures_revealed, TourCard, TourOffer};
 use super::views::{CompareTable, MetricsPanel, SeedView};
 use super::StateCtx;
 
@@ -83,16 +84,38 @@ pub fn app(props: &AppProps) -> Html {
         });
     }
 
-    // The address bar follows the config, debounced, without history entries.
+    // The address bar follows the state. A new preset, page, pin or tour step adds a
+    // history entry at once (Back returns to the one before); any other change (a knob,
+    // a slider drag) rewrites the current entry, debounced, so drags do not flood history.
+    // A state that Back or Forward restored already is the address: nothing to write.
     {
-        let url_timer: Rc<RefCell<Option<gloo::timers::callback::Timeout>>> = use_mut_ref(|| None);
+        let url_timer: Rc<RefCell<Option<(gloo::timers::callback::Timeout, String)>>> = use_mut_ref(|| None);
+        let last_nav = use_mut_ref(|| None);
+        let nav = state.nav_key();
         use_effect_with(state.query(), move |query| {
             let query = query.clone();
-            *url_timer.borrow_mut() =
-                Some(gloo::timers::callback::Timeout::new(share_ui::URL_DEBOUNCE_MS, move || {
-                    share_ui::replace_query(&query)
-                }));
+            let moved = last_nav.borrow().as_ref().is_some_and(|n| *n != nav);
+            *last_nav.borrow_mut() = Some(nav);
+            if query == share_ui::current_query() {
+                *url_timer.borrow_mut() = None;
+            } else if moved {
+                // Write the entry being left as it was last seen, then add the new one.
+                if let Some((_, pending)) = url_timer.borrow_mut().take() {
+                    share_ui::replace_query(&pending);
+                }
+                share_ui::push_query(&query);
+            } else {
+                let q = query.clone();
+                let timer = gloo::timers::callback::Timeout::new(share_ui::URL_DEBOUNCE_MS, move || {
+                    share_ui::replace_query(&q)
+                });
+                *url_timer.borrow_mut() = Some((timer, query));
+            }
         });
+    }
+    {
+        let d = state.dispatcher();
+        share_ui::use_popstate(Callback::from(move |a| d.dispatch(a)));
     }
     // Drop an rt-app file anywhere on the full app to import it.
     {
@@ -241,10 +264,16 @@ fn results() -> Html {
                 } else {
                     <button type="button" onclick={pin} title="Keep this config as A and compare what you change next (B) against it">{"Pin as A"}</button>
                 }
+                <TourOffer />
             </div>
             <ShareBar />
-            <MetricsPanel result={b.clone()} {running} cancelled={s.cancelled_here()} />
-            if s.pin.is_some() {
+            <TourCard />
+            if !figures_revealed(s) {
+                <p class="note tour-hidden">{"The figures are hidden until you answer the tour's question."}</p>
+            } else {
+                <MetricsPanel result={b.clone()} {running} cancelled={s.cancelled_here()} />
+            }
+            if s.pin.is_some() && figures_revealed(s) {
                 <section class="panel" aria-label="Compare A and B">
                     <h2>{"A (pinned) vs B (current)"}</h2>
                     <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}

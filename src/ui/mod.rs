@@ -16,6 +16,7 @@ pub mod share_ui;
 pub mod state;
 pub mod timeline;
 pub mod timeline_draw;
+pub mod tour;
 pub mod views;
 
 #[cfg(test)]
