@@ -114,3 +114,24 @@ test('a reveal.js deck embeds a single tour step: its question and timeline, ans
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('linked A/B: zooming A zooms B to the same window; unlinked, B stays', async () => {
+  const { page, problems } = await open(browser.context, url('/?v=1&preset=intro&compare=1&b.hz=1000'));
+  await page.waitForSelector('input[name=link-axes]', { timeout: 30_000 });
+  await page.waitForSelector('.status.ok', { timeout: 60_000 });
+  const windows = () => page.$$eval('canvas[role=img]', (cs) => cs.map((c) => (c.getAttribute('aria-label').match(/showing (.*?) of/) ?? [])[1]));
+  const zoomA = page.locator('.timeline button[aria-label="Zoom in"]').first();
+  await zoomA.click();
+  await zoomA.click();
+  await page.waitForTimeout(400);
+  const [a, b] = await windows();
+  assert.ok(a && a === b, `A and B show one window: ${a} / ${b}`);
+  await page.uncheck('input[name=link-axes]');
+  await zoomA.click();
+  await page.waitForTimeout(400);
+  const [a2, b2] = await windows();
+  assert.notEqual(a2, b2, 'unlinked, B keeps its window');
+  assert.equal(b2, b);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -11,7 +11,7 @@ use super::plots::{DistPlot, SweepPlot};
 use super::runner::Runner;
 use super::share_ui::{self, EmbedPage, Notices, ShareBar};
 use super::state::{Action, DistMode, Seeds, State, Tab};
-use super::timeline::Timeline;
+use super::timeline::{Timeline, ViewLink};
 use super::tour::view::{figures_revealed, TourCard, TourOffer};
 use super::views::{CompareTable, MetricsPanel, SeedView};
 use super::StateCtx;
@@ -254,6 +254,17 @@ fn results() -> Html {
     let b = s.result.clone();
     let a = s.pin.as_ref().and_then(|p| p.result.clone());
     let metrics = b.as_ref().map(|r| r.metrics.clone()).unwrap_or_default();
+    // A and B share one time axis unless the reader unlinks them.
+    let link = use_memo((), |_| ViewLink::new(true));
+    let linked = use_state(|| true);
+    let toggle_link = {
+        let (link, linked) = (link.clone(), linked.clone());
+        Callback::from(move |_: Event| {
+            let on = !*linked;
+            link.set_on(on);
+            linked.set(on);
+        })
+    };
     html! {
         <div class="results">
             <div class="toolbar">
@@ -284,13 +295,15 @@ fn results() -> Html {
             <section class="panel" aria-label="Timeline">
                 <h2>{"Timeline"}</h2>
                 if let Some(a) = &a {
+                    <label class="link-axes"><input type="checkbox" name="link-axes" checked={*linked} onchange={toggle_link} />
+                        {" One time axis for A and B (zoom and pan together)"}</label>
                     <h3 class="series a">{"A"}</h3>
-                    <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} />
+                    <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} link={(*link).clone()} />
                     <h3 class="series b">{"B"}</h3>
                 }
                 if let Some(r) = &b {
                     <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
-                            preview={r.preview} partial={r.figures_partial()} />
+                            preview={r.preview} partial={r.figures_partial()} link={a.is_some().then(|| (*link).clone())} />
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }

@@ -43,6 +43,54 @@ pub struct TimelineProps {
     pub preview: bool,
     #[prop_or_default]
     pub partial: bool,
+    /// Timelines sharing one `ViewLink` show the same time window: zooming or panning one
+    /// moves the others (A and B in the compare view), while the link is on.
+    #[prop_or_default]
+    pub link: Option<ViewLink>,
+}
+
+/// One time axis for several timelines (`TimelineProps::link`).
+#[derive(Clone, Default)]
+pub struct ViewLink(Rc<RefCell<LinkState>>);
+
+#[derive(Default)]
+struct LinkState {
+    on: bool,
+    /// The window last published, and a count of publications.
+    view: Option<View>,
+    version: u64,
+    members: Vec<Weak<RefCell<Inner>>>,
+}
+
+impl PartialEq for ViewLink {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl ViewLink {
+    /// A link, on or off.
+    pub fn new(on: bool) -> Self {
+        ViewLink(Rc::new(RefCell::new(LinkState { on, ..LinkState::default() })))
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.0.borrow().on
+    }
+
+    /// Turns the link on or off; on, the next window drawn is everyone's.
+    pub fn set_on(&self, on: bool) {
+        let members: Vec<_> = {
+            let mut l = self.0.borrow_mut();
+            l.on = on;
+            l.view = None;
+            l.members.retain(|m| m.strong_count() > 0);
+            l.members.iter().filter_map(Weak::upgrade).collect()
+        };
+        for m in members {
+            request_redraw(&m);
+        }
+    }
 }
 
 /// Zoom factor of one +/- press or arrow key.
@@ -75,6 +123,9 @@ struct Inner {
     stopped: Option<UseStateSetter<bool>>,
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
     wheel: Option<EventListener>,
+    /// The shared window, its publication this timeline last saw, and the window it had then.
+    link: Option<ViewLink>,
+    link_seen: (u64, Option<View>),
     /// Idle cores (no task ran) folded into one lane (`TraceIndex::collapse_idle`).
     collapse: bool,
     /// The canvas box's CSS width, read once and again after a resize: reading it on every
@@ -106,6 +157,8 @@ impl Default for Inner {
             observer: None,
             wheel: None,
             collapse: true,
+            link: None,
+            link_seen: (0, None),
             css_w: None,
         }
     }
@@ -217,6 +270,9 @@ impl Inner {
         let (hx, hy) = self.hover.unwrap_or((0.0, 0.0));
         let cursor =
             self.cursor.filter(|c| *c >= self.view.t0 && *c <= self.view.t1).map(|c| layout.x_of(&self.view, c));
+        if let (Some(x), Some(t)) = (cursor, self.cursor) {
+            paint(&ctx, &draw::play_cursor(&self.trace, &self.index, &layout, t, x, self.playing), None);
+        }
         paint(&ctx, &draw::overlay(&layout, &lines, hx, hy, cursor), None);
         ended
     }
@@ -236,9 +292,43 @@ fn request_redraw(cell: &Rc<RefCell<Inner>>) {
     }));
 }
 
+/// Follows or publishes the linked window (`ViewLink`): a window another timeline published
+/// since this one last looked is adopted; a window this one changed on its own is published,
+/// and the others are asked to redraw.
+fn sync_link(cell: &Rc<RefCell<Inner>>) {
+    let others: Vec<Rc<RefCell<Inner>>> = {
+        let Ok(mut st) = cell.try_borrow_mut() else { return };
+        let Some(link) = st.link.clone() else { return };
+        let Ok(mut l) = link.0.try_borrow_mut() else { return };
+        if !l.on {
+            return;
+        }
+        match l.view {
+            Some(v) if l.version != st.link_seen.0 => {
+                let end = st.index.end;
+                st.view = v.clamp(end);
+                st.link_seen = (l.version, Some(st.view));
+                Vec::new()
+            }
+            _ if l.view.is_none() || st.link_seen.1 != Some(st.view) => {
+                l.view = Some(st.view);
+                l.version += 1;
+                st.link_seen = (l.version, Some(st.view));
+                let me = Rc::as_ptr(cell);
+                l.members.iter().filter_map(Weak::upgrade).filter(|o| Rc::as_ptr(o) != me).collect()
+            }
+            _ => Vec::new(),
+        }
+    };
+    for o in others {
+        request_redraw(&o);
+    }
+}
+
 fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
     // This frame's handle is spent; keep it alive until the callback returns.
     let _spent = cell.borrow_mut().raf.take();
+    sync_link(cell);
     let (ended, playing, stopped) = {
         let mut st = cell.borrow_mut();
         let ended = st.render(now);
@@ -503,6 +593,23 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 st.ctx = None;
                 st.stopped = None;
             }
+        });
+    }
+
+    // Join the shared window (if any); leaving happens when this timeline is dropped.
+    {
+        let inner = inner.clone();
+        use_effect_with(props.link.clone(), move |link| {
+            if let Some(l) = link {
+                let mut ls = l.0.borrow_mut();
+                ls.members.retain(|m| m.strong_count() > 0);
+                ls.members.push(Rc::downgrade(&inner));
+            }
+            if let Ok(mut st) = inner.try_borrow_mut() {
+                st.link = link.clone();
+                st.link_seen = (0, None);
+            }
+            request_redraw(&inner);
         });
     }
 

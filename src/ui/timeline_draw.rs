@@ -1257,6 +1257,68 @@ pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Opti
     sc
 }
 
+/// What the play cursor teaches, at time `t` (device-pixel x `x`): while playing, the trace
+/// right of the cursor is veiled (revealed as it plays); a time readout sits on the axis;
+/// and each lane says what its CPU runs at that instant (a task, or its idle state).
+pub fn play_cursor(trace: &Trace, index: &TraceIndex, layout: &Layout, t: f64, x: f64, playing: bool) -> Scene {
+    let mut sc = Scene::default();
+    let s = layout.dpr;
+    let dark = std::ptr::eq(layout.chrome, &DARK);
+    if playing && x < layout.width {
+        let veil = if dark { "rgba(23,30,38,0.82)" } else { "rgba(255,255,255,0.82)" };
+        sc.fill(veil).rects.push([
+            x.max(layout.gutter),
+            layout.axis_h,
+            layout.width - x.max(layout.gutter),
+            layout.height - layout.axis_h,
+        ]);
+    }
+    let px = 11.0 * s;
+    let time = precise_time(t.max(0.0) as Ns);
+    let w = time.chars().count() as f64 * px * 0.62 + 8.0 * s;
+    let bx = (x - w / 2.0).clamp(layout.gutter, (layout.width - w).max(layout.gutter));
+    sc.fill(layout.chrome.cursor).rects.push([bx, 1.0 * s, w, layout.axis_h - 2.0 * s]);
+    sc.texts.push(Text {
+        x: bx + w / 2.0,
+        y: layout.axis_h * 0.45,
+        text: time,
+        colour: layout.chrome.background,
+        px,
+        align: Align::Center,
+        mono: true,
+    });
+    let tn = t.max(0.0) as Ns;
+    for lane in 0..index.lanes {
+        let Some(order) = index.spans.get(lane) else { continue };
+        let here = order[index.span_range(lane, tn, tn + 1)].iter().map(|&i| &trace.spans[i as usize]).find(|sp| {
+            sp.start <= tn && tn < sp.end && matches!(sp.kind, SpanKind::Run { .. } | SpanKind::Idle { .. })
+        });
+        let name = match here.map(|sp| sp.kind) {
+            Some(SpanKind::Run { task, sys }) => {
+                let n = trace.tasks.get(task as usize).map_or_else(|| format!("task {task}"), |t| t.name.clone());
+                if sys {
+                    format!("{n} (sys)")
+                } else {
+                    n
+                }
+            }
+            Some(SpanKind::Idle { state }) => {
+                trace.idle_states.get(state as usize).map_or_else(|| "idle".into(), |n| format!("idle {n}"))
+            }
+            _ => continue,
+        };
+        let (y, h) = layout.band(lane, Band::Main);
+        let tx = if x + 6.0 * s + name.chars().count() as f64 * px * 0.62 < layout.width {
+            x + 6.0 * s
+        } else {
+            x - 6.0 * s
+        };
+        let align = if tx > x { Align::Left } else { Align::Right };
+        sc.texts.push(Text { x: tx, y: y + h / 2.0, text: name, colour: layout.chrome.text, px, align, mono: false });
+    }
+    sc
+}
+
 /// A sentence for the canvas's aria-label.
 pub fn summary(trace: &Trace, index: &TraceIndex, view: &View, visible: usize, label: &str) -> String {
     let (t0, t1) = view.ns_range();
@@ -1820,5 +1882,29 @@ mod tests {
         // One idle core is not worth a lane of its own: nothing changes.
         let one = Trace { spans: vec![run(0, 0), idle(1)], cores: 2, ..trace.clone() };
         assert_eq!(TraceIndex::new(&one).collapse_idle(&one).lanes, 2);
+    }
+
+    #[test]
+    fn the_play_cursor_reads_the_time_and_what_each_cpu_runs() {
+        let trace = Trace {
+            cores: 2,
+            tasks: vec![TaskInfo { name: "ping".into(), group: "ping".into() }],
+            idle_states: vec!["POLL".into(), "C6".into()],
+            spans: vec![
+                Span { core: 0, start: 0, end: 500, kind: SpanKind::Run { task: 0, sys: false } },
+                Span { core: 1, start: 0, end: 1_000, kind: SpanKind::Idle { state: 1 } },
+            ],
+            end: 1_000,
+            ..Default::default()
+        };
+        let index = TraceIndex::new(&trace);
+        let layout = Layout::new(640.0, index.lanes, 1.0);
+        let sc = play_cursor(&trace, &index, &layout, 250.0, 300.0, true);
+        let texts: Vec<&str> = sc.texts.iter().map(|t| t.text.as_str()).collect();
+        assert!(texts.contains(&"ping") && texts.contains(&"idle C6"), "{texts:?}");
+        assert!(texts.iter().any(|t| t.contains("ns")), "a time readout: {texts:?}");
+        assert!(sc.fills.iter().any(|f| f.colour.starts_with("rgba")), "the unplayed part is veiled");
+        let paused = play_cursor(&trace, &index, &layout, 250.0, 300.0, false);
+        assert!(!paused.fills.iter().any(|f| f.colour.starts_with("rgba")));
     }
 }
