@@ -112,6 +112,9 @@ pub enum DistMode {
     CStates,
 }
 
+/// What makes a history entry (`State::nav_key`): preset, page, views, pin id, tour step.
+pub type NavKey = (String, Tab, Vec<View>, Option<u64>, Option<(String, usize)>);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Explore,
@@ -373,7 +376,7 @@ impl State {
     /// What makes a history entry when it changes (`ui::app` pushes one): the preset, the
     /// page (explorer or Experiments), the views, the pin and the tour step. A knob's
     /// value is not in it: dragging a slider rewrites the current entry instead.
-    pub fn nav_key(&self) -> (String, Tab, Vec<View>, Option<u64>, Option<(String, usize)>) {
+    pub fn nav_key(&self) -> NavKey {
         (self.preset.clone(), self.tab, self.views.clone(), self.pin.as_ref().map(|p| p.id), self.tour.clone())
     }
 

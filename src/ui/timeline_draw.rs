@@ -1263,7 +1263,7 @@ pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Opti
 pub fn play_cursor(trace: &Trace, index: &TraceIndex, layout: &Layout, t: f64, x: f64, playing: bool) -> Scene {
     let mut sc = Scene::default();
     let s = layout.dpr;
-    let dark = std::ptr::eq(layout.chrome, &DARK);
+    let dark = layout.chrome.background == DARK.background;
     if playing && x < layout.width {
         let veil = if dark { "rgba(23,30,38,0.82)" } else { "rgba(255,255,255,0.82)" };
         sc.fill(veil).rects.push([
