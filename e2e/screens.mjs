@@ -1,11 +1,14 @@
-// Screenshots of the built site for people to look at (not a test): desktop 1280x800 and
-// phone 390x844, one pair per scenario, into e2e/out/ (gitignored) as <size>-<scenario>.png.
+// Screenshots of the built site for people to look at (not a test): desktop 1280x800,
+// projector 960x540 and phone 390x844, per scenario, into e2e/out/ (gitignored) as
+// <size>-<scenario>.png (the whole page) and <size>-<scenario>-fold.png (what shows without
+// scrolling). SIZES=desktop,phone picks sizes.
 //
 //   node e2e/screens.mjs                  every scenario
 //   node e2e/screens.mjs rr-kbuild seeds  only these
 //
 // Scenarios: each preset by name (chosen with the preset select), `seeds` (the
-// Experiments tab), `compare` (intro pinned as A, B at HZ=1000), `compare-link` (a shared
+// Experiments tab), `compare` (intro pinned as A, B at HZ=1000), `tour` (Seed 3's tour at
+// step 1, answered: the reveal), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
 // long nohz-pipe run in progress, taken at once), `sweep` (rr-kbuild's sweep of p99 wakeup
 // latency, 3 seeds a point), `heatmap` (rr_interval x jobs with the Pareto view), and `dark`, `dark-seeds`,
@@ -17,7 +20,14 @@ import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
 
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+const ALL_SIZES = {
+  desktop: { width: 1280, height: 800 },
+  projector: { width: 960, height: 540 },
+  phone: { width: 390, height: 844 },
+};
+const SIZES = Object.fromEntries(
+  Object.entries(ALL_SIZES).filter(([k]) => !process.env.SIZES || process.env.SIZES.split(',').includes(k)),
+);
 const PRESETS = [
   'intro', 'hrtick-iperf', 'rr-kbuild', 'nohz-pipe', 'eevdf-vs-cfs',
   'hackbench-wakeup-gran-clx', 'hackbench-wakeup-gran-zen3', 'messaging-run-to-parity', 'token-governors',
@@ -88,6 +98,12 @@ const scenarios = {
     }
     await page.locator('.inspector').scrollIntoViewIfNeeded();
   },
+  tour: async (page) => {
+    await page.goto(new URL('/?tour=nohz-pipe&step=1', page.url()).href);
+    await page.waitForSelector('button.tour-choice', { timeout: 30_000 }).catch(() => {});
+    await page.click('button.tour-choice[data-choice="0"]').catch(() => {});
+    await page.waitForSelector('.tour-figure[aria-busy=false]', { timeout: 120_000 }).catch(() => {});
+  },
   'compare-link': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);
     await settle(page);
@@ -128,6 +144,7 @@ try {
         await page.waitForTimeout(name === 'long-run' ? 500 : 3000);
         const file = fileURLToPath(new URL(`${label}-${name}.png`, outDir));
         await page.screenshot({ path: file, fullPage: true });
+        await page.screenshot({ path: file.replace(/\.png$/, '-fold.png') });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
         console.log(`${file}${overflow > 0 ? `  OVERFLOW ${overflow}px` : ''}${problems.length ? `  (${problems.length} problems: ${problems.join(' | ')})` : ''}`);
         await page.close();

@@ -7,7 +7,8 @@
 //! ?v=1&preset=intro&cores=4&rr_interval=5ms&view=timeline,metrics&compare=1&b.policy=eevdf
 //! ```
 //!
-//! * `v=1`: the format version, always printed first.
+//! * `v=1`: the format version, always printed first. A link without it (a hand-written
+//!   one) is read as the current version without a notice.
 //! * `preset=NAME`: the starting config (`engine::presets::preset`). Without it the start is
 //!   `Config::default()`.
 //! * Config keys: exactly the keys of `engine::config::KEYS`, with the text `Config::set`
@@ -16,7 +17,10 @@
 //!   before `cstates` (state names depend on the CPU).
 //! * `embed=1`: the page is embedded (slides, iframes): the UI hides its chrome.
 //! * `view=timeline,plot,metrics,compare`: which views are open, in order. Absent means
-//!   the UI's default.
+//!   the UI's default. `view=seeds` opens the Experiments page (the seed tables) instead
+//!   of the explorer.
+//! * `tour=NAME&step=N`: a guided tour (`ui::tour`) at step N (from 1; absent means 1).
+//!   The name must be a known tour; the UI checks it (this module only reads the text).
 //! * `sweep=KEY`: the config key a sweep varies.
 //! * `sweep_y=METRIC`: the figure on the sweep's y axis (and the heatmap's colour): a
 //!   `metrics::NAMED` key, `residency.STATE` or `workload.NAME`; absent is the preset's own.
@@ -70,10 +74,14 @@ pub enum View {
     Plot,
     Metrics,
     Compare,
+    /// The Experiments page (seed tables and corpus), not an explorer view.
+    Seeds,
 }
 
 impl View {
-    pub const ALL: [View; 4] = [View::Timeline, View::Plot, View::Metrics, View::Compare];
+    pub const ALL: [View; 5] = [View::Timeline, View::Plot, View::Metrics, View::Compare, View::Seeds];
+    /// The views an embed can show (the Experiments page is a page of its own).
+    pub const EMBEDDABLE: [View; 4] = [View::Timeline, View::Plot, View::Metrics, View::Compare];
 
     /// The name used in `view=`.
     pub fn name(self) -> &'static str {
@@ -82,6 +90,7 @@ impl View {
             View::Plot => "plot",
             View::Metrics => "metrics",
             View::Compare => "compare",
+            View::Seeds => "seeds",
         }
     }
 
@@ -103,6 +112,8 @@ pub struct UrlState {
     pub compare: Option<Config>,
     /// The key being swept.
     pub sweep: Option<String>,
+    /// A guided tour's name and its step (1-based) when the link opens one.
+    pub tour: Option<(String, usize)>,
     /// The sweep's metric, second key, replicas and Pareto axis.
     pub sweep_view: SweepView,
 }
@@ -253,7 +264,12 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 const UI_KEYS: &[&str] =
-    &["v", "preset", "embed", "view", "sweep", "sweep_y", "sweep2", "replicas", "pareto", "compare"];
+    &["v", "preset", "embed", "view", "sweep", "sweep_y", "sweep2", "replicas", "pareto", "compare", "tour", "step"];
+
+/// Longest tour name read.
+const MAX_TOUR_NAME: usize = 40;
+/// Highest tour step read.
+const MAX_TOUR_STEP: usize = 99;
 
 fn unknown_key_reason(key: &str) -> String {
     let bare = key.strip_prefix(B_PREFIX).unwrap_or(key);
@@ -292,13 +308,11 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
 
     // Decoded pairs in first-seen order; a repeated key keeps its place, takes the last value.
     let mut pairs: Vec<(String, String)> = Vec::new();
-    let mut read_any = false;
     for (n, piece) in query.split('&').filter(|p| !p.is_empty()).enumerate() {
         if n >= MAX_PAIRS {
             notices.push("(query)", "", format!("more than {MAX_PAIRS} pairs; the rest were ignored"));
             break;
         }
-        read_any = true;
         let (raw_key, raw_value) = piece.split_once('=').unwrap_or((piece, ""));
         let key = match percent_decode(raw_key) {
             Ok(k) => k,
@@ -347,9 +361,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
             };
             notices.push("v", v, reason);
         }
-        None if read_any => {
-            notices.push("v", "", format!("no format version (v={VERSION}); read as version {VERSION}"))
-        }
+        // A hand-written link without `v=` is the current version: nothing to say.
         None => {}
     }
 
@@ -448,6 +460,35 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
             }
         }
     }
+    mark("tour");
+    mark("step");
+    if let Some(name) = get("tour") {
+        let name = name.trim();
+        let ok = !name.is_empty()
+            && name.len() <= MAX_TOUR_NAME
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if ok {
+            let step = match get("step").map(str::trim) {
+                None => 1,
+                Some(v) => match v.parse::<usize>() {
+                    Ok(n) if (1..=MAX_TOUR_STEP).contains(&n) => n,
+                    _ => {
+                        notices.push(
+                            "step",
+                            v,
+                            format!("not a step number from 1 to {MAX_TOUR_STEP}; starting at step 1"),
+                        );
+                        1
+                    }
+                },
+            };
+            state.tour = Some((name.to_string(), step));
+        } else {
+            notices.push("tour", name, "not a tour name (letters, digits, - and _); no tour");
+        }
+    } else if let Some(v) = get("step") {
+        notices.push("step", v, "a step without a tour; ignored");
+    }
 
     // B config, relative to A.
     mark("compare");
@@ -494,7 +535,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
 }
 
 /// Prints the canonical minimal query (without the leading `?`): `v`, `preset`, the config
-/// keys that differ from the base in `KEYS` order, then `embed`, `view`, `sweep`, `compare`
+/// keys that differ from the base in `KEYS` order, then `embed`, `view`, `sweep`, `tour`, `step`, `compare`
 /// and the `b.` keys that differ from A. An unknown preset name is not printed (values are
 /// then written relative to the default config).
 pub fn to_query(state: &UrlState) -> String {
@@ -524,6 +565,12 @@ pub fn to_query(state: &UrlState) -> String {
     }
     if let Some(n) = sv.replicas.filter(|n| *n > 1) {
         out.push(("replicas".into(), n.to_string()));
+    }
+    if let Some((name, step)) = &state.tour {
+        out.push(("tour".into(), name.clone()));
+        if *step != 1 {
+            out.push(("step".into(), step.to_string()));
+        }
     }
     if let Some(b) = &state.compare {
         out.push(("compare".into(), "1".into()));

@@ -11,7 +11,8 @@ use super::plots::DistPlot;
 use super::runner::Runner;
 use super::share_ui::{self, EmbedPage, Notices, ShareBar};
 use super::state::{Action, DistMode, Seeds, State, Tab};
-use super::timeline::Timeline;
+use super::timeline::{Timeline, ViewLink};
+use super::tour::view::{figures_revealed, TourCard, TourOffer};
 use super::views::{CompareTable, MetricsPanel, SeedView};
 use super::StateCtx;
 
@@ -123,16 +124,38 @@ pub fn app(props: &AppProps) -> Html {
         });
     }
 
-    // The address bar follows the config, debounced, without history entries.
+    // The address bar follows the state. A new preset, page, pin or tour step adds a
+    // history entry at once (Back returns to the one before); any other change (a knob,
+    // a slider drag) rewrites the current entry, debounced, so drags do not flood history.
+    // A state that Back or Forward restored already is the address: nothing to write.
     {
-        let url_timer: Rc<RefCell<Option<gloo::timers::callback::Timeout>>> = use_mut_ref(|| None);
+        let url_timer: Rc<RefCell<Option<(gloo::timers::callback::Timeout, String)>>> = use_mut_ref(|| None);
+        let last_nav = use_mut_ref(|| None);
+        let nav = state.nav_key();
         use_effect_with(state.query(), move |query| {
             let query = query.clone();
-            *url_timer.borrow_mut() =
-                Some(gloo::timers::callback::Timeout::new(share_ui::URL_DEBOUNCE_MS, move || {
-                    share_ui::replace_query(&query)
-                }));
+            let moved = last_nav.borrow().as_ref().is_some_and(|n| *n != nav);
+            *last_nav.borrow_mut() = Some(nav);
+            if query == share_ui::current_query() {
+                *url_timer.borrow_mut() = None;
+            } else if moved {
+                // Write the entry being left as it was last seen, then add the new one.
+                if let Some((_, pending)) = url_timer.borrow_mut().take() {
+                    share_ui::replace_query(&pending);
+                }
+                share_ui::push_query(&query);
+            } else {
+                let q = query.clone();
+                let timer = gloo::timers::callback::Timeout::new(share_ui::URL_DEBOUNCE_MS, move || {
+                    share_ui::replace_query(&q)
+                });
+                *url_timer.borrow_mut() = Some((timer, query));
+            }
         });
+    }
+    {
+        let d = state.dispatcher();
+        share_ui::use_popstate(Callback::from(move |a| d.dispatch(a)));
     }
     // Drop an rt-app file anywhere on the full app to import it.
     {
@@ -276,6 +299,17 @@ fn results() -> Html {
     let b = s.result.clone();
     let a = s.pin.as_ref().and_then(|p| p.result.clone());
     let metrics = b.as_ref().map(|r| r.metrics.clone()).unwrap_or_default();
+    // A and B share one time axis unless the reader unlinks them.
+    let link = use_memo((), |_| ViewLink::new(true));
+    let linked = use_state(|| true);
+    let toggle_link = {
+        let (link, linked) = (link.clone(), linked.clone());
+        Callback::from(move |_: Event| {
+            let on = !*linked;
+            link.set_on(on);
+            linked.set(on);
+        })
+    };
     html! {
         <div class="results">
             <div class="toolbar">
@@ -286,10 +320,16 @@ fn results() -> Html {
                 } else {
                     <button type="button" onclick={pin} title="Keep this config as A and compare what you change next (B) against it">{"Pin as A"}</button>
                 }
+                <TourOffer />
             </div>
             <ShareBar />
-            <MetricsPanel result={b.clone()} {running} cancelled={s.cancelled_here()} />
-            if s.pin.is_some() {
+            <TourCard />
+            if !figures_revealed(s) {
+                <p class="note tour-hidden">{"The figures are hidden until you answer the tour's question."}</p>
+            } else {
+                <MetricsPanel result={b.clone()} {running} cancelled={s.cancelled_here()} />
+            }
+            if s.pin.is_some() && figures_revealed(s) {
                 <section class="panel" aria-label="Compare A and B">
                     <h2>{"A (pinned) vs B (current)"}</h2>
                     <CompareTable a={a.clone()} b={b.clone()} a_error={s.pin.as_ref().and_then(|p| p.error.clone())}
@@ -300,15 +340,18 @@ fn results() -> Html {
             <section class="panel" aria-label="Timeline">
                 <h2>{"Timeline"}</h2>
                 if let Some(a) = &a {
+                    <label class="link-axes"><input type="checkbox" name="link-axes" checked={*linked} onchange={toggle_link} />
+                        {" One time axis for A and B (zoom and pan together)"}</label>
                     <h3 class="series a">{"A"}</h3>
-                    <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} />
+                    <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} link={(*link).clone()} />
                     <h3 class="series b">{"B"}</h3>
                 }
                 if let Some(r) = &b {
                     <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
                             preview={r.preview} partial={r.figures_partial()} keep_view={r.windowed}
                             window_loading={s.window_req.is_some_and(|(g, _)| g == r.gen)}
-                            on_window={(!r.preview && r.gen == s.gen).then(|| on_window.clone())} />
+                            on_window={(!r.preview && r.gen == s.gen).then(|| on_window.clone())}
+                            link={a.is_some().then(|| (*link).clone())} />
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }

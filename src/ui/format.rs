@@ -129,13 +129,19 @@ pub struct MetricDef {
     pub get: fn(&Metrics) -> f64,
     /// Counters print as integers.
     pub integer: bool,
+    /// One line for people: what it counts, over what, and the basis of a percentage.
+    pub help: &'static str,
 }
 
 /// Every metric shown in the metrics panel and the compare table, in display order.
 /// `throughput` is first; its unit comes from the run (`Metrics::throughput_unit`).
 pub const METRICS: &[MetricDef] = &[
-    MetricDef { key: "throughput", label: "Result", unit: "", better: None, get: |m| m.throughput, integer: false },
-    MetricDef { key: "elapsed_s", label: "Elapsed", unit: "s", better: None, get: |m| m.elapsed_s, integer: false },
+    MetricDef { key: "throughput", label: "Result", unit: "", better: None, get: |m| m.throughput, integer: false,
+        help: "The workload's own figure of merit over the whole run; its name and unit say which (time per round trip, Gbit/s, seconds to finish, periods met).",
+    },
+    MetricDef { key: "elapsed_s", label: "Elapsed", unit: "s", better: None, get: |m| m.elapsed_s, integer: false,
+        help: "Simulated wall-clock time from the start until the workload finished its work (or the duration limit).",
+    },
     MetricDef {
         key: "cpu_percent",
         label: "CPU busy",
@@ -143,6 +149,7 @@ pub const METRICS: &[MetricDef] = &[
         better: None,
         get: |m| m.cpu_percent,
         integer: false,
+        help: "CPU time in tasks (user + system) over elapsed time, summed over all CPUs like time's CPU%: 200% is two CPUs busy all along.",
     },
     MetricDef {
         key: "context_switches",
@@ -151,6 +158,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.context_switches as f64,
         integer: true,
+        help: "Times any CPU switched from one task to another (idle included), summed over all CPUs for the whole run.",
     },
     MetricDef {
         key: "migrations",
@@ -159,14 +167,16 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.migrations as f64,
         integer: true,
+        help: "Times a task was moved to another CPU's runqueue (at wakeup or by load balancing), over the whole run.",
     },
     MetricDef {
         key: "ipis",
         label: "Resched IPIs",
         unit: "",
-        better: Some(false),
+        better: None,
         get: |m| m.ipis as f64,
         integer: true,
+        help: "Reschedule interrupts sent to another CPU so it looks at its runqueue (a polling idle CPU needs none); neither better nor worse on its own.",
     },
     MetricDef {
         key: "timer_reprograms",
@@ -175,6 +185,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.timer_reprograms as f64,
         integer: true,
+        help: "Writes of a CPU's clock-event device (stopping or restarting the tick, hrtick), summed over all CPUs.",
     },
     MetricDef {
         key: "nohz_entries",
@@ -183,8 +194,11 @@ pub const METRICS: &[MetricDef] = &[
         better: None,
         get: |m| m.nohz_entries as f64,
         integer: true,
+        help: "Times an idle CPU stopped its periodic tick (nohz idle), summed over all CPUs.",
     },
-    MetricDef { key: "ticks", label: "Ticks", unit: "", better: None, get: |m| m.ticks as f64, integer: true },
+    MetricDef { key: "ticks", label: "Ticks", unit: "", better: None, get: |m| m.ticks as f64, integer: true,
+        help: "Scheduler ticks handled, summed over all CPUs (HZ per second on each CPU whose tick runs).",
+    },
     MetricDef {
         key: "hrtick_fires",
         label: "hrtick fires",
@@ -192,6 +206,7 @@ pub const METRICS: &[MetricDef] = &[
         better: None,
         get: |m| m.hrtick_fires as f64,
         integer: true,
+        help: "High-resolution tick timers that fired to end a slice on time (hrtick on only).",
     },
     MetricDef {
         key: "wakeup_latency_us.p50",
@@ -200,6 +215,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.wakeup_latency_us.p50,
         integer: false,
+        help: "Median time from a task's wakeup to its running on a CPU, over every wakeup in the run.",
     },
     MetricDef {
         key: "wakeup_latency_us.p99",
@@ -208,6 +224,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.wakeup_latency_us.p99,
         integer: false,
+        help: "99th percentile of the time from a task's wakeup to its running on a CPU, over every wakeup in the run.",
     },
     MetricDef {
         key: "energy_j",
@@ -216,6 +233,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.energy_j,
         integer: false,
+        help: "Estimated energy of the run's CPUs: busy time at the profile's active power plus idle time at each C-state's power (profile::power_model; assumptions marked there).",
     },
     MetricDef {
         key: "energy_per_work",
@@ -224,6 +242,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.energy_per_work,
         integer: false,
+        help: "Energy divided by the work done (the main result's units of work): lower is more efficient.",
     },
     MetricDef {
         key: "wasted_cpu_s",
@@ -232,6 +251,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.wasted_cpu_s,
         integer: false,
+        help: "CPU time spent idle while a runnable task waited over 1 ms on another CPU (the Wasted Cores pathology), summed over CPUs.",
     },
     MetricDef {
         key: "governor_score.right",
@@ -240,6 +260,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(true),
         get: |m| m.governor_score.right as f64,
         integer: true,
+        help: "Idle periods whose chosen C-state was the best one in hindsight (deep enough to pay off, no deeper).",
     },
     MetricDef {
         key: "governor_score.too_deep",
@@ -248,6 +269,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.governor_score.too_deep as f64,
         integer: true,
+        help: "Idle periods too short for the chosen C-state's target residency: its exit latency was paid for little saving.",
     },
     MetricDef {
         key: "governor_score.too_shallow",
@@ -256,6 +278,7 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.governor_score.too_shallow as f64,
         integer: true,
+        help: "Idle periods long enough for a deeper C-state than the one chosen: power left on the table.",
     },
     MetricDef {
         key: "governor_score.miss_energy_mj",
@@ -264,15 +287,50 @@ pub const METRICS: &[MetricDef] = &[
         better: Some(false),
         get: |m| m.governor_score.miss_energy_mj,
         integer: false,
+        help: "Energy the governor's wrong choices cost against the best state in hindsight, in millijoules.",
     },
 ];
 
-/// The unit to print for a metric (throughput's comes from the run).
-pub fn metric_unit<'a>(def: &'a MetricDef, m: &'a Metrics) -> &'a str {
+/// The page's spelling of a unit: the engine and the terminal write `us`, the page `µs`
+/// (`us/round trip` -> `µs/round trip`).
+pub fn unit_text(unit: &str) -> String {
+    match unit.strip_prefix("us") {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("µs{rest}"),
+        _ => unit.to_string(),
+    }
+}
+
+/// The divisor and unit a time value of size `reference` is shown in: µs grow to ms and s
+/// (and ms to s) so a figure never needs more than four digits before the point. Other
+/// units are kept (divisor 1). A unit with a tail (`µs/round trip`) keeps the tail.
+pub fn time_scale(reference: f64, unit: &str) -> (f64, String) {
+    let unit = unit_text(unit);
+    let (head, rest) = match unit.find('/') {
+        Some(i) => (&unit[..i], &unit[i..]),
+        None => (unit.as_str(), ""),
+    };
+    let a = reference.abs();
+    let (div, head) = match head {
+        "µs" if a >= 1e6 => (1e6, "s"),
+        "µs" if a >= 1e3 => (1e3, "ms"),
+        "ms" if a >= 1e3 => (1e3, "s"),
+        _ => return (1.0, unit.clone()),
+    };
+    (div, format!("{head}{rest}"))
+}
+
+/// A value in its unit for people: (29360, `µs`) -> (`29.36`, `ms`) (`time_scale`).
+pub fn scaled(value: f64, unit: &str) -> (String, String) {
+    let (div, unit) = time_scale(value, unit);
+    (num(value / div), unit)
+}
+
+/// The unit to print for a metric (throughput's comes from the run), in the page's spelling.
+pub fn metric_unit(def: &MetricDef, m: &Metrics) -> String {
     if def.key == "throughput" {
-        &m.throughput_unit
+        unit_text(&m.throughput_unit)
     } else {
-        def.unit
+        def.unit.to_string()
     }
 }
 
@@ -286,11 +344,50 @@ pub fn metric_value(def: &MetricDef, m: &Metrics) -> String {
     }
 }
 
-/// Whether a change from `a` to `b` of this metric is better, worse or neutral.
+/// The value and unit as the metrics panel shows them: time units grow to ms and s
+/// (`scaled`), counts are grouped.
+pub fn metric_display(def: &MetricDef, m: &Metrics) -> (String, String) {
+    if def.integer {
+        (metric_value(def, m), metric_unit(def, m))
+    } else {
+        scaled((def.get)(m), &metric_unit(def, m))
+    }
+}
+
+/// The label of a metric; the main result names its measure from the run's unit
+/// ("Time per round trip", "Throughput", "Time to finish").
+pub fn metric_label(def: &MetricDef, m: &Metrics) -> String {
+    if def.key != "throughput" {
+        return def.label.to_string();
+    }
+    let unit = m.throughput_unit.as_str();
+    match unit.split_once('/') {
+        _ if unit.is_empty() => "Result".into(),
+        Some((_, per)) if unit.starts_with("us") || unit.starts_with("ms") || unit.starts_with("ns") => {
+            format!("Time per {per}")
+        }
+        Some(("Gbit" | "Mbit", "s")) => "Throughput".into(),
+        Some((what, "s")) if !what.is_empty() => {
+            let mut c = what.chars();
+            let first: String = c.next().map(|f| f.to_uppercase().collect()).unwrap_or_default();
+            format!("{first}{} per second", c.as_str())
+        }
+        _ if unit == "s" => "Time to finish".into(),
+        _ if unit.starts_with('%') => format!("Result ({})", unit.trim_start_matches('%').trim()),
+        _ => "Result".into(),
+    }
+}
+
+/// A relative change smaller than this (in percent) is not called better or worse: one run
+/// on each side cannot tell it from the variation a different seed brings.
+pub const NOISE_PERCENT: f64 = 1.0;
+
+/// Whether a change from `a` to `b` of this metric is better, worse or neutral: neutral when
+/// the metric has no direction or the change is within `NOISE_PERCENT`.
 pub fn verdict(def: &MetricDef, a: &Metrics, b: &Metrics) -> Option<bool> {
     let better_high = if def.key == "throughput" { Some(b.higher_is_better) } else { def.better };
     let (va, vb) = ((def.get)(a), (def.get)(b));
-    if va == vb {
+    if va == vb || delta_percent(va, vb).is_some_and(|d| d.abs() < NOISE_PERCENT) {
         return None;
     }
     better_high.map(|high| (vb > va) == high)
@@ -312,6 +409,7 @@ pub fn stop_reason_text(r: Option<StopReason>) -> Option<&'static str> {
 mod tests {
     use super::*;
     use crate::engine::config::key_doc;
+    use crate::engine::metrics::Percentiles;
     use crate::engine::time::{MS, US};
 
     #[test]
@@ -373,6 +471,58 @@ mod tests {
         assert_eq!(verdict(cs, &a, &a), None);
         assert_eq!(metric_value(cs, &b), "9");
         assert_eq!(metric_unit(tp, &Metrics { throughput_unit: "Gbit/s".into(), ..Default::default() }), "Gbit/s");
+    }
+
+    #[test]
+    fn one_unit_style_microseconds_grow_to_ms_and_s() {
+        assert_eq!(unit_text("us/round trip"), "µs/round trip");
+        assert_eq!(unit_text("us"), "µs");
+        assert_eq!(unit_text("users"), "users");
+        assert_eq!(scaled(29360.0, "µs"), ("29.36".to_string(), "ms".to_string()));
+        assert_eq!(scaled(16.96, "us/round trip"), ("16.96".to_string(), "µs/round trip".to_string()));
+        assert_eq!(scaled(2500.0, "us/loop"), ("2.500".to_string(), "ms/loop".to_string()));
+        assert_eq!(scaled(3_400_000.0, "µs"), ("3.400".to_string(), "s".to_string()));
+        assert_eq!(scaled(999.0, "µs"), ("999.0".to_string(), "µs".to_string()));
+        assert_eq!(scaled(34.01, "s"), ("34.01".to_string(), "s".to_string()));
+        let p99 = METRICS.iter().find(|m| m.key == "wakeup_latency_us.p99").unwrap();
+        let m = Metrics { wakeup_latency_us: Percentiles { p99: 29360.0, ..Default::default() }, ..Default::default() };
+        assert_eq!(metric_display(p99, &m), ("29.36".to_string(), "ms".to_string()));
+    }
+
+    #[test]
+    fn the_main_result_names_its_measure() {
+        let tp = METRICS.iter().find(|m| m.key == "throughput").unwrap();
+        let label = |u: &str| metric_label(tp, &Metrics { throughput_unit: u.into(), ..Default::default() });
+        assert_eq!(label("us/round trip"), "Time per round trip");
+        assert_eq!(label("us/loop"), "Time per loop");
+        assert_eq!(label("s"), "Time to finish");
+        assert_eq!(label("Gbit/s"), "Throughput");
+        assert_eq!(label("requests/s"), "Requests per second");
+        assert_eq!(label("% periods met"), "Result (periods met)");
+        assert_eq!(label(""), "Result");
+        let cs = METRICS.iter().find(|m| m.key == "context_switches").unwrap();
+        assert_eq!(metric_label(cs, &Metrics::default()), "Context switches");
+    }
+
+    #[test]
+    fn changes_within_noise_or_without_direction_are_not_coloured() {
+        let ipis = METRICS.iter().find(|m| m.key == "ipis").unwrap();
+        let a = Metrics { ipis: 200_000, context_switches: 1000, ..Default::default() };
+        let b = Metrics { ipis: 199_999, context_switches: 1005, ..Default::default() };
+        assert_eq!(verdict(ipis, &a, &b), None, "Resched IPIs have no better or worse");
+        let cs = METRICS.iter().find(|m| m.key == "context_switches").unwrap();
+        assert_eq!(verdict(cs, &a, &b), None, "+0.5% is within noise");
+        let c = Metrics { context_switches: 1100, ..Default::default() };
+        assert_eq!(verdict(cs, &a, &c), Some(false));
+    }
+
+    #[test]
+    fn every_metric_has_a_one_line_help() {
+        for d in METRICS {
+            assert!(d.help.len() > 30 && !d.help.contains('\n'), "{}: {}", d.key, d.help);
+        }
+        let busy = METRICS.iter().find(|m| m.key == "cpu_percent").unwrap();
+        assert!(busy.help.contains("summed over all CPUs"));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The one colour palette of the UI and the timeline: colour-blind-safe (Okabe-Ito for tasks,
-//! Paul Tol's "muted" set for overheads, a grey ramp for idle depth).
+//! Paul Tol's "muted" set for overheads, a muted cubehelix-like ramp for idle depth).
 //!
 //! Pure data and functions (no web-sys): the timeline canvas and the SVG plots both read
 //! from here so a task has the same colour everywhere.
@@ -14,9 +14,12 @@ pub const SYS_COLOURS: [&str; 8] =
 /// Overheads, in `Overhead::ALL` order, from Paul Tol's colour-blind-safe "muted" scheme,
 /// drawn in the lane's lower band so they never read as a task.
 pub const OVERHEAD_COLOURS: [&str; 7] = ["#882255", "#CC6677", "#332288", "#AA4499", "#44AA99", "#999933", "#DDCC77"];
-/// Idle shades from POLL (lightest) to the deepest C-state (darkest).
+/// Idle shades from POLL (lightest) to the deepest C-state (darkest): lightness falls
+/// with depth (deeper recedes) while the hue turns from sage through blue-grey to plum, so
+/// C1, C1E and C6 are told apart by colour on a projector, not only by a step of grey.
+/// Muted, so an idle span never reads as one of the saturated task colours.
 pub const IDLE_COLOURS: [&str; 8] =
-    ["#F2F2F2", "#E4E4E4", "#D6D6D6", "#C8C8C8", "#BABABA", "#ACACAC", "#9E9E9E", "#8A8A8A"];
+    ["#F5F5F0", "#E0E8D8", "#C8DCD8", "#B0C4D8", "#A8A8CC", "#9C8CB4", "#806E94", "#5C4E6C"];
 
 /// Outline of an idle-shaded bar or swatch (the lightest shades vanish on a light panel).
 pub const IDLE_OUTLINE: &str = "#8A8A8A";
@@ -63,10 +66,27 @@ mod tests {
         assert_eq!(idle_color(3, 4), IDLE_COLOURS[7], "the deepest of four is the darkest");
         assert_eq!(idle_color(9, 4), IDLE_COLOURS[7], "depth past the table clamps");
         assert_eq!(idle_color(0, 0), IDLE_COLOURS[0], "an empty table does not divide by zero");
-        let shades: Vec<String> = (0..5).map(|d| idle_color(d, 5)).collect();
-        let mut sorted = shades.clone();
-        sorted.sort();
-        sorted.reverse(); // lighter greys have larger hex values
-        assert_eq!(shades, sorted, "darker with every level");
+        let luma = |hex: &str| {
+            let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+            let (r, g, b) = ((v >> 16) & 255, (v >> 8) & 255, v & 255);
+            2126 * r + 7152 * g + 722 * b
+        };
+        let shades: Vec<u32> = IDLE_COLOURS.iter().map(|c| luma(c)).collect();
+        assert!(shades.windows(2).all(|w| w[0] > w[1]), "darker with every level: {shades:?}");
+    }
+
+    #[test]
+    fn four_idle_states_get_distinct_hues_not_only_greys() {
+        // POLL, C1, C1E, C6 (Seed 3's CPU): no two shades are greys of one another.
+        let picked: Vec<&str> = (0..4).map(|d| IDLE_COLOURS[idle_shade(d, 4) as usize]).collect();
+        let grey = |hex: &str| {
+            let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+            let (r, g, b) = ((v >> 16) & 255, (v >> 8) & 255, v & 255);
+            r.max(g).max(b) - r.min(g).min(b) < 8
+        };
+        assert_eq!(picked.iter().filter(|c| grey(c)).count(), 1, "only POLL is near-grey: {picked:?}");
+        for c in &picked {
+            assert!(!TASK_COLOURS.contains(c));
+        }
     }
 }

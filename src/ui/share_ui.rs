@@ -56,7 +56,7 @@ pub fn attr_escape(s: &str) -> String {
 pub fn embed_query(state: &State, views: &[View]) -> String {
     let mut u = state.url_state();
     u.embed = true;
-    u.views = View::ALL.into_iter().filter(|v| views.contains(v)).collect();
+    u.views = View::EMBEDDABLE.into_iter().filter(|v| views.contains(v)).collect();
     if u.views == DEFAULT_EMBED_VIEWS {
         u.views.clear();
     }
@@ -232,6 +232,41 @@ pub fn replace_query(query: &str) {
             web_sys::console::warn_1(&format!("schedscope: cannot update the address bar: {e:?}").into());
         }
     }
+}
+
+/// Adds a history entry for `?query` (a new preset, page, pin or tour step), so Back returns
+/// to the entry before it. Nothing happens when the address already is `?query`.
+pub fn push_query(query: &str) {
+    let Some(w) = window() else { return };
+    let l = w.location();
+    if l.search().unwrap_or_default().trim_start_matches('?') == query {
+        return;
+    }
+    let target = format!("{}?{query}", l.pathname().unwrap_or_else(|_| "/".into()));
+    if let Ok(h) = w.history() {
+        if let Err(e) = h.push_state_with_url(&JsValue::NULL, "", Some(&target)) {
+            web_sys::console::warn_1(&format!("schedscope: cannot add a history entry: {e:?}").into());
+        }
+    }
+}
+
+/// The address bar's query without its `?`.
+pub fn current_query() -> String {
+    window().and_then(|w| w.location().search().ok()).unwrap_or_default().trim_start_matches('?').to_string()
+}
+
+/// Back and Forward: on `popstate`, the page goes to the state its new address describes.
+#[hook]
+pub fn use_popstate(dispatch: Callback<Action>) {
+    use_effect_with((), move |_| {
+        let listener = window().map(|w| {
+            gloo::events::EventListener::new(&w, "popstate", move |_| {
+                let (u, _) = crate::share::url::parse(&current_query());
+                dispatch.emit(Action::Navigate(Box::new(u)));
+            })
+        });
+        move || drop(listener)
+    });
 }
 
 /// Starts a download of `href` (an object or data URL) as `name` through a temporary link.
@@ -604,7 +639,7 @@ pub fn share_bar() -> Html {
                     { export("Distribution SVG", "The distribution plot as an SVG file", dist_svg) }
                 </div>
             </details>
-            <label class="import button" title="Import an rt-app JSON workload (or drop the file on the page)">
+            <label class="import button" title="Import an rt-app JSON workload or a guided tour (or drop the file on the page)">
                 {"Import rt-app…"}
                 <input type="file" name="rtapp-import" accept=".json,application/json" onchange={on_file}
                     style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
@@ -683,7 +718,7 @@ pub fn embed_dialog(props: &EmbedDialogProps) -> Html {
         <section class="embed-dialog panel" role="dialog" aria-label="Embed this view"
             style="flex:1 1 100%;display:flex;flex-direction:column;gap:.5rem">
             <h2 style="margin:0;font-size:1rem">{"Embed in slides or docs"}</h2>
-            <div role="group" aria-label="Views shown">{ for View::ALL.into_iter().map(checkbox) }</div>
+            <div role="group" aria-label="Views shown">{ for View::EMBEDDABLE.into_iter().map(checkbox) }</div>
             <div>{ dim("Width", |s| s.0, |s, v| (v, s.1)) }{ dim("Height", |s| s.1, |s, v| (s.0, v)) }</div>
             <textarea name="embed-snippet" readonly=true rows="3" aria-label="iframe snippet" value={snippet}
                 style="width:100%;box-sizing:border-box;font-family:monospace;font-size:.8rem" />
@@ -705,7 +740,14 @@ pub fn embed_dialog(props: &EmbedDialogProps) -> Html {
 pub fn embed_page() -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
     let s: &State = &ctx;
-    let views = if s.views.is_empty() { DEFAULT_EMBED_VIEWS.to_vec() } else { s.views.clone() };
+    // A tour step's embed shows only its question and its figure (the card) over the timeline.
+    let views = if s.tour.is_some() {
+        vec![View::Timeline]
+    } else if s.views.is_empty() {
+        DEFAULT_EMBED_VIEWS.to_vec()
+    } else {
+        s.views.clone()
+    };
     let title = preset(&s.preset).map(|p| p.title).unwrap_or("custom config");
     let b = s.result.clone();
     let a = s.pin.as_ref().and_then(|p| p.result.clone());
@@ -748,6 +790,8 @@ pub fn embed_page() -> Html {
                     }
                 </section>
             },
+            // `State::from_url` keeps the Experiments page out of an embed's views.
+            View::Seeds => html! {},
         }
     };
     html! {
@@ -760,6 +804,7 @@ pub fn embed_page() -> Html {
                     style="margin-left:auto">{"open in schedscope ↗"}</a>
             </header>
             <Notices />
+            <crate::ui::tour::view::TourCard />
             { for views.into_iter().map(view) }
         </div>
     }

@@ -16,6 +16,7 @@ use crate::share::url::{self, UrlState, View};
 
 use super::jobs::{JobKind, RunProgress, RunResult, SeedTable};
 use super::scale::{mapping, SWEEP_POINTS};
+use super::tour::{self, Tour};
 
 /// A finished run as the views show it.
 #[derive(Clone, Debug, PartialEq)]
@@ -141,6 +142,9 @@ pub enum DistMode {
     CStates,
 }
 
+/// What makes a history entry (`State::nav_key`): preset, page, views, pin id, tour step.
+pub type NavKey = (String, Tab, Vec<View>, Option<u64>, Option<(String, usize)>);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Explore,
@@ -184,7 +188,15 @@ pub struct State {
     /// Embedded (`?embed=1`): only `views` are shown, with minimal chrome.
     pub embed: bool,
     /// The views a link opened (`view=`), kept so the link round-trips; empty = default.
+    /// `View::Seeds` is never here: it is `tab` (`Tab::Seeds`).
     pub views: Vec<View>,
+    /// The guided tour open and its step (1-based), from `tour=NAME&step=N`.
+    pub tour: Option<(String, usize)>,
+    /// The reader's answer to the open step (a choice index or a number, as text); the
+    /// step's figures show only once it is given.
+    pub tour_reply: Option<String>,
+    /// A tour imported from a file (links to it work only where it is imported).
+    pub custom_tour: Option<Rc<Tour>>,
     /// A link's B config, installed once A (pinned) has its full result: the runner runs
     /// one config at a time, so A runs first, then B becomes the current config.
     pub pending_b: Option<Config>,
@@ -232,6 +244,9 @@ impl State {
             seeds: Seeds::NotLoaded,
             embed: false,
             views: Vec::new(),
+            tour: None,
+            tour_reply: None,
+            custom_tour: None,
             pending_b: None,
             progress: None,
             cancelled: None,
@@ -324,7 +339,32 @@ impl State {
             let key = s.sweep.as_ref().map(|sw| sw.key).unwrap_or_else(|| sweep_key(&s.config, None));
             s.sweep = s.plan(key, None);
         }
-        s.views = u.views.clone();
+        s.views = u.views.iter().copied().filter(|v| *v != View::Seeds).collect();
+        if u.views.contains(&View::Seeds) && !u.embed {
+            s.tab = Tab::Seeds;
+        }
+        s.tour = u.tour.clone();
+        // A link naming only a tour step (no B of its own) opens that step's configs.
+        if let Some((name, step)) = &u.tour {
+            match tour::builtin(name) {
+                Some(t) if u.compare.is_none() => {
+                    let step = (*step).clamp(1, t.steps.len());
+                    s.tour = Some((t.name.clone(), step));
+                    let (a, b) = t.steps[step - 1].configs(&t);
+                    s.preset = t.preset.clone();
+                    s.set_config(a.clone(), None);
+                    if let Some(b) = b {
+                        s.pin(a, None);
+                        s.pending_b = Some(b);
+                    }
+                }
+                Some(t) => s.tour = Some((t.name.clone(), (*step).clamp(1, t.steps.len()))),
+                None => {
+                    s.tour = None;
+                    s.notice(format!("The link opens a tour '{name}' that this page does not know; no tour."));
+                }
+            }
+        }
         if let Some(b) = &u.compare {
             s.pin(u.config.clone(), None);
             if *b != u.config {
@@ -366,15 +406,86 @@ impl State {
         if sweep_view.y.as_deref() == preset(&self.preset).map(|p| p.metric) {
             sweep_view.y = None;
         }
+        let mut views = self.views.clone();
+        if self.tab == Tab::Seeds && !self.embed {
+            views.push(View::Seeds);
+        }
         UrlState {
             preset: preset(&self.preset).map(|p| p.name.to_string()),
             config,
             embed: self.embed,
-            views: self.views.clone(),
+            views,
             compare,
             sweep: swept.filter(|k| *k != usual).map(str::to_string),
             sweep_view,
+            tour: self.tour.clone(),
         }
+    }
+
+    /// The tour named `name`: the imported one first, then the built-in ones.
+    pub fn find_tour(&self, name: &str) -> Option<Tour> {
+        match &self.custom_tour {
+            Some(t) if t.name == name => Some((**t).clone()),
+            _ => tour::builtin(name),
+        }
+    }
+
+    /// The open tour and its step, if any.
+    pub fn tour_step(&self) -> Option<(Tour, usize)> {
+        let (name, step) = self.tour.as_ref()?;
+        let t = self.find_tour(name)?;
+        let step = (*step).clamp(1, t.steps.len());
+        Some((t, step))
+    }
+
+    /// What makes a history entry when it changes (`ui::app` pushes one): the preset, the
+    /// page (explorer or Experiments), the views, the pin and the tour step. A knob's
+    /// value is not in it: dragging a slider rewrites the current entry instead.
+    pub fn nav_key(&self) -> NavKey {
+        (self.preset.clone(), self.tab, self.views.clone(), self.pin.as_ref().map(|p| p.id), self.tour.clone())
+    }
+
+    /// The state the page goes to on Back or Forward: the link `u` describes, keeping what
+    /// the page already knows (the Experiments tables, notices, the run when the config
+    /// is the same) and counting generations and pins on, so no late answer is mistaken
+    /// for the new config's.
+    fn navigate(&self, u: &UrlState) -> State {
+        let mut n = State::from_url(u, &[]);
+        n.seeds = self.seeds.clone();
+        n.notices = self.notices.clone();
+        n.next_notice = self.next_notice;
+        n.dist = self.dist;
+        n.reruns = self.reruns;
+        n.custom_tour = self.custom_tour.clone();
+        if n.tour == self.tour {
+            n.tour_reply = self.tour_reply.clone();
+        }
+        if n.config == self.config {
+            n.gen = self.gen;
+            n.result = self.result.clone();
+            n.run_error = self.run_error.clone();
+            n.progress = self.progress.clone();
+            n.cancelled = self.cancelled;
+            if n.sweep.as_ref().map(|s| s.key) == self.sweep.as_ref().map(|s| s.key) {
+                n.sweep = self.sweep.clone();
+            }
+        } else {
+            n.gen = self.gen + 1;
+        }
+        if n.sweep.as_ref().is_some_and(|sw| sw.gen != n.gen) {
+            let key = n.sweep.as_ref().map(|sw| sw.key).unwrap_or_default();
+            n.sweep = plan_sweep(&n.config, key, n.gen, None).map(Rc::new);
+        }
+        n.next_pin = self.next_pin;
+        match (&n.pin, &self.pin) {
+            (Some(a), Some(old)) if a.config == old.config => n.pin = Some(old.clone()),
+            (Some(a), _) => {
+                let config = a.config.clone();
+                n.pin(config, None);
+            }
+            (None, _) => {}
+        }
+        n
     }
 
     /// The query string (without `?`) of this state's share link.
@@ -512,6 +623,13 @@ pub enum Action {
     SweepView(url::SweepView),
     /// Set several keys at once (a heatmap cell: both swept knobs), keeping the sweep.
     SetCell(Vec<(&'static str, String)>),
+    /// Back or Forward: go to the state this link describes (`State::navigate`).
+    Navigate(Box<UrlState>),
+    /// Open a guided tour at a step (1-based): its configs are loaded (A the preset, B the
+    /// step's knobs); `None` closes the tour and keeps the configs.
+    Tour(Option<(String, usize)>),
+    /// The reader's answer to the open step.
+    TourAnswer(String),
 }
 
 impl Reducible for State {
@@ -737,6 +855,15 @@ impl Reducible for State {
                 s.seeds = if last { Seeds::Loaded(Rc::new(all)) } else { Seeds::Partial(Rc::new(all)) };
             }
             Action::Notice(text) => s.notice(text),
+            Action::Import { name, text } if tour::looks_like_tour(&text) => match tour::parse(&text) {
+                Err(e) => s.notice(format!("Cannot import the tour {name}: {e}. Nothing was changed.")),
+                Ok(t) => {
+                    let open = t.name.clone();
+                    s.notice(format!("Imported the tour '{}' from {name} ({} steps).", t.title, t.steps.len()));
+                    s.custom_tour = Some(Rc::new(t));
+                    return Rc::new(s).reduce(Action::Tour(Some((open, 1))));
+                }
+            },
             Action::Import { name, text } => match rtapp::import(&text) {
                 Err(e) => s.notice(format!("Cannot import {name}: {e}. Nothing was changed.")),
                 Ok(r) => {
@@ -776,6 +903,35 @@ impl Reducible for State {
                 s.last_key = s.sweep.as_ref().map(|sw| sw.key);
                 s.set_config(c, None);
             }
+            Action::Navigate(u) => return Rc::new(s.navigate(&u)),
+            Action::Tour(None) => {
+                s.tour = None;
+                s.tour_reply = None;
+            }
+            Action::Tour(Some((name, step))) => {
+                let Some(t) = s.find_tour(&name) else {
+                    s.notice(format!("No tour named '{name}'."));
+                    return Rc::new(s);
+                };
+                let step = step.clamp(1, t.steps.len());
+                let (a, b) = t.steps[step - 1].configs(&t);
+                let u = UrlState {
+                    preset: Some(t.preset.clone()),
+                    config: a,
+                    embed: s.embed,
+                    views: s.views.clone(),
+                    compare: b,
+                    sweep: None,
+                    tour: None,
+                    sweep_view: s.sweep_view.clone(),
+                };
+                let mut n = s.navigate(&u);
+                n.tour = Some((t.name.clone(), step));
+                n.tour_reply = None;
+                n.custom_tour = s.custom_tour.clone();
+                return Rc::new(n);
+            }
+            Action::TourAnswer(reply) => s.tour_reply = Some(reply),
         }
         Rc::new(s)
     }
@@ -1138,6 +1294,34 @@ mod tests {
         assert_eq!(s.full_app_query(), "v=1&preset=rr-kbuild&rr_interval=5ms&sweep=hz");
         // The usual sweep key is not spelled out.
         assert_eq!(from_link("v=1&preset=rr-kbuild&sweep=rr_interval").query(), "v=1&preset=rr-kbuild");
+    }
+
+    #[test]
+    fn the_experiments_page_is_in_the_link_and_back_returns_to_the_explorer() {
+        let s = reduce(Rc::new(State::default()), Action::Tab(Tab::Seeds));
+        assert_eq!(s.query(), "v=1&preset=intro&view=seeds");
+        let opened = from_link("v=1&preset=intro&view=seeds");
+        assert_eq!((opened.tab, opened.views.clone()), (Tab::Seeds, vec![]));
+        assert_ne!(s.nav_key(), State::default().nav_key(), "a new page is a history entry");
+        // Back: the explorer's link, the same config: the run shown stays.
+        let (u, _) = url::parse("v=1&preset=intro");
+        let back = reduce(s.clone(), Action::Navigate(Box::new(u)));
+        assert_eq!((back.tab, back.gen), (Tab::Explore, s.gen));
+        assert_eq!(back.query(), "v=1&preset=intro");
+        // A knob is not a history entry; a preset or a pin is.
+        let knob = reduce(back.clone(), Action::Set { key: "hz", value: "1000".into() });
+        assert_eq!(knob.nav_key(), back.nav_key());
+        assert_ne!(reduce(back.clone(), Action::PinA).nav_key(), back.nav_key());
+        assert_ne!(reduce(back.clone(), Action::LoadPreset("nohz-pipe".into())).nav_key(), back.nav_key());
+        // Back to another config counts generations on, so a late answer is not taken for it.
+        let (u, _) = url::parse("v=1&preset=nohz-pipe");
+        let other = reduce(knob.clone(), Action::Navigate(Box::new(u)));
+        assert!(other.gen > knob.gen && other.result.is_none());
+        assert_eq!(other.preset, "nohz-pipe");
+        // A pinned comparison comes back with a fresh pin id.
+        let (u, _) = url::parse("v=1&preset=intro&compare=1&b.hz=1000");
+        let cmp = reduce(knob.clone(), Action::Navigate(Box::new(u)));
+        assert!(cmp.pin.as_ref().unwrap().id > knob.next_pin);
     }
 
     #[test]

@@ -53,10 +53,58 @@ pub struct TimelineProps {
     /// A stretch asked for is being simulated.
     #[prop_or_default]
     pub window_loading: bool,
+    /// Timelines sharing one `ViewLink` show the same time window: zooming or panning one
+    /// moves the others (A and B in the compare view), while the link is on.
+    #[prop_or_default]
+    pub link: Option<ViewLink>,
+}
+
+/// One time axis for several timelines (`TimelineProps::link`).
+#[derive(Clone, Default)]
+pub struct ViewLink(Rc<RefCell<LinkState>>);
+
+#[derive(Default)]
+struct LinkState {
+    on: bool,
+    /// The window last published, and a count of publications.
+    view: Option<View>,
+    version: u64,
+    members: Vec<Weak<RefCell<Inner>>>,
+}
+
+impl PartialEq for ViewLink {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl ViewLink {
+    /// A link, on or off.
+    pub fn new(on: bool) -> Self {
+        ViewLink(Rc::new(RefCell::new(LinkState { on, ..LinkState::default() })))
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.0.borrow().on
+    }
+
+    /// Turns the link on or off; on, the next window drawn is everyone's.
+    pub fn set_on(&self, on: bool) {
+        let members: Vec<_> = {
+            let mut l = self.0.borrow_mut();
+            l.on = on;
+            l.view = None;
+            l.members.retain(|m| m.strong_count() > 0);
+            l.members.iter().filter_map(Weak::upgrade).collect()
+        };
+        for m in members {
+            request_redraw(&m);
+        }
+    }
 }
 
 /// Zoom factor of one +/- press or arrow key.
-const ZOOM_STEP: f64 = 0.8;
+const ZOOM_STEP: f64 = 0.2;
 
 /// What the frame loop needs; shared by the event handlers through `use_mut_ref`.
 struct Inner {
@@ -85,6 +133,11 @@ struct Inner {
     stopped: Option<UseStateSetter<bool>>,
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
     wheel: Option<EventListener>,
+    /// The shared window, its publication this timeline last saw, and the window it had then.
+    link: Option<ViewLink>,
+    link_seen: (u64, Option<View>),
+    /// Idle cores (no task ran) folded into one lane (`TraceIndex::collapse_idle`).
+    collapse: bool,
     /// The canvas box's CSS width, read once and again after a resize: reading it on every
     /// frame forced a synchronous layout each time the page had changed.
     css_w: Option<f64>,
@@ -121,6 +174,9 @@ impl Default for Inner {
             stopped: None,
             observer: None,
             wheel: None,
+            collapse: true,
+            link: None,
+            link_seen: (0, None),
             css_w: None,
             on_window: None,
             asked: Vec::new(),
@@ -134,6 +190,9 @@ impl Inner {
     /// `keep_view`: the trace is another stretch of the same run, so the view stays.
     fn set_trace(&mut self, trace: Rc<Trace>, label: String, keep_view: bool) {
         self.index = TraceIndex::new(&trace);
+        if self.collapse {
+            self.index = std::mem::take(&mut self.index).collapse_idle(&trace);
+        }
         let (from, to) = super::trace_window::recorded(&trace);
         // Fit shows what was recorded; a cut trace whose other stretches can be loaded lets
         // the view reach the whole run.
@@ -246,6 +305,9 @@ impl Inner {
         let (hx, hy) = self.hover.unwrap_or((0.0, 0.0));
         let cursor =
             self.cursor.filter(|c| *c >= self.view.t0 && *c <= self.view.t1).map(|c| layout.x_of(&self.view, c));
+        if let (Some(x), Some(t)) = (cursor, self.cursor) {
+            paint(&ctx, &draw::play_cursor(&self.trace, &self.index, &layout, t, x, self.playing), None);
+        }
         paint(&ctx, &draw::overlay(&layout, &lines, hx, hy, cursor), None);
         if self.on_window.is_some() {
             if let Some(from) = super::trace_window::wanted(&self.trace, self.view.t0, self.view.t1, &self.asked) {
@@ -271,9 +333,43 @@ fn request_redraw(cell: &Rc<RefCell<Inner>>) {
     }));
 }
 
+/// Follows or publishes the linked window (`ViewLink`): a window another timeline published
+/// since this one last looked is adopted; a window this one changed on its own is published,
+/// and the others are asked to redraw.
+fn sync_link(cell: &Rc<RefCell<Inner>>) {
+    let others: Vec<Rc<RefCell<Inner>>> = {
+        let Ok(mut st) = cell.try_borrow_mut() else { return };
+        let Some(link) = st.link.clone() else { return };
+        let Ok(mut l) = link.0.try_borrow_mut() else { return };
+        if !l.on {
+            return;
+        }
+        match l.view {
+            Some(v) if l.version != st.link_seen.0 => {
+                let end = st.index.end;
+                st.view = v.clamp(end);
+                st.link_seen = (l.version, Some(st.view));
+                Vec::new()
+            }
+            _ if l.view.is_none() || st.link_seen.1 != Some(st.view) => {
+                l.view = Some(st.view);
+                l.version += 1;
+                st.link_seen = (l.version, Some(st.view));
+                let me = Rc::as_ptr(cell);
+                l.members.iter().filter_map(Weak::upgrade).filter(|o| Rc::as_ptr(o) != me).collect()
+            }
+            _ => Vec::new(),
+        }
+    };
+    for o in others {
+        request_redraw(&o);
+    }
+}
+
 fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
     // This frame's handle is spent; keep it alive until the callback returns.
     let _spent = cell.borrow_mut().raf.take();
+    sync_link(cell);
     let (ended, playing, stopped, ask) = {
         let mut st = cell.borrow_mut();
         let ended = st.render(now);
@@ -441,8 +537,9 @@ pub fn render_png_data_url(
     let index = TraceIndex::new(trace);
     // In the colours on screen, like the plots' PNG exports.
     let layout = Layout::new(css_width as f64, index.lanes, scale).themed(prefers_dark());
+    let (legend_h, _) = draw::png_legend(trace, &index, &layout, layout.height, label);
     canvas.set_width(layout.width as u32);
-    canvas.set_height(layout.height as u32);
+    canvas.set_height((layout.height + legend_h) as u32);
     let ctx: CanvasRenderingContext2d = canvas
         .get_context("2d")
         .ok()
@@ -453,19 +550,11 @@ pub fn render_png_data_url(
         Some((a, b)) => View { t0: a as f64, t1: b as f64 }.clamp(index.end),
         None => View::fit(index.end),
     };
-    let mut scene = draw::build_scene(trace, &index, &view, &layout);
-    if !label.is_empty() {
-        scene.texts.push(draw::Text {
-            x: layout.width - 6.0 * layout.dpr,
-            y: layout.axis_h * 0.45,
-            text: label.to_string(),
-            colour: draw::TEXT,
-            px: 11.0 * layout.dpr,
-            align: Align::Right,
-            mono: false,
-        });
-    }
+    let scene = draw::build_scene(trace, &index, &view, &layout);
     paint(&ctx, &scene, Scratch::new().as_ref());
+    // The legend and the caption go in a band below the axis and lanes (`png_legend`).
+    let (_, legend) = draw::png_legend(trace, &index, &layout, layout.height, label);
+    paint(&ctx, &legend, None);
     canvas_png_data_url(&canvas)
 }
 
@@ -555,6 +644,23 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 st.ctx = None;
                 st.stopped = None;
             }
+        });
+    }
+
+    // Join the shared window (if any); leaving happens when this timeline is dropped.
+    {
+        let inner = inner.clone();
+        use_effect_with(props.link.clone(), move |link| {
+            if let Some(l) = link {
+                let mut ls = l.0.borrow_mut();
+                ls.members.retain(|m| m.strong_count() > 0);
+                ls.members.push(Rc::downgrade(&inner));
+            }
+            if let Ok(mut st) = inner.try_borrow_mut() {
+                st.link = link.clone();
+                st.link_seen = (0, None);
+            }
+            request_redraw(&inner);
         });
     }
 
@@ -735,7 +841,24 @@ pub fn timeline(props: &TimelineProps) -> Html {
 
     let trace = &props.trace;
     let colours = draw::TaskColours::new(trace);
-    let lanes = TraceIndex::lanes_of(trace);
+    let collapse = use_state(|| true);
+    let lanes = TraceIndex::lanes_shown(trace, *collapse);
+    let idle_cores = TraceIndex::idle_cores(trace).len();
+    let toggle_idle = {
+        let (inner, collapse) = (inner.clone(), collapse.clone());
+        Callback::from(move |_: MouseEvent| {
+            let now = !*collapse;
+            {
+                let mut st = inner.borrow_mut();
+                st.collapse = now;
+                let (trace, label, view) = (st.trace.clone(), st.label.clone(), st.view);
+                st.set_trace(trace, label, true);
+                st.view = view;
+            }
+            collapse.set(now);
+            request_redraw(&inner);
+        })
+    };
     let swatch = |colour: &str, border: bool| {
         let b = if border { "1px solid #999" } else { "1px solid transparent" };
         html! { <span class="timeline-swatch" aria-hidden="true" style={format!("display:inline-block;width:0.9em;height:0.9em;margin-right:0.3em;vertical-align:middle;background:{colour};border:{b}")}></span> }
@@ -744,10 +867,11 @@ pub fn timeline(props: &TimelineProps) -> Html {
         |colours: Html, text: String| html! { <li style="display:inline-block;margin-right:1em">{colours}{text}</li> };
     let idle_count = trace.idle_states.len();
     let chrome = if prefers_dark() { &draw::DARK } else { &draw::LIGHT };
+    let cpus = TraceIndex::lanes_of(trace);
     let aria = if props.label.is_empty() {
-        format!("Timeline of {lanes} CPUs")
+        format!("Timeline of {cpus} CPUs")
     } else {
-        format!("{}: timeline of {lanes} CPUs", props.label)
+        format!("{}: timeline of {cpus} CPUs", props.label)
     };
     let label_text = if colours.by_group { "Task groups (user, sys)" } else { "Tasks (user, sys)" };
     html! {
@@ -767,6 +891,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </select>
                 </label>
                 <button type="button" onclick={save_png} title="Download the current view as a PNG image">{"Save PNG"}</button>
+                if idle_cores >= 2 {
+                    <button type="button" class="idle-lanes" onclick={toggle_idle} aria-pressed={(!*collapse).to_string()}
+                        title="CPUs on which no task ran: one lane, or a lane each">
+                        { if *collapse { format!("Show {idle_cores} idle CPUs") } else { "Collapse idle CPUs".to_string() } }
+                    </button>
+                }
             </div>
             <div class="timeline-canvas-box" style="position:relative;width:100%">
                 <canvas ref={canvas_ref} role="img" aria-label={aria} tabindex="0"
@@ -832,18 +962,18 @@ pub fn timeline(props: &TimelineProps) -> Html {
             </ul>
             <ul class="timeline-legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:0.6em"><strong>{"Overheads (lower band): "}</strong></li>
-                { for Overhead::ALL.iter().map(|k| item(swatch(draw::OVERHEAD_COLOURS[draw::overhead_index(*k)], false), k.name().to_string())) }
+                { for Overhead::ALL.iter().map(|k| item(swatch(draw::OVERHEAD_COLOURS[draw::overhead_index(*k)], false), draw::overhead_label(*k).to_string())) }
             </ul>
             <ul class="timeline-legend" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:0.6em"><strong>{"Idle: "}</strong></li>
                 { for trace.idle_states.iter().enumerate().map(|(i, name)| item(
                     swatch(chrome.idle[draw::idle_shade(i as u8, idle_count) as usize], true), name.clone())) }
                 <li style="display:inline-block;margin-right:0.6em"><strong>{"Marks: "}</strong></li>
-                { item(swatch(chrome.tick_mark, false), "tick".into()) }
-                { item(swatch(draw::HRTICK_MARK, false), "hrtick".into()) }
-                { item(swatch(chrome.wakeup_arrow, false), "wakeup \u{2192}".into()) }
-                { item(swatch(draw::IPI_ARROW, false), "IPI \u{21E2}".into()) }
-                { item(swatch(chrome.migrate_arrow, false), "migration \u{21E2}".into()) }
+                { item(swatch(chrome.tick_mark, false), draw::MARK_LABELS[0].into()) }
+                { item(swatch(draw::HRTICK_MARK, false), draw::MARK_LABELS[1].into()) }
+                { item(swatch(chrome.wakeup_arrow, false), draw::MARK_LABELS[2].into()) }
+                { item(swatch(draw::IPI_ARROW, false), draw::MARK_LABELS[3].into()) }
+                { item(swatch(chrome.migrate_arrow, false), draw::MARK_LABELS[4].into()) }
             </ul>
             <p class="timeline-help" style="font-size:0.8em;margin:0.2em 0">
                 {"Drag or use \u{2190} \u{2192} (Home, End) to pan; wheel, pinch, + and \u{2212} to zoom; hover a span for details; click or tap it (or Enter, [ and ]) to inspect why."}

@@ -142,6 +142,24 @@ impl TaskColours {
     }
 }
 
+/// The legend's names of the marks, in the order the legend shows them.
+pub const MARK_LABELS: [&str; 5] = ["tick", "hrtick", "wakeup \u{2192}", "IPI \u{21E2}", "migration \u{21E2}"];
+
+/// The legend's name of an overhead kind: unique beside the marks' names ("tick" is the
+/// tick mark, "tick handler" the CPU time the tick costs; "wakeup" the arrow, "wakeup path"
+/// the cost of `try_to_wake_up`).
+pub fn overhead_label(kind: Overhead) -> &'static str {
+    match kind {
+        Overhead::Switch => "context switch",
+        Overhead::Refill => "cache refill",
+        Overhead::Reprogram => "timer reprogram",
+        Overhead::Ipi => "IPI cost",
+        Overhead::CStateExit => "C-state exit",
+        Overhead::Tick => "tick handler",
+        Overhead::Wakeup => "wakeup path",
+    }
+}
+
 pub fn overhead_index(kind: Overhead) -> usize {
     Overhead::ALL.iter().position(|k| *k == kind).unwrap_or(0)
 }
@@ -168,8 +186,15 @@ pub struct TraceIndex {
     starts: Vec<Vec<Ns>>,
     /// Per core: instant indices sorted by time.
     pub instants: Vec<Vec<u32>>,
-    /// Lanes drawn: `trace.cores`, or more if a span names a higher core.
+    /// Lanes drawn: `trace.cores`, or more if a span names a higher core; fewer once idle
+    /// cores are collapsed (`collapse_idle`). The per-lane vectors above are per lane.
     pub lanes: usize,
+    /// The lane each core is drawn in (the identity unless idle cores are collapsed).
+    pub lane_of_core: Vec<usize>,
+    /// Each lane's gutter label: `CPU n`, or `N idle` for the collapsed lane.
+    pub lane_names: Vec<String>,
+    /// Cores folded into the last lane (empty when nothing is collapsed).
+    pub collapsed: Vec<usize>,
     /// Time the view may reach: the trace end or the last span end, at least 1 ns.
     pub end: Ns,
     pub colours: TaskColours,
@@ -225,7 +250,71 @@ impl TraceIndex {
         // an empty canvas with the recorded part squeezed into its first pixels.
         let run_end = if trace.truncated { 0 } else { trace.end };
         let end = run_end.max(recorded_end(trace)).max(1);
-        TraceIndex { spans, max_end, starts, instants, lanes, end, colours: TaskColours::new(trace) }
+        TraceIndex {
+            spans,
+            max_end,
+            starts,
+            instants,
+            lanes,
+            end,
+            colours: TaskColours::new(trace),
+            lane_of_core: (0..lanes).collect(),
+            lane_names: (0..lanes).map(|c| format!("CPU {c}")).collect(),
+            collapsed: Vec::new(),
+        }
+    }
+
+    /// The cores on which no task ran in the whole trace (a cheap scan, for the page to size
+    /// the canvas before the index is built).
+    pub fn idle_cores(trace: &Trace) -> Vec<usize> {
+        let lanes = Self::lanes_of(trace);
+        let mut ran = vec![false; lanes];
+        for sp in &trace.spans {
+            if matches!(sp.kind, SpanKind::Run { .. }) {
+                if let Some(r) = ran.get_mut(sp.core as usize) {
+                    *r = true;
+                }
+            }
+        }
+        (0..lanes).filter(|&c| !ran[c]).collect()
+    }
+
+    /// Lanes drawn for `trace` with idle cores collapsed or not (`collapse_idle`).
+    pub fn lanes_shown(trace: &Trace, collapse: bool) -> usize {
+        let idle = Self::idle_cores(trace).len();
+        let lanes = Self::lanes_of(trace);
+        if collapse && idle >= 2 {
+            lanes - idle + 1
+        } else {
+            lanes
+        }
+    }
+
+    /// Folds the cores on which no task ran in the whole trace into one last lane (when
+    /// there are two or more), drawn with the first of them: on Seed 3's twelve CPUs, two
+    /// busy lanes and one "10 idle". Busy cores keep their order.
+    pub fn collapse_idle(mut self, trace: &Trace) -> Self {
+        let idle = Self::idle_cores(trace);
+        if idle.len() < 2 || Self::lanes_of(trace) != self.lanes {
+            return self;
+        }
+        let ran: Vec<bool> = (0..self.lanes).map(|c| !idle.contains(&c)).collect();
+        let order: Vec<usize> = (0..self.lanes).filter(|&c| ran[c]).chain([idle[0]]).collect();
+        fn pick<T>(v: &mut Vec<Vec<T>>, order: &[usize]) {
+            let mut old = std::mem::take(v);
+            *v = order.iter().map(|&c| std::mem::take(&mut old[c])).collect();
+        }
+        pick(&mut self.spans, &order);
+        pick(&mut self.max_end, &order);
+        pick(&mut self.starts, &order);
+        pick(&mut self.instants, &order);
+        let last = order.len() - 1;
+        self.lane_of_core = (0..self.lanes).map(|c| order.iter().position(|&o| o == c).unwrap_or(last)).collect();
+        self.lane_names = order[..last].iter().map(|c| format!("CPU {c}")).collect();
+        self.lane_names.push(format!("{} idle", idle.len()));
+        self.lanes = order.len();
+        self.collapsed = idle;
+        self
     }
 
     /// Positions in `self.spans[core]` of the spans that may overlap `[t0, t1)`: every
@@ -323,9 +412,9 @@ impl View {
 
 /// Playback speeds: label and simulated ns per wall-clock second.
 pub const SPEEDS: [(&str, f64); 7] = [
-    ("1 us/s (1/1,000,000x)", 1e3),
-    ("10 us/s (1/100,000x)", 1e4),
-    ("100 us/s (1/10,000x)", 1e5),
+    ("1 µs/s (1/1,000,000x)", 1e3),
+    ("10 µs/s (1/100,000x)", 1e4),
+    ("100 µs/s (1/10,000x)", 1e5),
     ("1 ms/s (1/1,000x)", 1e6),
     ("10 ms/s (1/100x)", 1e7),
     ("100 ms/s (1/10x)", 1e8),
@@ -362,11 +451,12 @@ pub enum Band {
 }
 
 impl Layout {
-    /// Lane height in CSS pixels: roomy for a few cores, compact for many.
+    /// Lane height in CSS pixels: 40 px a CPU up to 16 CPUs, so a lane reads from the back
+    /// of a lecture room; compressed beyond that so a big machine still fits a screen.
     pub fn lane_css(lanes: usize) -> f64 {
         match lanes {
-            0..=8 => 36.0,
-            9..=32 => 24.0,
+            0..=16 => 40.0,
+            17..=32 => 24.0,
             _ => 16.0,
         }
     }
@@ -737,10 +827,11 @@ pub fn lane_marks(
             m.truncated = true;
             continue;
         }
-        let slot = (from as usize).min(index.lanes - 1) * 3 + kind as usize;
+        let from = index.lane_of_core.get(from as usize).copied().unwrap_or(index.lanes - 1).min(index.lanes - 1);
+        let slot = from * 3 + kind as usize;
         if last[slot] != col {
             last[slot] = col;
-            m.arrows.push(Arrow { col, from: (from as usize).min(index.lanes - 1) as u16, to: core as u16, kind });
+            m.arrows.push(Arrow { col, from: from as u16, to: core as u16, kind });
         }
     }
     m
@@ -878,6 +969,71 @@ impl Scene {
     }
 }
 
+/// The legend and caption band of an exported PNG, drawn below the timeline (from y = `top`):
+/// tasks, idle states, overheads and marks as swatches with their names, flowing into rows,
+/// then `label` (the caption: which run) on a line of its own, so no text lands on an axis
+/// label. Returns the band's height (device pixels) and its scene.
+pub fn png_legend(trace: &Trace, index: &TraceIndex, layout: &Layout, top: f64, label: &str) -> (f64, Scene) {
+    let mut sc = Scene::default();
+    let s = layout.dpr;
+    let ch = layout.chrome;
+    let (px, row_h, sw, pad) = (11.0 * s, 18.0 * s, 10.0 * s, 8.0 * s);
+    // Estimated text width: the canvas's system font averages about 0.58 em a character.
+    let text_w = |t: &str| t.chars().count() as f64 * px * 0.58;
+    let mut items: Vec<(Option<&'static str>, String)> = Vec::new();
+    items.push((None, "Tasks:".into()));
+    for (slot, name) in &index.colours.legend {
+        items.push((Some(TASK_COLOURS[*slot as usize % TASK_COLOURS.len()]), name.clone()));
+    }
+    let idle_count = trace.idle_states.len();
+    if idle_count > 0 {
+        items.push((None, "Idle:".into()));
+        for (i, name) in trace.idle_states.iter().enumerate() {
+            items.push((Some(ch.idle[idle_shade(i as u8, idle_count) as usize]), name.clone()));
+        }
+    }
+    items.push((None, "Overheads:".into()));
+    for k in Overhead::ALL {
+        items.push((Some(OVERHEAD_COLOURS[overhead_index(k)]), overhead_label(k).into()));
+    }
+    items.push((None, "Marks:".into()));
+    let marks = [ch.tick_mark, HRTICK_MARK, ch.wakeup_arrow, IPI_ARROW, ch.migrate_arrow];
+    for (c, name) in marks.iter().zip(MARK_LABELS) {
+        items.push((Some(c), name.to_string()));
+    }
+    let (x0, x1) = (pad, layout.width - pad);
+    let (mut x, mut y) = (x0, top + pad + row_h / 2.0);
+    let mut placed = Vec::new();
+    for (colour, name) in items {
+        let w = text_w(&name) + colour.map_or(0.0, |_| sw + 4.0 * s) + 12.0 * s;
+        if x + w > x1 && x > x0 {
+            x = x0;
+            y += row_h;
+        }
+        placed.push((x, y, colour, name));
+        x += w;
+    }
+    if !label.is_empty() {
+        y += row_h;
+    }
+    let height = (y + row_h / 2.0 + pad - top).ceil();
+    sc.fill(ch.background).rects.push([0.0, top, layout.width, height]);
+    for (x, y, colour, name) in placed {
+        let tx = match colour {
+            Some(c) => {
+                sc.fill(c).rects.push([x, y - sw / 2.0, sw, sw]);
+                x + sw + 4.0 * s
+            }
+            None => x,
+        };
+        sc.text(tx, y, name, px, Align::Left, ch.text);
+    }
+    if !label.is_empty() {
+        sc.text(x1, y, label.to_string(), px, Align::Right, ch.text);
+    }
+    (height, sc)
+}
+
 /// Builds everything but the hover overlay for `view` on `layout`.
 pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layout) -> Scene {
     let mut sc = Scene::default();
@@ -933,7 +1089,8 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
                 }
             }
         }
-        let (y, label) = (layout.lane_y(lane) + layout.lane_h * 0.45, format!("CPU {lane}"));
+        let name = index.lane_names.get(lane).cloned().unwrap_or_else(|| format!("CPU {lane}"));
+        let (y, label) = (layout.lane_y(lane) + layout.lane_h * 0.45, name);
         sc.text(6.0 * s, y, label, 11.0 * s, Align::Left, layout.chrome.text);
     }
     // Tick marks and arrowheads on top of the spans.
@@ -1100,6 +1257,68 @@ pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Opti
     sc
 }
 
+/// What the play cursor teaches, at time `t` (device-pixel x `x`): while playing, the trace
+/// right of the cursor is veiled (revealed as it plays); a time readout sits on the axis;
+/// and each lane says what its CPU runs at that instant (a task, or its idle state).
+pub fn play_cursor(trace: &Trace, index: &TraceIndex, layout: &Layout, t: f64, x: f64, playing: bool) -> Scene {
+    let mut sc = Scene::default();
+    let s = layout.dpr;
+    let dark = layout.chrome.background == DARK.background;
+    if playing && x < layout.width {
+        let veil = if dark { "rgba(23,30,38,0.82)" } else { "rgba(255,255,255,0.82)" };
+        sc.fill(veil).rects.push([
+            x.max(layout.gutter),
+            layout.axis_h,
+            layout.width - x.max(layout.gutter),
+            layout.height - layout.axis_h,
+        ]);
+    }
+    let px = 11.0 * s;
+    let time = precise_time(t.max(0.0) as Ns);
+    let w = time.chars().count() as f64 * px * 0.62 + 8.0 * s;
+    let bx = (x - w / 2.0).clamp(layout.gutter, (layout.width - w).max(layout.gutter));
+    sc.fill(layout.chrome.cursor).rects.push([bx, 1.0 * s, w, layout.axis_h - 2.0 * s]);
+    sc.texts.push(Text {
+        x: bx + w / 2.0,
+        y: layout.axis_h * 0.45,
+        text: time,
+        colour: layout.chrome.background,
+        px,
+        align: Align::Center,
+        mono: true,
+    });
+    let tn = t.max(0.0) as Ns;
+    for lane in 0..index.lanes {
+        let Some(order) = index.spans.get(lane) else { continue };
+        let here = order[index.span_range(lane, tn, tn + 1)].iter().map(|&i| &trace.spans[i as usize]).find(|sp| {
+            sp.start <= tn && tn < sp.end && matches!(sp.kind, SpanKind::Run { .. } | SpanKind::Idle { .. })
+        });
+        let name = match here.map(|sp| sp.kind) {
+            Some(SpanKind::Run { task, sys }) => {
+                let n = trace.tasks.get(task as usize).map_or_else(|| format!("task {task}"), |t| t.name.clone());
+                if sys {
+                    format!("{n} (sys)")
+                } else {
+                    n
+                }
+            }
+            Some(SpanKind::Idle { state }) => {
+                trace.idle_states.get(state as usize).map_or_else(|| "idle".into(), |n| format!("idle {n}"))
+            }
+            _ => continue,
+        };
+        let (y, h) = layout.band(lane, Band::Main);
+        let tx = if x + 6.0 * s + name.chars().count() as f64 * px * 0.62 < layout.width {
+            x + 6.0 * s
+        } else {
+            x - 6.0 * s
+        };
+        let align = if tx > x { Align::Left } else { Align::Right };
+        sc.texts.push(Text { x: tx, y: y + h / 2.0, text: name, colour: layout.chrome.text, px, align, mono: false });
+    }
+    sc
+}
+
 /// A sentence for the canvas's aria-label.
 pub fn summary(trace: &Trace, index: &TraceIndex, view: &View, visible: usize, label: &str) -> String {
     let (t0, t1) = view.ns_range();
@@ -1107,13 +1326,16 @@ pub fn summary(trace: &Trace, index: &TraceIndex, view: &View, visible: usize, l
     let prefix = if label.is_empty() { String::new() } else { format!("{label}: ") };
     let mut s = format!(
         "{prefix}timeline of {} CPUs showing {} to {} of {}; {visible} spans in view",
-        index.lanes,
+        index.lane_of_core.len().max(index.lanes),
         precise_time(t0),
         precise_time(t1),
         precise_time(index.end)
     );
     if !names.is_empty() {
         s += &format!("; {}: {}", if index.colours.by_group { "groups" } else { "tasks" }, names.join(", "));
+    }
+    if !index.collapsed.is_empty() {
+        s += &format!("; {} idle CPUs in one lane", index.collapsed.len());
     }
     if trace.truncated {
         s += "; trace truncated";
@@ -1588,5 +1810,101 @@ mod tests {
         let s = summary(&trace, &index, &view, 5, "CFS");
         assert!(s.starts_with("CFS: timeline of 2 CPUs showing 0 ns to 1 µs of 1 µs; 5 spans"), "{s}");
         assert!(s.contains("tasks: t0, t1, t2"), "{s}");
+    }
+
+    #[test]
+    fn legend_names_are_unique_and_lanes_are_projector_sized() {
+        let mut names: Vec<String> = Overhead::ALL.iter().map(|k| overhead_label(*k).to_string()).collect();
+        names.extend(MARK_LABELS.iter().map(|m| m.split(' ').next().unwrap().to_string()));
+        let mut sorted = names.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "a name appears twice in the legend: {names:?}");
+        assert_eq!(Layout::lane_css(2), 40.0);
+        assert_eq!(Layout::lane_css(16), 40.0);
+        assert!(Layout::lane_css(17) < 40.0 && Layout::lane_css(64) < Layout::lane_css(17));
+        assert!(SPEEDS.iter().all(|(n, _)| !n.contains("us/")), "one unit style: µs");
+    }
+
+    #[test]
+    fn the_png_legend_names_everything_and_keeps_the_caption_off_the_axis() {
+        let trace = Trace {
+            tasks: vec![TaskInfo { name: "ping".into(), group: "ping".into() }],
+            idle_states: vec!["POLL".into(), "C1".into(), "C6".into()],
+            end: 1_000,
+            ..Default::default()
+        };
+        let index = TraceIndex::new(&trace);
+        let layout = Layout::new(640.0, index.lanes, 2.0);
+        let (h, sc) = png_legend(&trace, &index, &layout, layout.height, "schedscope · intro");
+        assert!(h > 0.0);
+        let texts: Vec<&str> = sc.texts.iter().map(|t| t.text.as_str()).collect();
+        for want in ["ping", "C6", "tick handler", "tick", "schedscope · intro"] {
+            assert!(texts.contains(&want), "{want} missing from {texts:?}");
+        }
+        // Everything is below the timeline (so below its axis labels) and inside the band.
+        for t in &sc.texts {
+            assert!(t.y > layout.height && t.y < layout.height + h, "{t:?}");
+            assert!(t.x >= 0.0 && t.x <= layout.width, "{t:?}");
+        }
+        let caption = sc.texts.iter().find(|t| t.text.starts_with("schedscope")).unwrap();
+        assert!(
+            sc.texts.iter().filter(|t| t.text != caption.text).all(|t| t.y < caption.y),
+            "the caption has its own line"
+        );
+    }
+
+    #[test]
+    fn idle_cores_collapse_into_one_lane_and_arrows_follow() {
+        let run =
+            |core: u16, start: Ns| Span { core, start, end: start + 10, kind: SpanKind::Run { task: 0, sys: false } };
+        let idle = |core: u16| Span { core, start: 0, end: 100, kind: SpanKind::Idle { state: 0 } };
+        let mut trace = Trace {
+            cores: 5,
+            tasks: vec![TaskInfo { name: "t".into(), group: "t".into() }],
+            idle_states: vec!["POLL".into()],
+            spans: vec![run(1, 0), idle(0), idle(2), run(3, 20), idle(4)],
+            end: 100,
+            ..Default::default()
+        };
+        trace.instants.push(Instant { core: 3, time: 20, kind: InstantKind::Wakeup { from: 1, task: 0 } });
+        let index = TraceIndex::new(&trace).collapse_idle(&trace);
+        assert_eq!(index.lanes, 3);
+        assert_eq!(index.lane_names, vec!["CPU 1", "CPU 3", "3 idle"]);
+        assert_eq!(index.collapsed, vec![0, 2, 4]);
+        assert_eq!(index.lane_of_core, vec![2, 0, 2, 1, 2]);
+        assert_eq!((TraceIndex::lanes_shown(&trace, true), TraceIndex::lanes_shown(&trace, false)), (3, 5));
+        let m = lane_marks(&trace, &index, 1, &View::fit(100), 100, MAX_ARROWS);
+        assert_eq!((m.arrows[0].from, m.arrows[0].to), (0, 1), "CPU 1 -> CPU 3 is lane 0 -> lane 1");
+        let layout = Layout::new(640.0, index.lanes, 1.0);
+        let sc = build_scene(&trace, &index, &View::fit(100), &layout);
+        assert!(sc.texts.iter().any(|t| t.text == "3 idle"));
+        // One idle core is not worth a lane of its own: nothing changes.
+        let one = Trace { spans: vec![run(0, 0), idle(1)], cores: 2, ..trace.clone() };
+        assert_eq!(TraceIndex::new(&one).collapse_idle(&one).lanes, 2);
+    }
+
+    #[test]
+    fn the_play_cursor_reads_the_time_and_what_each_cpu_runs() {
+        let trace = Trace {
+            cores: 2,
+            tasks: vec![TaskInfo { name: "ping".into(), group: "ping".into() }],
+            idle_states: vec!["POLL".into(), "C6".into()],
+            spans: vec![
+                Span { core: 0, start: 0, end: 500, kind: SpanKind::Run { task: 0, sys: false } },
+                Span { core: 1, start: 0, end: 1_000, kind: SpanKind::Idle { state: 1 } },
+            ],
+            end: 1_000,
+            ..Default::default()
+        };
+        let index = TraceIndex::new(&trace);
+        let layout = Layout::new(640.0, index.lanes, 1.0);
+        let sc = play_cursor(&trace, &index, &layout, 250.0, 300.0, true);
+        let texts: Vec<&str> = sc.texts.iter().map(|t| t.text.as_str()).collect();
+        assert!(texts.contains(&"ping") && texts.contains(&"idle C6"), "{texts:?}");
+        assert!(texts.iter().any(|t| t.contains("ns")), "a time readout: {texts:?}");
+        assert!(sc.fills.iter().any(|f| f.colour.starts_with("rgba")), "the unplayed part is veiled");
+        let paused = play_cursor(&trace, &index, &layout, 250.0, 300.0, false);
+        assert!(!paused.fills.iter().any(|f| f.colour.starts_with("rgba")));
     }
 }

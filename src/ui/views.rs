@@ -11,7 +11,10 @@ use crate::engine::config::Config;
 use crate::engine::metrics::{Metrics, StopReason};
 use crate::engine::presets::preset;
 
-use super::format::{delta_percent, delta_text, metric_unit, metric_value, num, stop_reason_text, verdict, METRICS};
+use super::format::{
+    delta_percent, delta_text, metric_display, metric_label, metric_unit, metric_value, num, stop_reason_text,
+    time_scale, verdict, METRICS,
+};
 use super::jobs::SeedTable;
 use super::state::{Action, RunView, Seeds};
 use super::StateCtx;
@@ -45,16 +48,24 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
             })}>
             <dl>
                 { for METRICS.iter().map(|d| {
-                    let unit = metric_unit(d, m).to_string();
+                    let (value, unit) = metric_display(d, m);
                     html! {
-                        <div class={classes!("metric", (d.key == "throughput").then_some("main"))} data-metric={d.key}>
-                            <dt>{d.label}</dt>
-                            <dd><span class="v">{metric_value(d, m)}</span>
+                        <div class={classes!("metric", (d.key == "throughput").then_some("main"))} data-metric={d.key} title={d.help}>
+                            <dt>{metric_label(d, m)}</dt>
+                            <dd><span class="v">{value}</span>
                                 if !unit.is_empty() { <span class="u">{" "}{unit}</span> }</dd>
                         </div>
                     }
                 }) }
             </dl>
+            <details class="metric-help">
+                <summary>{"What these figures measure"}</summary>
+                <dl>
+                { for METRICS.iter().map(|d| html! {
+                    <div data-help={d.key}><dt>{metric_label(d, m)}</dt><dd>{d.help}</dd></div>
+                }) }
+                </dl>
+            </details>
             if props.result.as_ref().is_some_and(|r| r.preview && r.figures_partial()) {
                 <p class="note" data-metric="stop_reason">{format!(
                     "Preview: these figures cover the first {} events; {}",
@@ -146,11 +157,15 @@ pub fn compare_table(props: &CompareProps) -> Html {
                     let v = if partial { None } else { verdict(d, &a.metrics, &b.metrics) };
                     let cls = match v { Some(true) => "better", Some(false) => "worse", None => "" };
                     let delta = if partial { "…".to_string() } else { delta_text(delta_percent((d.get)(&a.metrics), (d.get)(&b.metrics))) };
+                    // One scale per row, from the larger side, so A and B read in the same unit.
+                    let (va, vb) = ((d.get)(&a.metrics), (d.get)(&b.metrics));
+                    let (div, unit) = if d.integer { (1.0, metric_unit(d, &b.metrics)) } else { time_scale(va.abs().max(vb.abs()), &metric_unit(d, &b.metrics)) };
+                    let cell = |m: &Metrics, v: f64| if d.integer { metric_value(d, m) } else { num(v / div) };
                     html! {
-                        <tr data-compare={d.key}>
-                            <th scope="row">{d.label}<span class="u">{" "}{metric_unit(d, &b.metrics).to_string()}</span></th>
-                            <td class="a" data-metric={d.key} data-side="a">{metric_value(d, &a.metrics)}</td>
-                            <td class="b" data-metric={d.key} data-side="b">{metric_value(d, &b.metrics)}</td>
+                        <tr data-compare={d.key} title={d.help}>
+                            <th scope="row">{metric_label(d, &b.metrics)}<span class="u">{" "}{unit}</span></th>
+                            <td class="a" data-metric={d.key} data-side="a">{cell(&a.metrics, va)}</td>
+                            <td class="b" data-metric={d.key} data-side="b">{cell(&b.metrics, vb)}</td>
                             <td class={classes!("delta", cls)}>{delta}
                                 if !cls.is_empty() { <span class="sr">{format!(" ({cls})")}</span> }</td>
                         </tr>

@@ -40,9 +40,9 @@ fn hostile_queries_give_notices_and_keep_the_rest() {
     check("v=1", &[], &[]);
     check("?v=1&cores=4", &[], &[("cores", "4")]);
     // Garbage and structure.
-    check("garbage", &["garbage", "v"], &[("cores", &cores)]);
-    check("&&&==", &["", "v"], &[]);
-    check("=&=&=", &["", "", "", "v"], &[]);
+    check("garbage", &["garbage"], &[("cores", &cores)]);
+    check("&&&==", &[""], &[]);
+    check("=&=&=", &["", "", ""], &[]);
     check("v=1&=5&hz=1000", &[""], &[("hz", "1000")]);
     // Ranges and numbers.
     check("v=1&cores=0&hz=1000", &["cores"], &[("cores", &cores), ("hz", "1000")]);
@@ -59,7 +59,9 @@ fn hostile_queries_give_notices_and_keep_the_rest() {
     check("v=1&tasks=0x1ms/2ms&cores=3", &["tasks"], &[("cores", "3"), ("tasks", &d.get("tasks").unwrap())]);
     check("v=1&tasks=20000x1ms/2ms", &["tasks"], &[]);
     // Versions and presets.
-    check("cores=4", &["v"], &[("cores", "4")]);
+    // A hand-written link without `v=` is the current version: no notice.
+    check("cores=4", &[], &[("cores", "4")]);
+    check("embed=1&preset=intro", &[], &[]);
     check("v=2&cores=4", &["v"], &[("cores", "4")]);
     check("v=abc&cores=4", &["v"], &[("cores", "4")]);
     let s = check("v=1&preset=nope&cores=4", &["preset"], &[("cores", "4")]);
@@ -255,7 +257,7 @@ proptest! {
         let start = preset.as_deref().and_then(presets::preset).map(|p| (p.config)()).unwrap_or_default();
         let config = random_config(start, &a);
         let compare = b.map(|b| random_config(config.clone(), &b));
-        let state = UrlState { preset, config, embed, views, compare, sweep: sweep.map(|i| KEYS[i].key.to_string()), sweep_view: SweepView::default() };
+        let state = UrlState { preset, config, embed, views, compare, sweep: sweep.map(|i| KEYS[i].key.to_string()), sweep_view: SweepView::default(), tour: None };
         let q = to_query(&state);
         let (back, notices) = parse(&q);
         prop_assert!(notices.is_empty(), "{q}: {notices:?}");
@@ -300,4 +302,24 @@ fn sweep_view_keys_round_trip_and_unknown_metrics_fall_back_with_a_message() {
     assert!(text[0].ends_with("showing the preset's metric"), "{text:?}");
     assert!(text.iter().any(|t| t.starts_with("replicas=99: not a whole number from 1 to 16")), "{text:?}");
     assert!(text.iter().any(|t| t.starts_with("sweep2=nope: not a config key")), "{text:?}");
+}
+
+#[test]
+fn the_experiments_view_and_a_tour_step_round_trip() {
+    let (u, n) = parse("v=1&preset=intro&view=seeds");
+    assert!(n.is_empty(), "{n:?}");
+    assert_eq!(u.views, vec![View::Seeds]);
+    assert_eq!(to_query(&u), "v=1&preset=intro&view=seeds");
+    let (u, n) = parse("preset=nohz-pipe&tour=nohz-pipe&step=3&embed=1");
+    assert!(n.is_empty(), "{n:?}");
+    assert_eq!(u.tour, Some(("nohz-pipe".to_string(), 3)));
+    assert_eq!(to_query(&u), "v=1&preset=nohz-pipe&embed=1&tour=nohz-pipe&step=3");
+    let (u, _) = parse("v=1&tour=intro");
+    assert_eq!(to_query(&u), "v=1&tour=intro", "step 1 is not spelled out");
+    let (u, n) = parse("v=1&tour=intro&step=0");
+    assert_eq!((u.tour, keys(&n)), (Some(("intro".to_string(), 1)), vec!["step".to_string()]));
+    let (u, n) = parse("v=1&tour=%3Cscript%3E&step=2");
+    assert_eq!((u.tour, keys(&n)), (None, vec!["tour".to_string()]));
+    let (_, n) = parse("v=1&step=2");
+    assert_eq!(keys(&n), vec!["step".to_string()]);
 }
