@@ -306,6 +306,7 @@ mod tests {
             truncated: false,
             end: 9_000,
             start: 0,
+            decisions: Default::default(),
         }
     }
 

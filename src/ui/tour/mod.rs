@@ -264,7 +264,7 @@ mod tests {
     #[test]
     fn a_step_compares_the_preset_with_its_knobs() {
         let t = builtin("intro").unwrap();
-        let st = t.steps.iter().find(|s| s.set.get("hz").is_some()).unwrap();
+        let st = t.steps.iter().find(|s| s.set.contains_key("hz")).unwrap();
         let (a, b) = st.configs(&t);
         assert_eq!(a, Config::default());
         assert_eq!(b.unwrap().hz, 1000);
