@@ -133,13 +133,16 @@ pub mod web {
     use super::{pool_size, Dispatch};
     use crate::engine::config::Config;
 
+    /// A worker's message and error handlers, kept alive as long as the pool.
+    type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(Event)>);
+
     struct Inner {
         dispatch: Dispatch,
         workers: Vec<Option<Worker>>,
         to_state: UseReducerDispatcher<State>,
         /// Called with the sweep's remaining points when no worker is left.
         fallback: Rc<dyn Fn(u64, Vec<Config>)>,
-        _handlers: Vec<(Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(Event)>)>,
+        _handlers: Vec<Handlers>,
     }
 
     /// The page's pool (kept for the page's lifetime).
