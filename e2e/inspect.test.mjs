@@ -58,6 +58,8 @@ test('nohz-pipe: a clicked wakeup shows its latency parts, which add up', { time
     const { page, problems } = await open(b.context, `${server.url}/?v=1&preset=nohz-pipe&loops=2000`);
     await ready(page);
     await zoomIn(page, 30);
+    // The page keeps the run's first decisions (jobs::PAGE_DECISIONS): look at its start.
+    await page.keyboard.press('Home');
     const got = await hunt(page, () => {
       const w = document.querySelector('.inspector .inspect-wake[data-latency-ns]');
       if (!w || Number(w.dataset.latencyNs) === 0) return null;
@@ -81,6 +83,7 @@ test('eevdf-vs-cfs: a clicked pick shows lag and deadlines, and the rule picked 
     const { page, problems } = await open(b.context, `${server.url}/?v=1&preset=eevdf-vs-cfs`);
     await ready(page);
     await zoomIn(page, 12);
+    await page.keyboard.press('Home');
     const got = await hunt(page, () => {
       const p = document.querySelector('.inspector .inspect-pick');
       if (!p || p.querySelectorAll('tr[data-task]').length < 2) return null;

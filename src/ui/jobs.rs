@@ -42,6 +42,28 @@ pub const SWEEP_EVENT_BUDGET: u64 = 500_000;
 /// a few ms, and enough for the whole of every preset but the long pipe runs (whose figures
 /// are still the whole run's: only the trace stops, and says so).
 pub const LIVE_TRACE_ITEMS: usize = 200_000;
+/// At most this many decision records (`engine::explain`) travel with a trace to the page:
+/// the first ones in time. They cross as JSON (about 500 bytes each); the 25,000 the engine
+/// keeps for a live trace were 12 MB, a parse of over 100 ms on the main thread. The
+/// inspector says where they stop and how to get the rest (`run --explain`).
+pub const PAGE_DECISIONS: usize = 3_000;
+
+/// Keeps the first `max` decision records in time (all kinds together), in their order.
+pub fn bound_decisions(d: &mut crate::engine::explain::Decisions, max: usize) {
+    if d.len() <= max {
+        return;
+    }
+    let mut times: Vec<u64> = d.wakeups.iter().map(|r| r.time).collect();
+    times.extend(d.picks.iter().map(|r| r.time));
+    times.extend(d.idles.iter().map(|r| r.time));
+    times.extend(d.wasted.iter().map(|r| r.start));
+    times.sort_unstable();
+    let cut = times[max];
+    d.wakeups.retain(|r| r.time < cut);
+    d.picks.retain(|r| r.time < cut);
+    d.idles.retain(|r| r.time < cut);
+    d.wasted.retain(|r| r.start < cut);
+}
 
 /// What the page asks the worker to do.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -150,9 +172,10 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
             };
             let result = crate::engine::run_chunked(config, opts, PROGRESS_CHUNK_EVENTS, report)
                 .map(|o| {
-                    let mut metrics = o.metrics;
+                    let (mut metrics, mut trace) = (o.metrics, o.trace);
                     finite(&mut metrics);
-                    RunResult { metrics, trace: o.trace }
+                    bound_decisions(&mut trace.decisions, PAGE_DECISIONS);
+                    RunResult { metrics, trace }
                 })
                 .map_err(|e| e.to_string());
             Response::Run { id: *id, result }
@@ -804,7 +827,9 @@ mod tests {
         let Response::Run { result: Ok(d), .. } = &direct else { panic!("{direct:?}") };
         assert!(d.trace.spans.len() > 100 && !d.trace.instants.is_empty(), "a real trace to carry");
         assert_eq!(packed.len(), 12 + d.trace.spans.len() * 24 + d.trace.instants.len() * 18);
-        assert!(answer.len() < 20_000, "the items are not in the JSON too ({} bytes)", answer.len());
+        let decisions = serde_json::to_string(&d.trace.decisions).expect("json").len();
+        assert!(answer.len() - decisions < 20_000, "the items are not in the JSON too ({} bytes)", answer.len());
+        assert!(!d.trace.decisions.is_empty() && d.trace.decisions.len() <= PAGE_DECISIONS);
         let back = parse_message(&answer, &packed);
         let Response::Run { result: Ok(b), .. } = &back else { panic!("{back:?}") };
         // (Metrics' floats cross as JSON text, which may differ in the last bit.)
@@ -1001,5 +1026,31 @@ mod tests {
         assert_eq!(next_run(&mut s).1, 2, "the new full run");
         s.abandon();
         assert_eq!(next_run(&mut s).1, 9, "then the pin: the old window is gone");
+    }
+
+    #[test]
+    fn the_page_gets_the_first_decisions_only() {
+        // The live trace of nohz-pipe carried 25,000 decision records as 12 MB of JSON.
+        let mut c = (crate::engine::presets::preset("nohz-pipe").expect("preset").config)();
+        c.set("loops", "2000").expect("loops");
+        let whole = crate::engine::run(&c, Some(TraceOptions { window: (0, c.duration), max_items: LIVE_TRACE_ITEMS }))
+            .expect("runs")
+            .trace
+            .decisions;
+        assert!(whole.len() > PAGE_DECISIONS, "{} records: more than the page keeps", whole.len());
+        let Response::Run { result: Ok(r), .. } =
+            execute(&Request::Run { id: 1, config: c, trace_items: LIVE_TRACE_ITEMS })
+        else {
+            panic!("runs")
+        };
+        let d = &r.trace.decisions;
+        assert!(d.len() <= PAGE_DECISIONS && d.len() > PAGE_DECISIONS - 10, "{}", d.len());
+        // The first ones, of every kind, unchanged.
+        assert_eq!(d.wakeups[..], whole.wakeups[..d.wakeups.len()]);
+        assert_eq!(d.picks[..], whole.picks[..d.picks.len()]);
+        assert_eq!(d.idles[..], whole.idles[..d.idles.len()]);
+        let last = d.wakeups.last().map_or(0, |w| w.time);
+        assert!(whole.wakeups[d.wakeups.len()].time >= last);
+        assert!(serde_json::to_string(d).expect("json").len() < 2_500_000, "bounded JSON");
     }
 }

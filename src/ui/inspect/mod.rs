@@ -143,6 +143,29 @@ fn idle_html(r: &crate::engine::explain::IdleRecord) -> Html {
     }
 }
 
+/// Why a span has no decision: past the page's budget of records (`jobs::PAGE_DECISIONS`),
+/// or a span no decision leads to.
+fn none_text(trace: &crate::engine::trace::Trace, span: &crate::engine::trace::Span) -> String {
+    let d = &trace.decisions;
+    let last = d
+        .wakeups
+        .iter()
+        .map(|r| r.time)
+        .chain(d.picks.iter().map(|r| r.time))
+        .chain(d.idles.iter().map(|r| r.time))
+        .max();
+    match last {
+        Some(t) if d.len() >= super::jobs::PAGE_DECISIONS - 10 && span.start > t => format!(
+            "No decision recorded here: the page keeps the first {} decisions, up to {}. \
+             Zoom into that stretch, or run `schedscope run --explain {}` with this config for this instant.",
+            super::format::count(d.len() as u64),
+            super::format::duration(t),
+            crate::engine::time::human_duration(span.start),
+        ),
+        _ => "No decision recorded for this span (outside the recorded window, or a span no decision leads to).".into(),
+    }
+}
+
 #[function_component(Inspector)]
 pub fn inspector(p: &InspectProps) -> Html {
     let Some(span) = p.span.and_then(|i| p.trace.spans.get(i)) else {
@@ -165,7 +188,7 @@ pub fn inspector(p: &InspectProps) -> Html {
             if let Some(w) = found.wake { {wake_html(&p.trace, w)} }
             if let Some(k) = found.pick { {pick_html(&p.trace, k)} }
             if let Some(i) = found.idle { {idle_html(i)} }
-            if none { <p>{"No decision recorded for this span (outside the recorded window, or a span no decision leads to)."}</p> }
+            if none { <p class="inspect-none">{none_text(&p.trace, span)}</p> }
         </section>
     }
 }
