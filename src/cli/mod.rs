@@ -9,6 +9,7 @@
 //! `share_adapter` is the one place that calls the `share` module (rt-app import,
 //! Perfetto export).
 
+pub mod api;
 mod args;
 mod bench;
 mod report;
