@@ -24,7 +24,7 @@ try {
         Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n });
       }, cores);
       const t0 = Date.now();
-      const { page } = await open(browser.context, server.url + PATH);
+      const { page } = await open(browser.context, new URL(PATH, server.url).href);
       await page.waitForSelector('figure.plot.sweep', { timeout: 60_000 });
       await page.waitForFunction(() => !document.querySelector('figure.plot.sweep .progress'), null, { timeout: 600_000, polling: 50 });
       times.push((Date.now() - t0) / 1000);

@@ -36,7 +36,7 @@ async function page(cores, path) {
   await browser.context.addInitScript((n) => {
     Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n });
   }, cores);
-  const { page, problems } = await open(browser.context, server.url + path);
+  const { page, problems } = await open(browser.context, new URL(path, server.url).href);
   return { browser, page, problems };
 }
 
@@ -67,8 +67,8 @@ test('the y-axis metric is in the URL, changes the plot, and a bad one gets a me
   }
   const bad = await page_(1, '/?v=1&preset=intro&sweep_y=latency');
   try {
-    await bad.page.waitForSelector('.notice', { timeout: 20_000 });
-    const text = await bad.page.$eval('.notice', (n) => n.textContent);
+    await bad.page.waitForSelector('.notices', { timeout: 20_000 });
+    const text = await bad.page.$eval('.notices', (n) => n.textContent);
     assert.match(text, /sweep_y=latency: unknown metric/);
     assert.equal(await bad.page.$eval('figure.plot.sweep', (f) => f.dataset.metric), 'ticks', 'the fallback: the preset\'s metric');
   } finally {
