@@ -485,6 +485,19 @@ impl State {
             }
             (None, _) => {}
         }
+        // A kept full run of the pinned A's config is A's result: nothing runs that config
+        // again (it did not change, so no new generation), and a tour's or link's B waits
+        // for it. Without this a tour started on the preset shown stayed "Simulating A".
+        if let Some(r) = n.result.clone().filter(|r| r.gen == n.gen && !r.preview && r.config == n.config) {
+            if let Some(pin) = &mut n.pin {
+                if pin.waiting() && pin.config == n.config {
+                    Rc::make_mut(pin).result = Some(r);
+                    if let Some(b) = n.pending_b.take() {
+                        n.set_config(b, None);
+                    }
+                }
+            }
+        }
         n
     }
 
@@ -1460,5 +1473,19 @@ mod tests {
         let whole = Ok(RunResult { metrics: Metrics::default(), trace: Trace::default() });
         let c = reduce(s.clone(), Action::RunDone { gen: g, result: whole, preview: false });
         assert_eq!(reduce(c, Action::NeedWindow { from: 500 }).window_req, None);
+    }
+
+    #[test]
+    fn a_tour_started_on_the_run_shown_goes_on_to_its_b() {
+        // The e2e walk caught it: the tour pins A (the preset, already run and shown) and waits
+        // for A's full run, which never came because the config had not changed.
+        let s = Rc::new(State::default());
+        assert_eq!(s.preset, "intro");
+        let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(1.0), preview: false });
+        let t = reduce(s.clone(), Action::Tour(Some(("intro".into(), 1))));
+        let pin = t.pin.as_ref().expect("A is pinned");
+        assert!(!pin.waiting(), "A has the run that was shown");
+        assert!(t.pending_b.is_none() && t.config != pin.config, "B is the current config");
+        assert!(t.gen > s.gen, "B gets runs of its own");
     }
 }
