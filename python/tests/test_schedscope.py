@@ -146,3 +146,26 @@ def test_a_sweep_on_a_two_worker_dask_cluster_is_the_local_sweep():
             with pytest.raises(ValueError, match=r"^point 0: "):
                 schedscope.sweep({"cores": [999]}, client=client)
     pd.testing.assert_frame_equal(local, remote)
+
+
+def _readme_blocks():
+    """The ```python blocks of README.md's "Python and Dask" section, in order."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = text.split("## Python and Dask", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, re.S)
+
+
+def test_the_readme_examples_run():
+    # The README's examples, as written: the local one, then the Dask one (a LocalCluster).
+    blocks = _readme_blocks()
+    assert len(blocks) == 2, blocks
+    scope = {}
+    exec(compile(blocks[0], "README.md (Python example)", "exec"), scope)
+    assert isinstance(scope["df"], pd.DataFrame) and len(scope["df"]) == 3 * 2 * 5
+    assert scope["r"].tasks["runtime_s"].sum() > 0
+    exec(compile(blocks[1], "README.md (Dask example)", "exec"), scope)
+    local = schedscope.sweep({"hz": [100, 250, 300, 1000], "cores": [1, 2, 4, 8]}, seeds=range(4), base="intro")
+    pd.testing.assert_frame_equal(scope["df"], local)
