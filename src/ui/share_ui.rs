@@ -221,22 +221,17 @@ pub fn page_address() -> String {
 
 /// Rewrites the address bar to `?query` without a history entry (unless it already is).
 pub fn replace_query(query: &str) {
-    let Some(w) = window() else { return };
-    let l = w.location();
-    if l.search().unwrap_or_default().trim_start_matches('?') == query {
-        return;
-    }
-    let target = format!("{}?{query}", l.pathname().unwrap_or_else(|_| "/".into()));
-    if let Ok(h) = w.history() {
-        if let Err(e) = h.replace_state_with_url(&JsValue::NULL, "", Some(&target)) {
-            web_sys::console::warn_1(&format!("schedscope: cannot update the address bar: {e:?}").into());
-        }
-    }
+    set_query(query, false)
 }
 
 /// Adds a history entry for `?query` (a new preset, page, pin or tour step), so Back returns
 /// to the entry before it. Nothing happens when the address already is `?query`.
 pub fn push_query(query: &str) {
+    set_query(query, true)
+}
+
+/// The address bar to `?query`, as a new history entry (`push`) or in place.
+fn set_query(query: &str, push: bool) {
     let Some(w) = window() else { return };
     let l = w.location();
     if l.search().unwrap_or_default().trim_start_matches('?') == query {
@@ -244,8 +239,14 @@ pub fn push_query(query: &str) {
     }
     let target = format!("{}?{query}", l.pathname().unwrap_or_else(|_| "/".into()));
     if let Ok(h) = w.history() {
-        if let Err(e) = h.push_state_with_url(&JsValue::NULL, "", Some(&target)) {
-            web_sys::console::warn_1(&format!("schedscope: cannot add a history entry: {e:?}").into());
+        let done = if push {
+            h.push_state_with_url(&JsValue::NULL, "", Some(&target))
+        } else {
+            h.replace_state_with_url(&JsValue::NULL, "", Some(&target))
+        };
+        if let Err(e) = done {
+            let what = if push { "add a history entry" } else { "update the address bar" };
+            web_sys::console::warn_1(&format!("schedscope: cannot {what}: {e:?}").into());
         }
     }
 }
