@@ -175,3 +175,51 @@ test('Pin as A during a preview, then a change: A still gets its full run', asyn
     await browser.close();
   }
 });
+
+test('with seeds=3 a compare link shows each side as the mean of three seeds, and says when a change is within them', async () => {
+  // rr-kbuild's elapsed time moves by several percent from one seed to the next, so one run
+  // per side cannot tell rr_interval's effect from noise (issue 17).
+  const base = ['--preset', 'rr-kbuild'];
+  const bSet = ['--set', 'rr_interval=1ms'];
+  const seed = JSON.parse(execFileSync(CLI, ['run', ...base, '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 })).config.seed;
+  const runs = (args) => [0, 1, 2].map((r) => cli([...args, '--set', `seed=${Number(seed) + r}`]));
+  const stats = (ms, k) => {
+    const v = ms.map((m) => m[k]);
+    return { mean: v.reduce((x, y) => x + y, 0) / v.length, min: Math.min(...v), max: Math.max(...v) };
+  };
+  const [as, bs] = [runs(base), runs([...base, ...bSet])];
+  const a = stats(as, 'elapsed_s');
+  const b = stats(bs, 'elapsed_s');
+  assert.ok(new Set(as.map((m) => m.elapsed_s)).size > 1, 'the seeds differ');
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    const link = '/?v=1&preset=rr-kbuild&seeds=3&compare=1&b.rr_interval=1ms';
+    const { page, problems } = await open(browser.context, new URL(link, server.url).href);
+    await page.waitForSelector('.compare table[data-seeds="3"]', { timeout: 180_000 });
+    await page.waitForSelector('.toolbar .status.ok', { timeout: 60_000 });
+    const got = await page.evaluate(() => {
+      const row = document.querySelector('.compare tr[data-compare=elapsed_s]');
+      const v = (side) => Number(row.querySelector(`td[data-side=${side}]`).getAttribute('data-value'));
+      const mean = document.querySelector('.seeds-stats');
+      return {
+        a: v('a'),
+        b: v('b'),
+        delta: row.querySelector('td.delta').className,
+        note: document.querySelector('.compare .seeds-note')?.textContent ?? '',
+        main: Number(mean?.getAttribute('data-mean')),
+        n: mean?.getAttribute('data-n'),
+      };
+    });
+    const close = (x, y) => Math.abs(x - y) <= 1e-9 * Math.abs(y);
+    assert.ok(close(got.a, a.mean), `A's mean ${got.a} vs the CLI's ${a.mean}`);
+    assert.ok(close(got.b, b.mean), `B's mean ${got.b} vs the CLI's ${b.mean}`);
+    assert.ok(close(got.main, b.mean) && got.n === '3', `the main figure is B's mean: ${JSON.stringify(got)}`);
+    const overlap = a.min <= b.max && b.min <= a.max;
+    assert.equal(got.delta.includes('noise'), overlap, `within the seed ranges exactly when they overlap: ${JSON.stringify({ a, b, got })}`);
+    if (overlap) assert.ok(!/better|worse/.test(got.delta), 'a change within the seed range is not coloured');
+    assert.match(got.note, /mean of 3 seeds/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});

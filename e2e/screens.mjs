@@ -8,7 +8,8 @@
 //
 // Scenarios: each preset by name (chosen with the preset select), `seeds` (the
 // Experiments tab), `compare` (intro pinned as A, B at HZ=1000), `tour` (Seed 3's tour at
-// step 1, answered: the reveal), `compare-link` (a shared
+// step 1, answered: the reveal), `compare-seeds` (rr-kbuild A/B, each the mean of 3
+// seeds, with A's level on the sweep), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
 // long nohz-pipe run in progress, taken at once), `sweep` (rr-kbuild's sweep of p99 wakeup
 // latency, 3 seeds a point), `heatmap` (rr_interval x jobs with the Pareto view), and `dark`, `dark-seeds`,
@@ -103,6 +104,12 @@ const scenarios = {
     await page.waitForSelector('button.tour-choice', { timeout: 30_000 }).catch(() => {});
     await page.click('button.tour-choice[data-choice="0"]').catch(() => {});
     await page.waitForSelector('.tour-figure[aria-busy=false]', { timeout: 120_000 }).catch(() => {});
+  },
+  // A compare link whose figures are means of 3 seeds (rr-kbuild varies by seed), with A's
+  // level on the sweep plot.
+  'compare-seeds': async (page) => {
+    await page.goto(new URL('/?v=1&preset=rr-kbuild&seeds=3&compare=1&b.rr_interval=1ms', page.url()).href);
+    await settle(page, 120_000);
   },
   'compare-link': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);

@@ -116,6 +116,9 @@ pub struct UrlState {
     pub tour: Option<(String, usize)>,
     /// The sweep's metric, second key, replicas and Pareto axis.
     pub sweep_view: SweepView,
+    /// The main figures as the mean of this many seeds (`seeds=N`: the config's seed and
+    /// the N-1 after it); None or 1: one run.
+    pub main_seeds: Option<u32>,
 }
 
 /// Most replicas a link may ask for.
@@ -263,8 +266,10 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-const UI_KEYS: &[&str] =
-    &["v", "preset", "embed", "view", "sweep", "sweep_y", "sweep2", "replicas", "pareto", "compare", "tour", "step"];
+const UI_KEYS: &[&str] = &[
+    "v", "preset", "embed", "view", "sweep", "sweep_y", "sweep2", "replicas", "pareto", "seeds", "compare", "tour",
+    "step",
+];
 
 /// Longest tour name read.
 const MAX_TOUR_NAME: usize = 40;
@@ -460,6 +465,13 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
             }
         }
     }
+    mark("seeds");
+    if let Some(v) = get("seeds") {
+        match v.trim().parse::<u32>() {
+            Ok(n) if (1..=MAX_REPLICAS).contains(&n) => state.main_seeds = (n > 1).then_some(n),
+            _ => notices.push("seeds", v, format!("not a whole number from 1 to {MAX_REPLICAS}; one run")),
+        }
+    }
     mark("tour");
     mark("step");
     if let Some(name) = get("tour") {
@@ -565,6 +577,9 @@ pub fn to_query(state: &UrlState) -> String {
     }
     if let Some(n) = sv.replicas.filter(|n| *n > 1) {
         out.push(("replicas".into(), n.to_string()));
+    }
+    if let Some(n) = state.main_seeds.filter(|n| *n > 1) {
+        out.push(("seeds".into(), n.to_string()));
     }
     if let Some((name, step)) = &state.tour {
         out.push(("tour".into(), name.clone()));

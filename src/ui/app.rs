@@ -88,6 +88,17 @@ pub fn app(props: &AppProps) -> Html {
             r.get_or_insert_with(|| Runner::new(dispatcher)).want_pin(job.clone());
         });
     }
+    // The main figures as a mean of seeds: the further seeds' runs, asked for again when
+    // the config, the pin or the count changes (answers land in their own slots).
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        let jobs = state.replica_jobs();
+        let key = (state.gen, state.pin.as_ref().map(|p| p.id), state.main_seeds, state.reruns);
+        use_effect_with(key, move |_| {
+            let mut r = runner.borrow_mut();
+            r.get_or_insert_with(|| Runner::new(dispatcher)).want_replicas(jobs);
+        });
+    }
     // Cancel stops the long run in flight (the runner restarts its worker).
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
@@ -278,6 +289,12 @@ fn results() -> Html {
         (None, false, _) if s.comparing() => html! {
             <span class="status running" role="status" title="B's figures are final; A's full run is being simulated">
                 {"Simulating A…"}
+            </span>
+        },
+        // The run is final; the further seeds of the mean are still coming.
+        (None, false, _) if !s.replica_jobs().is_empty() => html! {
+            <span class="status running seeds" role="status" title="The figures are the first seed's until every seed is in">
+                {format!("Running the other seeds… ({} runs to go)", s.replica_jobs().len())}
             </span>
         },
         (None, false, _) => html! { <span class="status ok" role="status">{"Up to date"}</span> },

@@ -34,7 +34,8 @@ fn input_value(e: &Event) -> String {
     e.target_dyn_into::<HtmlInputElement>().map(|i| i.value()).unwrap_or_default()
 }
 
-fn select_value(e: &Event) -> String {
+/// The value of the `<select>` an event came from (empty off one).
+pub fn select_value(e: &Event) -> String {
     e.target_dyn_into::<HtmlSelectElement>().map(|i| i.value()).unwrap_or_default()
 }
 

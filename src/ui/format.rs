@@ -385,12 +385,18 @@ pub const NOISE_PERCENT: f64 = 1.0;
 /// Whether a change from `a` to `b` of this metric is better, worse or neutral: neutral when
 /// the metric has no direction or the change is within `NOISE_PERCENT`.
 pub fn verdict(def: &MetricDef, a: &Metrics, b: &Metrics) -> Option<bool> {
-    let better_high = if def.key == "throughput" { Some(b.higher_is_better) } else { def.better };
     let (va, vb) = ((def.get)(a), (def.get)(b));
     if va == vb || delta_percent(va, vb).is_some_and(|d| d.abs() < NOISE_PERCENT) {
         return None;
     }
-    better_high.map(|high| (vb > va) == high)
+    better_way(def, b, va, vb)
+}
+
+/// Whether going from `va` to `vb` is better (None: the metric has no direction, or the
+/// values are equal); `b` gives the run's own direction for the main result.
+pub fn better_way(def: &MetricDef, b: &Metrics, va: f64, vb: f64) -> Option<bool> {
+    let better_high = if def.key == "throughput" { Some(b.higher_is_better) } else { def.better };
+    better_high.filter(|_| va != vb).map(|high| (vb > va) == high)
 }
 
 /// A sentence for a run that did not simply complete (None when there is nothing to say).

@@ -393,6 +393,13 @@ pub enum JobKind {
         gen: u64,
         from: u64,
     },
+    /// A further-seed run for the mean of the main figures (`ui::replicas`): B's (`a`
+    /// None, config generation `gen`) or the pinned A's (`a` its pin id); replica `index`.
+    Replica {
+        a: Option<u64>,
+        gen: u64,
+        index: usize,
+    },
 }
 
 /// A sweep waiting to be run point by point.
@@ -426,6 +433,8 @@ pub struct Scheduler {
     seeds: std::collections::VecDeque<String>,
     /// A stretch of the current config's trace, asked for by a panned timeline.
     window: Option<(u64, Config, u64)>,
+    /// Further-seed runs for the mean of the main figures, in order.
+    replicas: std::collections::VecDeque<(JobKind, Config)>,
 }
 
 impl Scheduler {
@@ -484,6 +493,11 @@ impl Scheduler {
         self.sweep = Some(SweepPlan { gen, points, next: 0 });
     }
 
+    /// Asks for the further-seed runs of the main figures (replaces the waiting ones).
+    pub fn want_replicas(&mut self, jobs: Vec<(JobKind, Config)>) {
+        self.replicas = jobs.into_iter().filter(|(k, _)| matches!(k, JobKind::Replica { .. })).collect();
+    }
+
     /// Asks for every table of the Experiments view (`validate::table_presets`), one job each.
     pub fn want_seeds(&mut self) {
         self.seeds = validate::table_presets().into_iter().map(String::from).collect();
@@ -520,6 +534,14 @@ impl Scheduler {
             if let Some((pin, config)) = self.pin.take() {
                 self.in_flight = Some((id, JobKind::Pin { id: pin }));
                 return Some(Request::Run { id, config, trace_items: LIVE_TRACE_ITEMS });
+            }
+        }
+        // The figures the reader looks at, before the tables and the sweep; not while a
+        // knob moves (its previews go first).
+        if self.held.is_none() {
+            if let Some((kind, config)) = self.replicas.pop_front() {
+                self.in_flight = Some((id, kind));
+                return Some(Request::Run { id, config, trace_items: 0 });
             }
         }
         if let Some(preset) = self.seeds.pop_front() {
@@ -592,6 +614,7 @@ impl Scheduler {
                 self.pin = Some((id, config));
             }
             (JobKind::Seeds { preset, .. }, _) => self.seeds.push_front(preset),
+            (kind @ JobKind::Replica { .. }, Request::Run { config, .. }) => self.replicas.push_front((kind, config)),
             (JobKind::Window { gen, from }, Request::Window { config, .. })
                 if self.window.is_none() && self.latest(gen) =>
             {
@@ -610,6 +633,50 @@ impl Scheduler {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn further_seeds_run_after_the_full_run_and_a_then_before_tables_and_sweeps() {
+        let mut s = Scheduler::default();
+        let rep = |index| (JobKind::Replica { a: None, gen: 1, index }, cfg(10 + index as u64));
+        s.want_sweep(1, vec![cfg(1)]);
+        s.want_seeds();
+        s.want_replicas(vec![rep(1), rep(2), (JobKind::Sweep { gen: 1, index: 0 }, cfg(0))]);
+        s.want_live(1, &cfg(9));
+        let kinds = |s: &mut Scheduler| {
+            let r = s.next_request().expect("a job");
+            let k = s.in_flight_kind(r.id()).unwrap();
+            s.finish(r.id());
+            (k, r)
+        };
+        assert!(matches!(kinds(&mut s).0, JobKind::Live { preview: true, .. }));
+        // The held full run keeps the further seeds waiting (a knob may still be moving).
+        let mut t = Scheduler::default();
+        t.want_live(1, &cfg(9));
+        t.want_replicas(vec![rep(1)]);
+        let r = t.next_request().unwrap();
+        t.finish(r.id());
+        assert!(t.next_request().is_none(), "nothing while the full run is held");
+        t.release_full(1);
+        assert!(matches!(kinds(&mut t).0, JobKind::Live { preview: false, .. }));
+        let (k, r) = kinds(&mut t);
+        assert_eq!(k, JobKind::Replica { a: None, gen: 1, index: 1 });
+        assert!(matches!(r, Request::Run { trace_items: 0, ref config, .. } if config.seed == 11), "{r:?}");
+        // A replica whose worker died goes first again.
+        t.want_replicas(vec![rep(1), rep(2)]);
+        let r = t.next_request().unwrap();
+        let k = t.abandon().unwrap();
+        t.retry(k, r);
+        assert_eq!(kinds(&mut t).0, JobKind::Replica { a: None, gen: 1, index: 1 });
+        assert_eq!(kinds(&mut t).0, JobKind::Replica { a: None, gen: 1, index: 2 });
+        assert!(t.next_request().is_none());
+        // Before the tables and the sweep; only replica jobs are kept.
+        s.release_full(1);
+        assert!(matches!(kinds(&mut s).0, JobKind::Live { preview: false, .. }));
+        let order: Vec<JobKind> = (0..4).map(|_| kinds(&mut s).0).collect();
+        assert_eq!(order[0], JobKind::Replica { a: None, gen: 1, index: 1 });
+        assert_eq!(order[1], JobKind::Replica { a: None, gen: 1, index: 2 });
+        assert!(matches!(order[2], JobKind::Seeds { .. }), "{order:?}");
+    }
 
     fn cfg(seed: u64) -> Config {
         Config { seed, ..Config::default() }

@@ -11,6 +11,7 @@ pub mod inspect;
 pub mod jobs;
 pub mod palette;
 pub mod plots;
+pub mod replicas;
 pub mod runner;
 pub mod scale;
 pub mod share_ui;

@@ -144,6 +144,10 @@ pub struct SweepPlotProps {
     /// The figure on the y axis (`engine::metrics::value`); the main result by default.
     #[prop_or_else(|| AttrValue::from("throughput"))]
     pub metric: AttrValue,
+    /// The pinned A's value of `metric` (its mean over seeds when the main figures are a
+    /// mean), drawn as a dashed level across the plot so B's curve reads against it.
+    #[prop_or_default]
+    pub a_value: Option<f64>,
 }
 
 /// The main result across the range of one knob, filled point by point.
@@ -154,7 +158,8 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     let is_dur = doc.is_some_and(|d| matches!(d.kind, crate::engine::config::KeyKind::Duration { .. }));
     let stats = super::sweep::cell_stats(sw, &props.metric);
     let ys: Vec<Option<f64>> = stats.iter().map(|s| s.map(|s| s.mean)).collect();
-    let known: Vec<f64> = stats.iter().flatten().flat_map(|s| [s.min, s.max]).collect();
+    let a_value = props.a_value.filter(|v| v.is_finite());
+    let known: Vec<f64> = stats.iter().flatten().flat_map(|s| [s.min, s.max]).chain(a_value).collect();
     let (y0, y1) = y_range_fit(&known);
     let n = sw.values.len();
     let current = sw.base.get(sw.key).unwrap_or_default();
@@ -219,6 +224,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
             <figcaption>
                 <span>{format!("{} across ", capitalize(&mlabel))}<code>{sw.key}</code>
                     if sw.replicas > 1 { {format!(" · mean of {} seeds, band min–max", sw.replicas)} }{if sw.log { " (log scale)" } else { "" }}
+                    if a_value.is_some() { <span class="key a">{" · dashed: A (pinned)"}</span> }
                     if y0 > 0.0 { <span class="zoomed">{format!(" · y axis from {}", short(y0))}</span> }</span>
                 if done < n {
                     <span class="progress" role="status">
@@ -242,6 +248,13 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
                         y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
                 }
                 if !band.is_empty() { <path class="band" d={band} fill={SERIES_B} fill-opacity="0.18" stroke="none" /> }
+                if let Some(av) = a_value {
+                    <g class="a-level" data-a-value={av.to_string()}>
+                        <line x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={frame.y(av).to_string()} y2={frame.y(av).to_string()}
+                            stroke={SERIES_A} stroke-dasharray="6 4" stroke-width="1.5" />
+                        <text x={(W - RIGHT - 4.0).to_string()} y={(frame.y(av) - 5.0).to_string()} text-anchor="end" fill={SERIES_A}>{"A (pinned)"}</text>
+                    </g>
+                }
                 <path class="curve" d={path} stroke={SERIES_B} />
                 { for xs.iter().zip(&ys).map(|(x, y)| match y {
                     Some(y) => html! { <circle cx={frame.x(*x).to_string()} cy={frame.y(*y).to_string()} r="3" fill={SERIES_B} /> },

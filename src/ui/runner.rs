@@ -68,6 +68,9 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
         }
         (JobKind::Seeds { last, .. }, Response::Seeds { tables, .. }) => Some(Action::SeedsDone { tables, last }),
         (JobKind::Window { gen, from }, Response::Run { result, .. }) => Some(Action::WindowDone { gen, from, result }),
+        (JobKind::Replica { a, gen, index }, Response::Run { result, .. }) => {
+            Some(Action::ReplicaDone { a, gen, index, result: result.map(|r| r.metrics) })
+        }
         // Only the long runs a person waits for show their progress.
         (kind @ (JobKind::Live { preview: false, .. } | JobKind::Pin { .. }), Response::Progress { progress, .. }) => {
             Some(Action::Progress { kind, progress })
@@ -162,6 +165,12 @@ impl Runner {
             let points = points.iter().map(|p| capped(p, SWEEP_EVENT_BUDGET).0).collect();
             i.sched.want_sweep(gen, points);
         }
+        self.pump();
+    }
+
+    /// Asks for the further-seed runs of the main figures (`State::replica_jobs`).
+    pub fn want_replicas(&self, jobs: Vec<(JobKind, Config)>) {
+        self.inner.borrow_mut().sched.want_replicas(jobs);
         self.pump();
     }
 

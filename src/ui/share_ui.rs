@@ -774,7 +774,10 @@ pub fn embed_page() -> Html {
             },
             View::Plot => html! {
                 <section class="panel" aria-label="Sweep" data-view="plot" style="min-width:0">
-                    if let Some(sw) = &s.sweep { <SweepPlot sweep={sw.clone()} /> }
+                    if let Some(sw) = &s.sweep {
+                        <SweepPlot sweep={sw.clone()} metric={AttrValue::from(s.sweep_metric())}
+                            a_value={super::sweep::pinned_level(s, &s.sweep_metric())} />
+                    }
                 </section>
             },
             View::Metrics => html! {

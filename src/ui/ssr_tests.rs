@@ -191,3 +191,59 @@ async fn a_pinned_preview_is_labelled_as_one_until_its_full_run_is_in() {
     assert!(!html.contains("data-preview=") && !html.contains(" (preview)</span>") && !html.contains("A is a preview"));
     assert!(html.contains("Up to date") && !html.contains("a preview keeps"));
 }
+
+/// A full run of `config` through the worker's own entry point.
+fn full_run(config: &crate::engine::config::Config) -> Result<crate::ui::jobs::RunResult, String> {
+    let req = crate::ui::jobs::Request::Run { id: 1, config: config.clone(), trace_items: 0 };
+    match crate::ui::jobs::execute(&req) {
+        crate::ui::jobs::Response::Run { result, .. } => result,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn over_three_seeds_the_panel_and_the_ab_table_show_each_sides_mean() {
+    use yew::Reducible;
+    let s = Rc::new(from_link("v=1&preset=intro&seeds=3"));
+    let (a_config, gen) = (s.config.clone(), s.gen);
+    let s = s.reduce(Action::RunDone { gen, result: full_run(&a_config), preview: false });
+    let s = s.reduce(Action::PinA);
+    let s = s.reduce(Action::Set { key: "hz", value: "100".into() });
+    let (b_config, gen) = (s.config.clone(), s.gen);
+    let s = s.reduce(Action::RunDone { gen, result: full_run(&b_config), preview: false });
+    // Answer every further seed the state asks for, as the runner would.
+    let mut s = s;
+    for (kind, config) in s.replica_jobs() {
+        let crate::ui::jobs::JobKind::Replica { a, gen, index } = kind else { panic!("{kind:?}") };
+        let result = full_run(&config).map(|r| r.metrics);
+        s = s.reduce(Action::ReplicaDone { a, gen, index, result });
+    }
+    assert!(s.replica_jobs().is_empty());
+    // The expected means, from three plain runs per side with seeds s, s+1, s+2.
+    let mean = |c: &crate::engine::config::Config, get: fn(&crate::engine::Metrics) -> f64| {
+        (0..3u64)
+            .map(|r| get(&full_run(&crate::engine::config::Config { seed: c.seed + r, ..c.clone() }).unwrap().metrics))
+            .sum::<f64>()
+            / 3.0
+    };
+    let html = render((*s).clone()).await;
+    assert!(html.contains("data-seeds=\"3\""), "the table says its figures are means");
+    // The value of attribute `name` in the tag around the first `marker` after `from`.
+    let attr = |from: usize, marker: &str, name: &str| -> f64 {
+        let at = from + html[from..].find(marker).unwrap_or_else(|| panic!("no {marker}"));
+        let (start, end) = (html[..at].rfind('<').unwrap(), at + html[at..].find('>').unwrap());
+        let tag = &html[start..end];
+        let v = tag.find(&format!("{name}=\"")).unwrap_or_else(|| panic!("no {name} in {tag}")) + name.len() + 2;
+        tag[v..v + tag[v..].find('"').unwrap()].parse().unwrap()
+    };
+    let cs = |m: &crate::engine::Metrics| m.ticks as f64;
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * y.abs().max(1.0);
+    let row = html.find("data-compare=\"ticks\"").unwrap();
+    let (ta, tb) = (attr(row, "data-side=\"a\"", "data-value"), attr(row, "data-side=\"b\"", "data-value"));
+    assert!(close(ta, mean(&a_config, cs)), "A's ticks {ta} vs {}", mean(&a_config, cs));
+    assert!(close(tb, mean(&b_config, cs)), "B's ticks {tb} vs {}", mean(&b_config, cs));
+    assert!(!close(ta, tb), "HZ changes the ticks");
+    let main = attr(0, "class=\"seeds-stats\"", "data-mean");
+    assert!(close(main, mean(&b_config, |m| m.throughput)), "{main}");
+    assert!(html.contains("Each figure is the mean of 3 seeds"));
+}

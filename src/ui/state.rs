@@ -15,6 +15,7 @@ use crate::share::rtapp;
 use crate::share::url::{self, UrlState, View};
 
 use super::jobs::{JobKind, RunProgress, RunResult, SeedTable};
+use super::replicas::{replica_config, Reps};
 use super::scale::{mapping, SWEEP_POINTS};
 use super::tour::{self, Tour};
 
@@ -127,6 +128,8 @@ pub struct Pinned {
     pub error: Option<String>,
     /// The user stopped A's full run: A keeps its preview (labelled so) until "Run in full".
     pub cancelled: bool,
+    /// A's runs with the further seeds when the main figures are a mean (`State::main_seeds`).
+    pub reps: Option<Rc<Reps>>,
 }
 
 impl Pinned {
@@ -216,6 +219,11 @@ pub struct State {
     pub sweep_view: url::SweepView,
     /// Identity of the last sweep planned (`Sweep::gen`): a new plan is run afresh.
     pub sweep_serial: u64,
+    /// The main figures (metrics panel, A/B table) are the mean of this many seeds
+    /// (`seeds=N`); 1 is the plain run.
+    pub main_seeds: u32,
+    /// The current config's runs with the further seeds (`replicas`), for this generation.
+    pub reps: Option<Rc<Reps>>,
     next_notice: u64,
     next_pin: u64,
 }
@@ -255,6 +263,8 @@ impl State {
             window_req: None,
             sweep_view: url::SweepView::default(),
             sweep_serial: 0,
+            main_seeds: 1,
+            reps: None,
             next_notice: 0,
             next_pin: 0,
         };
@@ -318,7 +328,13 @@ impl State {
     /// Pins `config` as A with what is known of its run so far.
     fn pin(&mut self, config: Config, result: Option<Rc<RunView>>) {
         self.next_pin += 1;
-        self.pin = Some(Rc::new(Pinned { id: self.next_pin, config, result, error: None, cancelled: false }));
+        // A pinned from the current config keeps the further seeds it already has.
+        let reps = self.shown_reps().filter(|r| r.config == config).map(|r| {
+            let mut r = (**r).clone();
+            r.owner = self.next_pin;
+            Rc::new(r)
+        });
+        self.pin = Some(Rc::new(Pinned { id: self.next_pin, config, result, error: None, cancelled: false, reps }));
     }
 
     /// The state a share link describes (see `share::url`), with one notice listing what
@@ -334,6 +350,7 @@ impl State {
         });
         let mut s = State::with_config(u.config.clone(), &preset);
         s.embed = u.embed;
+        s.main_seeds = u.main_seeds.unwrap_or(1).clamp(1, super::replicas::MAX_SEEDS);
         if u.sweep_view != s.sweep_view {
             s.sweep_view = u.sweep_view.clone();
             let key = s.sweep.as_ref().map(|sw| sw.key).unwrap_or_else(|| sweep_key(&s.config, None));
@@ -419,7 +436,45 @@ impl State {
             sweep: swept.filter(|k| *k != usual).map(str::to_string),
             sweep_view,
             tour: self.tour.clone(),
+            main_seeds: (self.main_seeds > 1).then_some(self.main_seeds),
         }
+    }
+
+    /// The runs the mean of `main_seeds` still needs: B's (the current config) and A's
+    /// (pinned), each with its job and config, B's first.
+    pub fn replica_jobs(&self) -> Vec<(JobKind, Config)> {
+        if self.main_seeds <= 1 {
+            return Vec::new();
+        }
+        let fresh = |owner: u64, c: &Config| Reps::new(owner, c, self.main_seeds);
+        let missing = |reps: Option<&Rc<Reps>>, owner: u64, c: &Config| {
+            let reps = reps.filter(|r| r.owner == owner && r.seeds() == self.main_seeds as usize);
+            reps.map(|r| r.missing()).unwrap_or_else(|| fresh(owner, c).missing())
+        };
+        let mut jobs: Vec<(JobKind, Config)> = missing(self.reps.as_ref(), self.gen, &self.config)
+            .into_iter()
+            .map(|index| (JobKind::Replica { a: None, gen: self.gen, index }, replica_config(&self.config, index)))
+            .collect();
+        // While A is the current config, B's runs are A's too (`Action::ReplicaDone`).
+        if let Some(p) = self.pin.as_ref().filter(|p| p.error.is_none() && p.config != self.config) {
+            jobs.extend(missing(p.reps.as_ref(), p.id, &p.config).into_iter().map(|index| {
+                (JobKind::Replica { a: Some(p.id), gen: self.gen, index }, replica_config(&p.config, index))
+            }));
+        }
+        jobs
+    }
+
+    /// B's further-seed runs, when they belong to the current config and count.
+    pub fn shown_reps(&self) -> Option<&Rc<Reps>> {
+        let n = self.main_seeds as usize;
+        self.reps.as_ref().filter(|r| n > 1 && r.owner == self.gen && r.seeds() == n)
+    }
+
+    /// A's further-seed runs, when they count.
+    pub fn pin_reps(&self) -> Option<&Rc<Reps>> {
+        let n = self.main_seeds as usize;
+        let p = self.pin.as_ref()?;
+        p.reps.as_ref().filter(|r| n > 1 && r.owner == p.id && r.seeds() == n)
     }
 
     /// The tour named `name`: the imported one first, then the built-in ones.
@@ -469,6 +524,7 @@ impl State {
             if n.sweep.as_ref().map(|s| s.key) == self.sweep.as_ref().map(|s| s.key) {
                 n.sweep = self.sweep.clone();
             }
+            n.reps = self.reps.clone();
         } else {
             n.gen = self.gen + 1;
         }
@@ -643,6 +699,16 @@ pub enum Action {
     Tour(Option<(String, usize)>),
     /// The reader's answer to the open step.
     TourAnswer(String),
+    /// Show the main figures as the mean of this many seeds (1: the plain run).
+    MainSeeds(u32),
+    /// A further-seed run of B (`a` None, config generation `gen`) or of the pinned A
+    /// (`a` its pin id): replica `index` (1-based, seed + index).
+    ReplicaDone {
+        a: Option<u64>,
+        gen: u64,
+        index: usize,
+        result: Result<crate::engine::Metrics, String>,
+    },
 }
 
 impl Reducible for State {
@@ -937,6 +1003,7 @@ impl Reducible for State {
                     sweep: None,
                     tour: None,
                     sweep_view: s.sweep_view.clone(),
+                    main_seeds: (s.main_seeds > 1).then_some(s.main_seeds),
                 };
                 let mut n = s.navigate(&u);
                 n.tour = Some((t.name.clone(), step));
@@ -945,6 +1012,35 @@ impl Reducible for State {
                 return Rc::new(n);
             }
             Action::TourAnswer(reply) => s.tour_reply = Some(reply),
+            Action::MainSeeds(n) => s.main_seeds = n.clamp(1, super::replicas::MAX_SEEDS),
+            Action::ReplicaDone { a: None, gen, index, result } => {
+                if gen != s.gen || s.main_seeds <= 1 {
+                    return self;
+                }
+                let n = s.main_seeds;
+                let reps = match s.reps.take() {
+                    Some(r) if r.owner == gen && r.seeds() == n as usize => r,
+                    _ => Rc::new(Reps::new(gen, &s.config, n)),
+                };
+                let mut reps = Rc::unwrap_or_clone(reps);
+                reps.put(index, result.clone());
+                s.reps = Some(Rc::new(reps));
+                // The current config's runs are A's while they are the same config.
+                if let Some(pin) = s.pin.as_ref().filter(|p| p.config == s.config).map(|p| p.id) {
+                    return Rc::new(s).reduce(Action::ReplicaDone { a: Some(pin), gen, index, result });
+                }
+            }
+            Action::ReplicaDone { a: Some(id), index, result, .. } => {
+                let n = s.main_seeds;
+                let Some(pin) = s.pin.as_mut().filter(|p| p.id == id && n > 1) else { return self };
+                let pin = Rc::make_mut(pin);
+                let mut reps = match pin.reps.take() {
+                    Some(r) if r.owner == id && r.seeds() == n as usize => Rc::unwrap_or_clone(r),
+                    _ => Reps::new(id, &pin.config, n),
+                };
+                reps.put(index, result);
+                pin.reps = Some(Rc::new(reps));
+            }
         }
         Rc::new(s)
     }
@@ -1211,6 +1307,56 @@ mod tests {
         let s = reduce(s, Action::Set { key: "hz", value: "1000".into() });
         assert_eq!(s.pin.as_ref().unwrap().config.hz, 250, "A stays as pinned");
         assert!(reduce(s, Action::Unpin).pin.is_none());
+    }
+
+    fn rep(throughput: f64) -> Result<Metrics, String> {
+        Ok(Metrics { throughput, ..Default::default() })
+    }
+
+    #[test]
+    fn the_main_figures_over_seeds_ask_for_each_further_seed_of_a_and_b_once() {
+        let s = Rc::new(State::default());
+        assert!(s.replica_jobs().is_empty(), "one seed: nothing more to run");
+        let s = reduce(s, Action::MainSeeds(3));
+        assert_eq!(s.query().split('&').filter(|p| *p == "seeds=3").count(), 1, "{}", s.query());
+        let seed = s.config.seed;
+        let jobs = s.replica_jobs();
+        assert_eq!(jobs.iter().map(|(_, c)| c.seed).collect::<Vec<_>>(), [seed + 1, seed + 2]);
+        assert!(jobs.iter().all(|(_, c)| Config { seed, ..c.clone() } == s.config), "only the seed differs");
+        // Pinned while A is the current config: B's runs are A's, nothing runs twice.
+        let s = reduce(s, Action::PinA);
+        assert_eq!(s.replica_jobs().len(), 2);
+        let gen = s.gen;
+        let s = reduce(s, Action::ReplicaDone { a: None, gen, index: 2, result: rep(4.0) });
+        assert_eq!(s.shown_reps().unwrap().missing(), [1]);
+        assert_eq!(s.pin_reps().unwrap().missing(), [1], "A got B's answer");
+        let s = reduce(s, Action::ReplicaDone { a: None, gen: gen - 1, index: 1, result: rep(9.0) });
+        assert_eq!(s.shown_reps().unwrap().missing(), [1], "another config's answer is dropped");
+        // B moves on: its seeds start over, A keeps its own.
+        let s = reduce(s, Action::Set { key: "hz", value: "1000".into() });
+        let jobs = s.replica_jobs();
+        let (b, a): (Vec<_>, Vec<_>) = jobs.iter().partition(|(k, _)| matches!(k, JobKind::Replica { a: None, .. }));
+        assert_eq!((b.len(), a.len()), (2, 1));
+        assert_eq!(a[0].1.hz, 250, "A's replica is A's config");
+        assert!(b.iter().all(|(_, c)| c.hz == 1000));
+        let id = s.pin.as_ref().unwrap().id;
+        let gen = s.gen;
+        let s = reduce(s, Action::ReplicaDone { a: Some(id), gen, index: 1, result: Err("boom".into()) });
+        assert!(s.pin_reps().unwrap().complete(), "a failed seed is not asked for again");
+        assert_eq!(s.replica_jobs().len(), 2);
+        // Back to one seed: nothing runs and nothing stale is shown.
+        let s = reduce(s, Action::MainSeeds(1));
+        assert!(s.replica_jobs().is_empty() && s.shown_reps().is_none() && s.pin_reps().is_none());
+        assert!(!s.query().contains("seeds="));
+    }
+
+    #[test]
+    fn a_seeds_link_opens_with_the_mean_asked_for_and_bad_counts_are_clamped() {
+        let (u, n) = url::parse("v=1&preset=intro&seeds=5");
+        assert!(n.is_empty());
+        let s = State::from_url(&u, &n);
+        assert_eq!((s.main_seeds, s.replica_jobs().len()), (5, 4));
+        assert_eq!(Rc::new(s).reduce(Action::MainSeeds(1000)).main_seeds, super::super::replicas::MAX_SEEDS);
     }
 
     #[test]

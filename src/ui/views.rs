@@ -12,8 +12,8 @@ use crate::engine::metrics::{Metrics, StopReason};
 use crate::engine::presets::preset;
 
 use super::format::{
-    delta_percent, delta_text, metric_display, metric_label, metric_unit, metric_value, num, stop_reason_text,
-    time_scale, verdict, METRICS,
+    better_way, delta_percent, delta_text, metric_display, metric_label, metric_unit, metric_value, num,
+    stop_reason_text, time_scale, verdict, METRICS,
 };
 use super::jobs::SeedTable;
 use super::state::{Action, RunView, Seeds};
@@ -35,6 +35,8 @@ pub struct MetricsPanelProps {
 pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
     let empty = Metrics::default();
     let m = props.result.as_ref().map(|r| &r.metrics).unwrap_or(&empty);
+    let ctx = use_context::<StateCtx>();
+    let seeds_line = ctx.as_ref().map(|c| seeds_line(c, props.result.as_ref()));
     let stop = props.result.as_ref().and_then(|_| stop_reason_text(m.stop_reason));
     let no_events = props.result.is_some() && m.events == 0;
     html! {
@@ -58,6 +60,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                     }
                 }) }
             </dl>
+            { seeds_line.unwrap_or_default() }
             <details class="metric-help">
                 <summary>{"What these figures measure"}</summary>
                 <dl>
@@ -78,6 +81,56 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                 <p class="note" data-metric="stop_reason">{s}</p>
             }
         </section>
+    }
+}
+
+/// The main result over several seeds: the picker (`seeds=N`) and, once runs are in, their
+/// mean and range in the main figure's unit. `data-mean`, `data-min`, `data-max` and
+/// `data-n` carry the raw numbers for scripts.
+fn seeds_line(ctx: &StateCtx, result: Option<&Rc<RunView>>) -> Html {
+    let n = ctx.main_seeds;
+    let on_pick = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: Event| {
+            let v = super::controls::select_value(&e);
+            ctx.dispatch(Action::MainSeeds(v.parse().unwrap_or(1)));
+        })
+    };
+    let d = &METRICS[0];
+    // Only a full run of the config the further seeds belong to is their replica 0.
+    let reps = ctx.shown_reps().filter(|r| result.is_some_and(|res| res.gen == r.owner && !res.preview));
+    let stats = reps.zip(result).and_then(|(reps, res)| super::replicas::stats(&res.metrics, reps, d.get));
+    let m = result.map(|r| &r.metrics);
+    let summary = match (stats, reps, m) {
+        (Some(st), Some(reps), Some(m)) => {
+            let (div, unit) = time_scale(st.mean.abs().max(st.max.abs()), &metric_unit(d, m));
+            let range = format!("{}–{}", num(st.min / div), num(st.max / div));
+            let progress = (st.n < reps.seeds()).then(|| format!(" · {}/{} seeds in", st.n, reps.seeds()));
+            let first = reps.config.seed;
+            html! { <span class="seeds-stats" data-mean={st.mean.to_string()} data-min={st.min.to_string()}
+                    data-max={st.max.to_string()} data-n={st.n.to_string()}>
+                <strong>{format!("{} {unit}", num(st.mean / div))}</strong>
+                {format!(" mean of {} seeds (seed {first} to {}), range {range}", st.n, first.wrapping_add(st.n as u64 - 1))}
+                {progress.unwrap_or_default()}
+                if !reps.failed.is_empty() { {format!(" · {} failed", reps.failed.len())} }
+            </span> }
+        }
+        _ if n > 1 => {
+            html! { <span class="seeds-stats pending">{format!("The other {} seeds run after the full run.", n - 1)}</span> }
+        }
+        _ => html! {},
+    };
+    html! {
+        <p class="seeds-line" data-metric="throughput_seeds">
+            <label>{"Result over "}
+                <select name="main_seeds" onchange={on_pick} aria-label="Seeds the main figures average">
+                    { for super::replicas::CHOICES.iter().map(|c| html! {
+                        <option value={c.to_string()} selected={*c == n}>{if *c == 1 { "one seed".to_string() } else { format!("{c} seeds") }}</option>
+                    }) }
+                </select>
+            </label>
+            {" "}{summary}
+        </p>
     }
 }
 
@@ -137,6 +190,30 @@ pub fn compare_table(props: &CompareProps) -> Html {
     };
     let b_config = props.b_config.as_ref().unwrap_or(&b.config);
     let diffs = b_config.diff(&a.config);
+    // Over several seeds (`seeds=N`): the means, once every seed of both sides is in.
+    let ctx = use_context::<StateCtx>();
+    let seeds = ctx.as_ref().map_or(1, |c| c.main_seeds as usize);
+    let ra = ctx.as_ref().and_then(|c| c.pin_reps().cloned()).filter(|r| r.config == a.config && !a.preview);
+    let rb = ctx.as_ref().and_then(|c| c.shown_reps().cloned()).filter(|r| r.owner == b.gen && !b.preview);
+    let means = match (&ra, &rb) {
+        (Some(ra), Some(rb)) if seeds > 1 && !partial && ra.complete() && rb.complete() => {
+            Some((ra.clone(), rb.clone()))
+        }
+        _ => None,
+    };
+    let seeds_in =
+        |r: &Option<Rc<super::replicas::Reps>>| r.as_ref().map_or(1, |r| 1 + r.runs.iter().flatten().count());
+    let seeds_note = if seeds <= 1 || partial {
+        None
+    } else if means.is_some() {
+        Some(format!("Each figure is the mean of {seeds} seeds (each side's seed and the {} after it); a change is coloured only where A's and B's seed ranges do not overlap, and ≈ marks one within them.", seeds - 1))
+    } else {
+        Some(format!(
+            "Figures of one seed so far: the other seeds are running (A {}/{seeds}, B {}/{seeds}).",
+            seeds_in(&ra),
+            seeds_in(&rb)
+        ))
+    };
     html! {
         <div class="compare">
             <p class="diff">{"B differs from A in: "}
@@ -150,24 +227,42 @@ pub fn compare_table(props: &CompareProps) -> Html {
                     super::format::count(super::jobs::PREVIEW_EVENT_BUDGET),
                 )}</p>
             }
-            <table data-preview={(!sides.is_empty()).then(|| sides.join(" "))} data-updating={props.b_stale.then_some("b")}>
+            if let Some(n) = seeds_note { <p class="note seeds-note">{n}</p> }
+            <table data-preview={(!sides.is_empty()).then(|| sides.join(" "))} data-updating={props.b_stale.then_some("b")}
+                data-seeds={means.as_ref().map(|_| seeds.to_string())}>
                 <thead><tr><th scope="col">{"metric"}</th>{ heading("a", a_partial, false) }{ heading("b", b_partial, props.b_stale) }<th scope="col">{"Δ B vs A"}</th></tr></thead>
                 <tbody>
                 { for METRICS.iter().map(|d| {
-                    let v = if partial { None } else { verdict(d, &a.metrics, &b.metrics) };
+                    let seed_stats = means.as_ref().and_then(|(ra, rb)| {
+                        let st = |m: &Metrics, r: &super::replicas::Reps| super::replicas::stats(m, r, d.get);
+                        st(&a.metrics, ra).zip(st(&b.metrics, rb))
+                    });
+                    let (va, vb) = match seed_stats {
+                        Some((sa, sb)) => (sa.mean, sb.mean),
+                        None => ((d.get)(&a.metrics), (d.get)(&b.metrics)),
+                    };
+                    let noise = seed_stats.is_some_and(|(sa, sb)| super::replicas::within_seed_noise(&sa, &sb));
+                    let v = match seed_stats {
+                        _ if partial => None,
+                        Some(_) if noise => None,
+                        Some(_) => better_way(d, &b.metrics, va, vb),
+                        None => verdict(d, &a.metrics, &b.metrics),
+                    };
                     let cls = match v { Some(true) => "better", Some(false) => "worse", None => "" };
-                    let delta = if partial { "…".to_string() } else { delta_text(delta_percent((d.get)(&a.metrics), (d.get)(&b.metrics))) };
+                    let delta = if partial { "…".to_string() } else { delta_text(delta_percent(va, vb)) };
+                    let delta = if noise && va != vb { format!("≈ {delta}") } else { delta };
                     // One scale per row, from the larger side, so A and B read in the same unit.
-                    let (va, vb) = ((d.get)(&a.metrics), (d.get)(&b.metrics));
                     let (div, unit) = if d.integer { (1.0, metric_unit(d, &b.metrics)) } else { time_scale(va.abs().max(vb.abs()), &metric_unit(d, &b.metrics)) };
-                    let cell = |m: &Metrics, v: f64| if d.integer { metric_value(d, m) } else { num(v / div) };
+                    let cell = |m: &Metrics, v: f64| if d.integer && seed_stats.is_none() { metric_value(d, m) } else { num(v / div) };
+                    let range = |s: Option<super::replicas::SeedStats>| s.map(|s| format!("seeds range {}–{}", num(s.min / div), num(s.max / div)));
                     html! {
                         <tr data-compare={d.key} title={d.help}>
                             <th scope="row">{metric_label(d, &b.metrics)}<span class="u">{" "}{unit}</span></th>
-                            <td class="a" data-metric={d.key} data-side="a">{cell(&a.metrics, va)}</td>
-                            <td class="b" data-metric={d.key} data-side="b">{cell(&b.metrics, vb)}</td>
-                            <td class={classes!("delta", cls)}>{delta}
-                                if !cls.is_empty() { <span class="sr">{format!(" ({cls})")}</span> }</td>
+                            <td class="a" data-metric={d.key} data-side="a" data-value={va.to_string()} title={range(seed_stats.map(|s| s.0))}>{cell(&a.metrics, va)}</td>
+                            <td class="b" data-metric={d.key} data-side="b" data-value={vb.to_string()} title={range(seed_stats.map(|s| s.1))}>{cell(&b.metrics, vb)}</td>
+                            <td class={classes!("delta", cls, noise.then_some("noise"))}>{delta}
+                                if !cls.is_empty() { <span class="sr">{format!(" ({cls})")}</span> }
+                                if noise { <span class="sr">{" (within the seed range)"}</span> }</td>
                         </tr>
                     }
                 }) }

@@ -252,12 +252,13 @@ proptest! {
         embed in any::<bool>(),
         views in prop::sample::subsequence(View::ALL.to_vec(), 0..=4).prop_shuffle(),
         sweep in prop::option::of(0..KEYS.len()),
+        main_seeds in prop::option::of(2..=MAX_REPLICAS),
     ) {
         let preset = preset_ix.map(|i| PRESETS[i].name.to_string());
         let start = preset.as_deref().and_then(presets::preset).map(|p| (p.config)()).unwrap_or_default();
         let config = random_config(start, &a);
         let compare = b.map(|b| random_config(config.clone(), &b));
-        let state = UrlState { preset, config, embed, views, compare, sweep: sweep.map(|i| KEYS[i].key.to_string()), sweep_view: SweepView::default(), tour: None };
+        let state = UrlState { preset, config, embed, views, compare, sweep: sweep.map(|i| KEYS[i].key.to_string()), sweep_view: SweepView::default(), tour: None, main_seeds };
         let q = to_query(&state);
         let (back, notices) = parse(&q);
         prop_assert!(notices.is_empty(), "{q}: {notices:?}");
@@ -302,6 +303,24 @@ fn sweep_view_keys_round_trip_and_unknown_metrics_fall_back_with_a_message() {
     assert!(text[0].ends_with("showing the preset's metric"), "{text:?}");
     assert!(text.iter().any(|t| t.starts_with("replicas=99: not a whole number from 1 to 16")), "{text:?}");
     assert!(text.iter().any(|t| t.starts_with("sweep2=nope: not a config key")), "{text:?}");
+}
+
+#[test]
+fn main_seeds_round_trip_and_a_bad_count_means_one_run() {
+    let (s, notices) = parse("v=1&preset=intro&seeds=5&seed=3");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(s.main_seeds, Some(5));
+    assert_eq!(s.config.seed, 3, "seed= is still the first seed");
+    assert!(to_query(&s).ends_with("&seeds=5"), "{}", to_query(&s));
+    assert_eq!(parse(&to_query(&s)).0, s);
+    assert_eq!(parse("v=1&seeds=1").0.main_seeds, None, "one seed is the plain run");
+    for bad in ["0", "17", "x", "-2"] {
+        let (s, notices) = parse(&format!("v=1&seeds={bad}&hz=250"));
+        assert_eq!(s.main_seeds, None);
+        assert_eq!(s.config.hz, 250, "the rest of the link is kept");
+        let text: Vec<String> = notices.iter().map(|n| n.to_string()).collect();
+        assert_eq!(text, [format!("seeds={bad}: not a whole number from 1 to 16; one run")]);
+    }
 }
 
 #[test]

@@ -16,6 +16,7 @@ use crate::engine::config::key_doc;
 use crate::engine::metrics::{self, Metrics};
 use crate::share::url::{SweepView, MAX_REPLICAS};
 
+use super::controls::select_value;
 use super::format::num;
 use super::plots::{short, SweepPlot};
 use super::state::{plan_sweep_n, sweepable, Action, Sweep};
@@ -51,13 +52,7 @@ pub fn with_view(sw: Sweep, view: &SweepView) -> Sweep {
 }
 
 /// A cell's figure over its replicas so far.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Spread {
-    pub mean: f64,
-    pub min: f64,
-    pub max: f64,
-    pub n: usize,
-}
+pub use super::replicas::SeedStats as Spread;
 
 /// The figure `metric` of each cell (None until its first replica is in): mean, min, max
 /// over the replicas in. The order of the answers does not matter: each has its slot.
@@ -66,20 +61,24 @@ pub fn cell_stats(sw: &Sweep, metric: &str) -> Vec<Option<Spread>> {
     (0..cells)
         .map(|i| {
             sw.points[i].as_ref()?;
-            let vs: Vec<f64> = std::iter::once(&sw.points[i])
+            let vs = std::iter::once(&sw.points[i])
                 .chain((1..sw.replicas).map(|r| &sw.runs[(r - 1) * cells + i]))
                 .flatten()
-                .map(|m| value(m, metric))
-                .collect();
-            let n = vs.len();
-            Some(Spread {
-                mean: vs.iter().sum::<f64>() / n as f64,
-                min: vs.iter().copied().fold(f64::INFINITY, f64::min),
-                max: vs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-                n,
-            })
+                .map(|m| value(m, metric));
+            super::replicas::spread(vs)
         })
         .collect()
+}
+
+/// The pinned A's `metric`, for the level drawn across the sweep plot: its full run's
+/// value, or the mean over its seeds once they are all in (`State::main_seeds`). None
+/// without a pin or before A's full run.
+pub fn pinned_level(s: &super::state::State, metric: &str) -> Option<f64> {
+    let a = s.pin.as_ref()?.result.as_ref().filter(|r| !r.preview)?;
+    match s.pin_reps().filter(|r| r.complete() && r.config == a.config) {
+        Some(reps) => super::replicas::stats(&a.metrics, reps, |m| value(m, metric)).map(|st| st.mean),
+        None => Some(value(&a.metrics, metric)),
+    }
 }
 
 /// `metric` of `m` (an unknown name reads as the main result).
@@ -117,10 +116,6 @@ pub fn pareto_front(points: &[(f64, f64)], hx: bool, hy: bool) -> Vec<usize> {
         .collect();
     front.sort_by(|&a, &b| points[a].0.total_cmp(&points[b].0).then(a.cmp(&b)));
     front
-}
-
-fn select_value(e: &Event) -> String {
-    e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|i| i.value()).unwrap_or_default()
 }
 
 /// A metric's label for a picker: `p99 wakeup latency`, `C6 residency`.
@@ -201,7 +196,7 @@ pub fn sweep_panel(props: &SweepPanelProps) -> Html {
             if sw.key2.is_some() {
                 <Heatmap sweep={sw.clone()} metric={metric.clone()} />
             } else {
-                <SweepPlot sweep={sw.clone()} metric={AttrValue::from(metric.clone())} />
+                <SweepPlot sweep={sw.clone()} metric={AttrValue::from(metric.clone())} a_value={pinned_level(&ctx, &metric)} />
             }
             if !pareto.is_empty() {
                 <ParetoPlot sweep={sw.clone()} x={pareto} y={metric.clone()} />
