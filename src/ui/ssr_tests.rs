@@ -247,3 +247,11 @@ async fn over_three_seeds_the_panel_and_the_ab_table_show_each_sides_mean() {
     assert!(close(main, mean(&b_config, |m| m.throughput)), "{main}");
     assert!(html.contains("Each figure is the mean of 3 seeds"));
 }
+
+#[tokio::test]
+async fn an_embedded_plot_draws_the_links_y_metric() {
+    // The embed's plot view drew the main result whatever `sweep_y=` said.
+    let html = render(from_link("v=1&preset=intro&embed=1&view=plot&sweep_y=ticks")).await;
+    assert!(html.contains("data-view=\"plot\""), "the plot view is the embed");
+    assert!(html.contains("data-metric=\"ticks\""), "the sweep plots ticks");
+}
