@@ -21,6 +21,12 @@ pub const OVERHEAD_COLOURS: [&str; 7] = ["#882255", "#CC6677", "#332288", "#AA44
 pub const IDLE_COLOURS: [&str; 8] =
     ["#F5F5F0", "#E0E8D8", "#C8DCD8", "#B0C4D8", "#A8A8CC", "#9C8CB4", "#806E94", "#5C4E6C"];
 
+/// The same ramp for the dark theme: the hues of `IDLE_COLOURS` (sage, blue-grey, plum),
+/// with lightness falling from a mid tone (POLL) towards the dark panel (`#171e26`), so
+/// depth still recedes and C1, C1E and C6 still differ in hue, not only in grey.
+pub const IDLE_COLOURS_DARK: [&str; 8] =
+    ["#8A9382", "#74876E", "#5E7F7A", "#557088", "#5A5A90", "#63508A", "#503F6E", "#3C3052"];
+
 /// Outline of an idle-shaded bar or swatch (the lightest shades vanish on a light panel).
 pub const IDLE_OUTLINE: &str = "#8A8A8A";
 
@@ -48,6 +54,28 @@ pub fn idle_color(depth: u8, of: u8) -> String {
 mod tests {
     use super::*;
     use crate::engine::trace::Overhead;
+
+    fn rgb(hex: &str) -> [f64; 3] {
+        let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+        [(v >> 16) as f64, ((v >> 8) & 0xff) as f64, (v & 0xff) as f64]
+    }
+
+    #[test]
+    fn idle_shades_recede_with_depth_and_three_states_differ_in_colour_on_both_themes() {
+        for ramp in [IDLE_COLOURS, IDLE_COLOURS_DARK] {
+            let light: Vec<f64> = ramp.iter().map(|c| rgb(c).iter().sum::<f64>()).collect();
+            assert!(light.windows(2).all(|w| w[1] < w[0]), "lightness falls with depth: {ramp:?}");
+            // POLL, C1, C1E, C6 (4 states): each pair of neighbours visibly apart.
+            let shades: Vec<[f64; 3]> = (0..4).map(|s| rgb(ramp[idle_shade(s, 4) as usize])).collect();
+            for w in shades.windows(2) {
+                let d = w[0].iter().zip(&w[1]).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt();
+                assert!(d > 40.0, "neighbouring states too close ({d:.0}) in {ramp:?}");
+            }
+            // Not a grey ramp: the deep states carry a hue.
+            let deep = rgb(ramp[7]);
+            assert!(deep[2] - deep[1] > 15.0, "the deepest state is plum, not grey: {ramp:?}");
+        }
+    }
 
     #[test]
     fn overheads_have_distinct_colours_not_used_by_tasks() {

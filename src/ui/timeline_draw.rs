@@ -21,7 +21,7 @@ use crate::engine::trace::{InstantKind, Overhead, Span, SpanKind, Trace};
 
 // The series colours (tasks, sys bursts, overheads, idle shades) live in `ui::palette`, so
 // the plots and the legend use the very same ones.
-pub use super::palette::{idle_shade, IDLE_COLOURS, OVERHEAD_COLOURS, SYS_COLOURS, TASK_COLOURS};
+pub use super::palette::{idle_shade, IDLE_COLOURS, IDLE_COLOURS_DARK, OVERHEAD_COLOURS, SYS_COLOURS, TASK_COLOURS};
 
 pub const BACKGROUND: &str = "#FFFFFF";
 pub const GUTTER: &str = "#F6F6F6";
@@ -68,8 +68,9 @@ pub const LIGHT: Chrome = Chrome {
     idle: IDLE_COLOURS,
 };
 
-/// On the page's dark panel (`--panel: #171e26`): idle shades go from a mid grey (POLL) to
-/// just above the background (the deepest state), as on light they go towards black.
+/// On the page's dark panel (`--panel: #171e26`): idle shades go from a mid tone (POLL) to
+/// just above the background (the deepest state), turning in hue as on light
+/// (`palette::IDLE_COLOURS_DARK`).
 pub const DARK: Chrome = Chrome {
     background: "#171E26",
     gutter: "#1C242D",
@@ -81,7 +82,7 @@ pub const DARK: Chrome = Chrome {
     migrate_arrow: "#8A96A3",
     cursor: "#FFFFFF",
     tooltip_bg: "#0F141A",
-    idle: ["#6B7682", "#616B77", "#57616C", "#4D5661", "#444C56", "#3B434C", "#333A42", "#2B3138"],
+    idle: IDLE_COLOURS_DARK,
 };
 
 /// Colour ids index this table: 0..8 task run, 8..16 sys, 16..23 overheads, 23..31 idle.
