@@ -26,19 +26,19 @@ after(async () => {
 async function ready(page) {
   await page.waitForFunction(() => {
     const m = document.querySelector('section.metrics');
-    return m && m.getAttribute('aria-busy') === 'false' && document.querySelector('.timeline canvas');
+    return m && m.getAttribute('aria-busy') === 'false' && document.querySelector('.timeline canvas[role=img]');
   }, null, { timeout: RUN_MS });
 }
 
 /** Zooms the canvas in by pressing + `n` times (keyboard focus on the canvas). */
 async function zoomIn(page, n) {
-  await page.focus('.timeline canvas');
+  await page.focus('.timeline canvas[role=img]');
   for (let i = 0; i < n; i++) await page.keyboard.press('+');
 }
 
 /** Clicks (or taps) grid points on the canvas until `want()` holds in the page; returns its value. */
 async function hunt(page, want, { tap = false, cols = 40 } = {}) {
-  const box = await page.locator('.timeline canvas').boundingBox();
+  const box = await page.locator('.timeline canvas[role=img]').boundingBox();
   for (let fy = 0.15; fy < 0.95; fy += 0.08) {
     for (let i = 1; i < cols; i++) {
       const x = box.x + (box.width * i) / cols;
@@ -110,7 +110,7 @@ test('phone: a tap on a span shows its details in the panel', { timeout: 300_000
   try {
     const { page, problems } = await open(b.context, new URL("/?v=1&preset=nohz-pipe&loops=2000", server.url).href);
     await ready(page);
-    await page.locator('.timeline canvas').scrollIntoViewIfNeeded();
+    await page.locator('.timeline canvas[role=img]').scrollIntoViewIfNeeded();
     const got = await hunt(page, () => {
       const li = [...document.querySelectorAll('.inspector .inspect-details li')].map((l) => l.textContent);
       return li.length >= 3 ? li : null;

@@ -88,9 +88,9 @@ const scenarios = {
   inspect: async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=2000', page.url()).href);
     await settle(page);
-    await page.focus('.timeline canvas');
+    await page.focus('.timeline canvas[role=img]');
     for (let i = 0; i < 30; i++) await page.keyboard.press('+');
-    const box = await page.locator('.timeline canvas').boundingBox();
+    const box = await page.locator('.timeline canvas[role=img]').boundingBox();
     outer: for (let fy = 0.15; fy < 0.95; fy += 0.08) {
       for (let i = 1; i < 30; i++) {
         await page.mouse.click(box.x + (box.width * i) / 30, box.y + box.height * fy);

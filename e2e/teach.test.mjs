@@ -135,3 +135,69 @@ test('linked A/B: zooming A zooms B to the same window; unlinked, B stays', asyn
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/** The window a timeline canvas says it shows, in ns: [from, to, end]. */
+async function shownWindow(page, nth = 0) {
+  const label = await page.locator('.timeline canvas[role=img]').nth(nth).getAttribute('aria-label');
+  const m = label.match(/showing (.*?) to (.*?) of (.*?);/);
+  assert.ok(m, label);
+  const ns = (t) => {
+    const [, v, u] = t.trim().match(/^([\d.,]+)\s*(ns|µs|ms|s)$/) ?? [];
+    assert.ok(v, `a time: ${t}`);
+    return Number(v.replaceAll(',', '')) * { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 }[u];
+  };
+  return [ns(m[1]), ns(m[2]), ns(m[3])];
+}
+
+test('drag-to-zoom, the minimap and "zoom to selection" reach a single wakeup in a few steps', { timeout: 300_000 }, async () => {
+  const { page, problems } = await open(browser.context, url('/?v=1&preset=nohz-pipe&loops=2000'));
+  await page.waitForSelector('.status.ok', { timeout: 60_000 });
+  const canvas = page.locator('.timeline canvas[role=img]');
+  const box = await canvas.boundingBox();
+  const [f0, f1, end] = await shownWindow(page);
+  assert.equal(f0, 0);
+  // Shift-drag across the second quarter of the plot (right of the 52 px gutter).
+  const plotX = (f) => box.x + 52 + (box.width - 52) * f;
+  const y = box.y + box.height / 2;
+  await page.keyboard.down('Shift');
+  await page.mouse.move(plotX(0.25), y);
+  await page.mouse.down();
+  await page.mouse.move(plotX(0.4), y, { steps: 4 });
+  await page.mouse.move(plotX(0.5), y, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.waitForTimeout(300);
+  const [d0, d1] = await shownWindow(page);
+  const len = f1 - f0;
+  assert.ok(Math.abs(d0 - len * 0.25) < len * 0.01 && Math.abs(d1 - len * 0.5) < len * 0.01, `zoomed to the dragged quarter: ${d0}..${d1} of ${len}`);
+  // The minimap is the whole run: a click at 60% of it centres the view there.
+  const mini = await page.locator('.timeline canvas.minimap').boundingBox();
+  assert.ok(mini && mini.height > 10, 'a minimap under the lanes');
+  await page.mouse.click(mini.x + 52 + (mini.width - 52) * 0.6, mini.y + mini.height / 2);
+  await page.waitForTimeout(300);
+  const [m0, m1] = await shownWindow(page);
+  assert.ok(Math.abs((m0 + m1) / 2 - end * 0.6) < end * 0.02 && Math.abs(m1 - m0 - (d1 - d0)) < (d1 - d0) * 0.01, `centred at 60%, same zoom: ${m0}..${m1} (end ${end}, dragged ${d0}..${d1})`);
+  // Zoom in a little, select a run that follows a wakeup, and zoom to it.
+  await page.focus('.timeline canvas[role=img]');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('+');
+  await page.keyboard.press('Home');
+  let found = false;
+  outer: for (let fy = 0.1; fy < 0.9; fy += 0.08) {
+    for (let i = 1; i < 40; i++) {
+      await page.mouse.click(box.x + 52 + ((box.width - 52) * i) / 40, box.y + box.height * fy);
+      if (await page.$('.inspector .inspect-wake[data-latency-ns]')) { found = true; break outer; }
+    }
+  }
+  assert.ok(found, 'a click selected a woken run');
+  const latency = Number(await page.getAttribute('.inspector .inspect-wake[data-latency-ns]', 'data-latency-ns'));
+  await page.click('button.zoom-to');
+  await page.waitForTimeout(300);
+  const [z0, z1] = await shownWindow(page);
+  // The window is the wakeup to the run's start (its latency), a little of the run, and a
+  // quarter either side: at most about 3x the latency (2 µs at least).
+  assert.ok(z1 - z0 <= 3 * Math.max(latency, 2000) + 10 && z1 - z0 < (d1 - d0) / 10, `zoomed to the wakeup: ${z1 - z0} ns shown for a ${latency} ns latency`);
+  assert.ok(z1 - z0 >= Math.min(latency, 2000), `the whole latency (${latency} ns) fits: ${z1 - z0} ns`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -19,6 +19,7 @@ pub mod state;
 pub mod sweep;
 pub mod timeline;
 pub mod timeline_draw;
+pub mod timeline_nav;
 pub mod tour;
 pub mod trace_window;
 pub mod views;

@@ -28,6 +28,7 @@ use web_sys::{
 use yew::prelude::*;
 
 use super::timeline_draw::{self as draw, Align, Layout, Scene, TraceIndex, View};
+use super::timeline_nav as nav;
 use crate::engine::time::Ns;
 use crate::engine::trace::{Overhead, Trace};
 
@@ -149,6 +150,15 @@ struct Inner {
     /// A stretch to ask for, emitted once the frame has let go of this state (the callback
     /// dispatches, and a re-render borrows it).
     window_ask: Option<Ns>,
+    /// Drag-to-zoom: the CSS x where the drag began and where it is now.
+    select: Option<(f64, f64)>,
+    /// A plain drag selects a range to zoom to (the toolbar's toggle) instead of panning.
+    select_mode: bool,
+    /// The minimap under the lanes: its canvas and context, the whole run's busy shares,
+    /// and the (view, width) it was last drawn for.
+    mini: Option<(HtmlCanvasElement, CanvasRenderingContext2d)>,
+    minimap: Option<nav::Minimap>,
+    mini_seen: Option<(View, u32, bool)>,
 }
 
 impl Default for Inner {
@@ -182,6 +192,11 @@ impl Default for Inner {
             asked: Vec::new(),
             fit_view: View::fit(1),
             window_ask: None,
+            select: None,
+            select_mode: false,
+            mini: None,
+            minimap: None,
+            mini_seen: None,
         }
     }
 }
@@ -206,6 +221,8 @@ impl Inner {
             self.view = self.fit_view;
             self.asked.clear();
         }
+        self.minimap = Some(nav::Minimap::new(&trace, MINIMAP_COLS, self.index.end));
+        self.mini_seen = None;
         self.trace = trace;
         self.label = label;
         self.base = None;
@@ -309,6 +326,17 @@ impl Inner {
             paint(&ctx, &draw::play_cursor(&self.trace, &self.index, &layout, t, x, self.playing), None);
         }
         paint(&ctx, &draw::overlay(&layout, &lines, hx, hy, cursor), None);
+        if let Some((a, b)) = self.select {
+            let s = layout.dpr;
+            let (x0, x1) = ((a.min(b) * s).max(layout.gutter), (a.max(b) * s).min(layout.width));
+            ctx.set_fill_style_str(if layout.chrome.background == draw::DARK.background {
+                "rgba(120,170,255,0.25)"
+            } else {
+                "rgba(0,114,178,0.18)"
+            });
+            ctx.fill_rect(x0, layout.axis_h, (x1 - x0).max(1.0), layout.height - layout.axis_h);
+        }
+        self.paint_minimap(&layout);
         if self.on_window.is_some() {
             if let Some(from) = super::trace_window::wanted(&self.trace, self.view.t0, self.view.t1, &self.asked) {
                 self.asked.push(from);
@@ -318,6 +346,79 @@ impl Inner {
         ended
     }
 }
+
+impl Inner {
+    /// Draws the minimap (the whole run's busy shares, the view as a window over them),
+    /// aligned with the plot area above it; only when the view, width or theme changed.
+    fn paint_minimap(&mut self, layout: &Layout) {
+        let (Some((canvas, ctx)), Some(m)) = (&self.mini, &self.minimap) else { return };
+        let dark = layout.chrome.background == draw::DARK.background;
+        let key = (self.view, layout.width as u32, dark);
+        if self.mini_seen == Some(key) {
+            return;
+        }
+        self.mini_seen = Some(key);
+        let (w, h) = (layout.width, (MINIMAP_CSS_H * layout.dpr).round());
+        if canvas.width() != w as u32 || canvas.height() != h as u32 {
+            canvas.set_width(w as u32);
+            canvas.set_height(h as u32);
+        }
+        ctx.set_global_alpha(1.0);
+        ctx.set_fill_style_str(layout.chrome.gutter);
+        ctx.fill_rect(0.0, 0.0, w, h);
+        let (x0, pw) = (layout.gutter, layout.plot_w() as f64);
+        let rows = m.rows.len().max(1);
+        let row_h = (h - 2.0) / rows as f64;
+        ctx.set_fill_style_str(super::palette::SERIES_B);
+        for (r, row) in m.rows.iter().enumerate() {
+            let cw = pw / row.len().max(1) as f64;
+            for (c, share) in row.iter().enumerate().filter(|(_, s)| **s > 0.0) {
+                ctx.set_global_alpha(0.15 + 0.85 * *share as f64);
+                ctx.fill_rect(x0 + c as f64 * cw, 1.0 + r as f64 * row_h, cw.ceil(), (row_h - 1.0).max(1.0));
+            }
+        }
+        ctx.set_global_alpha(1.0);
+        // What the trace does not hold (a cut live trace of a long run) is said, not left blank.
+        let mut note_at = None;
+        if super::trace_window::is_partial(&self.trace) {
+            let (from, to) = super::trace_window::recorded(&self.trace);
+            let e = m.end.max(1) as f64;
+            let (r0, r1) = (x0 + (from as f64 / e).clamp(0.0, 1.0) * pw, x0 + (to as f64 / e).clamp(0.0, 1.0) * pw);
+            ctx.set_fill_style_str(if dark { "rgba(255,255,255,0.06)" } else { "rgba(0,0,0,0.06)" });
+            ctx.fill_rect(x0, 0.0, r0 - x0, h);
+            ctx.fill_rect(r1, 0.0, x0 + pw - r1, h);
+            if x0 + pw - r1 > 260.0 * layout.dpr {
+                note_at = Some(r1 + 8.0 * layout.dpr);
+            }
+        }
+        let (a, b) = m.window(&self.view);
+        let (wx0, wx1) = (x0 + a * pw, x0 + (b * pw).max(a * pw + 2.0 * layout.dpr));
+        ctx.set_fill_style_str(if dark { "rgba(0,0,0,0.45)" } else { "rgba(255,255,255,0.6)" });
+        ctx.fill_rect(x0, 0.0, wx0 - x0, h);
+        ctx.fill_rect(wx1, 0.0, (x0 + pw - wx1).max(0.0), h);
+        ctx.set_stroke_style_str(layout.chrome.cursor);
+        ctx.set_line_width(1.5 * layout.dpr);
+        ctx.stroke_rect(wx0, 0.75 * layout.dpr, wx1 - wx0, h - 1.5 * layout.dpr);
+        ctx.set_fill_style_str(layout.chrome.text);
+        ctx.set_font(&format!("{}px sans-serif", (10.0 * layout.dpr).round()));
+        let _ = ctx.fill_text("whole run", 4.0 * layout.dpr, h * 0.7);
+        if let Some(x) = note_at {
+            let _ = ctx.fill_text("not recorded yet: click there to record that stretch", x, h * 0.7);
+        }
+    }
+
+    /// The minimap was clicked or dragged at CSS x `x`: centre the view there.
+    fn minimap_to(&mut self, x: f64) {
+        let (Some(m), Some(l)) = (&self.minimap, self.layout) else { return };
+        let frac = l.frac_at(x * l.dpr);
+        self.view = m.centre_on(&self.view, frac, self.index.end);
+    }
+}
+
+/// Columns of the minimap's busy shares.
+const MINIMAP_COLS: usize = 600;
+/// The minimap's height in CSS pixels.
+const MINIMAP_CSS_H: f64 = 22.0;
 
 /// Asks for one animation frame unless one is pending.
 fn request_redraw(cell: &Rc<RefCell<Inner>>) {
@@ -588,6 +689,7 @@ fn on_wheel(cell: &Rc<RefCell<Inner>>, e: &WheelEvent) {
 #[function_component(Timeline)]
 pub fn timeline(props: &TimelineProps) -> Html {
     let canvas_ref = use_node_ref();
+    let mini_ref = use_node_ref();
     let inner = use_mut_ref(Inner::default);
     if let Ok(mut st) = inner.try_borrow_mut() {
         st.on_window = props.on_window.clone();
@@ -601,9 +703,14 @@ pub fn timeline(props: &TimelineProps) -> Html {
     // Mount: canvas, resize observer, non-passive wheel listener; unmount drops them all.
     {
         let (inner, canvas_ref, playing) = (inner.clone(), canvas_ref.clone(), playing.clone());
+        let mini_ref = mini_ref.clone();
         use_effect_with((), move |_| {
             if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
                 let mut st = inner.borrow_mut();
+                st.mini = mini_ref.cast::<HtmlCanvasElement>().and_then(|c| {
+                    let ctx = c.get_context("2d").ok().flatten()?.dyn_into::<CanvasRenderingContext2d>().ok()?;
+                    Some((c, ctx))
+                });
                 st.canvas = Some(canvas.clone());
                 st.stopped = Some(playing.setter());
                 let weak = Rc::downgrade(&inner);
@@ -642,6 +749,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 st.raf = None;
                 st.canvas = None;
                 st.ctx = None;
+                st.mini = None;
                 st.stopped = None;
             }
         });
@@ -682,6 +790,44 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let inner = inner.clone();
         Callback::from(move |_: MouseEvent| {
             f(&mut inner.borrow_mut());
+            request_redraw(&inner);
+        })
+    };
+    let select_mode = use_state(|| false);
+    let toggle_select = {
+        let (inner, select_mode) = (inner.clone(), select_mode.clone());
+        Callback::from(move |_: MouseEvent| {
+            let on = !*select_mode;
+            inner.borrow_mut().select_mode = on;
+            select_mode.set(on);
+        })
+    };
+    let zoom_to_selected = {
+        let (inner, selected) = (inner.clone(), selected.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(i) = *selected else { return };
+            {
+                let mut st = inner.borrow_mut();
+                if let Some(v) = nav::focus_view(&st.trace, i, st.index.end) {
+                    st.view = v;
+                }
+            }
+            request_redraw(&inner);
+        })
+    };
+    let on_mini = {
+        let inner = inner.clone();
+        Callback::from(move |e: PointerEvent| {
+            // A press, or a drag with a button held, moves the view there.
+            if e.type_() == "pointermove" && e.buttons() == 0 {
+                return;
+            }
+            if e.type_() == "pointerdown" {
+                if let Some(t) = e.target_dyn_into::<HtmlElement>() {
+                    let _ = t.set_pointer_capture(e.pointer_id());
+                }
+            }
+            inner.borrow_mut().minimap_to(offset(&e).0);
             request_redraw(&inner);
         })
     };
@@ -748,6 +894,13 @@ pub fn timeline(props: &TimelineProps) -> Html {
             let (x, y) = offset(&e);
             *down.borrow_mut() = Some((x, y));
             let mut st = inner.borrow_mut();
+            // Shift-drag (or a drag in select mode) marks a stretch to zoom to.
+            if (e.shift_key() || st.select_mode) && st.pointers.is_empty() {
+                st.select = Some((x, x));
+                drop(st);
+                request_redraw(&inner);
+                return;
+            }
             st.pointers.retain(|p| p.0 != e.pointer_id());
             st.pointers.push((e.pointer_id(), x, y));
             let dpr = st.dpr();
@@ -761,6 +914,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
         Callback::from(move |e: PointerEvent| {
             let (x, y) = offset(&e);
             let mut st = inner.borrow_mut();
+            if let Some((a, _)) = st.select {
+                st.select = Some((a, x));
+                drop(st);
+                request_redraw(&inner);
+                return;
+            }
             let (dpr, pw, end) = (st.dpr(), st.plot_w(), st.index.end);
             let id = e.pointer_id();
             match st.pointers.iter().position(|p| p.0 == id) {
@@ -793,7 +952,20 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let (inner, down, selected) = (inner.clone(), down.clone(), selected.clone());
         Callback::from(move |e: PointerEvent| {
             let (x, y) = offset(&e);
-            if let Some(hit) = down.borrow_mut().take().and_then(|d| inspect_tap(&inner.borrow(), d, (x, y))) {
+            let picked = {
+                let mut st = inner.borrow_mut();
+                st.select.take().map(|(a, _)| {
+                    if let Some(l) = st.layout {
+                        if let Some(v) = nav::selection_view(&st.view, &l, a, x, st.index.end) {
+                            st.view = v;
+                        }
+                    }
+                })
+            };
+            if picked.is_some() {
+                down.borrow_mut().take();
+                request_redraw(&inner);
+            } else if let Some(hit) = down.borrow_mut().take().and_then(|d| inspect_tap(&inner.borrow(), d, (x, y))) {
                 selected.set(Some(hit));
             }
             inner.borrow_mut().pointers.retain(|p| p.0 != e.pointer_id());
@@ -830,6 +1002,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 "Home" => st.view = st.view.pan(-st.view.t0, end),
                 "End" => st.view = st.view.pan(end as f64, end),
                 "f" | "F" | "0" => st.view = st.fit_view,
+                "z" | "Z" => match selected.and_then(|i| nav::focus_view(&st.trace, i, end)) {
+                    Some(v) => st.view = v,
+                    None => return,
+                },
                 _ => return,
             }
             e.prevent_default();
@@ -880,6 +1056,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 <button type="button" onclick={zoom_in} aria-label="Zoom in" title="Zoom in (+ or up arrow)">{"+"}</button>
                 <button type="button" onclick={zoom_out} aria-label="Zoom out" title="Zoom out (- or down arrow)">{"\u{2212}"}</button>
                 <button type="button" onclick={fit} title="Show the whole trace (F)">{"Fit"}</button>
+                <button type="button" class="select-zoom" onclick={toggle_select} aria-pressed={(*select_mode).to_string()}
+                    title="Drag across the timeline to zoom to that stretch (or hold Shift while dragging)">{"Zoom to range"}</button>
+                if selected.is_some() {
+                    <button type="button" class="zoom-to" onclick={zoom_to_selected}
+                        title="Zoom to the selected span: a woken run with its whole wakeup latency">{"Zoom to selection"}</button>
+                }
                 <button type="button" onclick={toggle_play} aria-pressed={(*playing).to_string()}>
                     { if *playing { "Pause" } else { "Play" } }
                 </button>
@@ -905,6 +1087,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     onpointercancel={on_pointer_up} onpointerleave={on_pointer_leave} onkeydown={on_key}>
                     {"Per-CPU timeline (needs canvas support)."}
                 </canvas>
+                <canvas ref={mini_ref} class="minimap" aria-label="Minimap of the whole run: click or drag to move the view"
+                    style={format!("display:block;width:100%;height:{MINIMAP_CSS_H}px;touch-action:none;cursor:pointer;margin-top:2px")}
+                    onpointerdown={on_mini.clone()} onpointermove={on_mini}></canvas>
             </div>
             <super::inspect::Inspector trace={props.trace.clone()} span={*selected}
                 on_close={{ let selected = selected.clone(); Callback::from(move |_| selected.set(None)) }} />
@@ -976,7 +1161,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 { item(swatch(chrome.migrate_arrow, false), draw::MARK_LABELS[4].into()) }
             </ul>
             <p class="timeline-help" style="font-size:0.8em;margin:0.2em 0">
-                {"Drag or use \u{2190} \u{2192} (Home, End) to pan; wheel, pinch, + and \u{2212} to zoom; hover a span for details; click or tap it (or Enter, [ and ]) to inspect why."}
+                {"Drag or use \u{2190} \u{2192} (Home, End) to pan; wheel, pinch, + and \u{2212} to zoom; Shift-drag (or Zoom to range) to zoom to a stretch; the strip below is the whole run: click it to go there; hover a span for details; click or tap it (or Enter, [ and ]) to inspect why, then Zoom to selection (Z)."}
             </p>
         </div>
     }

@@ -1,0 +1,186 @@
+//! Getting around the timeline (pure, tested natively): drag-to-zoom's window, "zoom to
+//! this" for a selected span (a wakeup's whole latency in view), and the minimap of the
+//! whole run (each CPU's busy share per column, and where the view sits in it).
+//!
+//! `timeline` wires these to the pointer and the toolbar; nothing here touches the browser.
+
+use crate::engine::time::Ns;
+use crate::engine::trace::{InstantKind, SpanKind, Trace};
+
+use super::timeline_draw::{Layout, View};
+
+/// A drag shorter than this (CSS px) is a click, not a range to zoom to.
+pub const MIN_DRAG_CSS: f64 = 4.0;
+
+/// The window a drag from CSS x `x0` to `x1` selects (either direction), or None for a
+/// drag too short to mean a range.
+pub fn selection_view(view: &View, layout: &Layout, x0: f64, x1: f64, end: Ns) -> Option<View> {
+    if !(x0.is_finite() && x1.is_finite()) || (x1 - x0).abs() < MIN_DRAG_CSS {
+        return None;
+    }
+    let t = |x: f64| view.time_at(layout.frac_at(x * layout.dpr).clamp(0.0, 1.0));
+    let (a, b) = (t(x0.min(x1)), t(x0.max(x1)));
+    Some(View { t0: a, t1: b }.clamp(end))
+}
+
+/// The window that shows span `i` in context: for a run that began at the end of a wakeup,
+/// from the wakeup to the run's start (its whole latency) and a little of the run; else
+/// the span itself; with a quarter of the window's length either side, at least 2 µs.
+pub fn focus_view(trace: &Trace, i: usize, end: Ns) -> Option<View> {
+    let sp = trace.spans.get(i)?;
+    let (from, to) = match sp.kind {
+        SpanKind::Run { task, .. } => match wakeup_before(trace, task, sp.core, sp.start) {
+            Some(w) => (w, sp.start + (sp.end - sp.start).min(sp.start - w).max(1)),
+            None => (sp.start, sp.end),
+        },
+        _ => (sp.start, sp.end),
+    };
+    let len = ((to - from) as f64).max(2_000.0);
+    let pad = len / 4.0;
+    let mid = (from + to) as f64 / 2.0;
+    Some(View { t0: mid - len / 2.0 - pad, t1: mid + len / 2.0 + pad }.clamp(end))
+}
+
+/// When `task` was woken onto `core` for the run starting at `start`: the decision record's
+/// time when it is kept, else the last wakeup mark for it on that core since its previous run.
+pub fn wakeup_before(trace: &Trace, task: u32, core: u16, start: Ns) -> Option<Ns> {
+    let d = &trace.decisions;
+    if let Some(w) = d.wakeups.iter().rev().find(|r| r.task == task && r.target == core && r.ran_at == Some(start)) {
+        return Some(w.time);
+    }
+    let prev_end = trace
+        .spans
+        .iter()
+        .filter(|s| s.end <= start && matches!(s.kind, SpanKind::Run { task: t, .. } if t == task))
+        .map(|s| s.end)
+        .max()
+        .unwrap_or(0);
+    trace
+        .instants
+        .iter()
+        .filter(|m| m.core == core && m.time <= start && m.time >= prev_end)
+        .filter(|m| matches!(m.kind, InstantKind::Wakeup { task: t, .. } if t == task))
+        .map(|m| m.time)
+        .max()
+}
+
+/// The minimap: per row, each column's busy share (0..1) of the whole run. One row per CPU
+/// up to `MAX_ROWS` CPUs, else one row for the machine (the mean over CPUs).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Minimap {
+    pub rows: Vec<Vec<f32>>,
+    /// The run's length the columns divide (ns).
+    pub end: Ns,
+}
+
+/// Most CPUs the minimap draws a row each for.
+pub const MAX_ROWS: usize = 8;
+
+impl Minimap {
+    pub fn new(trace: &Trace, cols: usize, end: Ns) -> Minimap {
+        let cols = cols.clamp(1, 4096);
+        let cores = trace.spans.iter().map(|s| s.core as usize + 1).max().unwrap_or(0).max(trace.cores as usize).max(1);
+        let end = end.max(1);
+        let mut busy = vec![vec![0f64; cols]; cores];
+        let w = end as f64 / cols as f64;
+        for sp in trace.spans.iter().filter(|s| matches!(s.kind, SpanKind::Run { .. } | SpanKind::Overhead { .. })) {
+            let (a, b) = (sp.start.min(end) as f64, sp.end.min(end) as f64);
+            if b <= a {
+                continue;
+            }
+            let row = &mut busy[sp.core as usize];
+            let (c0, c1) = ((a / w) as usize, ((b / w) as usize).min(cols - 1));
+            for (c, cell) in row.iter_mut().enumerate().take(c1 + 1).skip(c0) {
+                let (lo, hi) = (c as f64 * w, (c + 1) as f64 * w);
+                *cell += (b.min(hi) - a.max(lo)).max(0.0);
+            }
+        }
+        let share = |v: f64| (v / w).clamp(0.0, 1.0) as f32;
+        let rows = if cores <= MAX_ROWS {
+            busy.iter().map(|r| r.iter().map(|v| share(*v)).collect()).collect()
+        } else {
+            vec![(0..cols).map(|c| share(busy.iter().map(|r| r[c]).sum::<f64>() / cores as f64)).collect()]
+        };
+        Minimap { rows, end }
+    }
+
+    /// The view's left and right edges as fractions of the minimap's width.
+    pub fn window(&self, view: &View) -> (f64, f64) {
+        let e = self.end.max(1) as f64;
+        ((view.t0 / e).clamp(0.0, 1.0), (view.t1 / e).clamp(0.0, 1.0))
+    }
+
+    /// The view of the same length centred on fraction `frac` of the run (a click or drag
+    /// on the minimap).
+    pub fn centre_on(&self, view: &View, frac: f64, end: Ns) -> View {
+        let frac = if frac.is_finite() { frac.clamp(0.0, 1.0) } else { 0.5 };
+        let t = frac * self.end.max(1) as f64;
+        let half = view.len() / 2.0;
+        View { t0: t - half, t1: t + half }.clamp(end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::trace::{Instant, Span};
+
+    fn run(core: u16, start: Ns, end: Ns, task: u32) -> Span {
+        Span { core, start, end, kind: SpanKind::Run { task, sys: false } }
+    }
+
+    fn trace(spans: Vec<Span>, instants: Vec<Instant>, end: Ns) -> Trace {
+        Trace { cores: 2, spans, instants, end, ..Trace::default() }
+    }
+
+    #[test]
+    fn a_drag_zooms_to_the_stretch_under_it_in_either_direction() {
+        let layout = Layout::new(1052.0, 2, 1.0); // a 1000 px plot after the 52 px gutter
+        let view = View { t0: 0.0, t1: 1_000_000.0 };
+        let v = selection_view(&view, &layout, 152.0, 352.0, 1_000_000).unwrap();
+        assert_eq!((v.t0, v.t1), (100_000.0, 300_000.0));
+        assert_eq!(selection_view(&view, &layout, 352.0, 152.0, 1_000_000), Some(v), "right to left too");
+        assert_eq!(selection_view(&view, &layout, 152.0, 154.0, 1_000_000), None, "a click is not a range");
+        let past = selection_view(&view, &layout, 900.0, 5000.0, 1_000_000).unwrap();
+        assert_eq!(past.t1, 1_000_000.0, "a drag past the edge stops at it");
+        assert_eq!(selection_view(&view, &layout, f64::NAN, 3.0, 10), None);
+    }
+
+    #[test]
+    fn zoom_to_a_woken_run_shows_its_whole_wakeup_latency() {
+        let wake = Instant { core: 1, time: 40_000, kind: InstantKind::Wakeup { from: 0, task: 3 } };
+        let old = Instant { core: 1, time: 1_000, kind: InstantKind::Wakeup { from: 0, task: 3 } };
+        let t = trace(vec![run(1, 2_000, 10_000, 3), run(1, 47_000, 900_000, 3)], vec![old, wake], 1_000_000);
+        assert_eq!(wakeup_before(&t, 3, 1, 47_000), Some(40_000), "the wakeup since its last run");
+        let v = focus_view(&t, 1, t.end).unwrap();
+        assert!(v.t0 < 40_000.0 && v.t1 > 47_000.0, "wakeup and run start in view: {v:?}");
+        assert!(v.len() < 30_000.0, "zoomed in on the latency, not the 853 µs run: {v:?}");
+        let v = focus_view(&t, 0, t.end).unwrap();
+        assert!(v.t0 < 1_000.0 && v.t1 > 2_000.0, "the first run's own wakeup: {v:?}");
+        // Without a wakeup, the span itself, at least 2 µs wide.
+        let lone = trace(vec![run(0, 2_000, 10_000, 3)], vec![], 1_000_000);
+        let v = focus_view(&lone, 0, lone.end).unwrap();
+        assert!(v.t0 < 2_000.0 && v.t1 > 10_000.0 && v.len() <= 12_000.0, "{v:?}");
+        let tiny = trace(vec![run(0, 5_000, 5_010, 1)], vec![], 1_000_000);
+        assert!(focus_view(&tiny, 0, tiny.end).unwrap().len() >= 2_000.0);
+        assert_eq!(focus_view(&tiny, 9, tiny.end), None);
+    }
+
+    #[test]
+    fn the_minimap_holds_each_cpus_busy_share_and_where_the_view_is() {
+        let t = trace(vec![run(0, 0, 500, 1), run(1, 250, 1000, 2)], vec![], 1000);
+        let m = Minimap::new(&t, 4, t.end);
+        assert_eq!(m.rows, vec![vec![1.0, 1.0, 0.0, 0.0], vec![0.0, 1.0, 1.0, 1.0]]);
+        let half = Minimap::new(&trace(vec![run(0, 0, 125, 1)], vec![], 1000), 4, 1000);
+        assert_eq!(half.rows[0], vec![0.5, 0.0, 0.0, 0.0]);
+        let view = View { t0: 250.0, t1: 500.0 };
+        assert_eq!(m.window(&view), (0.25, 0.5));
+        let c = m.centre_on(&view, 1.0, 1000);
+        assert_eq!((c.t0, c.t1), (750.0, 1000.0), "stays inside the run");
+        // Many CPUs: one row, the mean.
+        let wide = Trace { cores: 12, spans: vec![run(11, 0, 1000, 1)], end: 1000, ..Trace::default() };
+        let m = Minimap::new(&wide, 2, 1000);
+        assert_eq!(m.rows.len(), 1);
+        assert!((m.rows[0][0] - 1.0 / 12.0).abs() < 1e-6);
+    }
+}
