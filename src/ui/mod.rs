@@ -20,6 +20,7 @@ pub mod timeline;
 pub mod timeline_draw;
 pub mod tour;
 pub mod trace_window;
+pub mod traces;
 pub mod views;
 
 #[cfg(test)]
