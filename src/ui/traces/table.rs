@@ -40,9 +40,9 @@ impl Col {
             Col::Sleep => "Sleeping",
             Col::Wakeups => "Wakeups",
             Col::Migrations => "Migrations",
-            Col::P50 => "Wakeup p50",
-            Col::P99 => "Wakeup p99",
-            Col::Max => "Wakeup max",
+            Col::P50 => "p50",
+            Col::P99 => "p99",
+            Col::Max => "max",
         }
     }
 
@@ -177,6 +177,17 @@ pub fn delta(col: Col, d: f64) -> String {
     format!("{sign}{}", cell(col, d.abs()))
 }
 
+/// The header rows: the columns, with the three latency columns under "Wakeup latency".
+fn head(sort: (Col, bool), on_sort: &Callback<Col>) -> Html {
+    html! {
+        <thead>
+            <tr class="group"><td colspan="6"></td>
+                <th scope="colgroup" colspan="3" title={Col::P50.help()}>{"Wakeup latency"}</th></tr>
+            <tr>{ for COLS.iter().map(|&c| header(c, sort, on_sort)) }</tr>
+        </thead>
+    }
+}
+
 fn header(col: Col, sort: (Col, bool), on_sort: &Callback<Col>) -> Html {
     let aria = if sort.0 == col {
         if sort.1 {
@@ -224,7 +235,7 @@ pub fn task_table(p: &TaskTableProps) -> Html {
             <p class="note">{format!("The first {MAX_ROWS} of {all} tasks in this order (sort to see others).")}</p>
         }
         <table class="trace-tasks" aria-label="Per-task statistics of the recorded trace">
-            <thead><tr>{ for COLS.iter().map(|&c| header(c, p.sort, &p.on_sort)) }</tr></thead>
+            { head(p.sort, &p.on_sort) }
             <tbody>
             { for rows.iter().map(|&i| {
                 let t = &p.tasks[i];
@@ -261,6 +272,14 @@ pub struct DiffTableProps {
     pub on_pick: Callback<usize>,
 }
 
+/// A metric's name in the error table (the latency columns with their group's name).
+fn metric_name(c: Col) -> String {
+    match c {
+        Col::P50 | Col::P99 | Col::Max => format!("Wakeup latency {}", c.label()),
+        _ => c.label().to_string(),
+    }
+}
+
 /// The model error per metric: sum |simulated − recorded| / sum recorded over the tasks.
 #[function_component(DiffSummary)]
 pub fn diff_summary(p: &DiffTableProps) -> Html {
@@ -269,9 +288,9 @@ pub fn diff_summary(p: &DiffTableProps) -> Html {
         <div class="table-wrap">
         <table class="trace-error" aria-label="Model error per metric">
             <thead><tr>
-                <th scope="col">{"Metric (all tasks)"}</th><th scope="col">{"Recorded"}</th>
-                <th scope="col">{"Simulated"}</th><th scope="col">{"Difference"}</th>
+                <th scope="col">{"Metric (all tasks)"}</th>
                 <th scope="col" title="Σ|simulated − recorded| over the tasks / Σ recorded">{"Error"}</th>
+                <th scope="col">{"Recorded"}</th><th scope="col">{"Simulated"}</th><th scope="col">{"Difference"}</th>
             </tr></thead>
             <tbody>
             { for d.summary.iter().zip(COLS[1..].iter()).map(|(s, &c)| {
@@ -279,11 +298,11 @@ pub fn diff_summary(p: &DiffTableProps) -> Html {
                 let sums = !matches!(c, Col::P50 | Col::P99 | Col::Max);
                 html! {
                     <tr data-metric={s.metric.clone()}>
-                        <th scope="row" title={c.help()}>{c.label()}</th>
+                        <th scope="row" title={c.help()}>{metric_name(c)}</th>
+                        <td class="err-pct">{format!("{:.1}%", s.abs_error_rel * 100.0)}</td>
                         <td>{ if sums { cell(c, s.recorded) } else { "—".into() } }</td>
                         <td>{ if sums { cell(c, s.simulated) } else { "—".into() } }</td>
                         <td>{ if sums { delta(c, s.diff) } else { "—".into() } }</td>
-                        <td class="err-pct">{format!("{:.1}%", s.abs_error_rel * 100.0)}</td>
                     </tr>
                 }
             }) }
@@ -305,7 +324,7 @@ pub fn diff_table(p: &DiffTableProps) -> Html {
             <p class="note">{format!("The first {MAX_ROWS} of {all} tasks in this order (sort to see others).")}</p>
         }
         <table class="trace-diff" aria-label="Per-task recorded vs simulated">
-            <thead><tr>{ for COLS.iter().map(|&c| header(c, p.sort, &p.on_sort)) }</tr></thead>
+            { head(p.sort, &p.on_sort) }
             <tbody>
             { for rows.iter().map(|&i| {
                 let r = &p.diff.tasks[i];
@@ -320,7 +339,7 @@ pub fn diff_table(p: &DiffTableProps) -> Html {
                                 <td title="recorded → simulated (difference)">
                                     <span class="rec">{cell(c, pr.recorded)}</span>{" → "}
                                     <span class="sim">{cell(c, pr.simulated)}</span>
-                                    <span class="d">{format!(" ({})", delta(c, pr.diff))}</span>
+                                    <span class="d">{delta(c, pr.diff)}</span>
                                 </td>
                             }
                         }) }
