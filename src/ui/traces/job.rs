@@ -25,6 +25,13 @@ use crate::share::ftrace::{self, model::Reader, replay::Diff, Model, Stats};
 use crate::share::perfetto_import;
 use crate::ui::jobs::{Request, Response};
 
+/// At most this many spans + instants of a recording (or a replay) travel to the page: half
+/// the live runs' `jobs::LIVE_TRACE_ITEMS`. A 48 MB trace cut at 200,000 items still cost the
+/// main thread one task of 54-68 ms on its arrival (unpack, index, first frame; e2e
+/// `traces.test.mjs` on a shared 2-core machine); at 100,000 none was over 50 ms. The table
+/// and the diff always cover the whole file.
+pub const TRACE_ITEMS: usize = 100_000;
+
 /// Bytes read between two progress reports (about 10-20 ms of parsing in wasm).
 pub const CHUNK_BYTES: usize = 1 << 20;
 
@@ -100,6 +107,8 @@ pub struct Opened {
     /// The recording on the engine's timeline (`ftrace::export::to_trace`); its task i is
     /// `stats.tasks[i]`.
     pub trace: Trace,
+    /// The timeline stops here (ns from the trace's start): `TRACE_ITEMS` reached.
+    pub cut: Option<u64>,
 }
 
 /// A replay under a config, against the recording (`ftrace::replay_and_diff`, as `trace diff`).
@@ -108,6 +117,8 @@ pub struct Replayed {
     pub diff: Diff,
     /// The simulated run's trace, task i the replay of recorded task i.
     pub trace: Trace,
+    /// The timeline stops here (ns): `TRACE_ITEMS` reached.
+    pub cut: Option<u64>,
     /// The config the replay ran (the page's, with the trace's CPU count and time limit).
     pub config: Config,
     pub events: u64,
@@ -224,12 +235,12 @@ pub fn read_source(
     Ok((model, format, bytes))
 }
 
-/// Keeps the first `max` spans and instants in time (the page's bound for a live trace,
-/// `jobs::LIVE_TRACE_ITEMS`, so a 100 MB recording does not cost the main thread a long
-/// unpack and index); marks the trace `truncated` when it cuts. The statistics are the whole file's.
-pub fn bound(t: &mut Trace, max: usize) {
+/// Keeps the first `max` spans and instants in time (`TRACE_ITEMS`, so a 100 MB recording
+/// does not cost the main thread a long unpack and index) and ends the trace there; returns
+/// where it was cut (the panel says so: the table and the diff cover the whole file).
+pub fn bound(t: &mut Trace, max: usize) -> Option<u64> {
     if t.spans.len() + t.instants.len() <= max {
-        return;
+        return None;
     }
     let mut times: Vec<u64> = t.spans.iter().map(|s| s.start).chain(t.instants.iter().map(|i| i.time)).collect();
     times.select_nth_unstable(max);
@@ -239,12 +250,13 @@ pub fn bound(t: &mut Trace, max: usize) {
     for s in &mut t.spans {
         s.end = s.end.min(cut);
     }
-    t.truncated = true;
+    t.end = t.end.min(cut);
+    Some(cut)
 }
 
 fn opened(m: &Model, format: Format, bytes: u64) -> Opened {
     let mut trace = ftrace::export::to_trace(m);
-    bound(&mut trace, crate::ui::jobs::LIVE_TRACE_ITEMS);
+    let cut = bound(&mut trace, TRACE_ITEMS);
     Opened {
         format: format.label().to_string(),
         bytes,
@@ -252,6 +264,7 @@ fn opened(m: &Model, format: Format, bytes: u64) -> Opened {
         cpus: m.cpus,
         wakes: m.wakes.len() as u64,
         trace,
+        cut,
     }
 }
 
@@ -294,8 +307,8 @@ pub fn replay(m: &Model, base: &Config) -> Result<Replayed, String> {
     let (diff, out) = ftrace::replay_and_diff(m, &config)?;
     let mut trace = out.trace;
     trace.decisions = Default::default();
-    bound(&mut trace, crate::ui::jobs::LIVE_TRACE_ITEMS);
-    Ok(Replayed { diff, trace, config, events: out.metrics.events })
+    let cut = bound(&mut trace, TRACE_ITEMS);
+    Ok(Replayed { diff, trace, cut, config, events: out.metrics.events })
 }
 
 /// The worker's handler for a trace request whose file travels beside it: JSON request in,
@@ -386,8 +399,9 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
                 kind: SpanKind::Idle { state: 0 },
             });
         }
-        bound(&mut t, 4);
-        assert!(t.truncated);
+        t.end = 105;
+        assert_eq!(bound(&mut t, 4), Some(40));
+        assert_eq!(t.end, 40);
         let mut starts: Vec<u64> = t.spans.iter().map(|s| s.start).collect();
         starts.sort_unstable();
         assert_eq!(starts, vec![0, 10, 20, 30]);

@@ -154,9 +154,10 @@ impl TraceState {
             TAction::Opened { id, key, result } => {
                 let Some(r) = self.reading.take_if(|r| r.id == id) else { return self };
                 match result {
-                    Ok(o) => {
-                        let tasks = Rc::new(o.stats.tasks.clone());
-                        let trace = Rc::new(o.trace.clone());
+                    Ok(mut o) => {
+                        // Moved, not copied: a trace of 10^5 items is megabytes.
+                        let tasks = Rc::new(std::mem::take(&mut o.stats.tasks));
+                        let trace = Rc::new(std::mem::take(&mut o.trace));
                         self.loaded = Some(Loaded { name: r.name, key, opened: Rc::new(o), trace, tasks });
                         self.replay = None;
                         self.replay_error = None;
@@ -178,8 +179,8 @@ impl TraceState {
                     return self;
                 }
                 match result {
-                    Ok(r) => {
-                        let trace = Rc::new(r.trace.clone());
+                    Ok(mut r) => {
+                        let trace = Rc::new(std::mem::take(&mut r.trace));
                         let diff = Rc::new(r.diff.clone());
                         self.replay = Some(ReplayView { result: Rc::new(r), trace, diff, label });
                     }
@@ -412,11 +413,20 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
                 <button type="button" onclick={copy_link.clone()}>{"Copy config link"}</button>
                 { match *copied { Some(true) => " Copied.", Some(false) => " Copy the address bar: the clipboard was refused.", None => "" } }
             </p>
+            if let Some(cut) = l.opened.cut {
+                <p class="note trace-cut">{format!(
+                    "The timeline shows the first {} of {}: at most {} spans and marks reach the page. The tables cover the whole file.",
+                    format::duration(cut), format::duration((s.duration_s * 1e9).round() as u64), format::count(job::TRACE_ITEMS as u64)
+                )}</p>
+            }
             if let Some(rv) = &st.replay {
                 <h3 class="series a">{"Recorded"}</h3>
                 <Timeline trace={l.trace.clone()} label="recorded" highlight={highlight} link={(*link).clone()} />
                 <h3 class="series b">{format!("Simulated: {}", rv.label)}</h3>
                 <Timeline trace={rv.trace.clone()} label="simulated" highlight={highlight} link={(*link).clone()} />
+                if let Some(cut) = rv.result.cut {
+                    <p class="note trace-cut">{format!("The simulated timeline shows its first {}; the tables cover the whole replay.", format::duration(cut))}</p>
+                }
             } else {
                 <Timeline trace={l.trace.clone()} label="recorded" highlight={highlight} />
             }
