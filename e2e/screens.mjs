@@ -9,7 +9,8 @@
 // Scenarios: each preset by name (chosen with the preset select), `seeds` (the
 // Experiments tab), `compare` (intro pinned as A, B at HZ=1000), `tour` (Seed 3's tour at
 // step 1, answered: the reveal), `compare-seeds` (rr-kbuild A/B, each the mean of 3
-// seeds, with A's level on the sweep), `compare-link` (a shared
+// seeds, with A's level on the sweep), `traces` (a recorded trace imported, replayed under
+// EEVDF), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
 // long nohz-pipe run in progress, taken at once), `sweep` (rr-kbuild's sweep of p99 wakeup
 // latency, 3 seeds a point), `heatmap` (rr_interval x jobs with the Pareto view), and `dark`, `dark-seeds`,
@@ -110,6 +111,20 @@ const scenarios = {
   'compare-seeds': async (page) => {
     await page.goto(new URL('/?v=1&preset=rr-kbuild&seeds=3&compare=1&b.rr_interval=1ms', page.url()).href);
     await settle(page, 120_000);
+  },
+  // A recorded trace (issue 14): the hand-written trace-cmd fixture imported, a task picked,
+  // replayed under EEVDF (kernel 6.6); the fold shows the trace panel.
+  traces: async (page) => {
+    await settle(page);
+    const fixture = fileURLToPath(new URL('../tests/fixtures/traces/trace_cmd_basic.txt', import.meta.url));
+    await page.setInputFiles('input[name="trace-import"]', fixture);
+    await page.waitForSelector('table.trace-tasks tbody tr', { timeout: 60_000 }).catch(() => {});
+    await page.click('table.trace-tasks tbody tr >> text=ping-101').catch(() => {});
+    await openDrawer(page);
+    await page.selectOption('select[name=kernel]', '6.6');
+    await page.click('button.replay').catch(() => {});
+    await page.waitForSelector('.trace-diffview table.trace-error', { timeout: 60_000 }).catch(() => {});
+    await page.locator('section.traces').scrollIntoViewIfNeeded();
   },
   'compare-link': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);

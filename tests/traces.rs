@@ -293,3 +293,92 @@ proptest! {
         }
     }
 }
+
+/// The page reads large files in chunks (`model::Reader`): any split, even inside a line or
+/// a character, gives the same model as one read.
+#[test]
+fn a_trace_read_in_chunks_is_the_same_model_at_every_split() {
+    for name in ["trace_cmd_basic.txt", "perf_script.txt", "edge_cases.txt", "trace_cmd_numeric.txt"] {
+        let text = fixture(name);
+        let whole = read(&text).unwrap();
+        let bytes = text.as_bytes();
+        for step in [1usize, 7, 64, 333] {
+            let mut r = ftrace::model::Reader::default();
+            let mut at = 0;
+            let mut carry = Vec::new();
+            while at < bytes.len() {
+                let end = (at + step).min(bytes.len());
+                carry.extend_from_slice(&bytes[at..end]);
+                // Push what is valid UTF-8 so far (the page's worker does the same).
+                let ok = match std::str::from_utf8(&carry) {
+                    Ok(s) => s.len(),
+                    Err(e) => e.valid_up_to(),
+                };
+                r.push(std::str::from_utf8(&carry[..ok]).unwrap());
+                carry.drain(..ok);
+                at = end;
+            }
+            assert_eq!(r.finish().unwrap(), whole, "{name} in chunks of {step}");
+        }
+    }
+}
+
+/// Perfetto JSON round trip: a simulated run exported by `perfetto::to_json` reads back as
+/// the same trace (spans, instants, tasks, idle states), so its `trace stats` are the run's.
+#[test]
+fn perfetto_export_imports_back_as_the_same_trace() {
+    use schedscope::share::{perfetto, perfetto_import};
+    for workload in ["rtapp", "pipe"] {
+        let mut c = Config::default();
+        c.set("workload", workload).unwrap();
+        c.set("duration", "20ms").unwrap();
+        let out = engine::run(&c, Some(TraceOptions { window: (0, u64::MAX), max_items: 200_000 })).unwrap();
+        let json = perfetto::to_json(&out.trace, Some(&out.metrics), Some(&c));
+        assert!(perfetto_import::looks_like(&json));
+        let back = perfetto_import::to_trace(&json).unwrap();
+        let mut want = out.trace.clone();
+        want.decisions = Default::default();
+        let key = |t: &schedscope::engine::trace::Trace| {
+            let mut s = t.spans.clone();
+            s.sort_by_key(|s| (s.start, s.core, s.end));
+            let mut i = t.instants.clone();
+            i.sort_by_key(|i| (i.time, i.core));
+            (s, i)
+        };
+        assert_eq!(key(&back), key(&want), "{workload}: spans and instants");
+        assert_eq!((back.cores, &back.idle_states, back.end), (want.cores, &want.idle_states, want.end));
+        let named = |t: &schedscope::engine::trace::Trace| t.tasks.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+        // Tasks that never ran nor were woken are not in the file; those that are keep their names.
+        for (i, n) in named(&back).iter().enumerate() {
+            assert_eq!(n, &want.tasks[i].name);
+        }
+        let a = read(&export::to_text(&back, None)).unwrap().stats();
+        let b = read(&export::to_text(&want, None)).unwrap().stats();
+        assert_eq!(a.tasks, b.tasks, "{workload}: trace stats of the imported trace");
+    }
+}
+
+#[test]
+fn perfetto_import_errors_name_the_line_or_the_event() {
+    use schedscope::share::perfetto_import::to_trace;
+    let e = to_trace("{\n\"traceEvents\": [\n{\"ph\": \"X\" \"ts\": 1}\n]}").unwrap_err();
+    assert!(e.message.starts_with("line 3, column"), "{e}");
+    let e = to_trace(
+        r#"{"traceEvents":[{"ph":"M","tid":1000},{"ph":"i","name":"wakeup","tid":1001,"ts":5.0,"args":{"from_cpu":0}}],"metadata":{"tool":"schedscope"}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.message, "traceEvents[1]: expected args.task_id");
+    assert!(to_trace("{\"traceEvents\":[]}").unwrap_err().message.contains("schedscope's own"));
+}
+
+/// The fixtures the page's e2e test imports: a file with no event names its first bad line;
+/// a trace.dat is told by its magic and refused with how to convert it.
+#[test]
+fn the_error_fixtures_say_where_and_what() {
+    let e = read(&fixture("not_a_trace.txt")).unwrap_err();
+    assert!(e.message.contains("line 3: expected 'COMM-PID [CPU] TIMESTAMP"), "{e}");
+    let dat = std::fs::read(format!("{}/tests/fixtures/traces/magic_only.dat", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    use schedscope::ui::traces::job;
+    assert_eq!(job::detect(&dat), job::Format::TraceDat);
+    assert!(job::refusal(job::Format::TraceDat).unwrap().contains("trace-cmd report -i trace.dat"));
+}

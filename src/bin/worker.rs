@@ -9,14 +9,21 @@ fn main() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply = scope.clone();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        let text = e.data().as_string().unwrap_or_default();
+        let data = e.data();
         // Progress reports go out between chunks of a long run (the page may terminate this
         // worker to cancel it: it reads no message until the run is done).
         let progress_to = reply.clone();
         let mut progress = move |p: String| {
             let _ = progress_to.post_message(&JsValue::from_str(&p));
         };
-        let (answer, packed) = schedscope::ui::jobs::handle_text_with(&text, &mut progress);
+        // `[json, File]`: a trace request whose file the worker reads itself (`ui::traces`).
+        let pair = data
+            .dyn_ref::<js_sys::Array>()
+            .and_then(|a| Some((a.get(0).as_string()?, a.get(1).dyn_into::<web_sys::Blob>().ok()?)));
+        let (answer, packed) = match pair {
+            Some((json, blob)) => schedscope::ui::traces::worker_io::handle(&json, blob, &mut progress),
+            None => schedscope::ui::jobs::handle_text_with(&data.as_string().unwrap_or_default(), &mut progress),
+        };
         if packed.is_empty() {
             let _ = reply.post_message(&JsValue::from_str(&answer));
             return;

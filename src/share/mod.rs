@@ -1,5 +1,5 @@
 //! Boundary formats between the engine and the world: the URL codec (`url`), the
-//! Chrome/Perfetto trace export (`perfetto`), CSV exports (`csv`) and rt-app import (`rtapp`).
+//! Chrome/Perfetto trace export (`perfetto`) and its reader (`perfetto_import`), CSV exports (`csv`) and rt-app import (`rtapp`).
 //!
 //! Everything here is pure Rust over engine types (no yew, web-sys or gloo): the UI and the
 //! CLI call it. Every reader here is total: bad input gives notices or an error that points
@@ -8,5 +8,6 @@
 pub mod csv;
 pub mod ftrace;
 pub mod perfetto;
+pub mod perfetto_import;
 pub mod rtapp;
 pub mod url;

@@ -373,6 +373,7 @@ fn results() -> Html {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }
             </section>
+            <super::traces::TracesPanel />
             <div class="plots">
                 <section class="panel" aria-label="Sweep">
                     <h2>{"What this knob does"}</h2>

@@ -79,12 +79,22 @@ pub enum Request {
     /// items): the stretch of a long run that the live trace, cut at its item budget, did not
     /// keep. Same config, same events: the figures are the live run's.
     Window { id: u64, config: Config, from: u64, trace_items: usize },
+    /// Read a recorded trace (`ui::traces::job`): `text`, or in the worker the file that
+    /// travels beside the message (`text` empty). `key` names the file for the replay cache.
+    TraceOpen { id: u64, key: String, text: String },
+    /// Replay the trace `key` (parsed again from `text` or the file beside when the worker
+    /// does not hold it) under `config` and diff it against the recording.
+    TraceReplay { id: u64, key: String, config: Config, text: String },
 }
 
 impl Request {
     pub fn id(&self) -> u64 {
         match self {
-            Request::Run { id, .. } | Request::Seeds { id, .. } | Request::Window { id, .. } => *id,
+            Request::Run { id, .. }
+            | Request::Seeds { id, .. }
+            | Request::Window { id, .. }
+            | Request::TraceOpen { id, .. }
+            | Request::TraceReplay { id, .. } => *id,
         }
     }
 }
@@ -147,6 +157,22 @@ pub enum Response {
         id: u64,
         progress: RunProgress,
     },
+    /// A trace being read: `bytes` of `total` so far.
+    TraceProgress {
+        id: u64,
+        bytes: u64,
+        total: u64,
+    },
+    /// A recorded trace read (its timeline trace's items travel packed, as a run's do).
+    TraceOpened {
+        id: u64,
+        result: Result<super::traces::job::Opened, String>,
+    },
+    /// A trace replayed and diffed (the simulated trace's items travel packed).
+    TraceReplayed {
+        id: u64,
+        result: Result<super::traces::job::Replayed, String>,
+    },
     /// A message the worker could not read.
     Garbled {
         error: String,
@@ -182,6 +208,9 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
         }
         Request::Seeds { id, preset } => {
             Response::Seeds { id: *id, tables: validate::validate_preset(preset, true).into_iter().collect() }
+        }
+        Request::TraceOpen { text, .. } | Request::TraceReplay { text, .. } => {
+            super::traces::job::execute(req, &mut super::traces::job::chunks_of(text), text.len() as u64, progress)
         }
     }
 }
@@ -229,18 +258,33 @@ pub fn handle_text_with(text: &str, progress: &mut dyn FnMut(String)) -> (String
         Ok(req) => execute_with(&req, &mut |p| progress(to_text(&p))),
         Err(e) => Response::Garbled { error: e.to_string() },
     };
-    let packed = match &mut resp {
-        Response::Run { result: Ok(r), .. } => pack_items(&mut r.trace),
-        _ => Vec::new(),
+    respond(&mut resp)
+}
+
+/// A response as the worker sends it: JSON, and the trace items it carries packed apart.
+pub fn respond(resp: &mut Response) -> (String, Vec<u8>) {
+    let packed = match resp_trace(resp) {
+        Some(t) => pack_items(t),
+        None => Vec::new(),
     };
-    (to_text(&resp), packed)
+    (to_text(&*resp), packed)
+}
+
+/// The trace a response carries, if any (its items travel packed).
+fn resp_trace(resp: &mut Response) -> Option<&mut Trace> {
+    match resp {
+        Response::Run { result: Ok(r), .. } => Some(&mut r.trace),
+        Response::TraceOpened { result: Ok(o), .. } => Some(&mut o.trace),
+        Response::TraceReplayed { result: Ok(r), .. } => Some(&mut r.trace),
+        _ => None,
+    }
 }
 
 /// Reads a worker response and puts back the spans and instants packed beside it.
 pub fn parse_message(text: &str, packed: &[u8]) -> Response {
     let mut resp = parse_response(text);
-    if let Response::Run { result: Ok(r), .. } = &mut resp {
-        if let Err(error) = unpack_items(packed, &mut r.trace) {
+    if let Some(t) = resp_trace(&mut resp) {
+        if let Err(error) = unpack_items(packed, t) {
             return Response::Garbled { error };
         }
     }

@@ -22,6 +22,7 @@ pub mod timeline_draw;
 pub mod timeline_nav;
 pub mod tour;
 pub mod trace_window;
+pub mod traces;
 pub mod views;
 
 #[cfg(test)]

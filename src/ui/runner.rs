@@ -278,8 +278,9 @@ impl Runner {
                     None
                 }
                 Response::Run { id, .. } | Response::Seeds { id, .. } => i.sched.finish(*id),
-                Response::Progress { .. } => None,
                 Response::Garbled { .. } => i.sched.abandon(),
+                // Progress, and the trace worker's answers (`ui::traces`), are not this runner's.
+                _ => None,
             };
             if kind.is_some() {
                 i.in_flight = None;

@@ -862,6 +862,9 @@ pub fn use_drop_import(enabled: bool, dispatch: Callback<Action>) {
                     .and_then(|d| d.data_transfer())
                     .and_then(|t| t.files())
                     .and_then(|f| f.get(0));
+                // A recorded trace goes to the trace panel (`ui::traces`), the rest is rt-app or a tour.
+                #[cfg(target_arch = "wasm32")]
+                let file = file.filter(|f| !super::traces::claim_drop(f));
                 if let Some(file) = file {
                     read_import(file, dispatch.clone(), reader.clone());
                 }

@@ -58,6 +58,9 @@ pub struct TimelineProps {
     /// moves the others (A and B in the compare view), while the link is on.
     #[prop_or_default]
     pub link: Option<ViewLink>,
+    /// Outline this task's runs (a row picked in the trace table, `ui::traces`).
+    #[prop_or_default]
+    pub highlight: Option<u32>,
 }
 
 /// One time axis for several timelines (`TimelineProps::link`).
@@ -144,6 +147,9 @@ struct Inner {
     css_w: Option<f64>,
     /// Where to ask for another stretch of a cut trace, and the starts asked for this run.
     on_window: Option<Callback<Ns>>,
+    /// The task outlined (`TimelineProps::highlight`) and its outlines for the base view.
+    highlight: Option<u32>,
+    highlight_scene: Option<draw::Scene>,
     asked: Vec<Ns>,
     /// What Fit shows: the recorded stretch.
     fit_view: View,
@@ -189,6 +195,8 @@ impl Default for Inner {
             link_seen: (0, None),
             css_w: None,
             on_window: None,
+            highlight: None,
+            highlight_scene: None,
             asked: Vec::new(),
             fit_view: View::fit(1),
             window_ask: None,
@@ -307,12 +315,17 @@ impl Inner {
                 self.aria = aria;
             }
             self.base = Some((self.view, layout, scene));
+            self.highlight_scene =
+                self.highlight.map(|t| draw::highlight(&self.trace, &self.index, &self.view, &layout, t));
         }
         if self.scratch.is_none() {
             self.scratch = Scratch::new();
         }
         if let Some((_, _, scene)) = &self.base {
             paint(&ctx, scene, self.scratch.as_ref());
+        }
+        if let Some(h) = &self.highlight_scene {
+            paint(&ctx, h, None);
         }
         let lines = self
             .hover
@@ -693,6 +706,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let inner = use_mut_ref(Inner::default);
     if let Ok(mut st) = inner.try_borrow_mut() {
         st.on_window = props.on_window.clone();
+        if st.highlight != props.highlight {
+            st.highlight = props.highlight;
+            st.base = None;
+        }
     }
     let playing = use_state(|| false);
     let speed = use_state(|| draw::DEFAULT_SPEED);
@@ -770,6 +787,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
             }
             request_redraw(&inner);
         });
+    }
+
+    // A task outlined or no longer: redraw (the prop was taken in above).
+    {
+        let inner = inner.clone();
+        use_effect_with(props.highlight, move |_| request_redraw(&inner));
     }
 
     // A new trace (by identity) or label: re-index, fit, redraw.

@@ -1344,6 +1344,40 @@ pub fn summary(trace: &Trace, index: &TraceIndex, view: &View, visible: usize, l
     s
 }
 
+/// An outline around each run of `task` in the view (a task picked in the trace table,
+/// `TimelineProps::highlight`), drawn over the base scene; at least 2 px wide so a short run shows.
+pub fn highlight(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layout, task: u32) -> Scene {
+    let mut sc = Scene::default();
+    let (lo, hi) = (layout.gutter, layout.gutter + layout.plot_w() as f64);
+    let w = 2.0 * layout.dpr;
+    let mut last: Vec<f64> = vec![f64::NEG_INFINITY; index.lanes.max(1)];
+    for s in &trace.spans {
+        if s.kind != (SpanKind::Run { task, sys: false }) && s.kind != (SpanKind::Run { task, sys: true }) {
+            continue;
+        }
+        if (s.end as f64) < view.t0 || (s.start as f64) > view.t1 {
+            continue;
+        }
+        let lane = index.lane_of_core.get(s.core as usize).copied().unwrap_or(s.core as usize);
+        if lane >= last.len() {
+            continue;
+        }
+        let x0 = layout.x_of(view, s.start as f64).max(lo);
+        let x1 = layout.x_of(view, s.end as f64).min(hi).max(x0 + w);
+        if x1 <= last[lane] {
+            continue;
+        }
+        last[lane] = x1;
+        let (y, h) = layout.band(lane, Band::Main);
+        let st = sc.stroke(layout.chrome.cursor, w, false);
+        st.segs.push([x0, y, x1, y]);
+        st.segs.push([x0, y + h, x1, y + h]);
+        st.segs.push([x0, y, x0, y + h]);
+        st.segs.push([x1, y, x1, y + h]);
+    }
+    sc
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ use crate::engine::time::{Ns, MS};
 use crate::engine::workload::replay::Program;
 use crate::engine::{self, Outcome, TraceOptions};
 
-pub use model::{read, Model, ReadError, Stats};
+pub use model::{read, Model, ReadError, Stats, TaskStat};
 
 /// Trace items a replay records for the comparison (beyond it the diff says it is cut).
 pub const REPLAY_TRACE_ITEMS: usize = 4_000_000;

@@ -126,37 +126,111 @@ struct Live {
 /// Reads a whole file's text. Lines that fail are counted and noted (with line numbers);
 /// a last line that fails is taken as truncated. Errors only when no event at all is read.
 pub fn read(text: &str) -> Result<Model, ReadError> {
-    let mut events: Vec<Event> = Vec::new();
-    let mut m = Model::default();
-    let nlines = text.lines().count();
-    let mut first_error = None;
-    for (i, raw) in text.lines().enumerate() {
-        match parse_line(raw, i + 1) {
-            Ok(Line::Event(e)) => events.push(e),
-            Ok(Line::Skipped(name)) => *m.skipped.entry(name).or_insert(0) += 1,
+    let mut r = Reader::default();
+    r.push(text);
+    r.finish()
+}
+
+/// `read` in pieces: the page's worker feeds a large file chunk by chunk (`push`, any
+/// split, even inside a line) and reports its progress between chunks; `finish` is `read`'s
+/// answer for the concatenated text.
+#[derive(Debug, Default)]
+pub struct Reader {
+    events: Vec<Event>,
+    m: Model,
+    /// The text after the last newline seen, waiting for the rest of its line.
+    partial: String,
+    line: usize,
+    first_error: Option<String>,
+    /// (line, message) of the first `MAX_NOTICES` bad lines.
+    bad: Vec<(usize, String)>,
+    /// Bytes pushed so far.
+    pub bytes: u64,
+}
+
+impl Reader {
+    /// Reads the complete lines of `chunk` (with what an earlier chunk left unfinished).
+    pub fn push(&mut self, chunk: &str) {
+        self.bytes += chunk.len() as u64;
+        let mut rest = chunk;
+        if !self.partial.is_empty() {
+            match rest.find('\n') {
+                Some(k) => {
+                    let mut line = std::mem::take(&mut self.partial);
+                    line.push_str(&rest[..k]);
+                    self.one(&line);
+                    rest = &rest[k + 1..];
+                }
+                None => {
+                    self.partial.push_str(rest);
+                    return;
+                }
+            }
+        }
+        let (whole, tail) = match rest.rfind('\n') {
+            Some(k) => (&rest[..k], &rest[k + 1..]),
+            None => ("", rest),
+        };
+        if rest.contains('\n') {
+            for l in whole.split('\n') {
+                self.one(l);
+            }
+        }
+        self.partial.push_str(tail);
+    }
+
+    fn one(&mut self, raw: &str) {
+        self.line += 1;
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        match parse_line(raw, self.line) {
+            Ok(Line::Event(e)) => self.events.push(e),
+            Ok(Line::Skipped(name)) => *self.m.skipped.entry(name).or_insert(0) += 1,
             Ok(Line::Blank) => {}
             Err(e) => {
-                m.bad_lines += 1;
-                if first_error.is_none() {
-                    first_error = Some(e.to_string());
+                self.m.bad_lines += 1;
+                if self.first_error.is_none() {
+                    self.first_error = Some(e.to_string());
                 }
-                if m.notices.len() < MAX_NOTICES {
-                    let what = if i + 1 == nlines { " (the last line: truncated? ignored)" } else { " (ignored)" };
-                    m.notices.push(format!("{e}{what}"));
+                if self.bad.len() < MAX_NOTICES {
+                    self.bad.push((self.line, e.to_string()));
                 }
             }
         }
     }
-    if events.is_empty() {
-        let why = first_error.unwrap_or_else(|| "no sched_switch or other sched event found".into());
-        return Err(ReadError { message: format!("not a trace-cmd report / perf script text: {why}") });
+
+    /// Events read so far.
+    pub fn events(&self) -> usize {
+        self.events.len()
     }
-    if let Some(e) = events.iter().find(|e| e.cpu >= MAX_CPUS) {
-        return Err(ReadError { message: format!("line {}: CPU {} is beyond {MAX_CPUS}", e.line, e.cpu) });
+
+    /// The model of everything pushed (a last line without its newline is read too).
+    pub fn finish(mut self) -> Result<Model, ReadError> {
+        if !self.partial.is_empty() {
+            let last = std::mem::take(&mut self.partial);
+            self.one(&last);
+        }
+        let nlines = self.line;
+        let mut m = self.m;
+        m.notices = self
+            .bad
+            .iter()
+            .map(|(l, e)| {
+                let what = if *l == nlines { " (the last line: truncated? ignored)" } else { " (ignored)" };
+                format!("{e}{what}")
+            })
+            .collect();
+        let mut events = self.events;
+        if events.is_empty() {
+            let why = self.first_error.unwrap_or_else(|| "no sched_switch or other sched event found".into());
+            return Err(ReadError { message: format!("not a trace-cmd report / perf script text: {why}") });
+        }
+        if let Some(e) = events.iter().find(|e| e.cpu >= MAX_CPUS) {
+            return Err(ReadError { message: format!("line {}: CPU {} is beyond {MAX_CPUS}", e.line, e.cpu) });
+        }
+        events.sort_by_key(|e| e.ts);
+        build(&mut m, &events);
+        Ok(m)
     }
-    events.sort_by_key(|e| e.ts);
-    build(&mut m, &events);
-    Ok(m)
 }
 
 fn build(m: &mut Model, events: &[Event]) {
@@ -382,7 +456,7 @@ pub fn percentile(sorted: &[Ns], pct: u64) -> Ns {
 }
 
 /// One task's row of `trace stats`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskStat {
     pub pid: u32,
     pub comm: String,
@@ -398,14 +472,14 @@ pub struct TaskStat {
     pub runtime_ns: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CpuStat {
     pub cpu: u32,
     pub busy_s: f64,
     pub idle_s: f64,
 }
 
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
     pub start_s: f64,
     pub duration_s: f64,

@@ -145,7 +145,7 @@ pub fn shared_program(m: &Model) -> Arc<Program> {
 }
 
 /// One metric of one task, recorded and simulated.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pair {
     pub recorded: f64,
     pub simulated: f64,
@@ -156,7 +156,7 @@ fn pair(r: f64, s: f64) -> Pair {
     Pair { recorded: r, simulated: s, diff: s - r }
 }
 
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DiffRow {
     pub pid: u32,
     pub comm: String,
@@ -171,16 +171,16 @@ pub struct DiffRow {
 }
 
 /// Per metric over all tasks: totals and the relative error (sum |diff| / sum recorded).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
-    pub metric: &'static str,
+    pub metric: String,
     pub recorded: f64,
     pub simulated: f64,
     pub diff: f64,
     pub abs_error_rel: f64,
 }
 
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Diff {
     pub recorded_duration_s: f64,
     pub simulated_duration_s: f64,
@@ -250,7 +250,7 @@ pub fn diff(rec: &Stats, sim: &Stats) -> Diff {
         .iter()
         .enumerate()
         .map(|(k, &metric)| Summary {
-            metric,
+            metric: metric.to_string(),
             recorded: sums[k][0],
             simulated: sums[k][1],
             diff: sums[k][1] - sums[k][0],

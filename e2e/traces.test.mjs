@@ -1,0 +1,246 @@
+// Real traces on the page (issue 14): import a hand-written trace-cmd report text with the
+// Import trace… button, see it on the timeline with the per-task table, sort the table,
+// click a task (its runs are outlined on the canvas), switch the kernel to EEVDF and replay
+// the trace under it, read the diff view's numbers; then a file with no event shows a
+// line-numbered error and keeps the trace, the config and the link; a trace.dat says how to
+// convert it; and the page's own Perfetto export imports back (round trip).
+//
+// Needs dist/ (trunk build --release --offline); run with `node --test e2e/traces.test.mjs`.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+import { launch, open } from './browser.mjs';
+
+const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
+const FIX = (n) => fileURLToPath(new URL(`../tests/fixtures/traces/${n}`, import.meta.url));
+const WAIT = 60_000;
+let server;
+
+before(async () => {
+  server = await serve(DIST);
+});
+after(async () => {
+  await server?.close();
+});
+
+async function ready(page) {
+  await page.waitForFunction(() => {
+    const m = document.querySelector('section.metrics');
+    return m && m.getAttribute('aria-busy') === 'false' && document.querySelector('.timeline canvas');
+  }, null, { timeout: WAIT });
+}
+
+const panel = '[aria-label="Recorded trace"]';
+
+/** The task table's rows as [name, wakeups] in the order shown. */
+async function rows(page) {
+  return page.$$eval(`${panel} table.trace-tasks tbody tr`, (trs) =>
+    trs.map((tr) => [tr.querySelector('th').textContent, tr.children[4].textContent]));
+}
+
+/** A hash of the first trace canvas's pixels (to see that a highlight was drawn). */
+async function canvasHash(page) {
+  return page.$eval(`${panel} .timeline canvas`, (c) => {
+    const d = c.toDataURL();
+    let h = 0;
+    for (let i = 0; i < d.length; i++) h = (h * 31 + d.charCodeAt(i)) | 0;
+    return h;
+  });
+}
+
+test('import, table, highlight, replay under EEVDF, errors keep everything', { timeout: 240_000 }, async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context, new URL('/?v=1', server.url).href);
+    await ready(page);
+    const before = page.url();
+
+    // Import with the button.
+    await page.setInputFiles('input[name="trace-import"]', FIX('trace_cmd_basic.txt'));
+    await page.waitForSelector(`${panel} table.trace-tasks tbody tr`, { timeout: WAIT });
+    const summary = await page.textContent(`${panel} .trace-summary`);
+    assert.match(summary, /trace_cmd_basic\.txt · trace-cmd report \/ perf script text · 2 CPUs/);
+    assert.ok(await page.isVisible(`${panel} .timeline canvas`), 'the recording is on a timeline canvas');
+    const aria = await page.getAttribute(`${panel} .timeline canvas`, 'aria-label');
+    assert.match(aria ?? '', /recorded/, aria);
+    const names = (await rows(page)).map((r) => r[0]).sort();
+    assert.deepEqual(names, ['bg worker-300', 'ping-101', 'pong-102']);
+    assert.match(await page.textContent(`${panel} .trace-link`), /cannot carry this file/);
+
+    // Sort by wakeups: descending first, then ascending.
+    await page.click(`${panel} table.trace-tasks thead tr:last-child th >> text=Wakeups`);
+    assert.equal(await page.getAttribute(`${panel} table.trace-tasks thead tr:last-child th:nth-child(5)`, 'aria-sort'), 'descending');
+    const down = (await rows(page)).map((r) => Number(r[1]));
+    assert.deepEqual(down, [...down].sort((a, b) => b - a));
+    assert.ok(down[0] > down[down.length - 1], `wakeups differ: ${down}`);
+    await page.click(`${panel} table.trace-tasks thead tr:last-child th >> text=Wakeups`);
+    assert.equal(await page.getAttribute(`${panel} table.trace-tasks thead tr:last-child th:nth-child(5)`, 'aria-sort'), 'ascending');
+    const up = (await rows(page)).map((r) => Number(r[1]));
+    assert.deepEqual(up, [...up].sort((a, b) => a - b));
+
+    // Click a task: the row is selected and its runs are outlined on the canvas.
+    const h0 = await canvasHash(page);
+    await page.click(`${panel} table.trace-tasks tbody tr >> text=ping-101`);
+    assert.equal(await page.getAttribute(`${panel} table.trace-tasks tr.picked th`, 'scope'), 'row');
+    assert.equal(await page.textContent(`${panel} table.trace-tasks tr.picked th`), 'ping-101');
+    await page.waitForFunction(async ([sel, h]) => {
+      const c = document.querySelector(sel);
+      const d = c.toDataURL();
+      let x = 0;
+      for (let i = 0; i < d.length; i++) x = (x * 31 + d.charCodeAt(i)) | 0;
+      return x !== h;
+    }, [`${panel} .timeline canvas`, h0], { timeout: 5_000 });
+
+    // Another policy: EEVDF (kernel 6.6), then replay under it.
+    await page.selectOption('select[name=kernel]', '6.6');
+    await page.click(`${panel} button.replay`);
+    await page.waitForSelector(`${panel} .trace-diffview table.trace-error tbody tr`, { timeout: WAIT });
+    const heading = await page.textContent(`${panel} h3.series.b`);
+    assert.match(heading, /Simulated: kernel=6\.6/);
+    assert.equal(await page.locator(`${panel} .timeline canvas`).count(), 2, 'recorded and simulated timelines');
+    const err = await page.$$eval(`${panel} table.trace-error tbody tr`, (trs) =>
+      trs.map((tr) => [tr.dataset.metric, tr.querySelector('.err-pct').textContent]));
+    assert.equal(err.length, 8);
+    for (const [metric, pct] of err) assert.match(pct, /^\d+(\.\d)?%$/, `${metric}: ${pct}`);
+    const diffRows = await page.$$eval(`${panel} table.trace-diff tbody tr`, (trs) =>
+      trs.map((tr) => tr.children[1].textContent));
+    assert.equal(diffRows.length, 3);
+    for (const cell of diffRows) assert.match(cell, /→ .*[+−±]/, cell);
+
+    // A file with no event: a line-numbered message; the trace, config and link stay.
+    const url = page.url();
+    await page.setInputFiles('input[name="trace-import"]', FIX('not_a_trace.txt'));
+    await page.waitForSelector(`${panel} .trace-error-msg`, { timeout: WAIT });
+    const msg = await page.textContent(`${panel} .trace-error-msg`);
+    assert.match(msg, /Cannot import not_a_trace\.txt: .*line 3: expected 'COMM-PID \[CPU\] TIMESTAMP/);
+    assert.match(msg, /unchanged/);
+    assert.match(await page.textContent(`${panel} .trace-summary`), /trace_cmd_basic\.txt/);
+    assert.equal(await page.inputValue('select[name=kernel]'), '6.6', 'the config is kept');
+    assert.ok(await page.isVisible(`${panel} .trace-diffview`), 'the replay shown is kept');
+    assert.equal(page.url(), url);
+    assert.notEqual(url, before, 'the kernel change is in the link');
+
+    // trace.dat: how to convert it.
+    await page.setInputFiles('input[name="trace-import"]', FIX('magic_only.dat'));
+    await page.waitForFunction((sel) => /trace-cmd report -i trace\.dat/.test(document.querySelector(sel)?.textContent ?? ''),
+      `${panel} .trace-error-msg`, { timeout: WAIT });
+
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('the page\'s own Perfetto export imports back', { timeout: 180_000 }, async () => {
+  const b = await launch({ width: 1280, height: 800 }, { acceptDownloads: true });
+  try {
+    const { page, problems } = await open(b.context, new URL('/?v=1', server.url).href);
+    await ready(page);
+    await page.click('summary:has-text("Export…")');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Perfetto JSON")')]);
+    const path = await download.path();
+    await page.setInputFiles('input[name="trace-import"]', { name: 'run.perfetto.json', mimeType: 'application/json',
+      buffer: await (await import('node:fs/promises')).readFile(path) });
+    await page.waitForSelector(`${panel} table.trace-tasks tbody tr`, { timeout: WAIT });
+    assert.match(await page.textContent(`${panel} .trace-summary`), /run\.perfetto\.json · schedscope Perfetto JSON/);
+    assert.ok((await rows(page)).length >= 1);
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});
+
+/** A synthetic trace-cmd text of `n` ping-pong rounds on two CPUs (about 520 bytes a round). */
+function bigTrace(n) {
+  const ts = (ns) => `${Math.floor(ns / 1e9)}.${String(ns % 1e9).padStart(9, '0')}`;
+  const out = ['cpus=2'];
+  let t = 100e9;
+  for (let i = 0; i < n; i++) {
+    out.push(`ping-101 [000] d..3. ${ts(t)}: sched_wakeup: comm=pong pid=102 prio=120 target_cpu=001`);
+    out.push(`ping-101 [000] d..2. ${ts(t + 1000)}: sched_switch: prev_comm=ping prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120`);
+    out.push(`<idle>-0 [001] d..2. ${ts(t + 3000)}: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=pong next_pid=102 next_prio=120`);
+    out.push(`pong-102 [001] d..3. ${ts(t + 8000)}: sched_wakeup: comm=ping pid=101 prio=120 target_cpu=000`);
+    out.push(`pong-102 [001] d..2. ${ts(t + 9000)}: sched_switch: prev_comm=pong prev_pid=102 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120`);
+    out.push(`<idle>-0 [000] d..2. ${ts(t + 11000)}: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ping next_pid=101 next_prio=120`);
+    t += 20000;
+  }
+  return Buffer.from(out.join('\n') + '\n');
+}
+
+test('a large file: progress, Cancel, then the whole file with no long main-thread task', { timeout: 300_000 }, async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context, new URL('/?v=1', server.url).href);
+    await ready(page);
+    const buffer = bigTrace(60_000); // ~48 MB, 360k lines
+    // From a path (not a buffer): Playwright then hands the page a real file, so the page's
+    // main thread does not spend seconds decoding the test's bytes.
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const dir = await mkdtemp((await import('node:path')).join((await import('node:os')).tmpdir(), 'schedscope-trace-'));
+    const file = (await import('node:path')).join(dir, 'big.txt');
+    await writeFile(file, buffer);
+    after(() => rm(dir, { recursive: true, force: true }));
+    // Cancel while it reads: the message says so, nothing else changes.
+    await page.setInputFiles('input[name="trace-import"]', file);
+    await page.waitForSelector(`${panel} .trace-progress progress`, { timeout: WAIT });
+    await page.click(`${panel} .trace-progress button.cancel`);
+    await page.waitForSelector(`${panel} .trace-error-msg`, { timeout: WAIT });
+    assert.match(await page.textContent(`${panel} .trace-error-msg`), /Import cancelled: big\.txt/);
+    assert.equal(await page.$(`${panel} .trace-progress`), null);
+
+    // Again, to the end, watching the main thread's long tasks.
+    await page.evaluate(() => {
+      window.__long = [];
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); })
+        .observe({ type: 'longtask', buffered: false });
+    });
+    const t0 = Date.now();
+    await page.setInputFiles('input[name="trace-import"]', file);
+    let sawProgress = false;
+    for (let i = 0; i < 600 && !(await page.$(`${panel} table.trace-tasks tbody tr`)); i++) {
+      const p = await page.getAttribute(`${panel} .trace-progress`, 'data-progress').catch(() => null);
+      if (p && Number(p) > 0 && Number(p) < 1) sawProgress = true;
+      await page.waitForTimeout(100);
+    }
+    assert.ok(await page.$(`${panel} table.trace-tasks tbody tr`), 'the large trace opened');
+    assert.ok(sawProgress, 'the progress bar moved between 0 and 1');
+    assert.match(await page.textContent(`${panel} .trace-summary`), /big\.txt .* 2 CPUs/);
+    assert.match(await page.textContent(`${panel} .trace-cut`), /The timeline shows the first .* of [0-9.]+ s: at most 100,000/);
+    await page.waitForTimeout(500);
+    const long = await page.evaluate(() => window.__long);
+    console.log(`a ${(buffer.length / 1e6).toFixed(0)} MB import took ${((Date.now() - t0) / 1000).toFixed(1)} s; main-thread long tasks: ${JSON.stringify(long)}`);
+    // Long tasks are wall time: on a machine busier than its cores (other builds), the main
+    // thread is descheduled mid-task and any 15 ms task can read 100 ms. The 50 ms bound is
+    // checked on a quiet machine; a busy one still catches a freeze (the bytes parsed on the
+    // main thread took 13 s here once).
+    const os = await import('node:os');
+    const quiet = os.loadavg()[0] < os.cpus().length;
+    const bound = quiet ? 50 : 250;
+    if (!quiet) console.log(`load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: long tasks checked against ${bound} ms`);
+    assert.ok(long.every((d) => d <= bound), `no main-thread task over ${bound} ms: ${long}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('a trace dropped on the page opens in the trace panel', { timeout: 120_000 }, async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context, new URL('/?v=1', server.url).href);
+    await ready(page);
+    const text = (await import('node:fs')).readFileSync(FIX('perf_script.txt'), 'utf8');
+    await page.evaluate((t) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], 'dropped.perf.txt', { type: 'text/plain' }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, text);
+    await page.waitForSelector(`${panel} table.trace-tasks tbody tr`, { timeout: WAIT });
+    assert.match(await page.textContent(`${panel} .trace-summary`), /dropped\.perf\.txt/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});

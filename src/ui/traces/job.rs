@@ -1,0 +1,421 @@
+//! The trace jobs the worker runs (no yew or web-sys; tested natively): read a recorded
+//! trace in chunks with progress, tell its format by content, and replay it under a config.
+//!
+//! A file arrives as a source of byte chunks (`execute`): in the worker it is the `File`
+//! read piece by piece (`FileReaderSync` over `Blob.slice`, see `worker_io`), natively and
+//! on the main thread a string cut into `CHUNK_BYTES` pieces. Between chunks a
+//! `Response::TraceProgress` goes out (bytes read of the file's size), so the page shows a
+//! progress bar and the main thread does no parsing at all. The format is told from the
+//! first bytes: a `trace.dat` (trace-cmd's binary, magic `\x17\x08\x44tracing`) is refused
+//! with how to convert it, JSON is this tool's Perfetto export (`share::perfetto_import`, which
+//! needs the whole text), anything else is `trace-cmd report` / `trace_pipe` / `perf script`
+//! text (`share::ftrace::model::Reader`, fed line by line as the chunks come).
+//!
+//! The last model read is kept (`CACHE`, by the page's file key), so a replay under another
+//! config does not read the file again; a worker restarted since (Cancel) reads it again.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::config::Config;
+use crate::engine::trace::Trace;
+use crate::share::ftrace::{self, model::Reader, replay::Diff, Model, Stats};
+use crate::share::perfetto_import;
+use crate::ui::jobs::{Request, Response};
+
+/// At most this many spans + instants of a recording (or a replay) travel to the page: half
+/// the live runs' `jobs::LIVE_TRACE_ITEMS`. A 48 MB trace cut at 200,000 items still cost the
+/// main thread one task of 54-68 ms on its arrival (unpack, index, first frame; e2e
+/// `traces.test.mjs` on a shared 2-core machine); at 100,000 none was over 50 ms. The table
+/// and the diff always cover the whole file.
+pub const TRACE_ITEMS: usize = 100_000;
+
+/// Bytes read between two progress reports (about 10-20 ms of parsing in wasm).
+pub const CHUNK_BYTES: usize = 1 << 20;
+
+/// trace-cmd's `trace.dat` starts with these bytes (trace-cmd's `trace-output.c`: `\x17\x08\x44` then "tracing").
+pub const TRACE_DAT_MAGIC: &[u8] = b"\x17\x08\x44tracing";
+
+/// What a file is, from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `trace-cmd report`, `trace_pipe` or `perf script` text.
+    Text,
+    /// schedscope's Chrome/Perfetto JSON export.
+    Perfetto,
+    /// trace-cmd's binary file.
+    TraceDat,
+    /// Some other binary file.
+    Binary,
+}
+
+impl Format {
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Text => "trace-cmd report / perf script text",
+            Format::Perfetto => "schedscope Perfetto JSON",
+            Format::TraceDat => "trace-cmd trace.dat",
+            Format::Binary => "binary",
+        }
+    }
+}
+
+/// The format of a file whose first bytes are `head`.
+pub fn detect(head: &[u8]) -> Format {
+    if head.starts_with(TRACE_DAT_MAGIC) {
+        return Format::TraceDat;
+    }
+    let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
+    if head.get(start) == Some(&b'{') {
+        return Format::Perfetto;
+    }
+    if head.iter().take(4096).any(|&b| b == 0) {
+        return Format::Binary;
+    }
+    Format::Text
+}
+
+/// The message for a file that is not read, and what to do instead.
+pub fn refusal(format: Format) -> Option<String> {
+    match format {
+        Format::TraceDat => Some(
+            "this is a trace-cmd trace.dat (binary) file, which the page cannot read yet. Convert it to text \
+             with `trace-cmd report -i trace.dat > trace.txt` (add `-t` for nanosecond timestamps) and import \
+             trace.txt."
+                .into(),
+        ),
+        Format::Binary => Some(
+            "this is a binary file, not a trace. The page reads `trace-cmd report` or `trace_pipe` text, \
+             `perf script` text of sched events, and schedscope's own Perfetto JSON export."
+                .into(),
+        ),
+        _ => None,
+    }
+}
+
+/// A recorded trace read: its statistics (`trace stats`), drawn as the timeline's `Trace`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Opened {
+    pub format: String,
+    pub bytes: u64,
+    pub stats: Stats,
+    pub cpus: u32,
+    /// Wakeup edges in the recording, and how many the replay follows as dependencies.
+    pub wakes: u64,
+    /// The recording on the engine's timeline (`ftrace::export::to_trace`); its task i is
+    /// `stats.tasks[i]`.
+    pub trace: Trace,
+    /// The timeline stops here (ns from the trace's start): `TRACE_ITEMS` reached.
+    pub cut: Option<u64>,
+}
+
+/// A replay under a config, against the recording (`ftrace::replay_and_diff`, as `trace diff`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replayed {
+    pub diff: Diff,
+    /// The simulated run's trace, task i the replay of recorded task i.
+    pub trace: Trace,
+    /// The timeline stops here (ns): `TRACE_ITEMS` reached.
+    pub cut: Option<u64>,
+    /// The config the replay ran (the page's, with the trace's CPU count and time limit).
+    pub config: Config,
+    pub events: u64,
+}
+
+thread_local! {
+    /// The last model read, by file key.
+    static CACHE: RefCell<Option<(String, Rc<Model>)>> = const { RefCell::new(None) };
+}
+
+/// A string as a source of chunks (cut at char boundaries).
+pub fn chunks_of(text: &str) -> impl FnMut() -> Option<Vec<u8>> + '_ {
+    let mut at = 0;
+    move || {
+        if at >= text.len() {
+            return None;
+        }
+        let mut end = (at + CHUNK_BYTES).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let piece = text.as_bytes()[at..end].to_vec();
+        at = end;
+        Some(piece)
+    }
+}
+
+/// UTF-8 text from byte chunks that may split a character (invalid bytes become U+FFFD).
+#[derive(Default)]
+struct Utf8 {
+    carry: Vec<u8>,
+}
+
+impl Utf8 {
+    fn feed(&mut self, bytes: &[u8], out: &mut String) {
+        let mut buf = std::mem::take(&mut self.carry);
+        buf.extend_from_slice(bytes);
+        let mut rest = &buf[..];
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    out.push_str(s);
+                    return;
+                }
+                Err(e) => {
+                    let (ok, bad) = rest.split_at(e.valid_up_to());
+                    out.push_str(std::str::from_utf8(ok).unwrap_or_default());
+                    match e.error_len() {
+                        None => {
+                            self.carry = bad.to_vec();
+                            return;
+                        }
+                        Some(n) => {
+                            out.push('\u{FFFD}');
+                            rest = &bad[n..];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(self, out: &mut String) {
+        if !self.carry.is_empty() {
+            out.push('\u{FFFD}');
+        }
+    }
+}
+
+/// Reads a whole file from `next` (`total` bytes), reporting progress; the model and its format.
+pub fn read_source(
+    id: u64,
+    next: &mut dyn FnMut() -> Option<Vec<u8>>,
+    total: u64,
+    progress: &mut dyn FnMut(Response),
+) -> Result<(Model, Format, u64), String> {
+    let mut utf8 = Utf8::default();
+    let mut reader = Reader::default();
+    let mut json = String::new();
+    let mut format = None;
+    let mut bytes = 0u64;
+    let mut text = String::new();
+    while let Some(chunk) = next() {
+        bytes += chunk.len() as u64;
+        let f = *format.get_or_insert_with(|| detect(&chunk));
+        if let Some(why) = refusal(f) {
+            return Err(why);
+        }
+        text.clear();
+        utf8.feed(&chunk, &mut text);
+        match f {
+            Format::Perfetto => json.push_str(&text),
+            _ => reader.push(&text),
+        }
+        progress(Response::TraceProgress { id, bytes, total: total.max(bytes) });
+    }
+    text.clear();
+    utf8.finish(&mut text);
+    let format = format.unwrap_or(Format::Text);
+    let model = match format {
+        Format::Perfetto => {
+            json.push_str(&text);
+            let t = perfetto_import::to_trace(&json).map_err(|e| e.message)?;
+            ftrace::read(&ftrace::export::to_text(&t, None)).map_err(|e| e.message)?
+        }
+        _ => {
+            reader.push(&text);
+            if bytes == 0 {
+                return Err("the file is empty".into());
+            }
+            reader.finish().map_err(|e| e.message)?
+        }
+    };
+    Ok((model, format, bytes))
+}
+
+/// Keeps the first `max` spans and instants in time (`TRACE_ITEMS`, so a 100 MB recording
+/// does not cost the main thread a long unpack and index) and ends the trace there; returns
+/// where it was cut (the panel says so: the table and the diff cover the whole file).
+pub fn bound(t: &mut Trace, max: usize) -> Option<u64> {
+    if t.spans.len() + t.instants.len() <= max {
+        return None;
+    }
+    let mut times: Vec<u64> = t.spans.iter().map(|s| s.start).chain(t.instants.iter().map(|i| i.time)).collect();
+    times.select_nth_unstable(max);
+    let cut = times[max];
+    t.spans.retain(|s| s.start < cut);
+    t.instants.retain(|i| i.time < cut);
+    for s in &mut t.spans {
+        s.end = s.end.min(cut);
+    }
+    t.end = t.end.min(cut);
+    Some(cut)
+}
+
+fn opened(m: &Model, format: Format, bytes: u64) -> Opened {
+    let mut trace = ftrace::export::to_trace(m);
+    let cut = bound(&mut trace, TRACE_ITEMS);
+    Opened {
+        format: format.label().to_string(),
+        bytes,
+        stats: m.stats(),
+        cpus: m.cpus,
+        wakes: m.wakes.len() as u64,
+        trace,
+        cut,
+    }
+}
+
+/// Runs a trace request (`Request::TraceOpen` / `TraceReplay`) with its file as `next`.
+pub fn execute(
+    req: &Request,
+    next: &mut dyn FnMut() -> Option<Vec<u8>>,
+    total: u64,
+    progress: &mut dyn FnMut(Response),
+) -> Response {
+    match req {
+        Request::TraceOpen { id, key, .. } => {
+            let result = read_source(*id, next, total, progress).map(|(m, f, bytes)| {
+                let o = opened(&m, f, bytes);
+                CACHE.with(|c| *c.borrow_mut() = Some((key.clone(), Rc::new(m))));
+                o
+            });
+            Response::TraceOpened { id: *id, result }
+        }
+        Request::TraceReplay { id, key, config, .. } => {
+            let cached = CACHE.with(|c| c.borrow().as_ref().filter(|(k, _)| k == key).map(|(_, m)| m.clone()));
+            let model = match cached {
+                Some(m) => Ok(m),
+                None => read_source(*id, next, total, progress).map(|(m, _, _)| {
+                    let m = Rc::new(m);
+                    CACHE.with(|c| *c.borrow_mut() = Some((key.clone(), m.clone())));
+                    m
+                }),
+            };
+            let result = model.and_then(|m| replay(&m, config));
+            Response::TraceReplayed { id: *id, result }
+        }
+        _ => Response::Garbled { error: "not a trace request".into() },
+    }
+}
+
+/// `m` replayed under `base` (the page's config, with the trace's CPU count and time limit).
+pub fn replay(m: &Model, base: &Config) -> Result<Replayed, String> {
+    let config = ftrace::replay_config(m, base);
+    let (diff, out) = ftrace::replay_and_diff(m, &config)?;
+    let mut trace = out.trace;
+    trace.decisions = Default::default();
+    let cut = bound(&mut trace, TRACE_ITEMS);
+    Ok(Replayed { diff, trace, cut, config, events: out.metrics.events })
+}
+
+/// The worker's handler for a trace request whose file travels beside it: JSON request in,
+/// the file as `next`; JSON response and packed trace items out (`jobs::respond`).
+pub fn handle_with_file(
+    text: &str,
+    next: &mut dyn FnMut() -> Option<Vec<u8>>,
+    total: u64,
+    progress: &mut dyn FnMut(String),
+) -> (String, Vec<u8>) {
+    let mut resp = match serde_json::from_str::<Request>(text) {
+        Ok(req) => execute(&req, next, total, &mut |p| progress(crate::ui::jobs::to_text(&p))),
+        Err(e) => Response::Garbled { error: e.to_string() },
+    };
+    crate::ui::jobs::respond(&mut resp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "\
+a-1 [000] 1.000000: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120
+b-2 [000] 1.000500: sched_wakeup: comm=a pid=1 prio=120 target_cpu=001
+<idle>-0 [001] 1.000600: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=1 next_prio=120
+b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+";
+
+    #[test]
+    fn formats_are_told_by_content() {
+        assert_eq!(detect(b"\x17\x08\x44tracing6\0"), Format::TraceDat);
+        assert!(refusal(Format::TraceDat).unwrap().contains("trace-cmd report -i trace.dat"));
+        assert_eq!(detect(b"  {\"traceEvents\":[]}"), Format::Perfetto);
+        assert_eq!(detect(b"\x7fELF\0\0\0"), Format::Binary);
+        assert_eq!(detect(TEXT.as_bytes()), Format::Text);
+    }
+
+    #[test]
+    fn a_trace_read_in_chunks_reports_progress_and_equals_one_read() {
+        let whole = ftrace::read(TEXT).unwrap();
+        // Chunks of 7 bytes split lines and (with the é) a character.
+        let text = TEXT.replace("comm=b ", "comm=bé ");
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        let mut next = || {
+            let end = (at + 7).min(bytes.len());
+            let c = (at < bytes.len()).then(|| bytes[at..end].to_vec());
+            at = end;
+            c
+        };
+        let mut reports = Vec::new();
+        let (m, f, n) = read_source(3, &mut next, bytes.len() as u64, &mut |r| reports.push(r)).unwrap();
+        assert_eq!((f, n), (Format::Text, bytes.len() as u64));
+        assert_eq!(m.stats().tasks.len(), whole.stats().tasks.len());
+        assert!(m.tasks.iter().any(|t| t.comm == "bé"));
+        assert_eq!(reports.len(), bytes.len().div_ceil(7));
+        assert_eq!(reports.last(), Some(&Response::TraceProgress { id: 3, bytes: n, total: n }));
+    }
+
+    #[test]
+    fn open_then_replay_uses_the_cached_model_and_errors_keep_their_line() {
+        let open = Request::TraceOpen { id: 1, key: "k".into(), text: TEXT.into() };
+        let Response::TraceOpened { result: Ok(o), .. } = crate::ui::jobs::execute(&open) else { panic!() };
+        assert_eq!((o.cpus, o.stats.tasks.len()), (2, 2));
+        assert_eq!(o.trace.tasks.len(), 2);
+        // The replay finds the model without the text.
+        let rep = Request::TraceReplay { id: 2, key: "k".into(), config: Config::default(), text: String::new() };
+        let Response::TraceReplayed { result: Ok(r), .. } = crate::ui::jobs::execute(&rep) else { panic!() };
+        assert_eq!(r.diff.tasks.len(), 2);
+        assert_eq!(r.config.cores, 2);
+        let bad = Request::TraceOpen { id: 3, key: "x".into(), text: "hello\nworld\n".into() };
+        let Response::TraceOpened { result: Err(e), .. } = crate::ui::jobs::execute(&bad) else { panic!() };
+        assert!(e.contains("line 1: expected"), "{e}");
+        let dat = Request::TraceOpen { id: 4, key: "d".into(), text: "\x17\x08\x44tracing6".into() };
+        let Response::TraceOpened { result: Err(e), .. } = crate::ui::jobs::execute(&dat) else { panic!() };
+        assert!(e.contains("trace-cmd report"), "{e}");
+    }
+
+    #[test]
+    fn a_large_trace_is_cut_to_the_first_items_in_time() {
+        use crate::engine::trace::{Span, SpanKind};
+        let mut t = Trace::default();
+        for k in 0..10u64 {
+            t.spans.push(Span {
+                core: 0,
+                start: 10 * (9 - k),
+                end: 10 * (9 - k) + 15,
+                kind: SpanKind::Idle { state: 0 },
+            });
+        }
+        t.end = 105;
+        assert_eq!(bound(&mut t, 4), Some(40));
+        assert_eq!(t.end, 40);
+        let mut starts: Vec<u64> = t.spans.iter().map(|s| s.start).collect();
+        starts.sort_unstable();
+        assert_eq!(starts, vec![0, 10, 20, 30]);
+        assert!(t.spans.iter().all(|s| s.end <= 40));
+    }
+
+    #[test]
+    fn an_opened_trace_crosses_the_wire_with_its_items_packed() {
+        let open = Request::TraceOpen { id: 1, key: "w".into(), text: TEXT.into() };
+        let (json, packed) = crate::ui::jobs::handle_text(&crate::ui::jobs::to_text(&open));
+        assert!(!packed.is_empty());
+        let Response::TraceOpened { result: Ok(o), .. } = crate::ui::jobs::parse_message(&json, &packed) else {
+            panic!("{json}")
+        };
+        assert!(!o.trace.spans.is_empty());
+    }
+}
