@@ -579,6 +579,55 @@ pub fn near_or_nearest(d: &Decisions, t: Ns, window: Ns) -> Decisions {
     }
 }
 
+/// The `max` records closest in time to `at` (all kinds together; a wakeup counts at the
+/// nearer of its start and the moment it ran), each kind kept in its order: what the page
+/// keeps of an on-demand decisions run, so its memory stays bounded however dense the run.
+pub fn nearest(d: &Decisions, at: Ns, max: usize) -> Decisions {
+    let wake_dist = |r: &WakeRecord| r.time.abs_diff(at).min(r.ran_at.map_or(Ns::MAX, |x| x.abs_diff(at)));
+    let waste_dist =
+        |r: &WasteRecord| if r.start <= at && at <= r.end { 0 } else { r.start.abs_diff(at).min(r.end.abs_diff(at)) };
+    let mut dist: Vec<Ns> = d.wakeups.iter().map(wake_dist).collect();
+    dist.extend(d.picks.iter().map(|r| r.time.abs_diff(at)));
+    dist.extend(d.idles.iter().map(|r| r.time.abs_diff(at)));
+    dist.extend(d.wasted.iter().map(waste_dist));
+    if dist.len() <= max {
+        return d.clone();
+    }
+    dist.sort_unstable();
+    // Keep what is strictly closer than the `max`-th distance, then fill up with ties in order.
+    let cut = dist[max];
+    let mut room = max - dist.iter().filter(|&&x| x < cut).count();
+    let mut keep = |x: Ns| {
+        if x < cut {
+            return true;
+        }
+        if x == cut && room > 0 {
+            room -= 1;
+            return true;
+        }
+        false
+    };
+    Decisions {
+        wakeups: d.wakeups.iter().filter(|r| keep(wake_dist(r))).cloned().collect(),
+        picks: d.picks.iter().filter(|r| keep(r.time.abs_diff(at))).cloned().collect(),
+        idles: d.idles.iter().filter(|r| keep(r.time.abs_diff(at))).cloned().collect(),
+        wasted: d.wasted.iter().filter(|r| keep(waste_dist(r))).cloned().collect(),
+    }
+}
+
+/// The earliest and latest instant any record names (None when there is none).
+pub fn span_of(d: &Decisions) -> Option<(Ns, Ns)> {
+    let times = d
+        .wakeups
+        .iter()
+        .flat_map(|r| [Some(r.time), r.ran_at])
+        .flatten()
+        .chain(d.picks.iter().map(|r| r.time))
+        .chain(d.idles.iter().map(|r| r.time))
+        .chain(d.wasted.iter().flat_map(|r| [r.start, r.end]));
+    times.fold(None, |acc, t| Some(acc.map_or((t, t), |(lo, hi): (Ns, Ns)| (lo.min(t), hi.max(t)))))
+}
+
 fn us(ns: Ns) -> String {
     if ns == Ns::MAX {
         return "none".into();
@@ -754,6 +803,32 @@ mod tests {
         );
         let parts = split_latency(&rec(Delivery::PollingFlag), 1, 500, &spans, (100, 150));
         assert_eq!(parts[0], (Part::CStateExit, 50), "no IPI parts: {parts:?}");
+    }
+
+    #[test]
+    fn nearest_keeps_the_closest_records_of_every_kind() {
+        let pick = |time| PickRecord {
+            time,
+            core: 0,
+            class: "cfs".into(),
+            avg_vruntime: 0,
+            queue: vec![],
+            chosen: 0,
+            rule_pick: None,
+            rule: String::new(),
+            prev: None,
+        };
+        let mut w = rec(Delivery::Ipi);
+        w.time = 480;
+        w.ran_at = Some(1_000);
+        let d = Decisions { wakeups: vec![w], picks: (0..10).map(|i| pick(i * 100)).collect(), ..Decisions::default() };
+        let n = nearest(&d, 1_000, 3);
+        assert_eq!(n.len(), 3);
+        assert_eq!(n.wakeups.len(), 1, "the wakeup ran at 1000: distance 0");
+        assert_eq!(n.picks.iter().map(|p| p.time).collect::<Vec<_>>(), vec![800, 900]);
+        assert_eq!(nearest(&d, 0, 100), d, "fewer than max: all of them");
+        assert_eq!(span_of(&n), Some((480, 1_000)));
+        assert_eq!(span_of(&Decisions::default()), None);
     }
 
     #[test]

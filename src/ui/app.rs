@@ -111,6 +111,19 @@ pub fn app(props: &AppProps) -> Html {
             }
         });
     }
+    // The inspector asked for the decision records of an instant the page holds none for.
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        let job = state.decisions_req.and_then(|(gen, from, to, at)| {
+            state.result.as_ref().filter(|r| r.gen == gen).map(|r| (gen, r.config.clone(), (from, to, at)))
+        });
+        use_effect_with(state.decisions_req, move |_| {
+            if let Some((gen, config, range)) = job {
+                let mut r = runner.borrow_mut();
+                r.get_or_insert_with(|| Runner::new(dispatcher)).request_decisions(gen, &config, range);
+            }
+        });
+    }
     // Seed tables load the first time their tab opens.
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());

@@ -79,12 +79,25 @@ pub enum Request {
     /// items): the stretch of a long run that the live trace, cut at its item budget, did not
     /// keep. Same config, same events: the figures are the live run's.
     Window { id: u64, config: Config, from: u64, trace_items: usize },
+    /// Simulate `config` again recording only `[from, to)` (at most `trace_items` items) and
+    /// answer with the decision records nearest `at` (`explain::nearest`, at most
+    /// `ON_DEMAND_DECISIONS`) and no spans: the inspector's records for an instant the page
+    /// holds none for (`inspect::find::ask_range`). Same config, same figures.
+    Decisions { id: u64, config: Config, from: u64, to: u64, at: u64, trace_items: usize },
 }
+
+/// At most this many decision records answer a `Request::Decisions` (a few hundred KB).
+pub const ON_DEMAND_DECISIONS: usize = 300;
+/// The trace budget of a `Request::Decisions` run (its decision budget is an eighth of it).
+pub const ON_DEMAND_TRACE_ITEMS: usize = 8_000;
 
 impl Request {
     pub fn id(&self) -> u64 {
         match self {
-            Request::Run { id, .. } | Request::Seeds { id, .. } | Request::Window { id, .. } => *id,
+            Request::Run { id, .. }
+            | Request::Seeds { id, .. }
+            | Request::Window { id, .. }
+            | Request::Decisions { id, .. } => *id,
         }
     }
 }
@@ -175,6 +188,20 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
                     let (mut metrics, mut trace) = (o.metrics, o.trace);
                     finite(&mut metrics);
                     bound_decisions(&mut trace.decisions, PAGE_DECISIONS);
+                    RunResult { metrics, trace }
+                })
+                .map_err(|e| e.to_string());
+            Response::Run { id: *id, result }
+        }
+        Request::Decisions { id, config, from, to, at, trace_items } => {
+            let (from, to) = ((*from).min(config.duration), (*to).max(*from + 1));
+            let opts = TraceOptions { window: (from, to), max_items: *trace_items };
+            let result = crate::engine::run(config, Some(opts))
+                .map(|o| {
+                    let (mut metrics, mut trace) = (o.metrics, o.trace);
+                    finite(&mut metrics);
+                    trace.decisions = crate::engine::explain::nearest(&trace.decisions, *at, ON_DEMAND_DECISIONS);
+                    (trace.spans, trace.instants) = (Vec::new(), Vec::new());
                     RunResult { metrics, trace }
                 })
                 .map_err(|e| e.to_string());
@@ -393,6 +420,11 @@ pub enum JobKind {
         gen: u64,
         from: u64,
     },
+    /// The decision records of the current config's run near `at` (`Request::Decisions`).
+    Decisions {
+        gen: u64,
+        at: u64,
+    },
 }
 
 /// A sweep waiting to be run point by point.
@@ -426,6 +458,8 @@ pub struct Scheduler {
     seeds: std::collections::VecDeque<String>,
     /// A stretch of the current config's trace, asked for by a panned timeline.
     window: Option<(u64, Config, u64)>,
+    /// Decision records asked for by the inspector: (gen, config, from, to, at).
+    decisions: Option<(u64, Config, u64, u64, u64)>,
 }
 
 impl Scheduler {
@@ -436,6 +470,13 @@ impl Scheduler {
         self.held = Some((gen, config.clone()));
         self.live = None;
         self.window = None;
+        self.decisions = None;
+    }
+
+    /// Asks for `gen`'s decision records near `at`, recorded in `[from, to)` (replaces a
+    /// waiting ask). `config` is the run's config, so the figures are the same.
+    pub fn want_decisions(&mut self, gen: u64, config: &Config, (from, to, at): (u64, u64, u64)) {
+        self.decisions = Some((gen, config.clone(), from, to, at));
     }
 
     /// Asks for `gen`'s trace from `from` on (replaces a waiting one). `config` is the run's
@@ -513,6 +554,10 @@ impl Scheduler {
             if let Some((gen, config, from)) = self.window.take() {
                 self.in_flight = Some((id, JobKind::Window { gen, from }));
                 return Some(Request::Window { id, config, from, trace_items: LIVE_TRACE_ITEMS });
+            }
+            if let Some((gen, config, from, to, at)) = self.decisions.take() {
+                self.in_flight = Some((id, JobKind::Decisions { gen, at }));
+                return Some(Request::Decisions { id, config, from, to, at, trace_items: ON_DEMAND_TRACE_ITEMS });
             }
         }
         // Not while a full run is held: the knob is still moving and its previews go first.
@@ -596,6 +641,11 @@ impl Scheduler {
                 if self.window.is_none() && self.latest(gen) =>
             {
                 self.window = Some((gen, config, from));
+            }
+            (JobKind::Decisions { gen, at }, Request::Decisions { config, from, to, .. })
+                if self.decisions.is_none() && self.latest(gen) =>
+            {
+                self.decisions = Some((gen, config, from, to, at));
             }
             _ => {}
         }

@@ -68,6 +68,9 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
         }
         (JobKind::Seeds { last, .. }, Response::Seeds { tables, .. }) => Some(Action::SeedsDone { tables, last }),
         (JobKind::Window { gen, from }, Response::Run { result, .. }) => Some(Action::WindowDone { gen, from, result }),
+        (JobKind::Decisions { gen, at }, Response::Run { result, .. }) => {
+            Some(Action::DecisionsDone { gen, at, result })
+        }
         // Only the long runs a person waits for show their progress.
         (kind @ (JobKind::Live { preview: false, .. } | JobKind::Pin { .. }), Response::Progress { progress, .. }) => {
             Some(Action::Progress { kind, progress })
@@ -199,6 +202,12 @@ impl Runner {
     /// Asks for the trace of `gen`'s run from `from` on (`jobs::Request::Window`).
     pub fn request_window(&self, gen: u64, config: &Config, from: u64) {
         self.inner.borrow_mut().sched.want_window(gen, config, from);
+        self.pump();
+    }
+
+    /// Asks for the decision records of `gen`'s run near `at` (`jobs::Request::Decisions`).
+    pub fn request_decisions(&self, gen: u64, config: &Config, range: (u64, u64, u64)) {
+        self.inner.borrow_mut().sched.want_decisions(gen, config, range);
         self.pump();
     }
 
