@@ -425,6 +425,11 @@ pub enum JobKind {
         gen: u64,
         at: u64,
     },
+    /// Row `index` of a governor comparison (`inspect::governors`): the config under one governor.
+    Governor {
+        gen: u64,
+        index: usize,
+    },
 }
 
 /// A sweep waiting to be run point by point.
@@ -460,6 +465,8 @@ pub struct Scheduler {
     window: Option<(u64, Config, u64)>,
     /// Decision records asked for by the inspector: (gen, config, from, to, at).
     decisions: Option<(u64, Config, u64, u64, u64)>,
+    /// A governor comparison's runs still to start: (gen, row, config), in order.
+    governors: std::collections::VecDeque<(u64, usize, Config)>,
 }
 
 impl Scheduler {
@@ -471,6 +478,11 @@ impl Scheduler {
         self.live = None;
         self.window = None;
         self.decisions = None;
+    }
+
+    /// Asks for a governor comparison's runs (replaces one still waiting): full runs, no trace.
+    pub fn want_governors(&mut self, gen: u64, configs: Vec<Config>) {
+        self.governors = configs.into_iter().enumerate().map(|(i, c)| (gen, i, c)).collect();
     }
 
     /// Asks for `gen`'s decision records near `at`, recorded in `[from, to)` (replaces a
@@ -567,6 +579,10 @@ impl Scheduler {
                 return Some(Request::Run { id, config, trace_items: LIVE_TRACE_ITEMS });
             }
         }
+        if let Some((gen, index, config)) = self.governors.pop_front() {
+            self.in_flight = Some((id, JobKind::Governor { gen, index }));
+            return Some(Request::Run { id, config, trace_items: 0 });
+        }
         if let Some(preset) = self.seeds.pop_front() {
             self.in_flight = Some((id, JobKind::Seeds { preset: preset.clone(), last: self.seeds.is_empty() }));
             return Some(Request::Seeds { id, preset });
@@ -641,6 +657,9 @@ impl Scheduler {
                 if self.window.is_none() && self.latest(gen) =>
             {
                 self.window = Some((gen, config, from));
+            }
+            (JobKind::Governor { gen, index }, Request::Run { config, .. }) => {
+                self.governors.push_front((gen, index, config));
             }
             (JobKind::Decisions { gen, at }, Request::Decisions { config, from, to, .. })
                 if self.decisions.is_none() && self.latest(gen) =>

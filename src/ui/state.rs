@@ -216,6 +216,8 @@ pub struct State {
     pub decisions_req: Option<(u64, u64, u64, u64)>,
     /// The last records fetched on demand (`inspect::find::OnDemand`).
     pub on_demand: Option<Rc<super::inspect::find::OnDemand>>,
+    /// The governor comparison of the current config (`inspect::governors`), once asked.
+    pub gov_compare: Option<Rc<super::inspect::governors::GovCompare>>,
     /// The sweep's metric, second key, replicas and Pareto axis (`share::url::SweepView`).
     pub sweep_view: url::SweepView,
     /// Identity of the last sweep planned (`Sweep::gen`): a new plan is run afresh.
@@ -259,6 +261,7 @@ impl State {
             window_req: None,
             decisions_req: None,
             on_demand: None,
+            gov_compare: None,
             sweep_view: url::SweepView::default(),
             sweep_serial: 0,
             next_notice: 0,
@@ -601,6 +604,13 @@ pub enum Action {
         at: u64,
         result: Result<RunResult, String>,
     },
+    /// Run the current config under each cpuidle governor (`inspect::governors`).
+    CompareGovernors,
+    GovernorDone {
+        gen: u64,
+        index: usize,
+        result: Result<crate::engine::Metrics, String>,
+    },
     /// The current run's trace from `from` on (`jobs::Request::Window`).
     WindowDone {
         gen: u64,
@@ -743,6 +753,16 @@ impl Reducible for State {
                 let full = s.result.as_ref().filter(|r| r.gen == s.gen && !r.preview);
                 if full.is_some() && s.decisions_req.is_none_or(|(g, .., a)| g != s.gen || a != at) {
                     s.decisions_req = Some((s.gen, from, to, at));
+                }
+            }
+            Action::CompareGovernors => {
+                let serial = s.gov_compare.as_ref().map_or(0, |c| c.serial + 1);
+                let c = super::inspect::governors::GovCompare::new(s.gen, serial, s.config.clone());
+                s.gov_compare = Some(Rc::new(c));
+            }
+            Action::GovernorDone { gen, index, result } => {
+                if let Some(c) = s.gov_compare.as_mut().filter(|c| c.gen == gen && index < c.rows.len()) {
+                    Rc::make_mut(c).rows[index] = Some(result.map(Rc::new));
                 }
             }
             Action::DecisionsDone { gen, at, result } => {

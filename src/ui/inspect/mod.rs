@@ -15,6 +15,7 @@
 //! a pinned A's or a preview's timeline shows where the records stop.
 
 pub mod find;
+pub mod governors;
 
 use std::rc::Rc;
 
