@@ -686,7 +686,8 @@ pub fn counters(trace: &super::trace::Trace) -> CounterTracks {
         }
     }
     // nr_running: picks then idle entries, merged by time (a stable sort keeps that order on ties).
-    let mut nr: Vec<(u16, Ns, u32)> = trace.decisions.picks.iter().map(|p| (p.core, p.time, p.queue.len() as u32)).collect();
+    let mut nr: Vec<(u16, Ns, u32)> =
+        trace.decisions.picks.iter().map(|p| (p.core, p.time, p.queue.len() as u32)).collect();
     nr.extend(trace.decisions.idles.iter().map(|i| (i.core, i.time, 0)));
     nr.sort_by_key(|&(c, t, _)| (c, t));
     for (c, t, n) in nr {

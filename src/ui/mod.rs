@@ -17,6 +17,7 @@ pub mod share_ui;
 pub mod state;
 pub mod sweep;
 pub mod timeline;
+pub mod timeline_counters;
 pub mod timeline_draw;
 pub mod tour;
 pub mod trace_window;

@@ -149,6 +149,8 @@ struct Inner {
     /// A stretch to ask for, emitted once the frame has let go of this state (the callback
     /// dispatches, and a re-render borrows it).
     window_ask: Option<Ns>,
+    /// The optional counter tracks under the lanes (`timeline_counters`).
+    counters: super::timeline_counters::Counters,
 }
 
 impl Default for Inner {
@@ -182,6 +184,7 @@ impl Default for Inner {
             asked: Vec::new(),
             fit_view: View::fit(1),
             window_ask: None,
+            counters: Default::default(),
         }
     }
 }
@@ -309,6 +312,7 @@ impl Inner {
             paint(&ctx, &draw::play_cursor(&self.trace, &self.index, &layout, t, x, self.playing), None);
         }
         paint(&ctx, &draw::overlay(&layout, &lines, hx, hy, cursor), None);
+        self.counters.draw(&self.trace, &self.view, &layout, |c, sc| paint(c, sc, None));
         if self.on_window.is_some() {
             if let Some(from) = super::trace_window::wanted(&self.trace, self.view.t0, self.view.t1, &self.asked) {
                 self.asked.push(from);
@@ -592,6 +596,21 @@ pub fn timeline(props: &TimelineProps) -> Html {
     if let Ok(mut st) = inner.try_borrow_mut() {
         st.on_window = props.on_window.clone();
     }
+    // Counter tracks (`timeline_counters`): a toolbar toggle and a canvas under the lanes.
+    let (counters_ref, counters_on) = (use_node_ref(), use_state(|| false));
+    if let Ok(mut st) = inner.try_borrow_mut() {
+        st.counters.node = counters_ref.clone();
+    }
+    let on_counters = {
+        let (inner, on) = (inner.clone(), counters_on.clone());
+        Callback::from(move |e: super::timeline_counters::Edit| {
+            if let super::timeline_counters::Edit::On(v) = e {
+                on.set(v);
+            }
+            inner.borrow_mut().counters.edit(e);
+            request_redraw(&inner);
+        })
+    };
     let playing = use_state(|| false);
     let speed = use_state(|| draw::DEFAULT_SPEED);
     // The inspector's span (`inspect`), and where a pointer went down (a tap selects).
@@ -891,6 +910,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </select>
                 </label>
                 <button type="button" onclick={save_png} title="Download the current view as a PNG image">{"Save PNG"}</button>
+                { super::timeline_counters::toggle(*counters_on, on_counters.clone()) }
                 if idle_cores >= 2 {
                     <button type="button" class="idle-lanes" onclick={toggle_idle} aria-pressed={(!*collapse).to_string()}
                         title="CPUs on which no task ran: one lane, or a lane each">
@@ -906,6 +926,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     {"Per-CPU timeline (needs canvas support)."}
                 </canvas>
             </div>
+            <super::timeline_counters::CounterLanes trace={props.trace.clone()} on={*counters_on} node={counters_ref} on_edit={on_counters} />
             <super::inspect::Inspector trace={props.trace.clone()} span={*selected}
                 on_close={{ let selected = selected.clone(); Callback::from(move |_| selected.set(None)) }} />
             if trace.spans.is_empty() {
