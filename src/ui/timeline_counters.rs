@@ -288,7 +288,8 @@ pub struct LanesProps {
 #[function_component(CounterLanes)]
 pub fn counter_lanes(p: &LanesProps) -> Html {
     if !p.on {
-        return html! { <canvas ref={p.node.clone()} hidden=true></canvas> };
+        // No canvas at all while off: the page's other canvases stay the only ones.
+        return html! {};
     }
     let t = &p.trace;
     let cores = t.cores as usize;
