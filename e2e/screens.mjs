@@ -113,6 +113,7 @@ const scenarios = {
     await page.getByRole('button', { name: 'Counters' }).click().catch(() => {});
     await page.focus('.timeline canvas');
     for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+    await page.keyboard.press('Home'); // where the page's decision records are
     await page.locator('canvas.counters').scrollIntoViewIfNeeded().catch(() => {});
   },
   tour: async (page) => {

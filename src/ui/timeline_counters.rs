@@ -31,7 +31,20 @@ pub fn row_css(cores: usize) -> f64 {
     (96.0 / cores.max(1) as f64).clamp(5.0, 16.0).floor()
 }
 
-/// The counter canvas's height in CSS pixels.
+/// The CPUs the tracks show: those on which a task ran (as the lanes fold the others, a
+/// CPU idle all along has nothing to show but its C-state); all of them if none ran.
+pub fn shown_cores(trace: &Trace) -> Vec<usize> {
+    let idle = super::timeline_draw::TraceIndex::idle_cores(trace);
+    let all = super::timeline_draw::TraceIndex::lanes_of(trace);
+    let busy: Vec<usize> = (0..all).filter(|c| !idle.contains(c)).collect();
+    if busy.is_empty() {
+        (0..all).collect()
+    } else {
+        busy
+    }
+}
+
+/// The counter canvas's height in CSS pixels for `cores` CPU rows a track.
 pub fn css_height(cores: usize) -> f64 {
     3.0 * (TITLE_CSS + cores as f64 * row_css(cores)) + TITLE_CSS + TASK_CSS + 4.0
 }
@@ -104,7 +117,8 @@ pub fn scene(trace: &Trace, tracks: &CounterTracks, task: Option<u32>, view: &Vi
     let mut sc = Scene::default();
     let s = layout.dpr;
     let ch = layout.chrome;
-    let cores = tracks.cores.len().max(trace.cores as usize);
+    let shown = shown_cores(trace);
+    let cores = shown.len();
     let (row, title) = ((row_css(cores) * s).round(), (TITLE_CSS * s).round());
     let w = layout.plot_w();
     let (rec_end, trace_end) = ends(trace);
@@ -119,20 +133,29 @@ pub fn scene(trace: &Trace, tracks: &CounterTracks, task: Option<u32>, view: &Vi
         ("C-state", CSTATE_COLOUR, cs_max, trace_end),
     ];
     for (k, (name, colour, max, end)) in kinds.iter().enumerate() {
-        let scale = match k {
+        let mut scale = match k {
             0 => format!("0 to {}", *max as u64),
             1 => format!("0 to {}", super::format::duration(*max as Ns)),
             _ => format!("0 (C0) to {}", trace.idle_states.get(*max as usize).cloned().unwrap_or_default()),
         };
+        // A view past the records the page holds: say so where the bars would be.
+        if k < 2 && (*end as f64) < view.t0 {
+            scale += &format!(
+                " \u{2014} no records in this view: the page keeps the first {} decisions, up to {}",
+                super::jobs::PAGE_DECISIONS,
+                super::format::duration(*end)
+            );
+        }
         text(&mut sc, layout.gutter + 4.0 * s, y + title / 2.0, format!("{name}: {scale}"), 11.0, Align::Left);
         y += title;
-        for (c, cc) in tracks.cores.iter().enumerate() {
+        for (row_i, &c) in shown.iter().enumerate() {
+            let Some(cc) = tracks.cores.get(c) else { continue };
             let series: Vec<(Ns, f64)> = match k {
                 0 => cc.nr_running.iter().map(|&(t, v)| (t, v as f64)).collect(),
                 1 => cc.avg_idle.iter().map(|&(t, v)| (t, v as f64)).collect(),
                 _ => cc.cstate.iter().map(|&(t, v)| (t, v as f64)).collect(),
             };
-            let top = y + c as f64 * row;
+            let top = y + row_i as f64 * row;
             sc.stroke(ch.grid, 1.0, false).segs.push([layout.gutter, top + row - 0.5, layout.width, top + row - 0.5]);
             if row >= 9.0 * s {
                 text(&mut sc, layout.gutter - 4.0 * s, top + row / 2.0, format!("CPU {c}"), 9.0, Align::Right);
@@ -247,7 +270,7 @@ impl Counters {
         }
         let Some(canvas) = self.node.cast::<web_sys::HtmlCanvasElement>() else { return };
         let tracks = self.tracks(trace);
-        let cores = tracks.cores.len().max(trace.cores as usize);
+        let cores = shown_cores(trace).len();
         let (w, h) = (layout.width as u32, (css_height(cores) * layout.dpr).round() as u32);
         if canvas.width() != w || canvas.height() != h {
             canvas.set_width(w);
@@ -260,7 +283,8 @@ impl Counters {
         let Some(ctx) = &self.ctx else { return };
         ctx.set_fill_style_str(layout.chrome.background);
         ctx.fill_rect(0.0, 0.0, w as f64, h as f64);
-        let task = self.task.or_else(|| tracks.tasks.iter().position(|t| !t.samples.is_empty()).map(|t| t as u32));
+        // The legend's picker starts on the first task, as this does.
+        let task = self.task.or(Some(0));
         paint(ctx, &scene(trace, &tracks, task, view, layout));
     }
 }
@@ -287,23 +311,31 @@ pub struct LanesProps {
 /// The counter canvas and its legend (a task picker for the vruntime track).
 #[function_component(CounterLanes)]
 pub fn counter_lanes(p: &LanesProps) -> Html {
+    let chosen = use_state(|| 0u32);
     if !p.on {
         // No canvas at all while off: the page's other canvases stay the only ones.
         return html! {};
     }
     let t = &p.trace;
-    let cores = t.cores as usize;
+    let shown = shown_cores(t);
+    let cores = shown.len();
+    let hidden = super::timeline_draw::TraceIndex::lanes_of(t).saturating_sub(cores);
     let (rec_end, _) = ends(t);
-    let pick = p.on_edit.reform(|e: Event| {
-        let v = e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
-        Edit::Task(v.parse().ok())
-    });
+    let pick = {
+        let (chosen, on_edit) = (chosen.clone(), p.on_edit.clone());
+        Callback::from(move |e: Event| {
+            let v = e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
+            let t = v.parse().ok();
+            chosen.set(t.unwrap_or(0));
+            on_edit.emit(Edit::Task(t));
+        })
+    };
     let sw = |c: &str| html! { <span aria-hidden="true" style={format!("display:inline-block;width:0.9em;height:0.9em;margin-right:0.3em;vertical-align:middle;background:{c}")}></span> };
     html! {
         <div class="timeline-counters">
             <canvas ref={p.node.clone()} role="img" class="counters"
                 aria-label="Counter tracks: queue depth, avg_idle and C-state per CPU, and a task's vruntime and lag"
-                style={format!("display:block;width:100%;height:{}px", css_height(cores))}></canvas>
+                style={format!("display:block;width:100%;height:{}px;margin-top:6px", css_height(cores))}></canvas>
             <ul class="timeline-legend counter-legend" aria-label="Counter tracks" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:1em">{sw(NR_COLOUR)}{"nr_running: the runqueue each pick saw (0 at idle entry)"}</li>
                 <li style="display:inline-block;margin-right:1em">{sw(AVG_IDLE_COLOUR)}{"avg_idle (rq->avg_idle at idle entry)"}</li>
@@ -312,13 +344,16 @@ pub fn counter_lanes(p: &LanesProps) -> Html {
                 <li style="display:inline-block;margin-right:1em">{sw(LAG_COLOUR)}{"lag (EEVDF)"}</li>
                 <li style="display:inline-block"><label>{"Task "}
                     <select name="counter-task" onchange={pick} aria-label="Task whose vruntime and lag are drawn">
-                        { for t.tasks.iter().enumerate().map(|(i, k)| html! { <option value={i.to_string()}>{k.name.clone()}</option> }) }
+                        { for t.tasks.iter().enumerate().map(|(i, k)| html! {
+                            <option value={i.to_string()} selected={i as u32 == *chosen}>{k.name.clone()}</option>
+                        }) }
                     </select></label></li>
             </ul>
             if rec_end > 0 {
-                <p class="timeline-note">{format!(
-                    "nr_running, avg_idle and vruntime come from the decision records the page holds, up to {} (the dashed line); the C-state track covers the whole recorded trace.",
-                    super::format::duration(rec_end)
+                <p class="timeline-note counter-note" style="font-size:0.85em">{format!(
+                    "nr_running, avg_idle and vruntime come from the decision records the page holds, up to {} (the dashed line); the C-state track covers the whole recorded trace.{}",
+                    super::format::duration(rec_end),
+                    if hidden > 0 { format!(" {hidden} CPUs on which no task ran are not drawn.") } else { String::new() }
                 )}</p>
             }
         </div>
@@ -362,7 +397,7 @@ mod tests {
         assert!(titles.iter().any(|t| t.starts_with("C-state")), "{titles:?}");
         assert!(titles.iter().any(|t| t.contains("vruntime")), "{titles:?}");
         // Everything inside the canvas.
-        let h = css_height(trace.cores as usize);
+        let h = css_height(shown_cores(&trace).len());
         for f in &sc.fills {
             for r in &f.rects {
                 assert!(r[0] >= layout.gutter - 2.0 && r[1] >= 0.0 && r[1] + r[3] <= h + 0.5, "{r:?}");
