@@ -5,14 +5,25 @@
 // details. Spans are found by clicking a grid of points on the zoomed-in canvas, as a
 // person would, until the panel shows the kind of decision looked for.
 //
-// Needs dist/ (trunk build --release --offline); run with `node --test e2e/inspect.test.mjs`.
+// Late in a run, past the records the page keeps, a clicked wakeup's records come on demand
+// (the run simulated again around it) and still add up. "Compare menu / teo / ladder" shows
+// three rows whose numbers are the CLI's `run --set governor=X --json`. The Counters toggle
+// adds the counter tracks under the lanes.
+//
+// Needs dist/ (trunk build --release --offline) and the CLI (target/release/schedscope, or
+// SCHEDSCOPE_BIN); run with `node --test e2e/inspect.test.mjs`.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
 
 const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = process.env.SCHEDSCOPE_BIN ?? `${ROOT}/target/release/schedscope`;
 const RUN_MS = 120_000;
 let server;
 
@@ -32,19 +43,23 @@ async function ready(page) {
 
 /** Zooms the canvas in by pressing + `n` times (keyboard focus on the canvas). */
 async function zoomIn(page, n) {
-  await page.focus('.timeline canvas[role=img]');
+  await page.focus('.timeline canvas[role=img]:not(.counters)');
   for (let i = 0; i < n; i++) await page.keyboard.press('+');
 }
 
-/** Clicks (or taps) grid points on the canvas until `want()` holds in the page; returns its value. */
+/**
+ * Clicks (or taps) grid points on the canvas until `want()` holds in the page; returns its
+ * value. After each click, a panel still "Finding the decisions…" is waited for.
+ */
 async function hunt(page, want, { tap = false, cols = 40 } = {}) {
-  const box = await page.locator('.timeline canvas[role=img]').boundingBox();
+  const box = await page.locator('.timeline canvas[role=img]:not(.counters)').boundingBox();
   for (let fy = 0.15; fy < 0.95; fy += 0.08) {
     for (let i = 1; i < cols; i++) {
       const x = box.x + (box.width * i) / cols;
       const y = box.y + box.height * fy;
       if (tap) await page.touchscreen.tap(x, y);
       else await page.mouse.click(x, y);
+      await page.waitForFunction(() => !document.querySelector('.inspector .inspect-finding'), null, { timeout: RUN_MS });
       const got = await page.evaluate(want);
       if (got) return got;
     }
@@ -118,6 +133,103 @@ test('phone: a tap on a span shows its details in the panel', { timeout: 300_000
     assert.ok(got, 'a tap selected a span');
     assert.match(got[0], /^CPU \d+: /);
     assert.match(got.join(' '), /duration/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('nohz-pipe late in the run: a clicked wakeup gets its records on demand, and its parts add up', { timeout: 300_000 }, async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context, new URL("/?v=1&preset=nohz-pipe&loops=2000", server.url).href);
+    await ready(page);
+    await zoomIn(page, 4);
+    // The end of the run: far past the first decisions the page keeps (jobs::PAGE_DECISIONS).
+    await page.keyboard.press('End');
+    await page.evaluate(() => {
+      window.__sawFinding = false;
+      new MutationObserver(() => {
+        if (document.querySelector('.inspector .inspect-finding')) window.__sawFinding = true;
+      }).observe(document.body, { subtree: true, childList: true });
+    });
+    const got = await hunt(page, () => {
+      const w = document.querySelector('.inspector .inspect-wake[data-latency-ns]');
+      if (!w || Number(w.dataset.latencyNs) === 0) return null;
+      const parts = [...w.querySelectorAll('.inspect-bar [data-part]')].map((d) => [d.dataset.part, Number(d.dataset.ns)]);
+      const fetched = !!document.querySelector('.inspector .inspect-note');
+      return { latency: Number(w.dataset.latencyNs), parts, fetched, text: w.textContent };
+    });
+    assert.ok(got, 'some click at the end of the run landed on a run that follows a wakeup');
+    assert.ok(got.fetched, 'its records came on demand (the page holds none that late)');
+    const sum = got.parts.reduce((a, p) => a + p[1], 0);
+    assert.equal(sum, got.latency, `parts ${JSON.stringify(got.parts)} add up to the latency`);
+    assert.ok(got.parts.length >= 2, JSON.stringify(got.parts));
+    assert.match(got.text, /select_task_rq/);
+    const saw = await page.evaluate(() => window.__sawFinding);
+    assert.ok(saw, 'the panel said "Finding the decisions…" while the worker simulated');
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('token-governors: one click compares menu, teo and ladder, with the CLI\'s figures', { timeout: 300_000 }, async () => {
+  if (!process.env.SCHEDSCOPE_BIN && !existsSync(CLI)) {
+    execFileSync('cargo', ['build', '--release', '--quiet', '--bin', 'schedscope'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context, new URL("/?v=1&preset=token-governors", server.url).href);
+    await ready(page);
+    await page.getByRole('button', { name: 'Compare menu / teo / ladder on this run' }).click();
+    await page.waitForSelector('table.gov-table[data-done=true]', { timeout: RUN_MS });
+    const rows = await page.evaluate(() => [...document.querySelectorAll('table.gov-table tbody tr')].map((tr) => ({
+      governor: tr.dataset.governor,
+      v: [...tr.querySelectorAll('td[data-v]')].map((td) => Number(td.dataset.v)),
+    })));
+    assert.deepEqual(rows.map((r) => r.governor), ['menu', 'teo', 'ladder']);
+    for (const r of rows) {
+      const out = execFileSync(CLI, ['run', '--preset', 'token-governors', '--set', `governor=${r.governor}`, '--json'],
+        { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const m = JSON.parse(out).metrics;
+      const g = m.governor_score;
+      const want = [g.right, g.too_deep, g.too_shallow, g.miss_latency_us, g.miss_energy_mj, m.energy_j, m.throughput];
+      assert.equal(r.v.length, want.length, JSON.stringify(r));
+      assert.deepEqual(r.v.slice(0, 3), want.slice(0, 3), `${r.governor}: right / too deep / too shallow`);
+      for (let i = 3; i < want.length; i++) {
+        const tol = Math.abs(want[i]) * 1e-9;
+        assert.ok(Math.abs(r.v[i] - want[i]) <= tol, `${r.governor} column ${i}: page ${r.v[i]} vs CLI ${want[i]}`);
+      }
+    }
+    assert.ok(rows[0].v[0] !== rows[1].v[0], 'the governors differ on this run');
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('counter tracks: the toolbar toggle adds labelled tracks under the lanes', { timeout: 300_000 }, async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context, new URL("/?v=1&preset=nohz-pipe&loops=2000", server.url).href);
+    await ready(page);
+    const before = (await page.locator('.timeline').first().boundingBox()).height;
+    await page.getByRole('button', { name: 'Counters' }).click();
+    await page.waitForSelector('canvas.counters', { timeout: 30_000 });
+    await page.waitForFunction(() => {
+      const c = document.querySelector('canvas.counters');
+      if (!c || c.width === 0) return false;
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const colours = new Set();
+      for (let i = 0; i < d.length; i += 4 * 97) colours.add(`${d[i]},${d[i + 1]},${d[i + 2]}`);
+      return colours.size >= 4;
+    }, null, { timeout: 30_000 });
+    const after = (await page.locator('.timeline').first().boundingBox()).height;
+    assert.ok(after > before + 100, `the timeline grew: ${before} -> ${after}`);
+    const legend = await page.locator('ul.counter-legend').textContent();
+    for (const w of ['nr_running', 'avg_idle', 'C-state', 'vruntime']) assert.match(legend, new RegExp(w));
+    assert.equal(await page.getByRole('button', { name: 'Counters' }).getAttribute('aria-pressed'), 'true');
     assert.deepEqual(problems, []);
   } finally {
     await b.close();

@@ -13,7 +13,7 @@
 // EEVDF), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
 // long nohz-pipe run in progress, taken at once), `sweep` (rr-kbuild's sweep of p99 wakeup
-// latency, 3 seeds a point), `heatmap` (rr_interval x jobs with the Pareto view), and `dark`, `dark-seeds`,
+// latency, 3 seeds a point), `governors` (token-governors under menu / teo / ladder), `counters` (the counter tracks), `heatmap` (rr_interval x jobs with the Pareto view), and `dark`, `dark-seeds`,
 // `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 
@@ -99,6 +99,24 @@ const scenarios = {
       }
     }
     await page.locator('.inspector').scrollIntoViewIfNeeded();
+  },
+  // The governor comparison (issue 15): token-governors under menu, teo and ladder.
+  governors: async (page) => {
+    await page.goto(new URL('/?v=1&preset=token-governors', page.url()).href);
+    await settle(page);
+    await page.getByRole('button', { name: 'Compare menu / teo / ladder on this run' }).click().catch(() => {});
+    await page.waitForSelector('table.gov-table[data-done=true]', { timeout: 120_000 }).catch(() => {});
+    await page.locator('.gov-compare').scrollIntoViewIfNeeded().catch(() => {});
+  },
+  // The counter tracks under the lanes (issue 15), zoomed in on nohz-pipe.
+  counters: async (page) => {
+    await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=2000', page.url()).href);
+    await settle(page);
+    await page.getByRole('button', { name: 'Counters' }).click().catch(() => {});
+    await page.focus('.timeline canvas');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+    await page.keyboard.press('Home'); // where the page's decision records are
+    await page.locator('canvas.counters').scrollIntoViewIfNeeded().catch(() => {});
   },
   tour: async (page) => {
     await page.goto(new URL('/?tour=nohz-pipe&step=1', page.url()).href);

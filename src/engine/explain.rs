@@ -579,6 +579,143 @@ pub fn near_or_nearest(d: &Decisions, t: Ns, window: Ns) -> Decisions {
     }
 }
 
+/// The `max` records closest in time to `at` (all kinds together; a wakeup counts at the
+/// nearer of its start and the moment it ran), each kind kept in its order: what the page
+/// keeps of an on-demand decisions run, so its memory stays bounded however dense the run.
+pub fn nearest(d: &Decisions, at: Ns, max: usize) -> Decisions {
+    let wake_dist = |r: &WakeRecord| r.time.abs_diff(at).min(r.ran_at.map_or(Ns::MAX, |x| x.abs_diff(at)));
+    let waste_dist =
+        |r: &WasteRecord| if r.start <= at && at <= r.end { 0 } else { r.start.abs_diff(at).min(r.end.abs_diff(at)) };
+    let mut dist: Vec<Ns> = d.wakeups.iter().map(wake_dist).collect();
+    dist.extend(d.picks.iter().map(|r| r.time.abs_diff(at)));
+    dist.extend(d.idles.iter().map(|r| r.time.abs_diff(at)));
+    dist.extend(d.wasted.iter().map(waste_dist));
+    if dist.len() <= max {
+        return d.clone();
+    }
+    dist.sort_unstable();
+    // Keep what is strictly closer than the `max`-th distance, then fill up with ties in order.
+    let cut = dist[max];
+    let mut room = max - dist.iter().filter(|&&x| x < cut).count();
+    let mut keep = |x: Ns| {
+        if x < cut {
+            return true;
+        }
+        if x == cut && room > 0 {
+            room -= 1;
+            return true;
+        }
+        false
+    };
+    Decisions {
+        wakeups: d.wakeups.iter().filter(|r| keep(wake_dist(r))).cloned().collect(),
+        picks: d.picks.iter().filter(|r| keep(r.time.abs_diff(at))).cloned().collect(),
+        idles: d.idles.iter().filter(|r| keep(r.time.abs_diff(at))).cloned().collect(),
+        wasted: d.wasted.iter().filter(|r| keep(waste_dist(r))).cloned().collect(),
+    }
+}
+
+/// The earliest and latest instant any record names (None when there is none).
+pub fn span_of(d: &Decisions) -> Option<(Ns, Ns)> {
+    let times = d
+        .wakeups
+        .iter()
+        .flat_map(|r| [Some(r.time), r.ran_at])
+        .flatten()
+        .chain(d.picks.iter().map(|r| r.time))
+        .chain(d.idles.iter().map(|r| r.time))
+        .chain(d.wasted.iter().flat_map(|r| [r.start, r.end]));
+    times.fold(None, |acc, t| Some(acc.map_or((t, t), |(lo, hi): (Ns, Ns)| (lo.min(t), hi.max(t)))))
+}
+
+/// Counter tracks derived from a trace, per CPU and per task: the one derivation the
+/// Perfetto export (`share::perfetto`, `ph: "C"`) and the timeline's counter lanes
+/// (`ui::timeline_counters`) both draw. Each series is in time order, a step function: a
+/// value holds until the next sample.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CounterTracks {
+    pub cores: Vec<CoreCounters>,
+    /// Indexed by task id; empty for a task never seen queued at a pick.
+    pub tasks: Vec<TaskCounters>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CoreCounters {
+    /// `rq->nr_running`: the queue each pick saw (`PickRecord::queue`), 0 at each idle entry.
+    pub nr_running: Vec<(Ns, u32)>,
+    /// `rq->avg_idle` at each idle entry, ns.
+    pub avg_idle: Vec<(Ns, Ns)>,
+    /// The idle state's index while idle (0 is C0: running or polling), from the spans.
+    pub cstate: Vec<(Ns, u8)>,
+}
+
+/// A task's place in its runqueue at each pick it was queued for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskCounters {
+    /// (time, vruntime - V, EEVDF lag `V - v` or None for other classes), ns of virtual time;
+    /// V is `avg_vruntime` (EEVDF) or the smallest vruntime queued (CFS, SD).
+    pub samples: Vec<(Ns, i64, Option<i64>)>,
+}
+
+/// The counter tracks of `trace` (its spans for the C-state, its decisions for the rest).
+pub fn counters(trace: &super::trace::Trace) -> CounterTracks {
+    let cores = trace.cores as usize;
+    let mut out = CounterTracks { cores: vec![CoreCounters::default(); cores], tasks: Vec::new() };
+    let core = |out: &mut CounterTracks, c: u16| -> usize {
+        let c = c as usize;
+        if out.cores.len() <= c {
+            out.cores.resize(c + 1, CoreCounters::default());
+        }
+        c
+    };
+    // C-state: the state while idle, 0 when an idle span is not followed by another at once.
+    let mut idle: Vec<(u16, Ns, Ns, u8)> = trace
+        .spans
+        .iter()
+        .filter_map(|s| match s.kind {
+            SpanKind::Idle { state } => Some((s.core, s.start, s.end, state)),
+            _ => None,
+        })
+        .collect();
+    idle.sort_unstable();
+    for (i, &(c, start, end, state)) in idle.iter().enumerate() {
+        let k = core(&mut out, c);
+        out.cores[k].cstate.push((start, state));
+        if !idle.get(i + 1).is_some_and(|n| n.0 == c && n.1 == end) {
+            out.cores[k].cstate.push((end, 0));
+        }
+    }
+    // nr_running: picks then idle entries, merged by time (a stable sort keeps that order on ties).
+    let mut nr: Vec<(u16, Ns, u32)> =
+        trace.decisions.picks.iter().map(|p| (p.core, p.time, p.queue.len() as u32)).collect();
+    nr.extend(trace.decisions.idles.iter().map(|i| (i.core, i.time, 0)));
+    nr.sort_by_key(|&(c, t, _)| (c, t));
+    for (c, t, n) in nr {
+        let k = core(&mut out, c);
+        out.cores[k].nr_running.push((t, n));
+    }
+    let mut ai: Vec<(u16, Ns, Ns)> = trace.decisions.idles.iter().map(|i| (i.core, i.time, i.avg_idle)).collect();
+    ai.sort_by_key(|&(c, t, _)| (c, t));
+    for (c, t, v) in ai {
+        let k = core(&mut out, c);
+        out.cores[k].avg_idle.push((t, v));
+    }
+    let mut picks: Vec<&PickRecord> = trace.decisions.picks.iter().collect();
+    picks.sort_by_key(|p| p.time);
+    for p in picks {
+        let v = p.avg_vruntime as i128;
+        for e in &p.queue {
+            let t = e.task as usize;
+            if out.tasks.len() <= t {
+                out.tasks.resize(t + 1, TaskCounters::default());
+            }
+            let rel = (e.vruntime as i128 - v).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+            out.tasks[t].samples.push((p.time, rel, (p.class == "eevdf").then_some(e.lag)));
+        }
+    }
+    out
+}
+
 fn us(ns: Ns) -> String {
     if ns == Ns::MAX {
         return "none".into();
@@ -754,6 +891,99 @@ mod tests {
         );
         let parts = split_latency(&rec(Delivery::PollingFlag), 1, 500, &spans, (100, 150));
         assert_eq!(parts[0], (Part::CStateExit, 50), "no IPI parts: {parts:?}");
+    }
+
+    #[test]
+    fn nearest_keeps_the_closest_records_of_every_kind() {
+        let pick = |time| PickRecord {
+            time,
+            core: 0,
+            class: "cfs".into(),
+            avg_vruntime: 0,
+            queue: vec![],
+            chosen: 0,
+            rule_pick: None,
+            rule: String::new(),
+            prev: None,
+        };
+        let mut w = rec(Delivery::Ipi);
+        w.time = 480;
+        w.ran_at = Some(1_000);
+        let d = Decisions { wakeups: vec![w], picks: (0..10).map(|i| pick(i * 100)).collect(), ..Decisions::default() };
+        let n = nearest(&d, 1_000, 3);
+        assert_eq!(n.len(), 3);
+        assert_eq!(n.wakeups.len(), 1, "the wakeup ran at 1000: distance 0");
+        assert_eq!(n.picks.iter().map(|p| p.time).collect::<Vec<_>>(), vec![800, 900]);
+        assert_eq!(nearest(&d, 0, 100), d, "fewer than max: all of them");
+        assert_eq!(span_of(&n), Some((480, 1_000)));
+        assert_eq!(span_of(&Decisions::default()), None);
+    }
+
+    #[test]
+    fn counters_follow_the_spans_and_the_records() {
+        use crate::engine::trace::Trace;
+        let sp = |core, start, end, kind| Span { core, start, end, kind };
+        let pick = |time, core, queue: Vec<(u32, u64)>| PickRecord {
+            time,
+            core,
+            class: "eevdf".into(),
+            avg_vruntime: 1_000,
+            queue: queue
+                .into_iter()
+                .map(|(task, vruntime)| RqEntry {
+                    task,
+                    weight: 1024,
+                    vruntime,
+                    lag: 1_000 - vruntime as i64,
+                    eligible: vruntime <= 1_000,
+                    deadline: 0,
+                    slice: 0,
+                })
+                .collect(),
+            chosen: 0,
+            rule_pick: None,
+            rule: String::new(),
+            prev: None,
+        };
+        let idle = |time, core, avg_idle| IdleRecord {
+            time,
+            core,
+            next_timer: 0,
+            delta_tick: 0,
+            chosen: 2,
+            chosen_name: "C6".into(),
+            gov: GovernorView::default(),
+            tick_stopped: false,
+            tick_reason: String::new(),
+            avg_idle,
+            measured: None,
+            best: None,
+            best_name: None,
+            verdict: None,
+        };
+        let trace = Trace {
+            cores: 2,
+            spans: vec![
+                sp(1, 0, 100, SpanKind::Idle { state: 2 }),
+                sp(1, 100, 150, SpanKind::Idle { state: 1 }),
+                sp(1, 150, 200, SpanKind::Run { task: 0, sys: false }),
+                sp(0, 0, 300, SpanKind::Run { task: 1, sys: false }),
+            ],
+            decisions: Decisions {
+                picks: vec![pick(150, 1, vec![(0, 900), (1, 1_200)])],
+                idles: vec![idle(0, 1, 5_000), idle(200, 1, 7_000)],
+                ..Decisions::default()
+            },
+            ..Trace::default()
+        };
+        let c = counters(&trace);
+        assert_eq!(c.cores.len(), 2);
+        assert_eq!(c.cores[1].cstate, vec![(0, 2), (100, 1), (150, 0)], "back-to-back idle spans, then C0");
+        assert!(c.cores[0].cstate.is_empty());
+        assert_eq!(c.cores[1].nr_running, vec![(0, 0), (150, 2), (200, 0)]);
+        assert_eq!(c.cores[1].avg_idle, vec![(0, 5_000), (200, 7_000)]);
+        assert_eq!(c.tasks[0].samples, vec![(150, -100, Some(100))]);
+        assert_eq!(c.tasks[1].samples, vec![(150, 200, Some(-200))]);
     }
 
     #[test]

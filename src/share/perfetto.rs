@@ -147,47 +147,12 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
         });
     }
 
-    // C-state depth counters: the state's index while idle, 0 (C0) between idle spans.
-    for &c in &cores {
-        let counter_name = format!("CPU {c} C-state");
-        let mut idle: Vec<(Ns, Ns, u8)> = trace
-            .spans
-            .iter()
-            .filter(|s| s.core == c)
-            .filter_map(|s| match s.kind {
-                SpanKind::Idle { state } => Some((s.start, s.end, state)),
-                _ => None,
-            })
-            .collect();
-        idle.sort_unstable();
-        let counter = |ns: Ns, depth: u8| Keyed {
-            ns,
-            core: c,
-            rank: 0,
-            event: Event {
-                name: Cow::Owned(counter_name.clone()),
-                cat: Some("cstate"),
-                ph: "C",
-                ts: us(ns),
-                dur: None,
-                pid: PID,
-                tid: tid(c),
-                s: None,
-                args: json!({ "depth": depth }),
-            },
-        };
-        for (i, &(start, end, state)) in idle.iter().enumerate() {
-            keyed.push(counter(start, state));
-            let next_starts_here = idle.get(i + 1).is_some_and(|n| n.0 == end);
-            if !next_starts_here {
-                keyed.push(counter(end, 0));
-            }
-        }
-    }
-
-    // Decision counters (`explain`): nr_running per CPU at each pick (the queue the pick saw)
-    // and each idle entry (0), and rq->avg_idle at each idle entry.
-    let dcounter = |ns: Ns, core: u16, name: String, cat: &'static str, args: Value| Keyed {
+    // Counter tracks, from the one derivation the timeline's counter lanes draw too
+    // (`explain::counters`): the C-state depth per CPU (the state's index while idle, 0 (C0)
+    // between idle spans), and from the decision records nr_running per CPU at each pick
+    // (the queue the pick saw) and each idle entry (0), and rq->avg_idle at each idle entry.
+    let tracks = crate::engine::explain::counters(trace);
+    let counter = |ns: Ns, core: u16, name: String, cat: &'static str, args: Value| Keyed {
         ns,
         core,
         rank: 0,
@@ -203,15 +168,17 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
             args,
         },
     };
-    for p in &trace.decisions.picks {
-        let name = format!("CPU {} nr_running", p.core);
-        keyed.push(dcounter(p.time, p.core, name, "nr_running", json!({ "nr_running": p.queue.len() })));
-    }
-    for i in &trace.decisions.idles {
-        let name = format!("CPU {} nr_running", i.core);
-        keyed.push(dcounter(i.time, i.core, name, "nr_running", json!({ "nr_running": 0 })));
-        let name = format!("CPU {} avg_idle", i.core);
-        keyed.push(dcounter(i.time, i.core, name, "avg_idle", json!({ "avg_idle_us": us(i.avg_idle) })));
+    for (c, t) in tracks.cores.iter().enumerate() {
+        let c = c as u16;
+        for &(ns, depth) in &t.cstate {
+            keyed.push(counter(ns, c, format!("CPU {c} C-state"), "cstate", json!({ "depth": depth })));
+        }
+        for &(ns, n) in &t.nr_running {
+            keyed.push(counter(ns, c, format!("CPU {c} nr_running"), "nr_running", json!({ "nr_running": n })));
+        }
+        for &(ns, v) in &t.avg_idle {
+            keyed.push(counter(ns, c, format!("CPU {c} avg_idle"), "avg_idle", json!({ "avg_idle_us": us(v) })));
+        }
     }
 
     for inst in &trace.instants {

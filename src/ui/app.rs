@@ -122,6 +122,30 @@ pub fn app(props: &AppProps) -> Html {
             }
         });
     }
+    // A governor comparison asked for: its runs, one after another.
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        let job = state.gov_compare.as_ref().map(|c| (c.gen, c.configs()));
+        use_effect_with(state.gov_compare.as_ref().map(|c| (c.gen, c.serial)), move |_| {
+            if let Some((gen, configs)) = job {
+                let mut r = runner.borrow_mut();
+                r.get_or_insert_with(|| Runner::new(dispatcher)).request_governors(gen, configs);
+            }
+        });
+    }
+    // The inspector asked for the decision records of an instant the page holds none for.
+    {
+        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
+        let job = state.decisions_req.and_then(|(gen, from, to, at)| {
+            state.result.as_ref().filter(|r| r.gen == gen).map(|r| (gen, r.config.clone(), (from, to, at)))
+        });
+        use_effect_with(state.decisions_req, move |_| {
+            if let Some((gen, config, range)) = job {
+                let mut r = runner.borrow_mut();
+                r.get_or_insert_with(|| Runner::new(dispatcher)).request_decisions(gen, &config, range);
+            }
+        });
+    }
     // Seed tables load the first time their tab opens.
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
@@ -237,6 +261,10 @@ fn results() -> Html {
         let ctx = ctx.clone();
         use_callback((), move |from: u64, _| ctx.dispatch(Action::NeedWindow { from }))
     };
+    let on_gov = {
+        let ctx = ctx.clone();
+        use_callback((), move |_: (), _| ctx.dispatch(Action::CompareGovernors))
+    };
     let progress = s.shown_progress();
     let a_cancelled = s.pin.as_ref().is_some_and(|p| p.cancelled);
     let status = match (&s.run_error, running, &progress) {
@@ -345,6 +373,10 @@ fn results() -> Html {
                 <p class="note tour-hidden">{"The figures are hidden until you answer the tour's question."}</p>
             } else {
                 <MetricsPanel result={b.clone()} {running} cancelled={s.cancelled_here()} />
+                if b.as_ref().is_some_and(|r| super::inspect::governors::has_cstates(&r.trace)) {
+                    <super::inspect::governors::GovernorCompare cmp={s.gov_compare.clone().filter(|c| c.gen == s.gen)}
+                        current={s.config.get("governor").unwrap_or_default()} on_compare={on_gov.clone()} />
+                }
             }
             if s.pin.is_some() && figures_revealed(s) {
                 <section class="panel" aria-label="Compare A and B">

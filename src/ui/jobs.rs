@@ -85,7 +85,17 @@ pub enum Request {
     /// Replay the trace `key` (parsed again from `text` or the file beside when the worker
     /// does not hold it) under `config` and diff it against the recording.
     TraceReplay { id: u64, key: String, config: Config, text: String },
+    /// Simulate `config` again recording only `[from, to)` (at most `trace_items` items) and
+    /// answer with the decision records nearest `at` (`explain::nearest`, at most
+    /// `ON_DEMAND_DECISIONS`) and no spans: the inspector's records for an instant the page
+    /// holds none for (`inspect::find::ask_range`). Same config, same figures.
+    Decisions { id: u64, config: Config, from: u64, to: u64, at: u64, trace_items: usize },
 }
+
+/// At most this many decision records answer a `Request::Decisions` (a few hundred KB).
+pub const ON_DEMAND_DECISIONS: usize = 300;
+/// The trace budget of a `Request::Decisions` run (its decision budget is an eighth of it).
+pub const ON_DEMAND_TRACE_ITEMS: usize = 8_000;
 
 impl Request {
     pub fn id(&self) -> u64 {
@@ -94,7 +104,8 @@ impl Request {
             | Request::Seeds { id, .. }
             | Request::Window { id, .. }
             | Request::TraceOpen { id, .. }
-            | Request::TraceReplay { id, .. } => *id,
+            | Request::TraceReplay { id, .. }
+            | Request::Decisions { id, .. } => *id,
         }
     }
 }
@@ -201,6 +212,20 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
                     let (mut metrics, mut trace) = (o.metrics, o.trace);
                     finite(&mut metrics);
                     bound_decisions(&mut trace.decisions, PAGE_DECISIONS);
+                    RunResult { metrics, trace }
+                })
+                .map_err(|e| e.to_string());
+            Response::Run { id: *id, result }
+        }
+        Request::Decisions { id, config, from, to, at, trace_items } => {
+            let (from, to) = ((*from).min(config.duration), (*to).max(*from + 1));
+            let opts = TraceOptions { window: (from, to), max_items: *trace_items };
+            let result = crate::engine::run(config, Some(opts))
+                .map(|o| {
+                    let (mut metrics, mut trace) = (o.metrics, o.trace);
+                    finite(&mut metrics);
+                    trace.decisions = crate::engine::explain::nearest(&trace.decisions, *at, ON_DEMAND_DECISIONS);
+                    (trace.spans, trace.instants) = (Vec::new(), Vec::new());
                     RunResult { metrics, trace }
                 })
                 .map_err(|e| e.to_string());
@@ -444,6 +469,16 @@ pub enum JobKind {
         gen: u64,
         index: usize,
     },
+    /// The decision records of the current config's run near `at` (`Request::Decisions`).
+    Decisions {
+        gen: u64,
+        at: u64,
+    },
+    /// Row `index` of a governor comparison (`inspect::governors`): the config under one governor.
+    Governor {
+        gen: u64,
+        index: usize,
+    },
 }
 
 /// A sweep waiting to be run point by point.
@@ -479,6 +514,10 @@ pub struct Scheduler {
     window: Option<(u64, Config, u64)>,
     /// Further-seed runs for the mean of the main figures, in order.
     replicas: std::collections::VecDeque<(JobKind, Config)>,
+    /// Decision records asked for by the inspector: (gen, config, from, to, at).
+    decisions: Option<(u64, Config, u64, u64, u64)>,
+    /// A governor comparison's runs still to start: (gen, row, config), in order.
+    governors: std::collections::VecDeque<(u64, usize, Config)>,
 }
 
 impl Scheduler {
@@ -489,6 +528,18 @@ impl Scheduler {
         self.held = Some((gen, config.clone()));
         self.live = None;
         self.window = None;
+        self.decisions = None;
+    }
+
+    /// Asks for a governor comparison's runs (replaces one still waiting): full runs, no trace.
+    pub fn want_governors(&mut self, gen: u64, configs: Vec<Config>) {
+        self.governors = configs.into_iter().enumerate().map(|(i, c)| (gen, i, c)).collect();
+    }
+
+    /// Asks for `gen`'s decision records near `at`, recorded in `[from, to)` (replaces a
+    /// waiting ask). `config` is the run's config, so the figures are the same.
+    pub fn want_decisions(&mut self, gen: u64, config: &Config, (from, to, at): (u64, u64, u64)) {
+        self.decisions = Some((gen, config.clone(), from, to, at));
     }
 
     /// Asks for `gen`'s trace from `from` on (replaces a waiting one). `config` is the run's
@@ -572,6 +623,10 @@ impl Scheduler {
                 self.in_flight = Some((id, JobKind::Window { gen, from }));
                 return Some(Request::Window { id, config, from, trace_items: LIVE_TRACE_ITEMS });
             }
+            if let Some((gen, config, from, to, at)) = self.decisions.take() {
+                self.in_flight = Some((id, JobKind::Decisions { gen, at }));
+                return Some(Request::Decisions { id, config, from, to, at, trace_items: ON_DEMAND_TRACE_ITEMS });
+            }
         }
         // Not while a full run is held: the knob is still moving and its previews go first.
         if self.held.is_none() {
@@ -587,6 +642,10 @@ impl Scheduler {
                 self.in_flight = Some((id, kind));
                 return Some(Request::Run { id, config, trace_items: 0 });
             }
+        }
+        if let Some((gen, index, config)) = self.governors.pop_front() {
+            self.in_flight = Some((id, JobKind::Governor { gen, index }));
+            return Some(Request::Run { id, config, trace_items: 0 });
         }
         if let Some(preset) = self.seeds.pop_front() {
             self.in_flight = Some((id, JobKind::Seeds { preset: preset.clone(), last: self.seeds.is_empty() }));
@@ -663,6 +722,14 @@ impl Scheduler {
                 if self.window.is_none() && self.latest(gen) =>
             {
                 self.window = Some((gen, config, from));
+            }
+            (JobKind::Governor { gen, index }, Request::Run { config, .. }) => {
+                self.governors.push_front((gen, index, config));
+            }
+            (JobKind::Decisions { gen, at }, Request::Decisions { config, from, to, .. })
+                if self.decisions.is_none() && self.latest(gen) =>
+            {
+                self.decisions = Some((gen, config, from, to, at));
             }
             _ => {}
         }

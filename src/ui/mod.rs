@@ -18,6 +18,7 @@ pub mod share_ui;
 pub mod state;
 pub mod sweep;
 pub mod timeline;
+pub mod timeline_counters;
 pub mod timeline_draw;
 pub mod timeline_nav;
 pub mod tour;

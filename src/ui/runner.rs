@@ -71,6 +71,12 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
         (JobKind::Replica { a, gen, index }, Response::Run { result, .. }) => {
             Some(Action::ReplicaDone { a, gen, index, result: result.map(|r| r.metrics) })
         }
+        (JobKind::Decisions { gen, at }, Response::Run { result, .. }) => {
+            Some(Action::DecisionsDone { gen, at, result })
+        }
+        (JobKind::Governor { gen, index }, Response::Run { result, .. }) => {
+            Some(Action::GovernorDone { gen, index, result: result.map(|r| r.metrics) })
+        }
         // Only the long runs a person waits for show their progress.
         (kind @ (JobKind::Live { preview: false, .. } | JobKind::Pin { .. }), Response::Progress { progress, .. }) => {
             Some(Action::Progress { kind, progress })
@@ -208,6 +214,18 @@ impl Runner {
     /// Asks for the trace of `gen`'s run from `from` on (`jobs::Request::Window`).
     pub fn request_window(&self, gen: u64, config: &Config, from: u64) {
         self.inner.borrow_mut().sched.want_window(gen, config, from);
+        self.pump();
+    }
+
+    /// Asks for the decision records of `gen`'s run near `at` (`jobs::Request::Decisions`).
+    pub fn request_decisions(&self, gen: u64, config: &Config, range: (u64, u64, u64)) {
+        self.inner.borrow_mut().sched.want_decisions(gen, config, range);
+        self.pump();
+    }
+
+    /// Asks for a governor comparison's runs (`inspect::governors`).
+    pub fn request_governors(&self, gen: u64, configs: Vec<Config>) {
+        self.inner.borrow_mut().sched.want_governors(gen, configs);
         self.pump();
     }
 

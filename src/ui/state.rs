@@ -215,6 +215,12 @@ pub struct State {
     /// The stretch of the current run's trace asked for (generation, from ns) and not yet
     /// in: a timeline panned past what the live trace kept (`trace_window`).
     pub window_req: Option<(u64, u64)>,
+    /// Decision records asked for by the inspector and not yet in: (gen, from, to, at).
+    pub decisions_req: Option<(u64, u64, u64, u64)>,
+    /// The last records fetched on demand (`inspect::find::OnDemand`).
+    pub on_demand: Option<Rc<super::inspect::find::OnDemand>>,
+    /// The governor comparison of the current config (`inspect::governors`), once asked.
+    pub gov_compare: Option<Rc<super::inspect::governors::GovCompare>>,
     /// The sweep's metric, second key, replicas and Pareto axis (`share::url::SweepView`).
     pub sweep_view: url::SweepView,
     /// Identity of the last sweep planned (`Sweep::gen`): a new plan is run afresh.
@@ -261,6 +267,9 @@ impl State {
             cancel_req: None,
             reruns: 0,
             window_req: None,
+            decisions_req: None,
+            on_demand: None,
+            gov_compare: None,
             sweep_view: url::SweepView::default(),
             sweep_serial: 0,
             main_seeds: 1,
@@ -639,6 +648,25 @@ pub enum Action {
     NeedWindow {
         from: u64,
     },
+    /// The inspector holds no records for an instant of the current full run: fetch those
+    /// near `at`, recording `[from, to)` (`jobs::Request::Decisions`).
+    NeedDecisions {
+        from: u64,
+        to: u64,
+        at: u64,
+    },
+    DecisionsDone {
+        gen: u64,
+        at: u64,
+        result: Result<RunResult, String>,
+    },
+    /// Run the current config under each cpuidle governor (`inspect::governors`).
+    CompareGovernors,
+    GovernorDone {
+        gen: u64,
+        index: usize,
+        result: Result<crate::engine::Metrics, String>,
+    },
     /// The current run's trace from `from` on (`jobs::Request::Window`).
     WindowDone {
         gen: u64,
@@ -785,6 +813,38 @@ impl Reducible for State {
                 let full = s.result.as_ref().filter(|r| r.gen == s.gen && !r.preview);
                 if full.is_some_and(|r| crate::ui::trace_window::is_partial(&r.trace)) {
                     s.window_req = Some((s.gen, from));
+                }
+            }
+            Action::NeedDecisions { from, to, at } => {
+                let full = s.result.as_ref().filter(|r| r.gen == s.gen && !r.preview);
+                if full.is_some() && s.decisions_req.is_none_or(|(g, .., a)| g != s.gen || a != at) {
+                    s.decisions_req = Some((s.gen, from, to, at));
+                }
+            }
+            Action::CompareGovernors => {
+                let serial = s.gov_compare.as_ref().map_or(0, |c| c.serial + 1);
+                let c = super::inspect::governors::GovCompare::new(s.gen, serial, s.config.clone());
+                s.gov_compare = Some(Rc::new(c));
+            }
+            Action::GovernorDone { gen, index, result } => {
+                if let Some(c) = s.gov_compare.as_mut().filter(|c| c.gen == gen && index < c.rows.len()) {
+                    Rc::make_mut(c).rows[index] = Some(result.map(Rc::new));
+                }
+            }
+            Action::DecisionsDone { gen, at, result } => {
+                if s.decisions_req.is_some_and(|(g, .., a)| g == gen && a == at) {
+                    s.decisions_req = None;
+                }
+                let Some(view) = s.result.as_ref().filter(|r| r.gen == gen && gen == s.gen && !r.preview) else {
+                    return self;
+                };
+                match result {
+                    Ok(r) if r.metrics.digest == view.metrics.digest => {
+                        let od = super::inspect::find::OnDemand::new(gen, r.metrics.digest, at, r.trace.decisions);
+                        s.on_demand = Some(Rc::new(od));
+                    }
+                    Ok(_) => s.notice("The decisions came from a different run (its digest differs); not shown."),
+                    Err(e) => s.notice(format!("The decisions could not be found: {e}")),
                 }
             }
             Action::WindowDone { gen, from, result } => {

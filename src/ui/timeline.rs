@@ -165,6 +165,8 @@ struct Inner {
     mini: Option<(HtmlCanvasElement, CanvasRenderingContext2d)>,
     minimap: Option<nav::Minimap>,
     mini_seen: Option<(View, u32, bool)>,
+    /// The optional counter tracks under the lanes (`timeline_counters`).
+    counters: super::timeline_counters::Counters,
 }
 
 impl Default for Inner {
@@ -205,6 +207,7 @@ impl Default for Inner {
             mini: None,
             minimap: None,
             mini_seen: None,
+            counters: Default::default(),
         }
     }
 }
@@ -350,6 +353,7 @@ impl Inner {
             ctx.fill_rect(x0, layout.axis_h, (x1 - x0).max(1.0), layout.height - layout.axis_h);
         }
         self.paint_minimap(&layout);
+        self.counters.draw(&self.trace, &self.view, &layout, |c, sc| paint(c, sc, None));
         if self.on_window.is_some() {
             if let Some(from) = super::trace_window::wanted(&self.trace, self.view.t0, self.view.t1, &self.asked) {
                 self.asked.push(from);
@@ -711,6 +715,21 @@ pub fn timeline(props: &TimelineProps) -> Html {
             st.base = None;
         }
     }
+    // Counter tracks (`timeline_counters`): a toolbar toggle and a canvas under the lanes.
+    let (counters_ref, counters_on) = (use_node_ref(), use_state(|| false));
+    if let Ok(mut st) = inner.try_borrow_mut() {
+        st.counters.node = counters_ref.clone();
+    }
+    let on_counters = {
+        let (inner, on) = (inner.clone(), counters_on.clone());
+        Callback::from(move |e: super::timeline_counters::Edit| {
+            if let super::timeline_counters::Edit::On(v) = e {
+                on.set(v);
+            }
+            inner.borrow_mut().counters.edit(e);
+            request_redraw(&inner);
+        })
+    };
     let playing = use_state(|| false);
     let speed = use_state(|| draw::DEFAULT_SPEED);
     // The inspector's span (`inspect`), and where a pointer went down (a tap selects).
@@ -1096,6 +1115,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </select>
                 </label>
                 <button type="button" onclick={save_png} title="Download the current view as a PNG image">{"Save PNG"}</button>
+                { super::timeline_counters::toggle(*counters_on, on_counters.clone()) }
                 if idle_cores >= 2 {
                     <button type="button" class="idle-lanes" onclick={toggle_idle} aria-pressed={(!*collapse).to_string()}
                         title="CPUs on which no task ran: one lane, or a lane each">
@@ -1114,6 +1134,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     style={format!("display:block;width:100%;height:{MINIMAP_CSS_H}px;touch-action:none;cursor:pointer;margin-top:2px")}
                     onpointerdown={on_mini.clone()} onpointermove={on_mini}></canvas>
             </div>
+            <super::timeline_counters::CounterLanes trace={props.trace.clone()} on={*counters_on} node={counters_ref} on_edit={on_counters} />
             <super::inspect::Inspector trace={props.trace.clone()} span={*selected}
                 on_close={{ let selected = selected.clone(); Callback::from(move |_| selected.set(None)) }} />
             if trace.spans.is_empty() {

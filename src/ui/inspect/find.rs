@@ -1,8 +1,66 @@
 //! Which decisions explain a selected span (pure, tested natively): the wakeup that led to a
-//! run, the pick that chose it, the idle entry that chose a state, the wakeup an overhead served.
+//! run, the pick that chose it, the idle entry that chose a state, the wakeup an overhead served;
+//! and, for a span the page holds no records for, which stretch to simulate again for them.
+//!
+//! On-demand records: the page keeps only the run's first `jobs::PAGE_DECISIONS` records.
+//! For a later span the inspector asks the worker to run the same config again recording
+//! only a small window around the span (`ask_range`: about `ASK_BEFORE` trace items before
+//! it and `ASK_AFTER` after, measured on the page's own trace, so a dense run gets a short
+//! window), and keeps the `jobs::ON_DEMAND_DECISIONS` records nearest it ([`OnDemand`],
+//! taken only when its digest is the shown run's).
 
-use crate::engine::explain::{IdleRecord, PickRecord, WakeRecord};
+use crate::engine::explain::{Decisions, IdleRecord, PickRecord, WakeRecord};
+use crate::engine::time::Ns;
 use crate::engine::trace::{Span, SpanKind, Trace};
+
+/// Trace items before and after the span the on-demand window spans (on the page's trace).
+pub const ASK_BEFORE: usize = 400;
+pub const ASK_AFTER: usize = 200;
+
+/// Decision records fetched for one instant (`jobs::Request::Decisions`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnDemand {
+    /// The run they belong to: its generation and digest.
+    pub gen: u64,
+    pub digest: String,
+    /// The instant asked about, and the stretch the records cover.
+    pub at: Ns,
+    pub covers: (Ns, Ns),
+    pub decisions: Decisions,
+}
+
+impl OnDemand {
+    pub fn new(gen: u64, digest: String, at: Ns, decisions: Decisions) -> Self {
+        let covers = crate::engine::explain::span_of(&decisions).unwrap_or((at, at));
+        OnDemand { gen, digest, at, covers, decisions }
+    }
+
+    /// Whether these records answer for a span starting at `t`: the instant asked, or well
+    /// inside the stretch they cover (its middle half, so a span's wakeup before it is kept).
+    pub fn answers(&self, t: Ns) -> bool {
+        let (lo, hi) = self.covers;
+        t == self.at || (t >= lo + (self.at.max(lo) - lo) / 2 && t <= hi - (hi - self.at.min(hi)) / 2)
+    }
+}
+
+/// The stretch `[from, to)` to record for `span`'s decisions, and the instant they are about:
+/// from the `ASK_BEFORE`-th item before the span's start to the `ASK_AFTER`-th after its end
+/// (items = spans and instants of the page's trace; the run's end when the trace stops first).
+pub fn ask_range(trace: &Trace, span: &Span) -> (Ns, Ns, Ns) {
+    let at = span.start;
+    let times = || trace.spans.iter().map(|s| s.start).chain(trace.instants.iter().map(|i| i.time));
+    let mut before: Vec<Ns> = times().filter(|&t| t < at).collect();
+    let from = if before.len() > ASK_BEFORE {
+        let k = before.len() - ASK_BEFORE;
+        *before.select_nth_unstable(k).1
+    } else {
+        trace.start.min(at)
+    };
+    let mut after: Vec<Ns> = times().filter(|&t| t > span.end).collect();
+    let to =
+        if after.len() > ASK_AFTER { *after.select_nth_unstable(ASK_AFTER).1 } else { trace.end.max(span.end + 1) };
+    (from, to, at)
+}
 
 /// The decisions behind one span.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -13,13 +71,30 @@ pub struct Found<'a> {
 }
 
 pub fn decisions_for<'a>(trace: &'a Trace, span: &Span) -> Found<'a> {
-    let d = &trace.decisions;
+    decisions_in(&trace.decisions, span)
+}
+
+impl Found<'_> {
+    pub fn is_empty(&self) -> bool {
+        self.wake.is_none() && self.pick.is_none() && self.idle.is_none()
+    }
+}
+
+/// `decisions_for` over any set of records (the page's, or those fetched on demand).
+///
+/// Records stop somewhere (the page keeps the first ones; a window starts later): a span
+/// after the last record gets none, rather than the last pick or idle entry before the cut.
+pub fn decisions_in<'a>(d: &'a Decisions, span: &Span) -> Found<'a> {
     let core = span.core;
+    if crate::engine::explain::span_of(d).is_none_or(|(_, last)| span.start > last) {
+        return Found::default();
+    }
     match span.kind {
         SpanKind::Run { task, .. } => Found {
             // The task runs at the end of its wakeup latency: `ran_at` is this span's start.
             wake: d.wakeups.iter().rev().find(|r| r.task == task && r.target == core && r.ran_at == Some(span.start)),
-            pick: d.picks.iter().rev().find(|p| p.core == core && p.chosen == task && p.time <= span.start),
+            // The core's last pick before the span, if it chose this task.
+            pick: d.picks.iter().rev().find(|p| p.core == core && p.time <= span.start).filter(|p| p.chosen == task),
             idle: None,
         },
         SpanKind::Idle { .. } => {
@@ -74,5 +149,52 @@ mod tests {
         assert!(hits > 100, "runs explained by their wakeup: {hits}");
         let idle = t.spans.iter().find(|s| matches!(s.kind, SpanKind::Idle { .. })).unwrap();
         assert!(decisions_for(t, idle).idle.is_some());
+        // A pick is the core's last before the run: never an older one that chose the same task.
+        for s in t.spans.iter().filter(|s| matches!(s.kind, SpanKind::Run { .. })) {
+            if let Some(p) = decisions_for(t, s).pick {
+                let later = t.decisions.picks.iter().any(|q| q.core == s.core && q.time > p.time && q.time <= s.start);
+                assert!(!later, "a later pick on CPU {} before {}", s.core, s.start);
+            }
+        }
+    }
+
+    #[test]
+    fn a_late_wakeup_gets_its_records_on_demand_and_they_add_up() {
+        use crate::ui::jobs::{execute, Request, Response, LIVE_TRACE_ITEMS, ON_DEMAND_DECISIONS, PAGE_DECISIONS};
+        let mut cfg = (preset("nohz-pipe").unwrap().config)();
+        cfg.set("loops", "2000").unwrap();
+        let run = |req| match execute(&req) {
+            Response::Run { result: Ok(r), .. } => r,
+            other => panic!("{other:?}"),
+        };
+        let page = run(Request::Run { id: 1, config: cfg.clone(), trace_items: LIVE_TRACE_ITEMS });
+        let t = &page.trace;
+        assert!(t.decisions.len() <= PAGE_DECISIONS);
+        let last = crate::engine::explain::span_of(&t.decisions).unwrap().1;
+        // Late runs, long after the page's records stop: none of them is explained.
+        let late: Vec<&Span> = t
+            .spans
+            .iter()
+            .filter(|s| matches!(s.kind, SpanKind::Run { .. }) && s.start > last + (t.end - last) / 2)
+            .collect();
+        assert!(late.len() > 100 && late.iter().all(|s| decisions_for(t, s).is_empty()));
+        let mut explained = 0;
+        for s in late.iter().step_by(late.len() / 5) {
+            let (from, to, at) = ask_range(t, s);
+            assert!(from < at && at < to && to - from < t.end / 20, "a small window: {from}..{to} around {at}");
+            let r = run(Request::Decisions { id: 2, config: cfg.clone(), from, to, at, trace_items: 8_000 });
+            assert_eq!(r.metrics.digest, page.metrics.digest, "the same run");
+            assert!(r.trace.spans.is_empty() && r.trace.decisions.len() <= ON_DEMAND_DECISIONS);
+            let od = OnDemand::new(1, r.metrics.digest.clone(), at, r.trace.decisions);
+            assert!(od.answers(at));
+            let f = decisions_in(&od.decisions, s);
+            assert!(f.pick.is_some(), "the pick that chose the task at {at}");
+            if let Some(w) = f.wake {
+                let sum: Ns = w.parts.iter().map(|p| p.1).sum();
+                assert_eq!(Some(sum), w.latency(), "{w:?}");
+                explained += 1;
+            }
+        }
+        assert!(explained >= 3, "most late runs follow a wakeup: {explained}");
     }
 }

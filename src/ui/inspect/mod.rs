@@ -6,8 +6,16 @@
 //! a stacked bar of its parts; a pick's runqueue with lag and deadlines and the rule; an idle
 //! entry's governor numbers, tick decision and verdict. Every number has its unit and the
 //! kernel function it mirrors.
+//!
+//! A span the page holds no records for (past the first `jobs::PAGE_DECISIONS`, or in a
+//! window recorded later) gets them on demand: the panel says "Finding the decisions…" and
+//! asks the page (`Action::NeedDecisions`) to simulate the same run again recording a small
+//! window around it (`find::ask_range`); the answer (`State::on_demand`, taken only when its
+//! digest is the shown run's) then fills the panel. Only the current config's full run asks:
+//! a pinned A's or a preview's timeline shows where the records stop.
 
 pub mod find;
+pub mod governors;
 
 use std::rc::Rc;
 
@@ -166,8 +174,33 @@ fn none_text(trace: &crate::engine::trace::Trace, span: &crate::engine::trace::S
     }
 }
 
+/// Whether the shown run may fetch records for this trace: the current config's full run.
+fn fetchable(s: &crate::ui::state::State, trace: &Rc<Trace>) -> bool {
+    s.result.as_ref().is_some_and(|r| r.gen == s.gen && !r.preview && Rc::ptr_eq(&r.trace, trace))
+}
+
 #[function_component(Inspector)]
 pub fn inspector(p: &InspectProps) -> Html {
+    let ctx = use_context::<crate::ui::StateCtx>();
+    let span_at = p.span.and_then(|i| p.trace.spans.get(i)).copied();
+    // Records fetched on demand for this run, if they answer for the span.
+    let od = ctx.as_ref().filter(|s| fetchable(s, &p.trace)).and_then(|s| {
+        let digest = &s.result.as_ref()?.metrics.digest;
+        s.on_demand.clone().filter(|o| o.gen == s.gen && &o.digest == digest)
+    });
+    let page_found = span_at.as_ref().is_some_and(|sp| !find::decisions_for(&p.trace, sp).is_empty());
+    let answered = span_at.as_ref().is_some_and(|sp| od.as_ref().is_some_and(|o| o.answers(sp.start)));
+    let fetch = !page_found && !answered && ctx.as_ref().is_some_and(|s| fetchable(s, &p.trace));
+    {
+        let (ctx, trace) = (ctx.clone(), p.trace.clone());
+        let key = (p.span, Rc::as_ptr(&p.trace) as usize, fetch);
+        use_effect_with(key, move |_| {
+            if let (true, Some(ctx), Some(sp)) = (fetch, ctx, span_at) {
+                let (from, to, at) = find::ask_range(&trace, &sp);
+                ctx.dispatch(crate::ui::state::Action::NeedDecisions { from, to, at });
+            }
+        });
+    }
     let Some(span) = p.span.and_then(|i| p.trace.spans.get(i)) else {
         return html! {
             <section class="inspector" aria-live="polite">
@@ -175,9 +208,14 @@ pub fn inspector(p: &InspectProps) -> Html {
             </section>
         };
     };
-    let found = find::decisions_for(&p.trace, span);
+    let mut found = find::decisions_for(&p.trace, span);
+    if found.is_empty() && answered {
+        if let Some(o) = &od {
+            found = find::decisions_in(&o.decisions, span);
+        }
+    }
     let close = p.on_close.reform(|_: MouseEvent| ());
-    let none = found.wake.is_none() && found.pick.is_none() && found.idle.is_none();
+    let none = found.is_empty() && !fetch;
     html! {
         <section class="inspector" aria-live="polite" aria-label="Inspector" style="border:1px solid #aaa;padding:0.4em 0.6em;margin:0.4em 0;overflow-x:auto">
             <button type="button" onclick={close} aria-label="Close the inspector" style="float:right">{"×"}</button>
@@ -188,7 +226,15 @@ pub fn inspector(p: &InspectProps) -> Html {
             if let Some(w) = found.wake { {wake_html(&p.trace, w)} }
             if let Some(k) = found.pick { {pick_html(&p.trace, k)} }
             if let Some(i) = found.idle { {idle_html(i)} }
-            if none { <p class="inspect-none">{none_text(&p.trace, span)}</p> }
+            if fetch {
+                <p class="inspect-finding" role="status">{"Finding the decisions\u{2026} (simulating the run again, recording a small window around this instant)"}</p>
+            }
+            if none && answered {
+                <p class="inspect-none">{"No decision leads to this span (the run was simulated again around it to look)."}</p>
+            } else if none { <p class="inspect-none">{none_text(&p.trace, span)}</p> }
+            if answered && !page_found && !found.is_empty() {
+                <p class="inspect-note" style="font-size:0.85em">{"Decisions found on demand: the run simulated again, recording a small window around this instant (same digest)."}</p>
+            }
         </section>
     }
 }
