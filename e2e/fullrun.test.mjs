@@ -152,7 +152,9 @@ test('panning a long run past its recorded stretch records that stretch, with th
     const before = await figures(page, 120_000);
     const note = page.locator('.timeline-note', { hasText: 'the live trace keeps at most' });
     assert.match(await note.textContent(), /^The timeline shows the first .+ of .+: .*Zoom in and pan past the recorded stretch/);
-    // Zoom in, then End: the view is then at the run's end, beyond what was recorded.
+    // Zoom in, then End: the view is then at the run's end, beyond what was recorded. The
+    // wheel goes where the canvas is on screen, so bring it into view first.
+    await page.locator(currentTimeline).scrollIntoViewIfNeeded();
     const box = await page.locator(currentTimeline).boundingBox();
     await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
     for (let i = 0; i < 10; i++) {

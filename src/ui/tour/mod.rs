@@ -224,11 +224,12 @@ pub fn parse(text: &str) -> Result<Tour, TourError> {
 }
 
 /// The built-in tours' files: one for the intro and one for each seed.
-pub const BUILTIN: [&str; 4] = [
+pub const BUILTIN: [&str; 5] = [
     include_str!("tours/intro.json"),
     include_str!("tours/hrtick-iperf.json"),
     include_str!("tours/rr-kbuild.json"),
     include_str!("tours/nohz-pipe.json"),
+    include_str!("tours/eevdf-vs-cfs.json"),
 ];
 
 /// The built-in tour named `name`.
@@ -244,6 +245,23 @@ pub fn for_preset(preset: &str) -> Option<Tour> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_eevdf_tours_answers_and_quoted_figures_are_the_engines() {
+        let t = builtin("eevdf-vs-cfs").expect("the eevdf-vs-cfs tour");
+        let run = |c: &Config| crate::engine::run(c, None).expect("runs").metrics;
+        let (a, _) = t.steps[0].configs(&t);
+        let base = run(&a);
+        assert_eq!(format!("{:.0}", base.wakeup_latency_us.p50), "173", "step 1 quotes the preset's median");
+        assert_eq!(format!("{:.1}", base.throughput), "94.8", "step 3 quotes the preset's periods met");
+        let b = |i: usize| run(&t.steps[i].configs(&t).1.expect("a B config"));
+        let (cfs, hz) = (b(0), b(1));
+        assert!(cfs.wakeup_latency_us.p50 * 10.0 < base.wakeup_latency_us.p50, "CFS: much lower");
+        assert!(hz.wakeup_latency_us.p50 * 10.0 < base.wakeup_latency_us.p50, "HZ=1000: much lower");
+        let two = b(2).throughput;
+        assert!((55.0..75.0).contains(&two), "two CPUs: about two thirds of periods met, got {two}");
+        assert_eq!((t.steps[0].answer, t.steps[1].answer, t.steps[2].answer), (Some(0), Some(0), Some(1)));
+    }
 
     #[test]
     fn every_builtin_tour_parses_and_the_intro_and_each_seed_has_one() {
