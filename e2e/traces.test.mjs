@@ -28,7 +28,7 @@ after(async () => {
 async function ready(page) {
   await page.waitForFunction(() => {
     const m = document.querySelector('section.metrics');
-    return m && m.getAttribute('aria-busy') === 'false' && document.querySelector('.timeline canvas');
+    return m && m.getAttribute('aria-busy') === 'false' && document.querySelector(".timeline canvas[role=img]");
   }, null, { timeout: WAIT });
 }
 
@@ -42,7 +42,7 @@ async function rows(page) {
 
 /** A hash of the first trace canvas's pixels (to see that a highlight was drawn). */
 async function canvasHash(page) {
-  return page.$eval(`${panel} .timeline canvas`, (c) => {
+  return page.$eval(`${panel} .timeline canvas[role=img]:not(.counters)`, (c) => {
     const d = c.toDataURL();
     let h = 0;
     for (let i = 0; i < d.length; i++) h = (h * 31 + d.charCodeAt(i)) | 0;
@@ -62,8 +62,8 @@ test('import, table, highlight, replay under EEVDF, errors keep everything', { t
     await page.waitForSelector(`${panel} table.trace-tasks tbody tr`, { timeout: WAIT });
     const summary = await page.textContent(`${panel} .trace-summary`);
     assert.match(summary, /trace_cmd_basic\.txt · trace-cmd report \/ perf script text · 2 CPUs/);
-    assert.ok(await page.isVisible(`${panel} .timeline canvas`), 'the recording is on a timeline canvas');
-    const aria = await page.getAttribute(`${panel} .timeline canvas`, 'aria-label');
+    assert.ok(await page.isVisible(`${panel} .timeline canvas[role=img]:not(.counters)`), 'the recording is on a timeline canvas');
+    const aria = await page.getAttribute(`${panel} .timeline canvas[role=img]:not(.counters)`, 'aria-label');
     assert.match(aria ?? '', /recorded/, aria);
     const names = (await rows(page)).map((r) => r[0]).sort();
     assert.deepEqual(names, ['bg worker-300', 'ping-101', 'pong-102']);
@@ -91,7 +91,7 @@ test('import, table, highlight, replay under EEVDF, errors keep everything', { t
       let x = 0;
       for (let i = 0; i < d.length; i++) x = (x * 31 + d.charCodeAt(i)) | 0;
       return x !== h;
-    }, [`${panel} .timeline canvas`, h0], { timeout: 5_000 });
+    }, [`${panel} .timeline canvas[role=img]:not(.counters)`, h0], { timeout: 5_000 });
 
     // Another policy: EEVDF (kernel 6.6), then replay under it.
     await page.selectOption('select[name=kernel]', '6.6');
@@ -99,7 +99,7 @@ test('import, table, highlight, replay under EEVDF, errors keep everything', { t
     await page.waitForSelector(`${panel} .trace-diffview table.trace-error tbody tr`, { timeout: WAIT });
     const heading = await page.textContent(`${panel} h3.series.b`);
     assert.match(heading, /Simulated: kernel=6\.6/);
-    assert.equal(await page.locator(`${panel} .timeline canvas`).count(), 2, 'recorded and simulated timelines');
+    assert.equal(await page.locator(`${panel} .timeline canvas[role=img]:not(.counters)`).count(), 2, 'recorded and simulated timelines');
     const err = await page.$$eval(`${panel} table.trace-error tbody tr`, (trs) =>
       trs.map((tr) => [tr.dataset.metric, tr.querySelector('.err-pct').textContent]));
     assert.equal(err.length, 8);

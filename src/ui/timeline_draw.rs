@@ -1308,6 +1308,24 @@ pub fn play_cursor(trace: &Trace, index: &TraceIndex, layout: &Layout, t: f64, x
             }
             _ => continue,
         };
+        // The CPU's runqueue at the cursor, where the decision records reach.
+        let folded = !index.collapsed.is_empty() && lane + 1 == index.lanes;
+        let core = index.lane_of_core.iter().position(|&l| l == lane).filter(|_| !folded);
+        let running = matches!(here.map(|sp| sp.kind), Some(SpanKind::Run { .. }));
+        let waiting = core.and_then(|c| super::timeline_nav::runqueue_at(trace, c as u16, tn));
+        let name = match waiting {
+            Some(w) if !w.is_empty() => {
+                let names: Vec<String> = w
+                    .iter()
+                    .take(3)
+                    .map(|&k| trace.tasks.get(k as usize).map_or_else(|| format!("task {k}"), |t| t.name.clone()))
+                    .collect();
+                let more = if w.len() > 3 { format!(", +{}", w.len() - 3) } else { String::new() };
+                format!("{name} · {} waiting: {}{more}", w.len(), names.join(", "))
+            }
+            Some(_) if running => format!("{name} · none waiting"),
+            _ => name,
+        };
         let (y, h) = layout.band(lane, Band::Main);
         let tx = if x + 6.0 * s + name.chars().count() as f64 * px * 0.62 < layout.width {
             x + 6.0 * s

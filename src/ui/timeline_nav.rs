@@ -64,6 +64,31 @@ pub fn wakeup_before(trace: &Trace, task: u32, core: u16, start: Ns) -> Option<N
         .max()
 }
 
+/// The tasks waiting in `core`'s runqueue at `t` (not the one running), from the decision
+/// records: the queue at the core's last pick before `t` less the task it chose, plus the
+/// tasks woken onto it since that had not run by `t`; empty after an idle entry. None where
+/// the records do not reach (`t` after the last record the trace holds, or no pick yet).
+/// A simplification: a task that left the queue without a pick (it migrated) still counts
+/// until the next pick.
+pub fn runqueue_at(trace: &Trace, core: u16, t: Ns) -> Option<Vec<u32>> {
+    let d = &trace.decisions;
+    let last = d.picks.iter().map(|p| p.time).chain(d.idles.iter().map(|i| i.time)).max()?;
+    if t > last {
+        return None;
+    }
+    let pick = d.picks.iter().filter(|p| p.core == core && p.time <= t).max_by_key(|p| p.time)?;
+    if d.idles.iter().any(|i| i.core == core && i.time > pick.time && i.time <= t) {
+        return Some(Vec::new());
+    }
+    let mut waiting: Vec<u32> = pick.queue.iter().map(|e| e.task).filter(|&k| k != pick.chosen).collect();
+    for w in d.wakeups.iter().filter(|w| w.target == core && w.time > pick.time && w.time <= t) {
+        if w.ran_at.is_none_or(|at| at > t) && !waiting.contains(&w.task) && w.task != pick.chosen {
+            waiting.push(w.task);
+        }
+    }
+    Some(waiting)
+}
+
 /// The minimap: per row, each column's busy share (0..1) of the whole run. One row per CPU
 /// up to `MAX_ROWS` CPUs, else one row for the machine (the mean over CPUs).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -164,6 +189,27 @@ mod tests {
         let tiny = trace(vec![run(0, 5_000, 5_010, 1)], vec![], 1_000_000);
         assert!(focus_view(&tiny, 0, tiny.end).unwrap().len() >= 2_000.0);
         assert_eq!(focus_view(&tiny, 9, tiny.end), None);
+    }
+
+    #[test]
+    fn the_runqueue_at_an_instant_comes_from_the_picks_and_wakeups_around_it() {
+        let mut cfg = (crate::engine::presets::preset("eevdf-vs-cfs").unwrap().config)();
+        cfg.set("duration", "100ms").unwrap();
+        let out = crate::engine::run(&cfg, Some(crate::engine::TraceOptions::default())).unwrap();
+        let t = &out.trace;
+        // At each pick with others queued, the waiting tasks are that queue less the chosen one.
+        let p = t.decisions.picks.iter().find(|p| p.queue.len() >= 3).expect("a busy pick");
+        let mut want: Vec<u32> = p.queue.iter().map(|e| e.task).filter(|&k| k != p.chosen).collect();
+        let mut got = runqueue_at(t, p.core, p.time).unwrap();
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want);
+        assert!(!got.contains(&p.chosen), "the running task is not waiting");
+        // Past the records: unknown, not empty.
+        let last = t.decisions.picks.iter().map(|p| p.time).max().unwrap();
+        assert_eq!(runqueue_at(t, 0, last + 10_000_000_000), None);
+        let empty = Trace::default();
+        assert_eq!(runqueue_at(&empty, 0, 5), None);
     }
 
     #[test]
