@@ -101,6 +101,21 @@ pub fn inert_note(sw: &Sweep, current: Option<&Metrics>) -> Option<String> {
     .then(|| format!("{} does nothing here: every point of the sweep gave the same counters.", sw.key))
 }
 
+/// A note when points stopped at the sweep's event budget (`jobs::SWEEP_EVENT_BUDGET`):
+/// their figures are the first events', not the whole run's, so a curve of elapsed time or
+/// counts is not comparable with the main figures.
+pub fn cut_note(sw: &Sweep) -> Option<String> {
+    let done: Vec<&Metrics> = sw.points.iter().chain(&sw.runs).flatten().map(|m| m.as_ref()).collect();
+    let cut = done.iter().filter(|m| m.stop_reason == Some(metrics::StopReason::EventBudget)).count();
+    (cut > 0).then(|| {
+        format!(
+            "{cut} of {} points stopped at the sweep's budget of {} events: they show the first events' figures, not the whole run's (the metrics above are the whole run's).",
+            done.len(),
+            super::format::count(super::jobs::SWEEP_EVENT_BUDGET)
+        )
+    })
+}
+
 /// The indexes of the cells on the Pareto front of (x, y): no other cell is at least as
 /// good on both and better on one. `hx`/`hy`: whether higher is better on each axis.
 pub fn pareto_front(points: &[(f64, f64)], hx: bool, hy: bool) -> Vec<usize> {
@@ -161,6 +176,7 @@ pub fn sweep_panel(props: &SweepPanelProps) -> Html {
     let pareto = view.pareto.clone().unwrap_or_default();
     let replicas = sw.replicas;
     let note = inert_note(sw, current.as_ref());
+    let cut = cut_note(sw);
     html! {
         <div class="sweep-panel">
             <div class="sweep-pickers">
@@ -202,6 +218,7 @@ pub fn sweep_panel(props: &SweepPanelProps) -> Html {
                 <ParetoPlot sweep={sw.clone()} x={pareto} y={metric.clone()} />
             }
             if let Some(n) = note { <p class="note inert" role="note">{n}</p> }
+            if let Some(n) = cut { <p class="note sweep-cut" role="note">{n}</p> }
         </div>
     }
 }
@@ -389,6 +406,18 @@ mod tests {
         assert_eq!(with_view(sw.clone(), &SweepView { key2: Some("hz".into()), ..Default::default() }).key2, None);
         let n = sw.points.len();
         assert_eq!(with_view(sw, &SweepView::default()).jobs(), n, "no view: the 1-D sweep as planned");
+    }
+
+    #[test]
+    fn points_cut_by_the_sweep_budget_are_said_so() {
+        let mut sw = plan_sweep(&State::default().config, "hz", 1, None).unwrap();
+        sw.points[0] =
+            Some(Rc::new(Metrics { stop_reason: Some(metrics::StopReason::Completed), ..(*m(1.0, 1.0)).clone() }));
+        assert_eq!(cut_note(&sw), None, "whole runs need no note");
+        sw.points[1] =
+            Some(Rc::new(Metrics { stop_reason: Some(metrics::StopReason::EventBudget), ..(*m(1.0, 1.0)).clone() }));
+        let n = cut_note(&sw).expect("a note");
+        assert!(n.starts_with("1 of 2 points stopped at the sweep's budget of 500,000 events"), "{n}");
     }
 
     #[test]
