@@ -225,7 +225,9 @@ test('the timeline canvas follows the colour scheme', async () => {
     const light = await corner();
     await page.emulateMedia({ colorScheme: 'dark' });
     // The scheme is read when a frame is drawn: nudge one (a wheel notch over the canvas).
-    const box = await page.locator('.timeline canvas').boundingBox();
+    // (The minimap is a second canvas: name the timeline's own; bring it on screen first.)
+    await page.locator('.timeline canvas[role=img]').scrollIntoViewIfNeeded();
+    const box = await page.locator('.timeline canvas[role=img]').boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, -100);
     await nextFrames();
