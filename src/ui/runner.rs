@@ -346,14 +346,28 @@ impl Runner {
 }
 
 #[cfg(target_arch = "wasm32")]
-mod web {
+pub(crate) mod web {
     //! The browser half: the Worker object, its handlers, the ready timeout.
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use web_sys::{Event, MessageEvent, Worker};
 
-    use super::super::jobs::{parse_message, parse_response, to_text, Request};
+    use super::super::jobs::{parse_message, parse_response, to_text, Request, Response};
     use super::{Backend, Runner};
+
+    /// A worker's message as a `Response`: a string, or [string, Uint8Array] when a run's
+    /// trace items travel packed. The page's runner, the sweep pool and the trace panel's
+    /// worker all read their answers through this.
+    pub fn decode(data: &JsValue) -> Response {
+        match data.dyn_ref::<js_sys::Array>() {
+            Some(pair) => {
+                let text = pair.get(0).as_string().unwrap_or_default();
+                let bytes = pair.get(1).dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+                parse_message(&text, &bytes)
+            }
+            None => parse_response(&data.as_string().unwrap_or_default()),
+        }
+    }
 
     #[derive(Default)]
     pub struct Web {
@@ -397,16 +411,8 @@ mod web {
         };
         let me = runner.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            // A string, or [string, Uint8Array] when a run's trace items travel packed.
             let data = e.data();
-            let resp = match data.dyn_ref::<js_sys::Array>() {
-                Some(pair) => {
-                    let text = pair.get(0).as_string().unwrap_or_default();
-                    let bytes = pair.get(1).dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
-                    parse_message(&text, &bytes)
-                }
-                None => parse_response(&data.as_string().unwrap_or_default()),
-            };
+            let resp = decode(&data);
             me.answer(resp);
         });
         let me = runner.clone();

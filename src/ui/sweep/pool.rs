@@ -127,7 +127,7 @@ pub mod web {
     use web_sys::{Event, MessageEvent, Worker};
     use yew::UseReducerDispatcher;
 
-    use super::super::super::jobs::{parse_message, parse_response, to_text, Response};
+    use super::super::super::jobs::{to_text, Response};
     use super::super::super::runner::action_for;
     use super::super::super::state::{Action, State};
     use super::{pool_size, Dispatch};
@@ -170,15 +170,7 @@ pub mod web {
                 let me = pool.clone();
                 let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                     let data = e.data();
-                    let resp = match data.dyn_ref::<js_sys::Array>() {
-                        Some(pair) => {
-                            let text = pair.get(0).as_string().unwrap_or_default();
-                            let bytes =
-                                pair.get(1).dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
-                            parse_message(&text, &bytes)
-                        }
-                        None => parse_response(&data.as_string().unwrap_or_default()),
-                    };
+                    let resp = crate::ui::runner::web::decode(&data);
                     me.answer(slot, resp);
                 });
                 let me = pool.clone();

@@ -15,7 +15,7 @@ use yew::Callback;
 
 use super::TAction;
 use crate::engine::config::Config;
-use crate::ui::jobs::{parse_message, parse_response, to_text, Request, Response};
+use crate::ui::jobs::{to_text, Request, Response};
 
 const WORKER_URL: &str = "./worker_loader.js";
 
@@ -68,14 +68,7 @@ impl TraceWorker {
         let (out, live, waiting, job) = (self.out.clone(), self.live.clone(), self.waiting.clone(), self.job.clone());
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let data = e.data();
-            let resp = match data.dyn_ref::<js_sys::Array>() {
-                Some(pair) => {
-                    let text = pair.get(0).as_string().unwrap_or_default();
-                    let bytes = pair.get(1).dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
-                    parse_message(&text, &bytes)
-                }
-                None => parse_response(&data.as_string().unwrap_or_default()),
-            };
+            let resp = crate::ui::runner::web::decode(&data);
             match resp {
                 Response::Ready => {
                     if let Some(l) = live.borrow_mut().as_mut() {
