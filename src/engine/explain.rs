@@ -323,6 +323,8 @@ pub struct Explainer {
     pending_wake: Vec<u32>,
     /// Per core: the index of its idle record still open.
     pending_idle: Vec<u32>,
+    /// The pick record `sim::why` opened before `pick_next`, closed after it.
+    pub(crate) pending_pick: Option<PickRecord>,
     pub(crate) cap: usize,
 }
 
@@ -522,6 +524,42 @@ pub fn best_state(states: &[IdleState], measured: Ns, latency_limit: Option<Ns>)
         .iter()
         .rposition(|s| s.target_residency <= measured && latency_limit.is_none_or(|l| s.exit_latency <= l))
         .unwrap_or(0)
+}
+
+/// `best_state` for one run's states and latency limit, precomputed so that the common
+/// case (the governor chose right) costs two comparisons per idle exit: the scoreboard runs
+/// on every idle of every run, traced or not. Gives exactly `best_state`'s answer.
+#[derive(Clone, Debug, Default)]
+pub struct Hindsight {
+    /// Per position: the idle length from which the state is reachable (`u64::MAX`: never,
+    /// the latency limit forbids it).
+    reach: Vec<Ns>,
+    /// Per position: the smallest `reach` of the deeper positions (`u64::MAX`: none).
+    deeper: Vec<Ns>,
+}
+
+impl Hindsight {
+    pub fn new(states: &[IdleState], latency_limit: Option<Ns>) -> Self {
+        let reach: Vec<Ns> = states
+            .iter()
+            .map(|s| if latency_limit.is_none_or(|l| s.exit_latency <= l) { s.target_residency } else { Ns::MAX })
+            .collect();
+        let mut deeper = vec![Ns::MAX; reach.len()];
+        for i in (0..reach.len().saturating_sub(1)).rev() {
+            deeper[i] = deeper[i + 1].min(reach[i + 1]);
+        }
+        Hindsight { reach, deeper }
+    }
+
+    /// The best position for an idle of `measured` ns in which the governor chose `chosen`.
+    #[inline]
+    pub fn best(&self, chosen: usize, measured: Ns) -> usize {
+        let reached = chosen == 0 || self.reach[chosen] <= measured;
+        if reached && self.deeper[chosen] > measured {
+            return chosen;
+        }
+        self.reach.iter().rposition(|&r| r <= measured).unwrap_or(0)
+    }
 }
 
 pub fn verdict(chosen: usize, best: usize) -> Verdict {
@@ -994,6 +1032,23 @@ mod tests {
         assert_eq!(best_state(&st, 60_000, None), 2);
         assert_eq!(best_state(&st, 60_000, Some(5_000)), 1);
         assert_eq!(verdict(2, 1), Verdict::TooDeep);
+        // The precomputed form gives best_state's answer for every choice and length,
+        // including states out of residency order and a latency limit.
+        let odd = [s(0, 0), s(2_000, 30_000), s(10_000, 20_000), s(50_000, 100_000)];
+        for states in [&st[..], &odd[..]] {
+            for limit in [None, Some(5_000), Some(20_000)] {
+                let h = Hindsight::new(states, limit);
+                for chosen in 0..states.len() {
+                    for measured in [0, 1_000, 2_000, 19_999, 20_000, 30_000, 60_000, 100_000, 1_000_000] {
+                        assert_eq!(
+                            h.best(chosen, measured),
+                            best_state(states, measured, limit),
+                            "{chosen} {measured}"
+                        );
+                    }
+                }
+            }
+        }
         assert_eq!(verdict(0, 1), Verdict::TooShallow);
     }
 }

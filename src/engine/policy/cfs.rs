@@ -232,6 +232,7 @@ impl Policy for Cfs {
         }
     }
 
+    #[inline(always)] // into `Sim::pick_loop` through `AnyPolicy::pick_next`
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, _now: Ns) -> Option<usize> {
         let t = self.leftmost(se, c)?;
         remove(&mut self.rqs[c].queue, t);

@@ -197,6 +197,7 @@ impl Policy for Eevdf {
         true
     }
 
+    #[inline(always)] // into `Sim::pick_loop` through `AnyPolicy::pick_next`
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, _now: Ns) -> Option<usize> {
         let t = self.pick(se, c, None)?;
         let rq = &mut self.rqs[c];

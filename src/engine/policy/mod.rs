@@ -125,7 +125,8 @@ impl Policy for AnyPolicy {
     fn dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) -> bool {
         each!(self, p => p.dequeue(se, c, task, now))
     }
-    #[inline]
+    // Always: `Sim::pick_loop`, its one hot caller, is past LLVM's inlining threshold.
+    #[inline(always)]
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, now: Ns) -> Option<usize> {
         each!(self, p => p.pick_next(se, c, now))
     }

@@ -58,6 +58,7 @@ impl Policy for Sd {
         remove(&mut self.rqs[c].queue, task)
     }
 
+    #[inline(always)] // into `Sim::pick_loop` through `AnyPolicy::pick_next`
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, _now: Ns) -> Option<usize> {
         // Earliest deadline; ties by queue position (FIFO), which is round robin.
         let (pos, &t) = self.rqs[c].queue.iter().enumerate().min_by_key(|&(i, &t)| (se[t].deadline, i))?;

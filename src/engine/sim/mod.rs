@@ -279,6 +279,8 @@ pub struct Sim {
     touched: Vec<u64>,
     /// The states the governor picks from (POLL first when there is a governor).
     idle_states: Vec<IdleState>,
+    /// The scoreboard's best-state-in-hindsight over `idle_states` (`sim::why`).
+    hindsight: crate::engine::explain::Hindsight,
     /// What the hardware does in each of them (same positions).
     idle_hw: Vec<idle_path::HwIdle>,
     idle_route: idle_path::IdleRoute,
@@ -444,6 +446,7 @@ impl Sim {
             wl,
             fx: Fx::default(),
             touched: vec![0; ndomains],
+            hindsight: crate::engine::explain::Hindsight::new(&idle_states, cfg.latency_limit),
             idle_states,
             idle_mw: idle
                 .hw

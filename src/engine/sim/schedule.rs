@@ -220,15 +220,20 @@ impl Sim {
         self.cores[c].need_resched = false;
         for _ in 0..10_000 {
             let t = self.cursor(c);
-            let why = if self.rec.explaining(t) { self.why_pick_before(c, t) } else { None };
+            // A bool, not the record: a record held here (Strings, a Vec) would give this loop
+            // drop glue on every exit, paid by untraced runs too (`sim::why`).
+            let why = self.rec.explaining(t);
+            if why {
+                self.why_pick_before(c, t);
+            }
             let Some(n) = self.policy.pick_next(&mut self.se, c, t) else {
                 if self.go_idle(c) {
                     continue;
                 }
                 return;
             };
-            if let Some(r) = why {
-                self.why_pick_after(r, n);
+            if why {
+                self.why_pick_after(n);
             }
             self.cores[c].curr = Some(n);
             self.tasks[n].core = c;

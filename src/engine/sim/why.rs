@@ -5,7 +5,11 @@
 //! enters this file. Nothing here changes the simulation: it reads state and writes records
 //! (the determinism tests' digests are the same with and without a trace). Also the
 //! always-on, integer-only counters of the governor scoreboard and of wasted CPU time,
-//! which are cheap (a comparison per idle exit and per pick) and not part of the digest.
+//! which are cheap (two comparisons per idle exit through `explain::Hindsight`, one per
+//! pick) and not part of the digest. Every recording function is `#[cold]` and
+//! `#[inline(never)]`, and no record is held in a hot function's locals (the pick record
+//! waits in `Explainer::pending_pick`): an untraced run pays a branch per hook and nothing
+//! else (BENCHMARKS.md, "Inspector off", instruction counts).
 
 use super::Sim;
 use crate::engine::config::Policy as PolicyKind;
@@ -17,6 +21,8 @@ use crate::engine::time::Ns;
 impl Sim {
     /// Opens the wake record of `task` (before the wakeup changes any state): the candidates
     /// `select_core` looks at, replayed through the same code with notes.
+    #[cold]
+    #[inline(never)]
     pub(super) fn why_wake(&mut self, task: usize, waker: Option<usize>, sync: bool, target: usize) {
         let mut cands: Vec<Candidate> = Vec::new();
         let again = self.select_core_with(task, waker, sync, |cpu, role, idle| {
@@ -68,6 +74,8 @@ impl Sim {
     }
 
     /// The wakeup's start (the waker's cursor after its ttwu work).
+    #[cold]
+    #[inline(never)]
     pub(super) fn why_wake_time(&mut self, task: usize, t: Ns, ttwu: Ns) {
         if let Some(r) = self.rec.ex.wake_of(&mut self.rec.trace.decisions, task) {
             r.time = t;
@@ -76,6 +84,8 @@ impl Sim {
     }
 
     /// How the target was told of `task`'s wakeup.
+    #[cold]
+    #[inline(never)]
     pub(super) fn why_delivery(&mut self, task: usize, d: Delivery) {
         if let Some(r) = self.rec.ex.wake_of(&mut self.rec.trace.decisions, task) {
             r.delivery.get_or_insert(d);
@@ -86,24 +96,32 @@ impl Sim {
     pub(super) fn preempt_check(&mut self, c: usize, curr: usize, woken: usize) -> bool {
         let p = self.policy.check_preempt_wakeup(&mut self.se, c, curr, woken);
         if self.rec.on() {
-            let lead = (self.se[curr].vruntime as i128 - self.se[woken].vruntime as i128) as i64;
-            let rule = match self.cfg.policy {
-                PolicyKind::Eevdf => "EEVDF: preempt iff pick_eevdf (curr included) picks the woken task".to_string(),
-                PolicyKind::Sd => "SD: the woken task's deadline is earlier than curr's".to_string(),
-                PolicyKind::Cfs => format!(
-                    "CFS wakeup_preempt_entity: vruntime lead > wakeup_granularity {:.3} ms (scaled by weight{})",
-                    (self.cfg.wakeup_granularity * self.cfg.granularity_factor()) as f64 / 1e6,
-                    if self.cfg.wakeup_gran_scale { " and nr_running" } else { "" }
-                ),
-            };
-            if let Some(r) = self.rec.ex.wake_of(&mut self.rec.trace.decisions, woken) {
-                r.preempt = Some(PreemptCheck { curr: curr as u32, preempt: p, vruntime_lead_ns: lead, rule });
-            }
+            self.why_preempt(curr, woken, p);
         }
         p
     }
 
+    #[cold]
+    #[inline(never)]
+    fn why_preempt(&mut self, curr: usize, woken: usize, p: bool) {
+        let lead = (self.se[curr].vruntime as i128 - self.se[woken].vruntime as i128) as i64;
+        let rule = match self.cfg.policy {
+            PolicyKind::Eevdf => "EEVDF: preempt iff pick_eevdf (curr included) picks the woken task".to_string(),
+            PolicyKind::Sd => "SD: the woken task's deadline is earlier than curr's".to_string(),
+            PolicyKind::Cfs => format!(
+                "CFS wakeup_preempt_entity: vruntime lead > wakeup_granularity {:.3} ms (scaled by weight{})",
+                (self.cfg.wakeup_granularity * self.cfg.granularity_factor()) as f64 / 1e6,
+                if self.cfg.wakeup_gran_scale { " and nr_running" } else { "" }
+            ),
+        };
+        if let Some(r) = self.rec.ex.wake_of(&mut self.rec.trace.decisions, woken) {
+            r.preempt = Some(PreemptCheck { curr: curr as u32, preempt: p, vruntime_lead_ns: lead, rule });
+        }
+    }
+
     /// The woken `task` runs on `c` at `at`: close its record with the latency split.
+    #[cold]
+    #[inline(never)]
     pub(super) fn why_ran(&mut self, task: usize, c: usize, at: Ns) {
         let ipi = (self.prof.ipi_send, self.prof.ipi_latency);
         let (d, spans) = (&mut self.rec.trace.decisions, &self.rec.trace.spans);
@@ -119,22 +137,32 @@ impl Sim {
         }
     }
 
-    /// The runqueue `pick_next` is about to choose from on core `c`.
-    pub(super) fn why_pick_before(&self, c: usize, t: Ns) -> Option<explain::PickRecord> {
+    /// The runqueue `pick_next` is about to choose from on core `c`, held in the explainer
+    /// until `why_pick_after` names the chosen task.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn why_pick_before(&mut self, c: usize, t: Ns) {
         let queue = self.policy.queued(c);
-        if queue.is_empty() {
-            return None;
-        }
-        let slice = (self.cfg.min_granularity * self.cfg.granularity_factor()).max(1);
-        Some(explain::pick_record(self.class(), &self.se, queue, slice, t, c, self.cores[c].last_task))
+        self.rec.ex.pending_pick = if queue.is_empty() {
+            None
+        } else {
+            let slice = (self.cfg.min_granularity * self.cfg.granularity_factor()).max(1);
+            Some(explain::pick_record(self.class(), &self.se, queue, slice, t, c, self.cores[c].last_task))
+        };
     }
 
-    pub(super) fn why_pick_after(&mut self, mut r: explain::PickRecord, chosen: usize) {
-        r.chosen = chosen as u32;
-        self.rec.trace.decisions.picks.push(r);
+    #[cold]
+    #[inline(never)]
+    pub(super) fn why_pick_after(&mut self, chosen: usize) {
+        if let Some(mut r) = self.rec.ex.pending_pick.take() {
+            r.chosen = chosen as u32;
+            self.rec.trace.decisions.picks.push(r);
+        }
     }
 
     /// Opens the idle record of core `c` entering `pos` at `t`.
+    #[cold]
+    #[inline(never)]
     pub(super) fn why_idle_enter(&mut self, c: usize, pos: usize, next_timer: Ns, t: Ns) {
         let core = &self.cores[c];
         let governor_first = self.cfg.kernel.governor_decides_tick();
@@ -173,7 +201,7 @@ impl Sim {
     /// The scoreboard's count for an idle on core `c` in `pos` that lasted `measured` ns
     /// (exit latency included, as cpuidle measures), and the record's close when tracing.
     pub(super) fn score_idle(&mut self, c: usize, pos: usize, measured: Ns) {
-        let best = explain::best_state(&self.idle_states, measured, self.cfg.latency_limit);
+        let best = self.hindsight.best(pos, measured);
         let v = explain::verdict(pos, best);
         self.m.gov_score[v as usize] += 1;
         if pos != best {
@@ -187,16 +215,23 @@ impl Sim {
             self.m.gov_miss_energy_pj += energy(pos).saturating_sub(energy(best));
         }
         if self.rec.on() {
-            let name = self.idle_names[best].clone();
-            let d = &mut self.rec.trace.decisions;
-            self.rec.ex.close_idle(d, c, measured, (self.idle_hw[best].index, &name), v);
+            self.why_idle_close(c, measured, best, v);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn why_idle_close(&mut self, c: usize, measured: Ns, best: usize, v: explain::Verdict) {
+        let name = self.idle_names[best].clone();
+        let d = &mut self.rec.trace.decisions;
+        self.rec.ex.close_idle(d, c, measured, (self.idle_hw[best].index, &name), v);
     }
 
     /// Task `n` waited on core `c` since `queued_at` and runs at `at`: the idle CPUs that
     /// stayed idle through the part of the wait past the threshold were wasted. Each wait
     /// counts the one CPU idle longest (simplified: a CPU that idled in the middle of the
     /// wait but is busy at its end is not seen).
+    #[inline(never)]
     pub(super) fn note_waste(&mut self, c: usize, n: usize, queued_at: Ns, at: Ns) {
         if self.tasks[n].pinned.is_some() {
             return;
