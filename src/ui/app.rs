@@ -373,10 +373,6 @@ fn results() -> Html {
                 <p class="note tour-hidden">{"The figures are hidden until you answer the tour's question."}</p>
             } else {
                 <MetricsPanel result={b.clone()} {running} cancelled={s.cancelled_here()} />
-                if b.as_ref().is_some_and(|r| super::inspect::governors::has_cstates(&r.trace)) {
-                    <super::inspect::governors::GovernorCompare cmp={s.gov_compare.clone().filter(|c| c.gen == s.gen)}
-                        current={s.config.get("governor").unwrap_or_default()} on_compare={on_gov.clone()} />
-                }
             }
             if s.pin.is_some() && figures_revealed(s) {
                 <section class="panel" aria-label="Compare A and B">
@@ -405,6 +401,12 @@ fn results() -> Html {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }
             </section>
+            // Below the timeline, not above it: the scoreboard's figures are in the metrics
+            // already, and this panel pushed the timeline under the fold at 1280x800.
+            if figures_revealed(s) && b.as_ref().is_some_and(|r| super::inspect::governors::has_cstates(&r.trace)) {
+                <super::inspect::governors::GovernorCompare cmp={s.gov_compare.clone().filter(|c| c.gen == s.gen)}
+                    current={s.config.get("governor").unwrap_or_default()} on_compare={on_gov.clone()} />
+            }
             <super::traces::TracesPanel />
             <div class="plots">
                 <section class="panel" aria-label="Sweep">
