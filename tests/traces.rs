@@ -204,7 +204,7 @@ fn round_trip(cfg: &Config) -> Vec<(String, f64, f64)> {
     let m = read(&text).unwrap();
     let before = ftrace::sim_stats(&orig).unwrap();
     let rc = ftrace::replay_config(&m, cfg);
-    let out = ftrace::replay(&rc, replay::shared_program(&m)).unwrap();
+    let out = ftrace::replay(&rc, replay::shared_program_for(&m, &rc)).unwrap();
     let after = ftrace::sim_stats(&out).unwrap();
     let d = replay::diff(&before, &after);
     d.tasks.iter().map(|r| (r.comm.clone(), r.runtime_s.recorded, r.runtime_s.simulated)).collect()
@@ -224,11 +224,10 @@ fn round_trip_periodic_tasks_keep_on_cpu_time_within_5pct() {
     assert_within_5pct("rtapp", &round_trip(&c));
 }
 
-/// Known miss: pipe's bursts are microseconds, and the switch and wakeup costs the engine
-/// charges between them are written into the text as the neighbouring task's on-CPU time
-/// (a real trace does the same); the replay then pays them again. Run with `--ignored`.
+/// Pipe's bursts are microseconds, and the switch and wakeup costs the engine charges
+/// between them are written into the text as the task's on-CPU time (a real trace does the
+/// same); the replay takes the profile's path costs out of each run (`replay::PathCosts`).
 #[test]
-#[ignore = "the replay counts the engine's own switch/wakeup overheads twice (see ARCHITECTURE.md)"]
 fn round_trip_pipe_keeps_on_cpu_time_within_5pct() {
     let mut c = Config::default();
     c.set("workload", "pipe").unwrap();

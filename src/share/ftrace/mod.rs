@@ -49,7 +49,7 @@ pub fn sim_stats(out: &Outcome) -> Result<Stats, String> {
 
 /// Recorded vs replayed under `config`.
 pub fn replay_and_diff(m: &Model, config: &Config) -> Result<(replay::Diff, Outcome), String> {
-    let out = replay(config, replay::shared_program(m))?;
+    let out = replay(config, replay::shared_program_for(m, config))?;
     let sim = sim_stats(&out)?;
     Ok((replay::diff(&m.stats(), &sim), out))
 }

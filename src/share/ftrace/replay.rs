@@ -6,34 +6,96 @@
 //! known); otherwise (idle, interrupt, a task not seen running) it is a timed sleep of the
 //! recorded length. Each dependency wakeup appears twice: as `Wake` in the waker's program
 //! at that point of its work, and as `Block` in the wakee's.
+//!
+//! Path costs (`PathCosts`, from the replay config's machine profile, `engine::profile`):
+//! a run's recorded on-CPU time includes kernel paths the engine charges again when it
+//! replays the run, so they are taken out of the work: one `ctx_switch` for a run that
+//! ended in a `sched_switch` (the engine charges `__schedule`/`switch_to` on the outgoing
+//! task's account, as the export shows; in a real trace the switch path is on-CPU time
+//! of one of the two tasks too), and one `ttwu` for each wakeup the task issued during the
+//! run (`try_to_wake_up` runs in the waker's context: `sched_waking` fires there).
+//! Clamped at zero. Not taken out (simplified): ticks, IPIs and cache refills that landed
+//! in a run (the replay charges its own; they depend on the schedule, not the program),
+//! and a wakeup the era queues to the target (TTWU_QUEUE) is still counted as the waker's.
 
 use std::sync::Arc;
 
 use super::model::{Model, RunEnd, Stats, TaskStat};
+use crate::engine::config::Config;
 use crate::engine::time::Ns;
 use crate::engine::workload::replay::{Op, Program, ReplayTask};
 
+/// The kernel path costs the engine charges per switch and per wakeup (see the module doc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathCosts {
+    /// `Profile::ctx_switch`.
+    pub switch: Ns,
+    /// `Profile::ttwu`.
+    pub ttwu: Ns,
+}
+
+impl PathCosts {
+    pub fn of(config: &Config) -> Self {
+        let p = config.profile();
+        PathCosts { switch: p.ctx_switch, ttwu: p.ttwu }
+    }
+}
+
+/// Each run's work: its length less the path costs the replay will charge again.
+fn work_lens(m: &Model, costs: PathCosts) -> Vec<Vec<Ns>> {
+    let mut lens: Vec<Vec<Ns>> = m.tasks.iter().map(|t| t.runs.iter().map(|r| r.end - r.start).collect()).collect();
+    if costs == PathCosts::default() {
+        return lens;
+    }
+    for (k, t) in m.tasks.iter().enumerate() {
+        for (ri, r) in t.runs.iter().enumerate() {
+            if r.how != RunEnd::TraceEnd {
+                lens[k][ri] = lens[k][ri].saturating_sub(costs.switch);
+            }
+        }
+    }
+    for w in &m.wakes {
+        let Some(k) = w.waker.filter(|&k| k != w.task) else { continue };
+        if let Some(ri) = m.tasks[k].runs.iter().position(|r| r.start <= w.t && w.t <= r.end) {
+            lens[k][ri] = lens[k][ri].saturating_sub(costs.ttwu);
+        }
+    }
+    lens
+}
+
 /// How each wakeup in `m.wakes` is replayed: the waker task and its work offset, or None (timed).
-fn edges(m: &Model) -> Vec<Option<(usize, Ns)>> {
+fn edges(m: &Model, lens: &[Vec<Ns>]) -> Vec<Option<(usize, Ns)>> {
     m.wakes
         .iter()
         .map(|w| {
             let k = w.waker.filter(|&k| k != w.task)?;
             let mut work = 0;
-            for r in &m.tasks[k].runs {
+            for (ri, r) in m.tasks[k].runs.iter().enumerate() {
                 if r.start <= w.t && w.t <= r.end {
-                    return Some((k, work + (w.t - r.start)));
+                    return Some((k, work + (w.t - r.start).min(lens[k][ri])));
                 }
-                work += r.end - r.start;
+                work += lens[k][ri];
             }
             None
         })
         .collect()
 }
 
-/// The program the trace shows, one replay task per recorded task (same order).
+/// The program the trace shows, one replay task per recorded task (same order), with the
+/// recorded on-CPU time as work (no path costs taken out).
 pub fn program(m: &Model) -> Program {
-    let edges = edges(m);
+    program_with(m, PathCosts::default())
+}
+
+/// The program to replay under `config`: the work less its profile's path costs.
+pub fn program_for(m: &Model, config: &Config) -> Program {
+    program_with(m, PathCosts::of(config))
+}
+
+/// The program with `costs` taken out of each run (see the module doc).
+pub fn program_with(m: &Model, costs: PathCosts) -> Program {
+    let lens = work_lens(m, costs);
+    let edges = edges(m, &lens);
     let mut received: Vec<Vec<usize>> = vec![Vec::new(); m.tasks.len()];
     for (i, w) in m.wakes.iter().enumerate() {
         received[w.task].push(i);
@@ -97,8 +159,8 @@ pub fn program(m: &Model) -> Program {
             let mut done: Ns = 0; // work emitted so far
             let mut work: Ns = 0; // work recorded so far
             let mut iss = issued[k].iter().peekable();
-            for (ri, r) in t.runs.iter().enumerate() {
-                let end = work + (r.end - r.start);
+            for (ri, _) in t.runs.iter().enumerate() {
+                let end = work + lens[k][ri];
                 while let Some(&&(at, w)) = iss.peek() {
                     if at > end {
                         break;
@@ -139,9 +201,14 @@ pub fn program(m: &Model) -> Program {
     Program { tasks }
 }
 
-/// Shared for runs under many configs.
+/// Shared for runs under many configs (no path costs taken out).
 pub fn shared_program(m: &Model) -> Arc<Program> {
     Arc::new(program(m))
+}
+
+/// Shared, for replays under `config` (its profile's path costs taken out).
+pub fn shared_program_for(m: &Model, config: &Config) -> Arc<Program> {
+    Arc::new(program_for(m, config))
 }
 
 /// One metric of one task, recorded and simulated.
