@@ -314,3 +314,20 @@ fn the_same_run_twice_prints_the_same_metrics_but_wall_time() {
     };
     assert_eq!(strip(cli(&args)), strip(cli(&args)));
 }
+
+/// `run --from-trace` replays the same program as `trace diff` (and the page): with the
+/// profile's own switch and wakeup costs taken out of the recorded runs. Its digest was
+/// another one while `run` still replayed the raw runs.
+#[test]
+fn run_from_trace_replays_what_trace_diff_replays() {
+    use schedscope::share::ftrace;
+    let path = format!("{}/tests/fixtures/traces/trace_cmd_basic.txt", env!("CARGO_MANIFEST_DIR"));
+    let r = cli(&["run", "--from-trace", &path, "--set", "policy=eevdf", "--json"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let cli_digest = json(&r.stdout)["metrics"]["digest"].as_str().expect("digest").to_string();
+    let m = ftrace::read(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut c = ftrace::replay_config(&m, &schedscope::engine::config::Config::default());
+    c.set("policy", "eevdf").unwrap();
+    let (_, out) = ftrace::replay_and_diff(&m, &c).unwrap();
+    assert_eq!(cli_digest, out.metrics.digest);
+}
