@@ -188,6 +188,79 @@ impl Utf8 {
     }
 }
 
+/// A file read chunk by chunk (`push`), then `finish`ed: the worker feeds it from
+/// `FileReaderSync` in one task (`read_source`), the page's fallback from `FileReader`
+/// callbacks, one chunk a task (`web`), so both read a file the same way.
+pub struct Stream {
+    id: u64,
+    total: u64,
+    utf8: Utf8,
+    reader: Reader,
+    json: String,
+    format: Option<Format>,
+    bytes: u64,
+    text: String,
+}
+
+impl Stream {
+    pub fn new(id: u64, total: u64) -> Stream {
+        Stream {
+            id,
+            total,
+            utf8: Utf8::default(),
+            reader: Reader::default(),
+            json: String::new(),
+            format: None,
+            bytes: 0,
+            text: String::new(),
+        }
+    }
+
+    /// Bytes read so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Parses the next chunk; the progress report to show, or why the file is refused.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Response, String> {
+        self.bytes += chunk.len() as u64;
+        let f = *self.format.get_or_insert_with(|| detect(chunk));
+        if let Some(why) = refusal(f) {
+            return Err(why);
+        }
+        self.text.clear();
+        self.utf8.feed(chunk, &mut self.text);
+        match f {
+            Format::Perfetto => self.json.push_str(&self.text),
+            _ => self.reader.push(&self.text),
+        }
+        Ok(Response::TraceProgress { id: self.id, bytes: self.bytes, total: self.total.max(self.bytes) })
+    }
+
+    /// The model read and its format, and the bytes read.
+    pub fn finish(self) -> Result<(Model, Format, u64), String> {
+        let Stream { utf8, mut reader, mut json, format, bytes, mut text, .. } = self;
+        text.clear();
+        utf8.finish(&mut text);
+        let format = format.unwrap_or(Format::Text);
+        let model = match format {
+            Format::Perfetto => {
+                json.push_str(&text);
+                let t = perfetto_import::to_trace(&json).map_err(|e| e.message)?;
+                ftrace::read(&ftrace::export::to_text(&t, None)).map_err(|e| e.message)?
+            }
+            _ => {
+                reader.push(&text);
+                if bytes == 0 {
+                    return Err("the file is empty".into());
+                }
+                reader.finish().map_err(|e| e.message)?
+            }
+        };
+        Ok((model, format, bytes))
+    }
+}
+
 /// Reads a whole file from `next` (`total` bytes), reporting progress; the model and its format.
 pub fn read_source(
     id: u64,
@@ -195,44 +268,11 @@ pub fn read_source(
     total: u64,
     progress: &mut dyn FnMut(Response),
 ) -> Result<(Model, Format, u64), String> {
-    let mut utf8 = Utf8::default();
-    let mut reader = Reader::default();
-    let mut json = String::new();
-    let mut format = None;
-    let mut bytes = 0u64;
-    let mut text = String::new();
+    let mut s = Stream::new(id, total);
     while let Some(chunk) = next() {
-        bytes += chunk.len() as u64;
-        let f = *format.get_or_insert_with(|| detect(&chunk));
-        if let Some(why) = refusal(f) {
-            return Err(why);
-        }
-        text.clear();
-        utf8.feed(&chunk, &mut text);
-        match f {
-            Format::Perfetto => json.push_str(&text),
-            _ => reader.push(&text),
-        }
-        progress(Response::TraceProgress { id, bytes, total: total.max(bytes) });
+        progress(s.push(&chunk)?);
     }
-    text.clear();
-    utf8.finish(&mut text);
-    let format = format.unwrap_or(Format::Text);
-    let model = match format {
-        Format::Perfetto => {
-            json.push_str(&text);
-            let t = perfetto_import::to_trace(&json).map_err(|e| e.message)?;
-            ftrace::read(&ftrace::export::to_text(&t, None)).map_err(|e| e.message)?
-        }
-        _ => {
-            reader.push(&text);
-            if bytes == 0 {
-                return Err("the file is empty".into());
-            }
-            reader.finish().map_err(|e| e.message)?
-        }
-    };
-    Ok((model, format, bytes))
+    s.finish()
 }
 
 /// Keeps the first `max` spans and instants in time (`TRACE_ITEMS`, so a 100 MB recording
@@ -275,9 +315,32 @@ pub fn execute(
     total: u64,
     progress: &mut dyn FnMut(Response),
 ) -> Response {
+    let read = needs_read(req).then(|| read_source(req_id(req), next, total, progress));
+    complete(req, read)
+}
+
+fn req_id(req: &Request) -> u64 {
+    match req {
+        Request::TraceOpen { id, .. } | Request::TraceReplay { id, .. } => *id,
+        _ => 0,
+    }
+}
+
+/// Whether `req` needs its file read: an open, or a replay whose model is not cached.
+pub fn needs_read(req: &Request) -> bool {
+    match req {
+        Request::TraceOpen { .. } => true,
+        Request::TraceReplay { key, .. } => CACHE.with(|c| c.borrow().as_ref().is_none_or(|(k, _)| k != key)),
+        _ => false,
+    }
+}
+
+/// The answer to `req` once its file is `read` (`None`: not needed, `needs_read`).
+pub fn complete(req: &Request, read: Option<Result<(Model, Format, u64), String>>) -> Response {
+    let read = read.unwrap_or_else(|| Err("the file was not read".into()));
     match req {
         Request::TraceOpen { id, key, .. } => {
-            let result = read_source(*id, next, total, progress).map(|(m, f, bytes)| {
+            let result = read.map(|(m, f, bytes)| {
                 let o = opened(&m, f, bytes);
                 CACHE.with(|c| *c.borrow_mut() = Some((key.clone(), Rc::new(m))));
                 o
@@ -288,7 +351,7 @@ pub fn execute(
             let cached = CACHE.with(|c| c.borrow().as_ref().filter(|(k, _)| k == key).map(|(_, m)| m.clone()));
             let model = match cached {
                 Some(m) => Ok(m),
-                None => read_source(*id, next, total, progress).map(|(m, _, _)| {
+                None => read.map(|(m, _, _)| {
                     let m = Rc::new(m);
                     CACHE.with(|c| *c.borrow_mut() = Some((key.clone(), m.clone())));
                     m

@@ -75,6 +75,8 @@ pub struct TraceState {
     pub sort: (Col, bool),
     pub diff_sort: (Col, bool),
     pub highlight: Option<usize>,
+    /// Why traces are read on the page (the trace worker could not start), once known.
+    pub on_page: Option<String>,
 }
 
 impl Default for TraceState {
@@ -88,6 +90,7 @@ impl Default for TraceState {
             sort: (Col::Runtime, true),
             diff_sort: (Col::Runtime, true),
             highlight: None,
+            on_page: None,
         }
     }
 }
@@ -117,6 +120,8 @@ pub enum TAction {
         result: Result<Replayed, String>,
     },
     Cancel,
+    /// The trace worker could not start (why): the page reads traces itself.
+    OnPage(String),
     /// A file refused before any reading (too large, unreadable, the worker failed).
     Fail(String),
     Sort(Col),
@@ -198,6 +203,7 @@ impl TraceState {
                     }
                 }
             }
+            TAction::OnPage(why) => self.on_page = Some(why),
             TAction::Fail(e) => {
                 self.reading = None;
                 self.error = Some(e);
@@ -468,6 +474,11 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
                 </label>
                 <span class="note">{"trace-cmd report, trace_pipe or perf script text of sched events (or drop the file on the page)"}</span>
             </div>
+            if let Some(why) = &st.on_page {
+                <p class="note trace-on-page" role="status">{format!(
+                    "Traces are read on this page, a chunk at a time: the trace worker could not start ({why})."
+                )}</p>
+            }
             { for reading }
             if let Some(e) = &st.error { <p class="err trace-error-msg" role="alert">{e.clone()}</p> }
             if let Some(l) = loaded { {l} } else if st.reading.is_none() {
