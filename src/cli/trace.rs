@@ -202,7 +202,8 @@ pub fn run_from_trace(parsed: &Parsed) -> Result<(Config, engine::Outcome, Vec<S
         m.duration() as f64 / 1e9
     ));
     let start = std::time::Instant::now();
-    let mut out = ftrace::replay(&config, ftrace::replay::shared_program_for(&m, &config)).map_err(CliError::failure)?;
+    let mut out =
+        ftrace::replay(&config, ftrace::replay::shared_program_for(&m, &config)).map_err(CliError::failure)?;
     out.metrics.wall_s = start.elapsed().as_secs_f64();
     Ok((config, out, notes))
 }
