@@ -146,6 +146,9 @@ pub struct Reader {
     bad: Vec<(usize, String)>,
     /// Bytes pushed so far.
     pub bytes: u64,
+    /// The CPU count `trace-cmd report` prints in its header (`cpus=8`): CPUs that logged
+    /// nothing are still the machine's, idle all along.
+    header_cpus: u32,
 }
 
 impl Reader {
@@ -182,6 +185,9 @@ impl Reader {
     fn one(&mut self, raw: &str) {
         self.line += 1;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        if let Some(n) = raw.trim().strip_prefix("cpus=").and_then(|n| n.trim().parse::<u32>().ok()) {
+            self.header_cpus = self.header_cpus.max(n.min(MAX_CPUS));
+        }
         match parse_line(raw, self.line) {
             Ok(Line::Event(e)) => self.events.push(e),
             Ok(Line::Skipped(name)) => *self.m.skipped.entry(name).or_insert(0) += 1,
@@ -228,12 +234,12 @@ impl Reader {
             return Err(ReadError { message: format!("line {}: CPU {} is beyond {MAX_CPUS}", e.line, e.cpu) });
         }
         events.sort_by_key(|e| e.ts);
-        build(&mut m, &events);
+        build(&mut m, &events, self.header_cpus);
         Ok(m)
     }
 }
 
-fn build(m: &mut Model, events: &[Event]) {
+fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
     let use_waking = !events.iter().any(|e| matches!(e.kind, Kind::Wakeup { waking: false, .. }));
     m.start = events[0].ts;
     m.end = events[events.len() - 1].ts;
@@ -248,6 +254,7 @@ fn build(m: &mut Model, events: &[Event]) {
         .filter(|&c| c < MAX_CPUS)
         .max()
         .unwrap_or(0)
+        .max(header_cpus.saturating_sub(1))
         + 1;
     m.cpus = ncpu;
     m.busy = vec![0; ncpu as usize];
