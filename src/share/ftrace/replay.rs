@@ -20,9 +20,8 @@
 //!
 //! The replay keeps the program, not the schedule, so counts can differ for a reason the
 //! diff should show rather than hide. In `trace_cmd_basic.txt`, ping wakes pong and sleeps
-//! 8 us later; in the simulation pong (asleep since the start, placed a half
-//! `sched_latency` behind by GENTLE_FAIR_SLEEPERS) preempts ping at once
-//! (`check_preempt_wakeup`), so ping is still runnable when pong wakes it and that
+//! 8 us later; in the simulation pong, asleep since the start, wakes far enough behind
+//! ping in vruntime (`place_entity`) that `check_preempt_wakeup` preempts ping at once, so ping is still runnable when pong wakes it and that
 //! `try_to_wake_up` finds it `TASK_RUNNING` and returns without a `sched_wakeup`, as the
 //! kernel's does; ping's `Block` then takes the wake it already had. Ping's wakeups read 2
 //! recorded, 1 simulated.
