@@ -21,9 +21,9 @@
 //! The replay keeps the program, not the schedule, so counts can differ for a reason the
 //! diff should show rather than hide. In `trace_cmd_basic.txt`, ping wakes pong and sleeps
 //! 8 us later; in the simulation pong, asleep since the start, wakes far enough behind
-//! ping in vruntime (`place_entity`) that `check_preempt_wakeup` preempts ping at once, so ping is still runnable when pong wakes it and that
-//! `try_to_wake_up` finds it `TASK_RUNNING` and returns without a `sched_wakeup`, as the
-//! kernel's does; ping's `Block` then takes the wake it already had. Ping's wakeups read 2
+//! ping in vruntime (`place_entity`) that `check_preempt_wakeup` preempts ping at once, so
+//! ping is still runnable when pong wakes it and that `try_to_wake_up` finds it
+//! `TASK_RUNNING` and returns without a `sched_wakeup`, as the kernel's does; ping's `Block` then takes the wake it already had. Ping's wakeups read 2
 //! recorded, 1 simulated.
 
 use std::sync::Arc;
@@ -49,8 +49,21 @@ impl PathCosts {
     }
 }
 
+/// Per wakeup in `m.wakes`: the waker task and the index of its run the wakeup falls in
+/// (None: no waker, the task woke itself, or the waker was not running then).
+fn waker_runs(m: &Model) -> Vec<Option<(usize, usize)>> {
+    m.wakes
+        .iter()
+        .map(|w| {
+            let k = w.waker.filter(|&k| k != w.task)?;
+            let ri = m.tasks[k].runs.iter().position(|r| r.start <= w.t && w.t <= r.end)?;
+            Some((k, ri))
+        })
+        .collect()
+}
+
 /// Each run's work: its length less the path costs the replay will charge again.
-fn work_lens(m: &Model, costs: PathCosts) -> Vec<Vec<Ns>> {
+fn work_lens(m: &Model, costs: PathCosts, runs: &[Option<(usize, usize)>]) -> Vec<Vec<Ns>> {
     let mut lens: Vec<Vec<Ns>> = m.tasks.iter().map(|t| t.runs.iter().map(|r| r.end - r.start).collect()).collect();
     if costs == PathCosts::default() {
         return lens;
@@ -62,29 +75,21 @@ fn work_lens(m: &Model, costs: PathCosts) -> Vec<Vec<Ns>> {
             }
         }
     }
-    for w in &m.wakes {
-        let Some(k) = w.waker.filter(|&k| k != w.task) else { continue };
-        if let Some(ri) = m.tasks[k].runs.iter().position(|r| r.start <= w.t && w.t <= r.end) {
-            lens[k][ri] = lens[k][ri].saturating_sub(costs.ttwu);
-        }
+    for &(k, ri) in runs.iter().flatten() {
+        lens[k][ri] = lens[k][ri].saturating_sub(costs.ttwu);
     }
     lens
 }
 
 /// How each wakeup in `m.wakes` is replayed: the waker task and its work offset, or None (timed).
-fn edges(m: &Model, lens: &[Vec<Ns>]) -> Vec<Option<(usize, Ns)>> {
+fn edges(m: &Model, lens: &[Vec<Ns>], runs: &[Option<(usize, usize)>]) -> Vec<Option<(usize, Ns)>> {
     m.wakes
         .iter()
-        .map(|w| {
-            let k = w.waker.filter(|&k| k != w.task)?;
-            let mut work = 0;
-            for (ri, r) in m.tasks[k].runs.iter().enumerate() {
-                if r.start <= w.t && w.t <= r.end {
-                    return Some((k, work + (w.t - r.start).min(lens[k][ri])));
-                }
-                work += lens[k][ri];
-            }
-            None
+        .zip(runs)
+        .map(|(w, &at)| {
+            let (k, ri) = at?;
+            let before: Ns = lens[k][..ri].iter().sum();
+            Some((k, before + (w.t - m.tasks[k].runs[ri].start).min(lens[k][ri])))
         })
         .collect()
 }
@@ -102,8 +107,9 @@ pub fn program_for(m: &Model, config: &Config) -> Program {
 
 /// The program with `costs` taken out of each run (see the module doc).
 pub fn program_with(m: &Model, costs: PathCosts) -> Program {
-    let lens = work_lens(m, costs);
-    let edges = edges(m, &lens);
+    let runs = waker_runs(m);
+    let lens = work_lens(m, costs, &runs);
+    let edges = edges(m, &lens, &runs);
     let mut received: Vec<Vec<usize>> = vec![Vec::new(); m.tasks.len()];
     for (i, w) in m.wakes.iter().enumerate() {
         received[w.task].push(i);
@@ -207,11 +213,6 @@ pub fn program_with(m: &Model, costs: PathCosts) -> Program {
         })
         .collect();
     Program { tasks }
-}
-
-/// Shared for runs under many configs (no path costs taken out).
-pub fn shared_program(m: &Model) -> Arc<Program> {
-    Arc::new(program(m))
 }
 
 /// Shared, for replays under `config` (its profile's path costs taken out).
