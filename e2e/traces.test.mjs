@@ -152,6 +152,15 @@ test('the page\'s own Perfetto export imports back', { timeout: 180_000 }, async
   }
 });
 
+/** Imports `file` (named `name`), Cancels while it reads, and checks the panel says so. */
+async function importThenCancel(page, file, name) {
+  await page.setInputFiles('input[name="trace-import"]', file);
+  await page.waitForSelector(`${panel} .trace-progress progress`, { timeout: WAIT });
+  await page.click(`${panel} .trace-progress button.cancel`);
+  await page.waitForSelector(`${panel} .trace-error-msg`, { timeout: WAIT });
+  assert.match(await page.textContent(`${panel} .trace-error-msg`), new RegExp(`Import cancelled: ${name.replace('.', '\\.')}`));
+}
+
 /** A synthetic trace-cmd text of `n` ping-pong rounds on two CPUs (about 520 bytes a round). */
 function bigTrace(n) {
   const ts = (ns) => `${Math.floor(ns / 1e9)}.${String(ns % 1e9).padStart(9, '0')}`;
@@ -183,11 +192,7 @@ test('a large file: progress, Cancel, then the whole file with no long main-thre
     await writeFile(file, buffer);
     after(() => rm(dir, { recursive: true, force: true }));
     // Cancel while it reads: the message says so, nothing else changes.
-    await page.setInputFiles('input[name="trace-import"]', file);
-    await page.waitForSelector(`${panel} .trace-progress progress`, { timeout: WAIT });
-    await page.click(`${panel} .trace-progress button.cancel`);
-    await page.waitForSelector(`${panel} .trace-error-msg`, { timeout: WAIT });
-    assert.match(await page.textContent(`${panel} .trace-error-msg`), /Import cancelled: big\.txt/);
+    await importThenCancel(page, file, 'big.txt');
     assert.equal(await page.$(`${panel} .trace-progress`), null);
 
     // Again, to the end, watching the main thread's long tasks.
@@ -312,11 +317,7 @@ test('no trace worker, a large file: progress, Cancel, then it opens', { timeout
     const file = path.join(dir, 'mid.txt');
     await writeFile(file, bigTrace(10_000)); // ~8 MB
     after(() => rm(dir, { recursive: true, force: true }));
-    await page.setInputFiles('input[name="trace-import"]', file);
-    await page.waitForSelector(`${panel} .trace-progress progress`, { timeout: WAIT });
-    await page.click(`${panel} .trace-progress button.cancel`);
-    await page.waitForSelector(`${panel} .trace-error-msg`, { timeout: WAIT });
-    assert.match(await page.textContent(`${panel} .trace-error-msg`), /Import cancelled: mid\.txt/);
+    await importThenCancel(page, file, 'mid.txt');
     await page.waitForTimeout(300);
     assert.equal(await page.$(`${panel} table.trace-tasks`), null, 'a cancelled read shows nothing');
     await page.setInputFiles('input[name="trace-import"]', file);
