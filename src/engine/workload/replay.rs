@@ -20,6 +20,8 @@
 //!   a lock held by a task outside the trace) is not known: recorded sleep lengths are kept.
 //! - Nice values come from `prio` (120 + nice); real-time priorities are not modelled.
 //! - Tasks outside the trace (and kernel threads it shows) are replayed like the others.
+//! - A task first seen switching in with no wakeup before was forked untraced or was
+//!   runnable since the start; the program starts it when it was first seen (a timed sleep).
 //!
 //! A wakeup that arrives before its wakee has blocked (the waker ran faster in the
 //! replay) is kept as a token, as a semaphore would, so no wakeup is lost.

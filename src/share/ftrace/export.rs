@@ -35,8 +35,29 @@ pub fn default_pid(i: usize) -> u32 {
     1000 + i as u32
 }
 
+/// How a replayed task's first wakeup and last switch-out are written, so the export shows
+/// its birth and death as its recording did (`replay::lives`) and both sides of a diff are
+/// counted alike.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Life {
+    /// Its first wakeup is its fork: written as `sched_wakeup_new`.
+    pub new: bool,
+    /// Its first wakeup only holds its start back to where the recording first saw it
+    /// switch in (no wakeup there): not written.
+    pub hidden: bool,
+    /// It exited in the recording: its last switch-out says `prev_state=X`.
+    pub exits: bool,
+}
+
 /// `trace` as `trace-cmd report` text; `pids[i]` names task i (else `default_pid`).
 pub fn to_text(trace: &Trace, pids: Option<&[u32]>) -> String {
+    to_text_with(trace, pids, &[])
+}
+
+/// `to_text`, with task i's birth and death written as `lives[i]` says (default: a task
+/// there from the start that sleeps when its work ends).
+pub fn to_text_with(trace: &Trace, pids: Option<&[u32]>, lives: &[Life]) -> String {
+    let life = |i: u32| lives.get(i as usize).copied().unwrap_or_default();
     let ncores = trace.cores as usize;
     let pid = |i: u32| pids.and_then(|p| p.get(i as usize).copied()).unwrap_or(default_pid(i as usize));
     let name = |i: u32| comm_of(trace.tasks.get(i as usize).map(|t| t.name.as_str()).unwrap_or("task"));
@@ -76,6 +97,7 @@ pub fn to_text(trace: &Trace, pids: Option<&[u32]>) -> String {
         let next_run = runs[k].get(runs[k].partition_point(|&s| s < t)).copied();
         let next_wake = wakes[k].get(wakes[k].partition_point(|&w| w < t)).copied();
         match (next_run, next_wake) {
+            (None, _) if life(task).exits => 'X',
             (None, _) => 'S',
             (Some(r), Some(w)) if w <= r => 'S',
             _ => 'R',
@@ -139,8 +161,14 @@ pub fn to_text(trace: &Trace, pids: Option<&[u32]>) -> String {
                 let cur = current(from as usize, i.time);
                 let (c, p) = (name(task), pid(task));
                 let body = format!("comm={c} pid={p} prio=120 target_cpu={:03}", i.core);
+                let l = life(task);
+                let first = wakes[task as usize].first() == Some(&i.time);
+                if first && l.hidden {
+                    continue;
+                }
                 push(i.time, from as usize, cur, format!("sched_waking: {body}"));
-                push(i.time, from as usize, cur, format!("sched_wakeup: {body}"));
+                let event = if first && l.new { "sched_wakeup_new" } else { "sched_wakeup" };
+                push(i.time, from as usize, cur, format!("{event}: {body}"));
             }
             InstantKind::Migrate { from, task } if (task as usize) < nt => {
                 let cur = current(i.core as usize, i.time);

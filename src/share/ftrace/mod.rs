@@ -42,14 +42,15 @@ pub fn replay(config: &Config, prog: Arc<Program>) -> Result<Outcome, String> {
 
 /// The statistics of a simulated run, measured the way a recording's are (its trace
 /// exported as text and read back), so both sides of a diff share one definition.
-pub fn sim_stats(out: &Outcome) -> Result<Stats, String> {
-    let text = export::to_text(&out.trace, None);
+/// `lives` says how each task's birth and death are written (`replay::lives` for a replay).
+pub fn sim_stats(out: &Outcome, lives: &[export::Life]) -> Result<Stats, String> {
+    let text = export::to_text_with(&out.trace, None, lives);
     read(&text).map(|m| m.stats()).map_err(|e| e.message)
 }
 
 /// Recorded vs replayed under `config`.
 pub fn replay_and_diff(m: &Model, config: &Config) -> Result<(replay::Diff, Outcome), String> {
     let out = replay(config, replay::shared_program_for(m, config))?;
-    let sim = sim_stats(&out)?;
+    let sim = sim_stats(&out, &replay::lives(m))?;
     Ok((replay::diff(&m.stats(), &sim), out))
 }

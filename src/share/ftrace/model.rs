@@ -10,7 +10,8 @@
 //! What the trace does not show is not invented: a task running when the trace starts is
 //! counted from the trace's first timestamp, one still running at the end to its last; a
 //! task first seen in `sched_switch` (next) without a wakeup was runnable since the start
-//! (its wait is not counted, since it is not known). A pid whose task died
+//! (its wait is not counted, since it is not known; `Birth::SwitchIn` records when, and a
+//! replay starts it there). A pid whose task died
 //! (`sched_process_exit` or `prev_state=X/Z`) and appears again is a new task (pid reuse).
 //! Migrations are counted as changes of the CPU a task runs on between two runs.
 
@@ -48,6 +49,21 @@ pub struct Wake {
     pub target: u32,
 }
 
+/// How a task's life began, as far as the trace shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Birth {
+    /// There from the start: running, runnable or sleeping when the trace began (or first
+    /// seen in a `sched_wakeup`, which means it slept until then).
+    #[default]
+    Start,
+    /// First seen switching in at this time with no wakeup before: forked while
+    /// `sched_wakeup_new` was not traced, or runnable since the start (a trace cannot tell
+    /// the two apart; a replay starts it here).
+    SwitchIn(Ns),
+    /// Started by `sched_wakeup_new` (fork or clone).
+    New,
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TaskRec {
     pub pid: u32,
@@ -57,6 +73,8 @@ pub struct TaskRec {
     pub runs: Vec<Run>,
     /// When the task was sleeping at the trace's start until its first wakeup.
     pub sleeping_at_start: bool,
+    /// How its life began as the trace shows it (a replay starts the task the same way).
+    pub birth: Birth,
     pub exited: bool,
     pub runtime: Ns,
     pub wait: Ns,
@@ -346,6 +364,9 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
                         }
                     }
                     let first_seen = m.tasks[n].runs.is_empty() && live[n].woke.is_none();
+                    if first_seen && live[n].st == St::Runnable(start) && t > start {
+                        m.tasks[n].birth = Birth::SwitchIn(t);
+                    }
                     match live[n].st {
                         St::Runnable(q) if !first_seen || q != start => m.tasks[n].wait += t - q,
                         St::Sleeping(s) => m.tasks[n].sleep += t - s,
@@ -374,6 +395,9 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
                     St::Sleeping(s) => Some(s),
                     _ if fresh => {
                         m.tasks[w].sleeping_at_start = !new;
+                        if *new {
+                            m.tasks[w].birth = Birth::New;
+                        }
                         Some(start)
                     }
                     _ => None,
@@ -496,6 +520,30 @@ pub struct Stats {
     pub notices: Vec<String>,
     pub tasks: Vec<TaskStat>,
     pub cpus: Vec<CpuStat>,
+    /// Wakeup latency over every wakeup of every task (percentiles do not add up per task).
+    #[serde(default)]
+    pub all_wakeups: Latency,
+}
+
+/// Wakeup latency percentiles of a set of wakeups, in microseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Latency {
+    pub wakeups: u64,
+    pub p50_us: f64,
+    pub p99_us: f64,
+    pub max_us: f64,
+}
+
+impl Latency {
+    fn of(mut lat: Vec<Ns>) -> Latency {
+        lat.sort_unstable();
+        Latency {
+            wakeups: lat.len() as u64,
+            p50_us: percentile(&lat, 50) as f64 / 1e3,
+            p99_us: percentile(&lat, 99) as f64 / 1e3,
+            max_us: lat.last().copied().unwrap_or(0) as f64 / 1e3,
+        }
+    }
 }
 
 fn secs(ns: Ns) -> f64 {
@@ -509,8 +557,7 @@ impl Model {
 
     pub fn task_stat(&self, i: usize) -> TaskStat {
         let t = &self.tasks[i];
-        let mut lat = t.latencies.clone();
-        lat.sort_unstable();
+        let lat = Latency::of(t.latencies.clone());
         TaskStat {
             pid: t.pid,
             comm: t.comm.clone(),
@@ -519,9 +566,9 @@ impl Model {
             sleep_s: secs(t.sleep),
             wakeups: t.wakeups,
             migrations: t.migrations,
-            wakeup_p50_us: percentile(&lat, 50) as f64 / 1e3,
-            wakeup_p99_us: percentile(&lat, 99) as f64 / 1e3,
-            wakeup_max_us: lat.last().copied().unwrap_or(0) as f64 / 1e3,
+            wakeup_p50_us: lat.p50_us,
+            wakeup_p99_us: lat.p99_us,
+            wakeup_max_us: lat.max_us,
             runtime_ns: t.runtime,
         }
     }
@@ -542,6 +589,7 @@ impl Model {
                 .enumerate()
                 .map(|(c, &b)| CpuStat { cpu: c as u32, busy_s: secs(b), idle_s: secs(d.saturating_sub(b)) })
                 .collect(),
+            all_wakeups: Latency::of(self.tasks.iter().flat_map(|t| t.latencies.iter().copied()).collect()),
         }
     }
 }

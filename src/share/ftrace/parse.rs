@@ -9,6 +9,12 @@
 //! `prev_state` is read in both forms: letters (`S`, `R+`, `D|K`, newer kernels'
 //! `sched_switch` TP_printk) and the old numeric bit mask (`1` = TASK_INTERRUPTIBLE,
 //! `2` = TASK_UNINTERRUPTIBLE, 0 = running, 16/32/64 = exit states; include/linux/sched.h).
+//! A value with no bit below 256 is runnable: it is TASK_STATE_MAX, which the kernel ORs in
+//! for a preempted task (4096 in 4.8 to 4.13, where TASK_NEW is 2048; 1024 or 2048 before),
+//! or TASK_REPORT_MAX (256) from 4.14. Simplified: 64 is TASK_DEAD up to 4.13 but
+//! TASK_PARKED (asleep) from 4.14, and 256 is TASK_WAKING before 4.14; the number alone
+//! does not say which era wrote it, so 64 is read as dead and 256 as runnable (newer
+//! `trace-cmd` prints letters, which are exact).
 //! The parser never panics: every failure is a `LineError` naming the line and what was expected.
 
 use crate::engine::time::Ns;

@@ -280,7 +280,9 @@ fn metric_name(c: Col) -> String {
     }
 }
 
-/// The model error per metric: sum |simulated − recorded| / sum recorded over the tasks.
+/// The model error per metric: sum |simulated − recorded| / sum recorded over the tasks;
+/// for the latency percentiles, each side's percentile over every wakeup of every task
+/// (`replay::diff`) and |simulated − recorded| / recorded.
 #[function_component(DiffSummary)]
 pub fn diff_summary(p: &DiffTableProps) -> Html {
     let d = &p.diff;
@@ -289,20 +291,21 @@ pub fn diff_summary(p: &DiffTableProps) -> Html {
         <table class="trace-error" aria-label="Model error per metric">
             <thead><tr>
                 <th scope="col">{"Metric (all tasks)"}</th>
-                <th scope="col" title="Σ|simulated − recorded| over the tasks / Σ recorded">{"Error"}</th>
+                <th scope="col" title="Σ|simulated − recorded| over the tasks / Σ recorded; for a latency percentile, over every wakeup">{"Error"}</th>
                 <th scope="col">{"Recorded"}</th><th scope="col">{"Simulated"}</th><th scope="col">{"Difference"}</th>
             </tr></thead>
             <tbody>
             { for d.summary.iter().zip(COLS[1..].iter()).map(|(s, &c)| {
-                // Latency percentiles do not add up over tasks: show the totals' error only.
-                let sums = !matches!(c, Col::P50 | Col::P99 | Col::Max);
+                // Latency percentiles do not add up over tasks: these rows are over every wakeup.
+                let pooled = matches!(c, Col::P50 | Col::P99 | Col::Max);
+                let how = if pooled { "over every wakeup of every task" } else { "summed over the tasks" };
                 html! {
-                    <tr data-metric={s.metric.clone()}>
+                    <tr data-metric={s.metric.clone()} title={how}>
                         <th scope="row" title={c.help()}>{metric_name(c)}</th>
                         <td class="err-pct">{format!("{:.1}%", s.abs_error_rel * 100.0)}</td>
-                        <td>{ if sums { cell(c, s.recorded) } else { "—".into() } }</td>
-                        <td>{ if sums { cell(c, s.simulated) } else { "—".into() } }</td>
-                        <td>{ if sums { delta(c, s.diff) } else { "—".into() } }</td>
+                        <td class="rec">{cell(c, s.recorded)}</td>
+                        <td class="sim">{cell(c, s.simulated)}</td>
+                        <td class="d">{delta(c, s.diff)}</td>
                     </tr>
                 }
             }) }
@@ -370,6 +373,53 @@ mod tests {
             wakeup_max_us: 0.0,
             runtime_ns: run_ns,
         }
+    }
+
+    #[tokio::test]
+    async fn the_error_table_shows_latency_percentiles_over_every_wakeup() {
+        use crate::share::ftrace::replay::Summary;
+        let s = |metric: &str, r: f64, sim: f64| Summary {
+            metric: metric.into(),
+            recorded: r,
+            simulated: sim,
+            diff: sim - r,
+            abs_error_rel: (sim - r).abs() / r,
+        };
+        let summary = vec![
+            s("runtime_s", 0.002, 0.001),
+            s("wait_s", 0.001, 0.001),
+            s("sleep_s", 1.0, 1.0),
+            s("wakeups", 10.0, 8.0),
+            s("migrations", 1.0, 1.0),
+            s("wakeup_p50_us", 4.0, 5.0),
+            s("wakeup_p99_us", 61.0, 134.0),
+            s("wakeup_max_us", 397.0, 135.0),
+        ];
+        let props = DiffTableProps {
+            diff: std::rc::Rc::new(Diff {
+                recorded_duration_s: 1.0,
+                simulated_duration_s: 1.0,
+                tasks: vec![],
+                summary,
+            }),
+            sort: (Col::Task, false),
+            on_sort: Callback::noop(),
+            highlight: None,
+            on_pick: Callback::noop(),
+        };
+        let html = tokio::task::LocalSet::new()
+            .run_until(yew::LocalServerRenderer::<DiffSummary>::with_props(props).hydratable(false).render())
+            .await;
+        assert!(!html.contains('—'), "every row has its values: {html}");
+        let row = |m: &str| {
+            let at = html.find(&format!("data-metric=\"{m}\"")).unwrap();
+            html[at..at + html[at..].find("</tr>").unwrap()].to_string()
+        };
+        let p99 = row("wakeup_p99_us");
+        assert!(p99.contains("over every wakeup"), "{p99}");
+        assert!(p99.contains(&cell(Col::P99, 61.0)) && p99.contains(&cell(Col::P99, 134.0)), "{p99}");
+        assert!(p99.contains("119.7%"), "{p99}");
+        assert!(row("runtime_s").contains("summed over the tasks"));
     }
 
     #[test]
