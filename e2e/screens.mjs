@@ -144,6 +144,17 @@ const scenarios = {
     await page.waitForSelector('.trace-diffview table.trace-error', { timeout: 60_000 }).catch(() => {});
     await page.locator('section.traces').scrollIntoViewIfNeeded();
   },
+  // A trace recorded on a real machine (LISA's Juno fixture, 50 tasks), replayed under the
+  // page's config: the error table's latency rows over every wakeup.
+  'traces-real': async (page) => {
+    await settle(page);
+    const fixture = fileURLToPath(new URL('../tests/fixtures/traces/real_lisa_juno.txt', import.meta.url));
+    await page.setInputFiles('input[name="trace-import"]', fixture);
+    await page.waitForSelector('table.trace-tasks tbody tr', { timeout: 60_000 }).catch(() => {});
+    await page.click('button.replay').catch(() => {});
+    await page.waitForSelector('.trace-diffview table.trace-error', { timeout: 60_000 }).catch(() => {});
+    await page.locator('.trace-diffview table.trace-error').scrollIntoViewIfNeeded();
+  },
   'compare-link': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);
     await settle(page);

@@ -315,6 +315,26 @@ fn the_same_run_twice_prints_the_same_metrics_but_wall_time() {
     assert_eq!(strip(cli(&args)), strip(cli(&args)));
 }
 
+/// `run --from-trace --trace-text` writes the replay as `trace diff` measures it: a task
+/// forked mid-trace starts where it was first seen, one that exited says `prev_state=X`.
+/// The plain export had shutils-1703 of LISA's Juno trace asleep for 6.4 s (recorded: 4 ms).
+#[test]
+fn a_replay_written_as_text_keeps_each_task_s_recorded_life() {
+    use schedscope::share::ftrace;
+    let path = format!("{}/tests/fixtures/traces/real_lisa_juno.txt", env!("CARGO_MANIFEST_DIR"));
+    let out = std::env::temp_dir().join(format!("schedscope-replay-{}.txt", std::process::id()));
+    let r = cli(&["run", "--from-trace", &path, "--trace-text", out.to_str().unwrap()]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let m = ftrace::read(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let k = m.tasks.iter().position(|t| t.pid == 1703).unwrap();
+    let sim = ftrace::read(&text).unwrap().stats();
+    let s = sim.tasks.iter().find(|t| t.pid == ftrace::export::default_pid(k)).unwrap();
+    assert!(s.sleep_s < 0.01, "shutils-1703 sleeps {} s in the replay's text", s.sleep_s);
+    assert!(text.contains("prev_comm=shutils-1703 prev_pid=") && text.contains("prev_state=X"));
+}
+
 /// `run --from-trace` replays the same program as `trace diff` (and the page): with the
 /// profile's own switch and wakeup costs taken out of the recorded runs. Its digest was
 /// another one while `run` still replayed the raw runs.

@@ -212,13 +212,14 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
         }),
         None => trace_path.or(text_path).map(|_| TraceOptions { max_items: 4_000_000, ..TraceOptions::default() }),
     };
-    let (setup, outcome) = if parsed.get("--from-trace").is_some() {
-        let (config, outcome, notes) = super::trace::run_from_trace(&parsed)?;
-        (Setup { preset: None, config, notes }, outcome)
+    // A replay's export writes births and deaths as its recording showed them.
+    let (setup, outcome, lives) = if parsed.get("--from-trace").is_some() {
+        let (config, outcome, notes, lives) = super::trace::run_from_trace(&parsed)?;
+        (Setup { preset: None, config, notes }, outcome, lives)
     } else {
         let setup = setup(&parsed)?;
         let outcome = simulate(&setup.config, want_trace)?;
-        (setup, outcome)
+        (setup, outcome, Vec::new())
     };
     if let Some(t) = explain_at {
         let near = crate::engine::explain::near_or_nearest(&outcome.trace.decisions, t, EXPLAIN_WINDOW);
@@ -235,7 +236,7 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
         return Ok(Out { text, notes: setup.notes, status: 0 });
     }
     if let Some(path) = text_path {
-        let text = share_adapter::trace_text(&outcome.trace);
+        let text = share_adapter::trace_text(&outcome.trace, &lives);
         std::fs::write(path, text)
             .map_err(|e| CliError::failure(format!("--trace-text: cannot write '{path}': {e}")))?;
     }

@@ -30,7 +30,8 @@ pub fn sweep_csv(param: &str, rows: &[(String, &Metrics)]) -> String {
     crate::share::csv::sweep_csv(param, &rows)
 }
 
-/// A simulated run's trace as `trace-cmd report` text.
-pub fn trace_text(trace: &Trace) -> String {
-    crate::share::ftrace::export::to_text(trace, None)
+/// A simulated run's trace as `trace-cmd report` text (`lives`: a replay's births and
+/// deaths as recorded, `ftrace::replay::lives`; empty for a simulation).
+pub fn trace_text(trace: &Trace, lives: &[crate::share::ftrace::export::Life]) -> String {
+    crate::share::ftrace::export::to_text_with(trace, None, lives)
 }

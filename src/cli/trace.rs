@@ -187,7 +187,10 @@ fn diff(words: &[String]) -> Result<Out, CliError> {
 }
 
 /// `run --from-trace FILE`: the replay's metrics, as `run` prints them.
-pub fn run_from_trace(parsed: &Parsed) -> Result<(Config, engine::Outcome, Vec<String>), CliError> {
+/// Also how the replay's export writes each task's birth and death (`replay::lives`).
+pub fn run_from_trace(
+    parsed: &Parsed,
+) -> Result<(Config, engine::Outcome, Vec<String>, Vec<ftrace::export::Life>), CliError> {
     let mut notes = Vec::new();
     let path = parsed.get("--from-trace").unwrap_or_default();
     if parsed.get("--import").is_some() {
@@ -205,7 +208,7 @@ pub fn run_from_trace(parsed: &Parsed) -> Result<(Config, engine::Outcome, Vec<S
     let mut out =
         ftrace::replay(&config, ftrace::replay::shared_program_for(&m, &config)).map_err(CliError::failure)?;
     out.metrics.wall_s = start.elapsed().as_secs_f64();
-    Ok((config, out, notes))
+    Ok((config, out, notes, ftrace::replay::lives(&m)))
 }
 
 #[cfg(test)]

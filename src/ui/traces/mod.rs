@@ -450,8 +450,8 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
                 <section class="trace-diffview" aria-label="Recorded vs simulated">
                     <h3>{"Recorded vs simulated"}</h3>
                     <p class="note">{format!(
-                        "Replayed on {} CPUs under {} ({} events). The error is Σ|simulated − recorded| / Σ recorded over the tasks; \
-                         with the trace's own machine and kernel it is the model's error. Recorded {}, simulated {}.",
+                        "Replayed on {} CPUs under {} ({} events). The error is Σ|simulated − recorded| / Σ recorded over the tasks \
+                         (for latency, the percentile over every wakeup); with the trace's own machine and kernel it is the model's error. Recorded {}, simulated {}.",
                         rv.result.config.cores, rv.label, format::count(rv.result.events),
                         format::duration((rv.diff.recorded_duration_s * 1e9).round() as u64),
                         format::duration((rv.diff.simulated_duration_s * 1e9).round() as u64),
