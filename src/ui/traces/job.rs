@@ -221,6 +221,13 @@ impl Stream {
         self.bytes
     }
 
+    /// Tells the format from `head` (the file's first chunk) if it is not known yet: the
+    /// page parses a chunk in pieces (`web`), and its format is told from the whole first
+    /// chunk, as the worker's is.
+    pub fn sniff(&mut self, head: &[u8]) {
+        self.format.get_or_insert_with(|| detect(head));
+    }
+
     /// Parses the next chunk; the progress report to show, or why the file is refused.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Response, String> {
         self.bytes += chunk.len() as u64;
@@ -429,6 +436,32 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
         assert!(m.tasks.iter().any(|t| t.comm == "bé"));
         assert_eq!(reports.len(), bytes.len().div_ceil(7));
         assert_eq!(reports.last(), Some(&Response::TraceProgress { id: 3, bytes: n, total: n }));
+    }
+
+    #[test]
+    fn a_chunk_parsed_in_pieces_gives_the_answer_of_the_chunk_parsed_whole() {
+        // The page (`web`) reads a chunk, tells its format from all of it, then parses it in
+        // pieces of its time budget; the worker parses each chunk whole.
+        let text = TEXT.replace("comm=b ", "comm=bé ");
+        let bytes = text.as_bytes();
+        let open = Request::TraceOpen { id: 5, key: "p".into(), text: String::new() };
+        let mut whole = Stream::new(5, bytes.len() as u64);
+        whole.push(bytes).unwrap();
+        let mut pieces = Stream::new(5, bytes.len() as u64);
+        pieces.sniff(bytes);
+        for p in bytes.chunks(5) {
+            pieces.push(p).unwrap();
+        }
+        assert_eq!(pieces.bytes(), bytes.len() as u64);
+        let (a, b) = (complete(&open, Some(whole.finish())), complete(&open, Some(pieces.finish())));
+        assert!(matches!(&a, Response::TraceOpened { result: Ok(_), .. }), "{a:?}");
+        assert_eq!(a, b);
+        // The format comes from the whole chunk: a first piece of blanks does not make it text.
+        let json = format!("{}{{\"traceEvents\":[]}}", " ".repeat(8));
+        let mut s = Stream::new(6, json.len() as u64);
+        s.sniff(json.as_bytes());
+        s.push(&json.as_bytes()[..4]).unwrap();
+        assert_eq!(s.format, Some(Format::Perfetto));
     }
 
     #[test]
