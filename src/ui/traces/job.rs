@@ -301,9 +301,24 @@ pub fn bound(t: &mut Trace, max: usize) -> Option<u64> {
     Some(cut)
 }
 
-fn opened(m: &Model, format: Format, bytes: u64) -> Opened {
+/// The timeline of an opened trace: the recording as a `Trace`, cut to `TRACE_ITEMS`.
+pub type Timeline = (Trace, Option<u64>);
+
+/// The first half of opening a read file (`complete_open` is the rest): the timeline of
+/// its model, when it was read. The page runs the two as two tasks.
+pub fn timeline(read: &Result<(Model, Format, u64), String>) -> Option<Timeline> {
+    let (m, _, _) = read.as_ref().ok()?;
     let mut trace = ftrace::export::to_trace(m);
     let cut = bound(&mut trace, TRACE_ITEMS);
+    Some((trace, cut))
+}
+
+fn opened(m: &Model, format: Format, bytes: u64, timeline: Option<Timeline>) -> Opened {
+    let (trace, cut) = timeline.unwrap_or_else(|| {
+        let mut trace = ftrace::export::to_trace(m);
+        let cut = bound(&mut trace, TRACE_ITEMS);
+        (trace, cut)
+    });
     Opened {
         format: format.label().to_string(),
         bytes,
@@ -344,11 +359,20 @@ pub fn needs_read(req: &Request) -> bool {
 
 /// The answer to `req` once its file is `read` (`None`: not needed, `needs_read`).
 pub fn complete(req: &Request, read: Option<Result<(Model, Format, u64), String>>) -> Response {
+    complete_open(req, read, None)
+}
+
+/// `complete`, with the `timeline` of an open already made (`timeline`; `None`: made here).
+pub fn complete_open(
+    req: &Request,
+    read: Option<Result<(Model, Format, u64), String>>,
+    timeline: Option<Timeline>,
+) -> Response {
     let read = read.unwrap_or_else(|| Err("the file was not read".into()));
     match req {
         Request::TraceOpen { id, key, .. } => {
             let result = read.map(|(m, f, bytes)| {
-                let o = opened(&m, f, bytes);
+                let o = opened(&m, f, bytes, timeline);
                 CACHE.with(|c| *c.borrow_mut() = Some((key.clone(), Rc::new(m))));
                 o
             });
@@ -456,6 +480,13 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
         let (a, b) = (complete(&open, Some(whole.finish())), complete(&open, Some(pieces.finish())));
         assert!(matches!(&a, Response::TraceOpened { result: Ok(_), .. }), "{a:?}");
         assert_eq!(a, b);
+        // The page's two steps (timeline, then the rest) give the same answer.
+        let mut again = Stream::new(5, bytes.len() as u64);
+        again.push(bytes).unwrap();
+        let read = again.finish();
+        let t = timeline(&read);
+        assert!(t.is_some());
+        assert_eq!(complete_open(&open, Some(read), t), a);
         // The format comes from the whole chunk: a first piece of blanks does not make it text.
         let json = format!("{}{{\"traceEvents\":[]}}", " ".repeat(8));
         let mut s = Stream::new(6, json.len() as u64);
