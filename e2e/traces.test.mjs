@@ -240,6 +240,8 @@ test('a large file: progress, Cancel, then the whole file with no long main-thre
     assert.ok(await page.$(`${panel} table.trace-tasks tbody tr`), 'the large trace opened');
     assert.ok(sawProgress, 'the progress bar moved between 0 and 1');
     assert.match(await page.textContent(`${panel} .trace-summary`), /big\.txt .* 2 CPUs/);
+    // The worker read it (a worker slower than web.rs's READY_MS to start would leave it to the page).
+    assert.equal(await page.$(`${panel} .trace-on-page`), null, 'the worker read it');
     assert.match(await page.textContent(`${panel} .trace-cut`), /The timeline shows the first .* of [0-9.]+ s: at most 100,000/);
     await checkLongTasks(page, `a ${(buffer.length / 1e6).toFixed(0)} MB import in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     assert.deepEqual(problems, []);
