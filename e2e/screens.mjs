@@ -13,7 +13,8 @@
 // EEVDF), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
 // long nohz-pipe run in progress, taken at once), `sweep` (rr-kbuild's sweep of p99 wakeup
-// latency, 3 seeds a point), `governors` (token-governors under menu / teo / ladder), `counters` (the counter tracks), `heatmap` (rr_interval x jobs with the Pareto view), and `dark`, `dark-seeds`,
+// latency, 3 seeds a point), `governors` (token-governors under menu / teo / ladder), `counters` (the counter tracks), `trace-reading` / `trace-cancelled` (a 100 MB trace
+// read on the page, mid-read, then cancelled), `heatmap` (rr_interval x jobs with the Pareto view), and `dark`, `dark-seeds`,
 // `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 
@@ -155,6 +156,21 @@ const scenarios = {
     await page.waitForSelector('.trace-diffview table.trace-error', { timeout: 60_000 }).catch(() => {});
     await page.locator('.trace-diffview table.trace-error').scrollIntoViewIfNeeded();
   },
+  // A large trace read on the page (the trace worker blocked): the note, the progress bar
+  // and Cancel, taken mid-read; then the same cancelled.
+  'trace-reading': async (page) => {
+    await settle(page);
+    await page.evaluate(() => { window.Worker = function Worker() { throw new Error('blocked for the screenshot'); }; });
+    await page.setInputFiles('input[name="trace-import"]', await bigTraceFile());
+    await page.waitForFunction(() => Number(document.querySelector('.trace-progress')?.dataset.progress) > 0.1, null,
+      { timeout: 60_000 }).catch(() => {});
+    await page.locator('section.traces').scrollIntoViewIfNeeded();
+  },
+  'trace-cancelled': async (page) => {
+    await scenarios['trace-reading'](page);
+    await page.click('.trace-progress button.cancel').catch(() => {});
+    await page.locator('section.traces').scrollIntoViewIfNeeded();
+  },
   'compare-link': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);
     await settle(page);
@@ -172,6 +188,25 @@ scenarios['dark-compare'] = async (page) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await scenarios.compare(page);
 };
+
+/** A ~100 MB synthetic trace-cmd text in the temp folder (made once), as traces.test.mjs's. */
+async function bigTraceFile() {
+  const { existsSync, writeFileSync } = await import('node:fs');
+  const file = (await import('node:path')).join((await import('node:os')).tmpdir(), 'schedscope-screens-big.txt');
+  if (existsSync(file)) return file;
+  const ts = (ns) => `${Math.floor(ns / 1e9)}.${String(ns % 1e9).padStart(9, '0')}`;
+  const out = ['cpus=2'];
+  for (let i = 0, t = 100e9; i < 125_000; i++, t += 20000) {
+    out.push(`ping-101 [000] d..3. ${ts(t)}: sched_wakeup: comm=pong pid=102 prio=120 target_cpu=001`);
+    out.push(`ping-101 [000] d..2. ${ts(t + 1000)}: sched_switch: prev_comm=ping prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120`);
+    out.push(`<idle>-0 [001] d..2. ${ts(t + 3000)}: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=pong next_pid=102 next_prio=120`);
+    out.push(`pong-102 [001] d..3. ${ts(t + 8000)}: sched_wakeup: comm=ping pid=101 prio=120 target_cpu=000`);
+    out.push(`pong-102 [001] d..2. ${ts(t + 9000)}: sched_switch: prev_comm=pong prev_pid=102 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120`);
+    out.push(`<idle>-0 [000] d..2. ${ts(t + 11000)}: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ping next_pid=101 next_prio=120`);
+  }
+  writeFileSync(file, out.join('\n') + '\n');
+  return file;
+}
 
 const wanted = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(scenarios);
 for (const w of wanted) {
@@ -192,7 +227,7 @@ try {
         await page.waitForSelector('canvas', { timeout: 20_000 }).catch(() => {});
         await scenarios[name](page);
         // Let the worker answer and a few frames paint (a run in progress is taken at once).
-        await page.waitForTimeout(name === 'long-run' ? 500 : 3000);
+        await page.waitForTimeout(['long-run', 'trace-reading'].includes(name) ? 500 : 3000);
         const file = fileURLToPath(new URL(`${label}-${name}.png`, outDir));
         await page.screenshot({ path: file, fullPage: true });
         await page.screenshot({ path: file.replace(/\.png$/, '-fold.png') });

@@ -221,6 +221,13 @@ impl Stream {
         self.bytes
     }
 
+    /// Tells the format from `head` (the file's first chunk) if it is not known yet: the
+    /// page parses a chunk in pieces (`web`), and its format is told from the whole first
+    /// chunk, as the worker's is.
+    pub fn sniff(&mut self, head: &[u8]) {
+        self.format.get_or_insert_with(|| detect(head));
+    }
+
     /// Parses the next chunk; the progress report to show, or why the file is refused.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Response, String> {
         self.bytes += chunk.len() as u64;
@@ -294,9 +301,24 @@ pub fn bound(t: &mut Trace, max: usize) -> Option<u64> {
     Some(cut)
 }
 
-fn opened(m: &Model, format: Format, bytes: u64) -> Opened {
+/// The timeline of an opened trace: the recording as a `Trace`, cut to `TRACE_ITEMS`.
+pub type Timeline = (Trace, Option<u64>);
+
+/// The first half of opening a read file (`complete_open` is the rest): the timeline of
+/// its model, when it was read. The page runs the two as two tasks.
+pub fn timeline(read: &Result<(Model, Format, u64), String>) -> Option<Timeline> {
+    let (m, _, _) = read.as_ref().ok()?;
     let mut trace = ftrace::export::to_trace(m);
     let cut = bound(&mut trace, TRACE_ITEMS);
+    Some((trace, cut))
+}
+
+fn opened(m: &Model, format: Format, bytes: u64, timeline: Option<Timeline>) -> Opened {
+    let (trace, cut) = timeline.unwrap_or_else(|| {
+        let mut trace = ftrace::export::to_trace(m);
+        let cut = bound(&mut trace, TRACE_ITEMS);
+        (trace, cut)
+    });
     Opened {
         format: format.label().to_string(),
         bytes,
@@ -337,11 +359,20 @@ pub fn needs_read(req: &Request) -> bool {
 
 /// The answer to `req` once its file is `read` (`None`: not needed, `needs_read`).
 pub fn complete(req: &Request, read: Option<Result<(Model, Format, u64), String>>) -> Response {
+    complete_open(req, read, None)
+}
+
+/// `complete`, with the `timeline` of an open already made (`timeline`; `None`: made here).
+pub fn complete_open(
+    req: &Request,
+    read: Option<Result<(Model, Format, u64), String>>,
+    timeline: Option<Timeline>,
+) -> Response {
     let read = read.unwrap_or_else(|| Err("the file was not read".into()));
     match req {
         Request::TraceOpen { id, key, .. } => {
             let result = read.map(|(m, f, bytes)| {
-                let o = opened(&m, f, bytes);
+                let o = opened(&m, f, bytes, timeline);
                 CACHE.with(|c| *c.borrow_mut() = Some((key.clone(), Rc::new(m))));
                 o
             });
@@ -429,6 +460,39 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
         assert!(m.tasks.iter().any(|t| t.comm == "bé"));
         assert_eq!(reports.len(), bytes.len().div_ceil(7));
         assert_eq!(reports.last(), Some(&Response::TraceProgress { id: 3, bytes: n, total: n }));
+    }
+
+    #[test]
+    fn a_chunk_parsed_in_pieces_gives_the_answer_of_the_chunk_parsed_whole() {
+        // The page (`web`) reads a chunk, tells its format from all of it, then parses it in
+        // pieces of its time budget; the worker parses each chunk whole.
+        let text = TEXT.replace("comm=b ", "comm=bé ");
+        let bytes = text.as_bytes();
+        let open = Request::TraceOpen { id: 5, key: "p".into(), text: String::new() };
+        let mut whole = Stream::new(5, bytes.len() as u64);
+        whole.push(bytes).unwrap();
+        let mut pieces = Stream::new(5, bytes.len() as u64);
+        pieces.sniff(bytes);
+        for p in bytes.chunks(5) {
+            pieces.push(p).unwrap();
+        }
+        assert_eq!(pieces.bytes(), bytes.len() as u64);
+        let (a, b) = (complete(&open, Some(whole.finish())), complete(&open, Some(pieces.finish())));
+        assert!(matches!(&a, Response::TraceOpened { result: Ok(_), .. }), "{a:?}");
+        assert_eq!(a, b);
+        // The page's two steps (timeline, then the rest) give the same answer.
+        let mut again = Stream::new(5, bytes.len() as u64);
+        again.push(bytes).unwrap();
+        let read = again.finish();
+        let t = timeline(&read);
+        assert!(t.is_some());
+        assert_eq!(complete_open(&open, Some(read), t), a);
+        // The format comes from the whole chunk: a first piece of blanks does not make it text.
+        let json = format!("{}{{\"traceEvents\":[]}}", " ".repeat(8));
+        let mut s = Stream::new(6, json.len() as u64);
+        s.sniff(json.as_bytes());
+        s.push(&json.as_bytes()[..4]).unwrap();
+        assert_eq!(s.format, Some(Format::Perfetto));
     }
 
     #[test]

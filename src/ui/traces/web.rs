@@ -8,13 +8,22 @@
 //! travels with the request). Requests wait until the worker says Ready (messages posted
 //! before its wasm is up would be lost).
 //!
-//! If the worker cannot start (the constructor throws, or its script fails to load or errors
-//! before its first message), the page reads the file itself (`PageSide`): `FileReader`
-//! callbacks of `job::CHUNK_BYTES` each, one chunk parsed per task (so the page stays
-//! responsive between chunks), the same progress bar and Cancel (dropping the reader aborts
-//! it), and the same `job::Stream` / `job::complete` as the worker, so the numbers are the
-//! same. The panel says the trace is read on the page and why. The last step (the model
-//! built from all lines, its statistics and timeline) is one task on the page then.
+//! If the worker cannot start (the constructor throws, its script fails to load or errors
+//! before its first message, or it says nothing within `READY_MS`: a script that hangs), the
+//! page reads the file itself (`PageSide`): `FileReader` callbacks of `job::CHUNK_BYTES`
+//! each, every chunk parsed in pieces of about `SLICE_MS` a task with a fresh task between
+//! (`parse`, `yield_then`: a chunk parsed in one task was 60-130 ms, and a Cancel click came
+//! only after the read had ended), the same progress bar and Cancel (dropping the reader
+//! aborts it; a pending piece finds its read gone), and the same `job::Stream` /
+//! `job::complete` as the worker, so the numbers are the same. The panel says the trace is
+//! read on the page and why. The last steps run a task each: the model built from all lines
+//! (`Stream::finish`, one call into `share::ftrace`, so one task however large the file:
+//! 42-136 ms for 24-100 MB on a busy 2-core machine), its timeline (`job::timeline`), its
+//! statistics (`job::complete_open`), then the render.
+//!
+//! The steps that run on the main thread are User Timing measures (`measure`: "schedscope
+//! trace: decode", "… page model", "… page timeline", "… page answer", "… render"), so DevTools and the e2e
+//! tests can tell which one a long task was.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -32,7 +41,12 @@ struct Live {
     ready: bool,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
+    /// Gives the worker up if it has not said Ready within `READY_MS` (dropped on Ready).
+    _ready_timer: Option<gloo::timers::callback::Timeout>,
 }
+
+/// How long (ms) a starting trace worker may take to say Ready (as the simulation runner's).
+const READY_MS: u32 = 8_000;
 
 type Shared<T> = std::rc::Rc<std::cell::RefCell<T>>;
 
@@ -44,11 +58,15 @@ struct PageSide {
     read: Option<PageRead>,
 }
 
-/// A file the page is reading: the request, the file, the parse so far and the pending read.
+/// A file the page is reading: the request (job `id`), the file, the parse so far, the
+/// chunk being parsed (from byte `at`) and the pending read.
 struct PageRead {
+    id: u64,
     req: Request,
     file: web_sys::File,
     stream: job::Stream,
+    chunk: Vec<u8>,
+    at: usize,
     _reader: Option<gloo::file::callbacks::FileReader>,
 }
 /// The job in flight: its id, the file key and, for a replay, the config's label.
@@ -93,12 +111,16 @@ impl TraceWorker {
         let worker = Worker::new(WORKER_URL).map_err(|e| js_message(&e))?;
         let (out, live, waiting, job) = (self.out.clone(), self.live.clone(), self.waiting.clone(), self.job.clone());
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let data = e.data();
+            let (t0, data) = (now(), e.data());
             let resp = crate::ui::runner::web::decode(&data);
+            if matches!(resp, Response::TraceOpened { .. } | Response::TraceReplayed { .. }) {
+                measure("schedscope trace: decode", t0);
+            }
             match resp {
                 Response::Ready => {
                     if let Some(l) = live.borrow_mut().as_mut() {
                         l.ready = true;
+                        l._ready_timer = None;
                         if let Some((req, file)) = waiting.borrow_mut().take() {
                             post(&l.worker, &to_text(&req), &file);
                         }
@@ -131,16 +153,30 @@ impl TraceWorker {
                 out.emit(TAction::Fail(format!("The trace worker failed ({msg}); nothing else was changed.")));
                 return;
             }
-            // It never started: the page reads traces itself from now on.
-            page.borrow_mut().why = Some(msg);
-            let pending = waiting.borrow_mut().take();
-            if let Some((req, file)) = pending {
-                on_page(&page, &job, &out, req, file);
-            }
+            drop(l);
+            to_page(&page, &waiting, &job, &out, msg);
+        });
+        // A worker that neither says Ready nor errors (its script hangs) is given up too.
+        let (out, live2, page, waiting, job) =
+            (self.out.clone(), self.live.clone(), self.page.clone(), self.waiting.clone(), self.job.clone());
+        let ready_timer = gloo::timers::callback::Timeout::new(READY_MS, move || {
+            let Some(l) = live2.borrow_mut().take_if(|l| !l.ready) else { return };
+            l.worker.set_onmessage(None);
+            l.worker.set_onerror(None);
+            l.worker.terminate();
+            // Dropped from its own callback: the handlers and this timer go once it returns.
+            gloo::timers::callback::Timeout::new(0, move || drop(l)).forget();
+            to_page(&page, &waiting, &job, &out, format!("it did not answer within {} s", READY_MS / 1000));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        *self.live.borrow_mut() = Some(Live { worker, ready: false, _on_message: on_message, _on_error: on_error });
+        *self.live.borrow_mut() = Some(Live {
+            worker,
+            ready: false,
+            _on_message: on_message,
+            _on_error: on_error,
+            _ready_timer: Some(ready_timer),
+        });
         Ok(())
     }
 
@@ -220,6 +256,22 @@ impl TraceWorker {
     }
 }
 
+/// The worker never started (`why`): the page reads traces itself from now on, starting
+/// with the request that waited for it.
+fn to_page(
+    page: &Shared<PageSide>,
+    waiting: &Shared<Option<(Request, web_sys::File)>>,
+    job: &Shared<Option<Job>>,
+    out: &Callback<TAction>,
+    why: String,
+) {
+    page.borrow_mut().why = Some(why);
+    let pending = waiting.borrow_mut().take();
+    if let Some((req, file)) = pending {
+        on_page(page, job, out, req, file);
+    }
+}
+
 /// The text of a thrown JS value (an `Error`'s message).
 fn js_message(e: &JsValue) -> String {
     e.as_string()
@@ -244,8 +296,8 @@ fn answer(job: &Shared<Option<Job>>, out: &Callback<TAction>, r: Response) {
     }
 }
 
-/// Runs `req` on the page (the worker could not start): reads `file` a chunk a task if the
-/// request needs it, then answers as the worker would.
+/// Runs `req` on the page (the worker could not start): reads `file` a chunk at a time if
+/// the request needs it (`read_next`, `parse`), then answers as the worker would.
 fn on_page(
     page: &Shared<PageSide>,
     job: &Shared<Option<Job>>,
@@ -265,24 +317,20 @@ fn on_page(
         return;
     }
     let stream = job::Stream::new(id, file.size() as u64);
-    page.borrow_mut().read = Some(PageRead { req, file, stream, _reader: None });
-    step(page.clone(), job.clone(), out.clone());
+    page.borrow_mut().read = Some(PageRead { id, req, file, stream, chunk: Vec::new(), at: 0, _reader: None });
+    read_next(page.clone(), job.clone(), out.clone());
 }
 
-/// Reads the next chunk of the page's file (its callback parses it and reads the next), or,
-/// at the end, answers the request.
-fn step(page: Shared<PageSide>, job: Shared<Option<Job>>, out: Callback<TAction>) {
+/// Reads the next chunk of the page's file (its callback starts `parse`), or, at the end,
+/// builds the answer: the model in one task, the answer from it in the next (`finish`).
+fn read_next(page: Shared<PageSide>, job: Shared<Option<Job>>, out: Callback<TAction>) {
     let mut p = page.borrow_mut();
     let Some(r) = p.read.as_mut() else { return };
-    let (at, total) = (r.stream.bytes(), r.file.size() as u64);
+    let (at, total, id) = (r.stream.bytes(), r.file.size() as u64, r.id);
     if at >= total {
         let Some(r) = p.read.take() else { return };
         drop(p);
-        gloo::timers::callback::Timeout::new(0, move || {
-            let resp = job::complete(&r.req, Some(r.stream.finish()));
-            answer(&job, &out, resp);
-        })
-        .forget();
+        finish(job, out, r);
         return;
     }
     let end = (at + job::CHUNK_BYTES as u64).min(total);
@@ -295,29 +343,169 @@ fn step(page: Shared<PageSide>, job: Shared<Option<Job>>, out: Callback<TAction>
     let (page2, job2, out2) = (page.clone(), job.clone(), out.clone());
     let reader = gloo::file::callbacks::read_as_bytes(&gloo::file::Blob::from(slice), move |bytes| {
         let mut p = page2.borrow_mut();
-        let Some(r) = p.read.as_mut() else { return };
-        let pushed = match bytes {
-            Ok(b) => r.stream.push(&b).map_err(Some),
-            Err(_) => Err(None),
-        };
-        match pushed {
-            Ok(Response::TraceProgress { id, bytes, total }) => {
+        let Some(r) = p.read.as_mut().filter(|r| r.id == id) else { return };
+        match bytes {
+            Ok(b) => {
+                r.stream.sniff(&b);
+                r.chunk = b;
+                r.at = 0;
                 drop(p);
-                out2.emit(TAction::Progress { id, bytes, total });
-                step(page2, job2, out2);
+                parse(page2, job2, out2, id);
             }
-            Ok(_) => {}
-            Err(why) => {
+            Err(_) => {
                 let Some(r) = p.read.take() else { return };
                 drop(p);
-                match why {
-                    Some(why) => answer(&job2, &out2, refused(&r.req, why)),
-                    None => fail_read(&job2, &out2, &r.req, at),
-                }
+                fail_read(&job2, &out2, &r.req, at);
             }
         }
     });
     r._reader = Some(reader);
+}
+
+/// Parses the chunk read, `PIECE_BYTES` at a time, for at most `SLICE_MS` of this task; the
+/// rest in a next task (`yield_then`), so a click (Cancel) or a frame gets in between. A
+/// chunk done: its progress, then the next read. `id` names the read (a cancelled one's
+/// pending task finds another read, or none, and stops).
+fn parse(page: Shared<PageSide>, job: Shared<Option<Job>>, out: Callback<TAction>, id: u64) {
+    let t0 = now();
+    let mut p = page.borrow_mut();
+    let Some(r) = p.read.as_mut().filter(|r| r.id == id) else { return };
+    let mut progress = None;
+    while r.at < r.chunk.len() {
+        let end = (r.at + PIECE_BYTES).min(r.chunk.len());
+        match r.stream.push(&r.chunk[r.at..end]) {
+            Ok(resp) => progress = Some(resp),
+            Err(why) => {
+                let Some(r) = p.read.take() else { return };
+                drop(p);
+                answer(&job, &out, refused(&r.req, why));
+                return;
+            }
+        }
+        r.at = end;
+        if now() - t0 >= SLICE_MS {
+            break;
+        }
+    }
+    if r.at < r.chunk.len() {
+        drop(p);
+        yield_then(move || parse(page, job, out, id));
+        return;
+    }
+    r.chunk = Vec::new();
+    drop(p);
+    if let Some(Response::TraceProgress { id, bytes, total }) = progress {
+        out.emit(TAction::Progress { id, bytes, total });
+    }
+    read_next(page, job, out);
+}
+
+/// The file read: the model (`Stream::finish`) in one task; for an open its timeline
+/// (`job::timeline`) in the next, the rest of the answer (`job::complete_open`: statistics,
+/// or the replay) in a third; the panel renders it in a fourth (`answer`). Each is marked
+/// for the browser's performance tools (`measure`).
+fn finish(job: Shared<Option<Job>>, out: Callback<TAction>, r: PageRead) {
+    let PageRead { id, req, stream, .. } = r;
+    yield_then(move || {
+        if job.borrow().as_ref().is_none_or(|j| j.0 != id) {
+            return;
+        }
+        let t0 = now();
+        let read = stream.finish();
+        measure("schedscope trace: page model", t0);
+        yield_then(move || {
+            if job.borrow().as_ref().is_none_or(|j| j.0 != id) {
+                return;
+            }
+            // An open: its timeline in this task, the statistics in the next.
+            let t0 = now();
+            let timeline = matches!(req, Request::TraceOpen { .. }).then(|| job::timeline(&read)).flatten();
+            if timeline.is_some() {
+                measure("schedscope trace: page timeline", t0);
+            }
+            yield_then(move || {
+                if job.borrow().as_ref().is_none_or(|j| j.0 != id) {
+                    return;
+                }
+                let t0 = now();
+                let resp = job::complete_open(&req, Some(read), timeline);
+                measure("schedscope trace: page answer", t0);
+                answer(&job, &out, resp);
+            });
+        });
+    });
+}
+
+/// Bytes parsed between two looks at the clock (about 1-3 ms of parsing in wasm).
+const PIECE_BYTES: usize = 32 << 10;
+/// The page parses for about this long (ms) before it lets the browser in.
+const SLICE_MS: f64 = 8.0;
+
+/// The page's clock (ms).
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or_else(js_sys::Date::now)
+}
+
+/// A User Timing entry `name` from `start` (ms) to now, for DevTools and the e2e tests.
+fn measure(name: &str, start: f64) {
+    let Some(perf) = web_sys::window().and_then(|w| w.performance()) else { return };
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"start".into(), &start.into());
+    let _ = js_sys::Reflect::set(&opts, &"end".into(), &perf.now().into());
+    if let Ok(f) = js_sys::Reflect::get(&perf, &"measure".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+        let _ = f.call2(&perf, &name.into(), &opts);
+    }
+}
+
+type Task = Box<dyn FnOnce()>;
+
+thread_local! {
+    /// The tasks `yield_then` queued, and the channel whose messages run them (one message
+    /// a task, in order), made on first use (`Some(None)`: there is no `MessageChannel`).
+    static NEXT: std::cell::RefCell<(std::collections::VecDeque<Task>, Option<Option<JsValue>>)> =
+        std::cell::RefCell::new((Default::default(), None));
+}
+
+/// Runs `f` in a fresh task: a `MessageChannel` message (a zero timeout is clamped to 4 ms
+/// once nested), or a zero timeout where there is none. Input and rendering get in first.
+fn yield_then(f: impl FnOnce() + 'static) {
+    let post = NEXT.with(|n| {
+        let mut n = n.borrow_mut();
+        let port = n.1.get_or_insert_with(channel).clone();
+        if port.is_some() {
+            n.0.push_back(Box::new(f));
+            return port;
+        }
+        gloo::timers::callback::Timeout::new(0, f).forget();
+        None
+    });
+    if let Some(c) = post {
+        let port = js_sys::Reflect::get(&c, &"port2".into()).unwrap_or(JsValue::UNDEFINED);
+        let send =
+            js_sys::Reflect::get(&port, &"postMessage".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        if let Some(send) = send {
+            let _ = send.call1(&port, &JsValue::UNDEFINED);
+        }
+    }
+}
+
+/// A `MessageChannel` whose first port runs the next queued task on each message (kept in
+/// `NEXT`, so both ports live as long as the page; tasks are posted to its second port).
+fn channel() -> Option<JsValue> {
+    let c =
+        js_sys::Reflect::get(&js_sys::global(), &"MessageChannel".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
+    let c = js_sys::Reflect::construct(&c, &js_sys::Array::new()).ok()?;
+    let one = js_sys::Reflect::get(&c, &"port1".into()).ok()?;
+    let run = Closure::<dyn FnMut()>::new(|| {
+        let task = NEXT.with(|n| n.borrow_mut().0.pop_front());
+        if let Some(task) = task {
+            task();
+        }
+    });
+    js_sys::Reflect::set(&one, &"onmessage".into(), run.as_ref()).ok()?;
+    // The handler lives as long as the page.
+    run.forget();
+    Some(c)
 }
 
 /// The answer to `req` when its file is refused or unreadable.
@@ -333,10 +521,20 @@ fn fail_read(job: &Shared<Option<Job>>, out: &Callback<TAction>, req: &Request, 
     answer(job, out, refused(req, format!("the file could not be read past byte {at}")));
 }
 
-/// Emits `a` from a fresh task (a zero timeout; it runs once, so it is not kept).
+/// Emits `a` from a fresh task (a zero timeout; it runs once, so it is not kept). The
+/// panel's render of it (Yew renders in a microtask of this task) is marked `render`.
 fn later(out: &Callback<TAction>, a: TAction) {
     let out = out.clone();
-    gloo::timers::callback::Timeout::new(0, move || out.emit(a)).forget();
+    gloo::timers::callback::Timeout::new(0, move || {
+        let t0 = now();
+        out.emit(a);
+        let done = Closure::once_into_js(move || measure("schedscope trace: render", t0));
+        let queue = js_sys::Reflect::get(&js_sys::global(), &"queueMicrotask".into());
+        if let Ok(q) = queue.and_then(|q| q.dyn_into::<js_sys::Function>()) {
+            let _ = q.call1(&JsValue::UNDEFINED, &done);
+        }
+    })
+    .forget();
 }
 
 fn post(worker: &Worker, json: &str, file: &web_sys::File) {
