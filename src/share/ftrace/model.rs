@@ -56,7 +56,7 @@ pub enum Birth {
     /// seen in a `sched_wakeup`, which means it slept until then).
     #[default]
     Start,
-    /// First seen switching in at this time with no wakeup before: forked while
+    /// First seen switching in at this time (after the trace's start) with no wakeup before: forked while
     /// `sched_wakeup_new` was not traced, or runnable since the start (a trace cannot tell
     /// the two apart; a replay starts it here).
     SwitchIn(Ns),

@@ -144,10 +144,8 @@ pub fn program_with(m: &Model, costs: PathCosts) -> Program {
             waits[k].push((usize::MAX, wait_for(wi, m.start, &mut consumed)));
             wi += 1;
         } else if let Birth::SwitchIn(t1) = t.birth {
-            // First seen switching in: the replay starts it then, not at the trace's start.
-            if t1 > m.start {
-                waits[k].push((usize::MAX, Op::Sleep(t1 - m.start)));
-            }
+            // First seen switching in (always after the trace's start): the replay starts it then.
+            waits[k].push((usize::MAX, Op::Sleep(t1 - m.start)));
         }
         for (ri, r) in t.runs.iter().enumerate() {
             // Wakeups before this run ends were consumed by earlier waits.
@@ -235,11 +233,7 @@ pub fn program_with(m: &Model, costs: PathCosts) -> Program {
 pub fn lives(m: &Model) -> Vec<Life> {
     m.tasks
         .iter()
-        .map(|t| Life {
-            new: t.birth == Birth::New,
-            hidden: matches!(t.birth, Birth::SwitchIn(t1) if t1 > m.start),
-            exits: t.exited,
-        })
+        .map(|t| Life { new: t.birth == Birth::New, hidden: matches!(t.birth, Birth::SwitchIn(_)), exits: t.exited })
         .collect()
 }
 
