@@ -22,6 +22,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
+import { bigTrace } from './big_trace.mjs';
 
 const ALL_SIZES = {
   desktop: { width: 1280, height: 800 },
@@ -189,22 +190,12 @@ scenarios['dark-compare'] = async (page) => {
   await scenarios.compare(page);
 };
 
-/** A ~100 MB synthetic trace-cmd text in the temp folder (made once), as traces.test.mjs's. */
+/** A ~100 MB synthetic trace-cmd text (`bigTrace`) in the temp folder, made once. */
 async function bigTraceFile() {
   const { existsSync, writeFileSync } = await import('node:fs');
   const file = (await import('node:path')).join((await import('node:os')).tmpdir(), 'schedscope-screens-big.txt');
   if (existsSync(file)) return file;
-  const ts = (ns) => `${Math.floor(ns / 1e9)}.${String(ns % 1e9).padStart(9, '0')}`;
-  const out = ['cpus=2'];
-  for (let i = 0, t = 100e9; i < 125_000; i++, t += 20000) {
-    out.push(`ping-101 [000] d..3. ${ts(t)}: sched_wakeup: comm=pong pid=102 prio=120 target_cpu=001`);
-    out.push(`ping-101 [000] d..2. ${ts(t + 1000)}: sched_switch: prev_comm=ping prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120`);
-    out.push(`<idle>-0 [001] d..2. ${ts(t + 3000)}: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=pong next_pid=102 next_prio=120`);
-    out.push(`pong-102 [001] d..3. ${ts(t + 8000)}: sched_wakeup: comm=ping pid=101 prio=120 target_cpu=000`);
-    out.push(`pong-102 [001] d..2. ${ts(t + 9000)}: sched_switch: prev_comm=pong prev_pid=102 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120`);
-    out.push(`<idle>-0 [000] d..2. ${ts(t + 11000)}: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ping next_pid=101 next_prio=120`);
-  }
-  writeFileSync(file, out.join('\n') + '\n');
+  writeFileSync(file, bigTrace(125_000));
   return file;
 }
 

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
+import { bigTrace } from './big_trace.mjs';
 
 const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
 const FIX = (n) => fileURLToPath(new URL(`../tests/fixtures/traces/${n}`, import.meta.url));
@@ -192,23 +193,6 @@ async function checkLongTasks(page, what) {
   console.log(`${what}: main-thread long tasks ${JSON.stringify(long)} (marks: ${marks.join(', ')}; load ${load.toFixed(1)} on ${os.cpus().length} cores)`);
   assert.ok(long.every((d) => d <= 250), `no main-thread task over 250 ms: ${long}`);
   goals.push({ what, long, quiet });
-}
-
-/** A synthetic trace-cmd text of `n` ping-pong rounds on two CPUs (about 520 bytes a round). */
-function bigTrace(n) {
-  const ts = (ns) => `${Math.floor(ns / 1e9)}.${String(ns % 1e9).padStart(9, '0')}`;
-  const out = ['cpus=2'];
-  let t = 100e9;
-  for (let i = 0; i < n; i++) {
-    out.push(`ping-101 [000] d..3. ${ts(t)}: sched_wakeup: comm=pong pid=102 prio=120 target_cpu=001`);
-    out.push(`ping-101 [000] d..2. ${ts(t + 1000)}: sched_switch: prev_comm=ping prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120`);
-    out.push(`<idle>-0 [001] d..2. ${ts(t + 3000)}: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=pong next_pid=102 next_prio=120`);
-    out.push(`pong-102 [001] d..3. ${ts(t + 8000)}: sched_wakeup: comm=ping pid=101 prio=120 target_cpu=000`);
-    out.push(`pong-102 [001] d..2. ${ts(t + 9000)}: sched_switch: prev_comm=pong prev_pid=102 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120`);
-    out.push(`<idle>-0 [000] d..2. ${ts(t + 11000)}: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ping next_pid=101 next_prio=120`);
-    t += 20000;
-  }
-  return Buffer.from(out.join('\n') + '\n');
 }
 
 test('a large file: progress, Cancel, then the whole file with no long main-thread task', { timeout: 300_000 }, async () => {
