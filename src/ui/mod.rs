@@ -9,6 +9,7 @@ pub mod controls;
 pub mod format;
 pub mod inspect;
 pub mod jobs;
+pub mod marks;
 pub mod palette;
 pub mod plots;
 pub mod replicas;

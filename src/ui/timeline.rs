@@ -7,6 +7,11 @@
 //! animation-frame loop (`gloo::render::request_animation_frame`): an event (pointer, wheel,
 //! key, resize, new trace) asks for one frame; playback keeps asking while it plays. The
 //! frame handle lives in the component's state, so unmounting cancels it (no `.forget()`).
+//! A large new trace takes a few frames to arrive (`Arrival`): on a new canvas one for the
+//! page's layout, then its index built a slice a frame (`timeline_draw::IndexBuilder`), one
+//! to take it in, then the first draw; a small one still arrives and is drawn in one frame.
+//! Each step is named for the browser's performance tools (`marks`), and the trace shown
+//! until then stays with its own index.
 //! Everything drawn comes from `timeline_draw` as a display list in device pixels; the 2D
 //! context is cached and the canvas is sized to `devicePixelRatio` for crisp lines.
 //!
@@ -167,7 +172,37 @@ struct Inner {
     mini_seen: Option<(View, u32, bool)>,
     /// The optional counter tracks under the lanes (`timeline_counters`).
     counters: super::timeline_counters::Counters,
+    /// A trace given but not shown yet (trace, label, keep_view): `frame` takes it in over
+    /// a few frames (`Arrival`), so a 100,000-item trace makes no long task.
+    pending: Option<(Rc<Trace>, String, bool)>,
+    arrival: Arrival,
 }
+
+/// Where a new trace is on its way to the canvas: a frame takes the steps that fit in
+/// `INDEX_SLICE_MS` (all of them for a small trace). One frame that read the canvas box (a synchronous layout of the page the trace
+/// panel had just changed: 12-27 ms), indexed and drew a 100 MB import's timeline was a
+/// 53-59 ms task on a 2-core machine (issue 14's bound is 50 ms).
+#[derive(Debug, Default)]
+enum Arrival {
+    /// Shown (or none given).
+    #[default]
+    Shown,
+    /// Came to a canvas not measured yet (just mounted): nothing is read this frame, so the
+    /// page's layout runs after its callbacks, where the browser does it anyway.
+    Came,
+    /// Being indexed, `INDEX_SLICE_MS` a frame (`draw::IndexBuilder`).
+    Indexing(draw::IndexBuilder),
+    /// Indexed: take the index in (`adopt`), size the canvas and take its contexts.
+    Indexed(TraceIndex),
+    /// Ready: draw (the scene and the paint).
+    Ready,
+}
+
+/// How long (ms) a frame indexes a new trace before it lets the browser paint.
+const INDEX_SLICE_MS: f64 = 6.0;
+/// Items indexed between two looks at the clock (the first 4,096 of a 100 MB import took
+/// 13 ms before the builder was optimised).
+const INDEX_PIECE: usize = 1_024;
 
 impl Default for Inner {
     fn default() -> Self {
@@ -208,6 +243,8 @@ impl Default for Inner {
             minimap: None,
             mini_seen: None,
             counters: Default::default(),
+            pending: None,
+            arrival: Arrival::Shown,
         }
     }
 }
@@ -215,10 +252,13 @@ impl Default for Inner {
 impl Inner {
     /// `keep_view`: the trace is another stretch of the same run, so the view stays.
     fn set_trace(&mut self, trace: Rc<Trace>, label: String, keep_view: bool) {
-        self.index = TraceIndex::new(&trace);
-        if self.collapse {
-            self.index = std::mem::take(&mut self.index).collapse_idle(&trace);
-        }
+        let index = TraceIndex::new(&trace);
+        self.adopt(trace, index, label, keep_view);
+    }
+
+    /// Shows `trace` with its `index` (uncollapsed: `collapse` is applied here).
+    fn adopt(&mut self, trace: Rc<Trace>, index: TraceIndex, label: String, keep_view: bool) {
+        self.index = if self.collapse { index.collapse_idle() } else { index };
         let (from, to) = super::trace_window::recorded(&trace);
         // Fit shows what was recorded; a cut trace whose other stretches can be loaded lets
         // the view reach the whole run.
@@ -256,6 +296,69 @@ impl Inner {
             _ => 0.5,
         };
         self.view = self.view.zoom_at(factor, frac, self.index.end);
+    }
+
+    /// Takes a new trace in: `frame` indexes and shows it over the next frames (`Arrival`).
+    /// A canvas whose box is known needs no layout frame (nothing will read the box).
+    fn receive(&mut self, trace: Rc<Trace>, label: String, keep_view: bool) {
+        self.pending = Some((trace, label, keep_view));
+        self.arrival =
+            if self.css_w.is_some() { Arrival::Indexing(draw::IndexBuilder::default()) } else { Arrival::Came };
+    }
+
+    /// Steps a new trace's arrival on as far as `INDEX_SLICE_MS` allows; false once it is
+    /// ready to draw in this frame (a small trace: all in one frame, as before `Arrival`).
+    fn arrive(&mut self) -> bool {
+        let t0 = super::marks::now();
+        let over = || super::marks::now() - t0 >= INDEX_SLICE_MS;
+        loop {
+            match std::mem::take(&mut self.arrival) {
+                Arrival::Came => {
+                    self.arrival = Arrival::Indexing(draw::IndexBuilder::default());
+                    return true;
+                }
+                Arrival::Indexing(mut b) => {
+                    let Some((trace, _, _)) = &self.pending else { return false };
+                    let t = super::marks::now();
+                    let done = loop {
+                        if b.step(trace, INDEX_PIECE) {
+                            break true;
+                        }
+                        if over() {
+                            break false;
+                        }
+                    };
+                    if !done {
+                        self.arrival = Arrival::Indexing(b);
+                        super::marks::measure("schedscope timeline: index", t);
+                        return true;
+                    }
+                    self.arrival = Arrival::Indexed(b.finish(trace));
+                    super::marks::measure("schedscope timeline: index", t);
+                    if over() {
+                        return true;
+                    }
+                }
+                Arrival::Indexed(index) => {
+                    let t = super::marks::now();
+                    if let Some((trace, label, keep_view)) = self.pending.take() {
+                        self.adopt(trace, index, label, keep_view);
+                    }
+                    // The box was laid out frames ago: reading it now costs no layout.
+                    self.prepare();
+                    if self.scratch.is_none() {
+                        self.scratch = Scratch::new();
+                    }
+                    super::marks::measure("schedscope timeline: adopt", t);
+                    self.arrival = Arrival::Ready;
+                    return over();
+                }
+                a @ (Arrival::Ready | Arrival::Shown) => {
+                    self.arrival = a;
+                    return false;
+                }
+            }
+        }
     }
 
     /// Sizes the canvas to its box and the device pixel ratio, and caches the context.
@@ -487,10 +590,20 @@ fn sync_link(cell: &Rc<RefCell<Inner>>) {
 fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
     // This frame's handle is spent; keep it alive until the callback returns.
     let _spent = cell.borrow_mut().raf.take();
+    // A new trace's first frames index it (`Arrival`); it is drawn in the next.
+    if cell.borrow_mut().arrive() {
+        request_redraw(cell);
+        return;
+    }
     sync_link(cell);
     let (ended, playing, stopped, ask) = {
         let mut st = cell.borrow_mut();
+        let t0 = super::marks::now();
         let ended = st.render(now);
+        if matches!(st.arrival, Arrival::Ready) {
+            st.arrival = Arrival::Shown;
+            super::marks::measure("schedscope timeline: first frame", t0);
+        }
         let ask = st.window_ask.take().and_then(|from| st.on_window.clone().map(|cb| (cb, from)));
         (ended, st.playing, st.stopped.clone(), ask)
     };
@@ -814,7 +927,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
         use_effect_with(props.highlight, move |_| request_redraw(&inner));
     }
 
-    // A new trace (by identity) or label: re-index, fit, redraw.
+    // A new trace (by identity) or label: re-index, fit, redraw (over three frames: `Arrival`).
     {
         let inner = inner.clone();
         let key = (Rc::as_ptr(&props.trace) as usize, props.label.clone());
@@ -823,7 +936,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let selected = selected.clone();
         use_effect_with(key, move |(_, label)| {
             selected.set(None);
-            inner.borrow_mut().set_trace(trace, label.to_string(), keep_view);
+            inner.borrow_mut().receive(trace, label.to_string(), keep_view);
             request_redraw(&inner);
         });
     }
@@ -1060,8 +1173,13 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let trace = &props.trace;
     let colours = draw::TaskColours::new(trace);
     let collapse = use_state(|| true);
-    let lanes = TraceIndex::lanes_shown(trace, *collapse);
-    let idle_cores = TraceIndex::idle_cores(trace).len();
+    // Two scans of every span, done once per trace (not on each render: a 100,000-item
+    // trace's scans cost the page's wasm milliseconds, `draw::IndexBuilder`).
+    let (cpus, idle_cores) = *use_memo(Rc::as_ptr(trace) as usize, {
+        let trace = trace.clone();
+        move |_| (TraceIndex::lanes_of(&trace), TraceIndex::idle_cores(&trace).len())
+    });
+    let lanes = TraceIndex::shown(cpus, idle_cores, *collapse);
     let toggle_idle = {
         let (inner, collapse) = (inner.clone(), collapse.clone());
         Callback::from(move |_: MouseEvent| {
@@ -1085,7 +1203,6 @@ pub fn timeline(props: &TimelineProps) -> Html {
         |colours: Html, text: String| html! { <li style="display:inline-block;margin-right:1em">{colours}{text}</li> };
     let idle_count = trace.idle_states.len();
     let chrome = if prefers_dark() { &draw::DARK } else { &draw::LIGHT };
-    let cpus = TraceIndex::lanes_of(trace);
     let aria = if props.label.is_empty() {
         format!("Timeline of {cpus} CPUs")
     } else {

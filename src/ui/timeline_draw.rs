@@ -13,6 +13,10 @@
 //! neighbouring columns merge into one rect. A band therefore never yields more rects than
 //! it has columns, however many spans are in view, and every column a visible span touches
 //! is painted (by that span, or by one that covers more of the column).
+//!
+//! The page's wasm is built for size (`wasm-ui` profile, opt-level z), where LLVM inlines
+//! almost nothing: the per-span helpers of that reduction are `#[inline(always)]`, which cut
+//! the scene of a 100,000-item import from 12-18 ms to 3-5 ms in Chromium.
 
 use crate::engine::time::{Ns, MS, SEC, US};
 use crate::engine::trace::{InstantKind, Overhead, Span, SpanKind, Trace};
@@ -138,6 +142,7 @@ impl TaskColours {
         TaskColours { slot, legend, by_group: true }
     }
 
+    #[inline(always)]
     pub fn slot(&self, task: u32) -> u8 {
         self.slot.get(task as usize).copied().unwrap_or((task as usize % TASK_COLOURS.len()) as u8)
     }
@@ -165,6 +170,7 @@ pub fn overhead_index(kind: Overhead) -> usize {
     Overhead::ALL.iter().position(|k| *k == kind).unwrap_or(0)
 }
 
+#[inline(always)]
 fn colour_of(kind: SpanKind, colours: &TaskColours, idle_count: usize) -> u8 {
     match kind {
         SpanKind::Run { task, sys: false } => colours.slot(task),
@@ -177,7 +183,7 @@ fn colour_of(kind: SpanKind, colours: &TaskColours, idle_count: usize) -> u8 {
 // ---------------------------------------------------------------- index
 
 /// Per-core span and instant order, built once per trace.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TraceIndex {
     /// Per core: span indices sorted by (start, end).
     pub spans: Vec<Vec<u32>>,
@@ -196,6 +202,8 @@ pub struct TraceIndex {
     pub lane_names: Vec<String>,
     /// Cores folded into the last lane (empty when nothing is collapsed).
     pub collapsed: Vec<usize>,
+    /// The cores on which no task ran in the whole trace (`idle_cores`, found while indexing).
+    pub idle: Vec<usize>,
     /// Time the view may reach: the trace end or the last span end, at least 1 ns.
     pub end: Ns,
     pub colours: TaskColours,
@@ -214,55 +222,11 @@ impl TraceIndex {
         (trace.cores as usize).max(max_core).max(1)
     }
 
+    /// The index of `trace`, built in one go (`IndexBuilder` builds it a slice at a time).
     pub fn new(trace: &Trace) -> Self {
-        let lanes = Self::lanes_of(trace);
-        let mut spans = vec![Vec::new(); lanes];
-        for (i, s) in trace.spans.iter().enumerate() {
-            if s.end > s.start {
-                spans[s.core as usize].push(i as u32);
-            }
-        }
-        let mut max_end = Vec::with_capacity(lanes);
-        let mut starts = Vec::with_capacity(lanes);
-        for lane in &mut spans {
-            lane.sort_by_key(|&i| {
-                let s = &trace.spans[i as usize];
-                (s.start, s.end)
-            });
-            let mut m = 0;
-            max_end.push(
-                lane.iter()
-                    .map(|&i| {
-                        m = m.max(trace.spans[i as usize].end);
-                        m
-                    })
-                    .collect(),
-            );
-            starts.push(lane.iter().map(|&i| trace.spans[i as usize].start).collect());
-        }
-        let mut instants = vec![Vec::new(); lanes];
-        for (i, x) in trace.instants.iter().enumerate() {
-            instants[x.core as usize].push(i as u32);
-        }
-        for lane in &mut instants {
-            lane.sort_by_key(|&i| trace.instants[i as usize].time);
-        }
-        // A truncated trace ends where recording stopped: fitting the whole run would show
-        // an empty canvas with the recorded part squeezed into its first pixels.
-        let run_end = if trace.truncated { 0 } else { trace.end };
-        let end = run_end.max(recorded_end(trace)).max(1);
-        TraceIndex {
-            spans,
-            max_end,
-            starts,
-            instants,
-            lanes,
-            end,
-            colours: TaskColours::new(trace),
-            lane_of_core: (0..lanes).collect(),
-            lane_names: (0..lanes).map(|c| format!("CPU {c}")).collect(),
-            collapsed: Vec::new(),
-        }
+        let mut b = IndexBuilder::default();
+        b.step(trace, usize::MAX);
+        b.finish(trace)
     }
 
     /// The cores on which no task ran in the whole trace (a cheap scan, for the page to size
@@ -282,8 +246,11 @@ impl TraceIndex {
 
     /// Lanes drawn for `trace` with idle cores collapsed or not (`collapse_idle`).
     pub fn lanes_shown(trace: &Trace, collapse: bool) -> usize {
-        let idle = Self::idle_cores(trace).len();
-        let lanes = Self::lanes_of(trace);
+        Self::shown(Self::lanes_of(trace), Self::idle_cores(trace).len(), collapse)
+    }
+
+    /// Lanes drawn for `lanes` lanes of which `idle` are idle cores (`collapse_idle`).
+    pub fn shown(lanes: usize, idle: usize, collapse: bool) -> usize {
         if collapse && idle >= 2 {
             lanes - idle + 1
         } else {
@@ -294,9 +261,9 @@ impl TraceIndex {
     /// Folds the cores on which no task ran in the whole trace into one last lane (when
     /// there are two or more), drawn with the first of them: on Seed 3's twelve CPUs, two
     /// busy lanes and one "10 idle". Busy cores keep their order.
-    pub fn collapse_idle(mut self, trace: &Trace) -> Self {
-        let idle = Self::idle_cores(trace);
-        if idle.len() < 2 || Self::lanes_of(trace) != self.lanes {
+    pub fn collapse_idle(mut self) -> Self {
+        let idle = self.idle.clone();
+        if idle.len() < 2 || !self.collapsed.is_empty() {
             return self;
         }
         let ran: Vec<bool> = (0..self.lanes).map(|c| !idle.contains(&c)).collect();
@@ -332,6 +299,136 @@ impl TraceIndex {
         let Some(order) = self.instants.get(core) else { return 0..0 };
         let time = |i: &u32| trace.instants.get(*i as usize).map_or(0, |x| x.time);
         order.partition_point(|i| time(i) < t0)..order.partition_point(|i| time(i) < t1)
+    }
+}
+
+/// Builds a [`TraceIndex`] a slice of the trace at a time, so the page can spread a large
+/// trace's index over several frames (`timeline.rs`, `Arrival`): `step` takes the next items,
+/// `finish` sorts what came out of order and completes the index.
+///
+/// Why slices: the page's wasm runs a function that has run only once in V8's baseline
+/// compiler (Liftoff; a function is optimised for its next calls, not during a long loop),
+/// and it is built for size (`wasm-ui` profile). One pass over a 100 MB import's
+/// 100,000-item timeline took 12-29 ms there (1.7 ms natively), and that frame was over
+/// issue 14's 50 ms bound with the page's layout and paint after it.
+///
+/// Traces usually come in order (the trace worker sorts an import's, `job::in_order`), so
+/// each lane's order, starts and running maximum of ends are pushed as the spans go by; a
+/// lane is sorted (and re-read) only if a span came out of order.
+#[derive(Clone, Debug, Default)]
+pub struct IndexBuilder {
+    spans: Vec<Vec<u32>>,
+    starts: Vec<Vec<Ns>>,
+    max_end: Vec<Vec<Ns>>,
+    /// Per lane: the last (start, end) pushed, and whether the lane is still in order.
+    last: Vec<(Ns, Ns)>,
+    sorted: Vec<bool>,
+    instants: Vec<Vec<u32>>,
+    last_time: Vec<Ns>,
+    instants_sorted: Vec<bool>,
+    /// Whether a task ran on each core (`idle_cores`).
+    ran: Vec<bool>,
+    /// The latest span end, and just past the latest instant (`recorded_end`).
+    recorded: Ns,
+    next_span: usize,
+    next_instant: usize,
+}
+
+impl IndexBuilder {
+    /// Makes room for core `c`.
+    fn lane(&mut self, c: usize) {
+        if c >= self.spans.len() {
+            let n = c + 1;
+            self.spans.resize_with(n, Vec::new);
+            self.starts.resize_with(n, Vec::new);
+            self.max_end.resize_with(n, Vec::new);
+            self.last.resize(n, (0, 0));
+            self.sorted.resize(n, true);
+            self.instants.resize_with(n, Vec::new);
+            self.last_time.resize(n, 0);
+            self.instants_sorted.resize(n, true);
+            self.ran.resize(n, false);
+        }
+    }
+
+    /// Takes up to `items` more spans and instants of `trace`; true once all are taken.
+    pub fn step(&mut self, trace: &Trace, items: usize) -> bool {
+        let mut left = items;
+        while left > 0 && self.next_span < trace.spans.len() {
+            let (i, s) = (self.next_span, &trace.spans[self.next_span]);
+            self.next_span += 1;
+            left -= 1;
+            let c = s.core as usize;
+            self.lane(c);
+            self.recorded = self.recorded.max(s.end);
+            if matches!(s.kind, SpanKind::Run { .. }) {
+                self.ran[c] = true;
+            }
+            if s.end <= s.start {
+                continue;
+            }
+            let m = self.max_end[c].last().map_or(s.end, |&m| m.max(s.end));
+            self.sorted[c] &= self.last[c] <= (s.start, s.end);
+            self.last[c] = (s.start, s.end);
+            self.spans[c].push(i as u32);
+            self.starts[c].push(s.start);
+            self.max_end[c].push(m);
+        }
+        while left > 0 && self.next_instant < trace.instants.len() {
+            let (i, x) = (self.next_instant, &trace.instants[self.next_instant]);
+            self.next_instant += 1;
+            left -= 1;
+            let c = x.core as usize;
+            self.lane(c);
+            self.recorded = self.recorded.max(x.time + 1);
+            self.instants_sorted[c] &= self.last_time[c] <= x.time;
+            self.last_time[c] = x.time;
+            self.instants[c].push(i as u32);
+        }
+        self.next_span >= trace.spans.len() && self.next_instant >= trace.instants.len()
+    }
+
+    /// The index, from what `step` took (the rest of `trace` is taken first).
+    pub fn finish(mut self, trace: &Trace) -> TraceIndex {
+        self.step(trace, usize::MAX);
+        let lanes = (trace.cores as usize).max(self.spans.len()).max(1);
+        self.lane(lanes - 1);
+        for c in (0..lanes).filter(|&c| !self.sorted[c]) {
+            let key = |i: u32| {
+                let s = &trace.spans[i as usize];
+                (s.start, s.end)
+            };
+            self.spans[c].sort_by_key(|&i| key(i));
+            let mut m = 0;
+            self.max_end[c] = self.spans[c]
+                .iter()
+                .map(|&i| {
+                    m = m.max(trace.spans[i as usize].end);
+                    m
+                })
+                .collect();
+            self.starts[c] = self.spans[c].iter().map(|&i| trace.spans[i as usize].start).collect();
+        }
+        for c in (0..lanes).filter(|&c| !self.instants_sorted[c]) {
+            self.instants[c].sort_by_key(|&i| trace.instants[i as usize].time);
+        }
+        // A truncated trace ends where recording stopped: fitting the whole run would show
+        // an empty canvas with the recorded part squeezed into its first pixels.
+        let run_end = if trace.truncated { 0 } else { trace.end };
+        let end = run_end.max(self.recorded).max(1);
+        TraceIndex {
+            spans: self.spans,
+            max_end: self.max_end,
+            starts: self.starts,
+            instants: self.instants,
+            lanes,
+            end,
+            colours: TaskColours::new(trace),
+            lane_of_core: (0..lanes).collect(),
+            lane_names: (0..lanes).map(|c| format!("CPU {c}")).collect(),
+            collapsed: Vec::new(),
+            idle: (0..lanes).filter(|&c| !self.ran[c]).collect(),
+        }
     }
 }
 
@@ -629,6 +726,7 @@ const EMPTY: u8 = u8::MAX;
 const SLOTS: usize = 4;
 type Slots = [(u8, f32); SLOTS];
 
+#[inline(always)]
 fn add_cover(slots: &mut Slots, colour: u8, cover: f32) {
     let mut weakest = 0;
     for i in 0..SLOTS {
@@ -649,6 +747,7 @@ fn add_cover(slots: &mut Slots, colour: u8, cover: f32) {
     }
 }
 
+#[inline(always)]
 fn dominant(slots: &Slots) -> u8 {
     let mut best = (EMPTY, 0.0f32);
     for &(c, v) in slots {
@@ -677,6 +776,7 @@ pub struct LaneLod {
 }
 
 /// Span `s` as a column interval of the view: None if it does not overlap it.
+#[inline(always)]
 fn columns(s: &Span, view: &View, cols: usize) -> Option<(f64, f64)> {
     let per_col = view.len() / cols as f64;
     let x0 = ((s.start as f64 - view.t0) / per_col).max(0.0);
@@ -687,6 +787,7 @@ fn columns(s: &Span, view: &View, cols: usize) -> Option<(f64, f64)> {
     Some((x0, x1))
 }
 
+#[inline(always)]
 fn paint(acc: &mut [Slots], x0: f64, x1: f64, colour: u8) {
     let n = acc.len();
     let c0 = (x0.floor() as usize).min(n - 1);
@@ -1465,6 +1566,53 @@ mod tests {
         Trace { cores, idle_states: vec!["POLL".into(), "C6".into()], tasks: tasks(3), spans, end, ..Trace::default() }
     }
 
+    /// Each lane's spans as (start, end), in the index's order.
+    fn lane_order(trace: &Trace, index: &TraceIndex) -> Vec<Vec<(Ns, Ns)>> {
+        index
+            .spans
+            .iter()
+            .map(|l| l.iter().map(|&i| (trace.spans[i as usize].start, trace.spans[i as usize].end)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn an_index_built_in_slices_is_the_index_built_at_once_and_sorts_what_came_out_of_order() {
+        let mut trace = gen_trace(3, 400, 11);
+        // Out of order on every lane (reversed), with a zero-length span and an instant on a
+        // core past `cores` (a lane of its own).
+        trace.spans.reverse();
+        trace.spans.push(Span { core: 1, start: 50, end: 50, kind: SpanKind::Idle { state: 0 } });
+        trace.instants.push(Instant { core: 4, time: 7, kind: InstantKind::Tick });
+        trace.instants.push(Instant { core: 4, time: 3, kind: InstantKind::Tick });
+        let whole = TraceIndex::new(&trace);
+        let mut b = IndexBuilder::default();
+        let mut steps = 0;
+        while !b.step(&trace, 7) {
+            steps += 1;
+        }
+        assert!(steps > 100, "{steps} slices");
+        assert_eq!(b.finish(&trace), whole);
+        // Against a sort done here: every lane in (start, end) order, empty spans left out.
+        assert_eq!(whole.lanes, 5);
+        for (c, lane) in lane_order(&trace, &whole).iter().enumerate() {
+            let mut want: Vec<(Ns, Ns)> = trace
+                .spans
+                .iter()
+                .filter(|s| s.core as usize == c && s.end > s.start)
+                .map(|s| (s.start, s.end))
+                .collect();
+            want.sort();
+            assert_eq!(lane, &want, "lane {c}");
+        }
+        let times: Vec<Ns> = whole.instants[4].iter().map(|&i| trace.instants[i as usize].time).collect();
+        assert_eq!(times, vec![3, 7]);
+        // In order, the same lanes.
+        let mut sorted = trace.clone();
+        sorted.spans.sort_by_key(|s| (s.start, s.end));
+        assert_eq!(lane_order(&sorted, &TraceIndex::new(&sorted)), lane_order(&trace, &whole));
+        assert_eq!(whole.end, recorded_end(&trace).max(trace.end));
+    }
+
     #[test]
     fn lod_is_bounded_by_columns_for_100k_spans() {
         let trace = gen_trace(8, 12_500, 7);
@@ -1921,7 +2069,7 @@ mod tests {
             ..Default::default()
         };
         trace.instants.push(Instant { core: 3, time: 20, kind: InstantKind::Wakeup { from: 1, task: 0 } });
-        let index = TraceIndex::new(&trace).collapse_idle(&trace);
+        let index = TraceIndex::new(&trace).collapse_idle();
         assert_eq!(index.lanes, 3);
         assert_eq!(index.lane_names, vec!["CPU 1", "CPU 3", "3 idle"]);
         assert_eq!(index.collapsed, vec![0, 2, 4]);
@@ -1934,7 +2082,7 @@ mod tests {
         assert!(sc.texts.iter().any(|t| t.text == "3 idle"));
         // One idle core is not worth a lane of its own: nothing changes.
         let one = Trace { spans: vec![run(0, 0), idle(1)], cores: 2, ..trace.clone() };
-        assert_eq!(TraceIndex::new(&one).collapse_idle(&one).lanes, 2);
+        assert_eq!(TraceIndex::new(&one).collapse_idle().lanes, 2);
     }
 
     #[test]

@@ -33,6 +33,7 @@ use yew::Callback;
 use super::{job, TAction};
 use crate::engine::config::Config;
 use crate::ui::jobs::{to_text, Request, Response};
+use crate::ui::marks::{measure, now};
 
 const WORKER_URL: &str = "./worker_loader.js";
 
@@ -440,22 +441,6 @@ fn finish(job: Shared<Option<Job>>, out: Callback<TAction>, r: PageRead) {
 const PIECE_BYTES: usize = 32 << 10;
 /// The page parses for about this long (ms) before it lets the browser in.
 const SLICE_MS: f64 = 8.0;
-
-/// The page's clock (ms).
-fn now() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or_else(js_sys::Date::now)
-}
-
-/// A User Timing entry `name` from `start` (ms) to now, for DevTools and the e2e tests.
-fn measure(name: &str, start: f64) {
-    let Some(perf) = web_sys::window().and_then(|w| w.performance()) else { return };
-    let opts = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&opts, &"start".into(), &start.into());
-    let _ = js_sys::Reflect::set(&opts, &"end".into(), &perf.now().into());
-    if let Ok(f) = js_sys::Reflect::get(&perf, &"measure".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
-        let _ = f.call2(&perf, &name.into(), &opts);
-    }
-}
 
 type Task = Box<dyn FnOnce()>;
 
