@@ -110,7 +110,10 @@ test('import, table, highlight, replay under EEVDF, errors keep everything', { t
     assert.equal(diffRows.length, 3);
     for (const cell of diffRows) assert.match(cell, /→ .*[+−±]/, cell);
 
-    // A file with no event: a line-numbered message; the trace, config and link stay.
+    // A file with no event: a line-numbered message; the trace, config and link stay. The
+    // link takes the kernel change a moment after it (CI once read it before, then saw it
+    // change under the import).
+    await page.waitForFunction(() => location.search.includes('kernel=6.6'), null, { timeout: WAIT });
     const url = page.url();
     await page.setInputFiles('input[name="trace-import"]', FIX('not_a_trace.txt'));
     await page.waitForSelector(`${panel} .trace-error-msg`, { timeout: WAIT });
