@@ -206,7 +206,8 @@ test('a large file: progress, Cancel, then the whole file with no long main-thre
   try {
     const { page, problems } = await open(b.context, new URL('/?v=1', server.url).href);
     await ready(page);
-    const buffer = bigTrace(Number(process.env.TRACE_ROUNDS ?? 125_000)); // ~100 MB, 750k lines
+    const rounds = Number(process.env.TRACE_ROUNDS ?? 125_000);
+    const buffer = bigTrace(rounds); // ~100 MB, 750k lines
     // From a path (not a buffer): Playwright then hands the page a real file, so the page's
     // main thread does not spend seconds decoding the test's bytes.
     const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
@@ -240,7 +241,7 @@ test('a large file: progress, Cancel, then the whole file with no long main-thre
     // props do not re-render).
     for (let i = 2; i <= 3 && goals.every((g) => g.long.some((d) => d > 50)); i++) {
       const again = (await import('node:path')).join(dir, `big${i}.txt`);
-      await writeFile(again, bigTrace(Number(process.env.TRACE_ROUNDS ?? 125_000), 20000 + 1000 * i));
+      await writeFile(again, bigTrace(rounds, 20000 + 1000 * i));
       await watchLongTasks(page);
       await page.setInputFiles('input[name="trace-import"]', again);
       // Shown: the timeline's first frame of it is marked (`timeline.rs`; the marks were cleared).

@@ -179,9 +179,10 @@ struct Inner {
 }
 
 /// Where a new trace is on its way to the canvas: a frame takes the steps that fit in
-/// `INDEX_SLICE_MS` (all of them for a small trace). One frame that read the canvas box (a synchronous layout of the page the trace
-/// panel had just changed: 12-27 ms), indexed and drew a 100 MB import's timeline was a
-/// 53-59 ms task on a 2-core machine (issue 14's bound is 50 ms).
+/// `INDEX_SLICE_MS` (all of them for a small trace). One frame that read the canvas box (a
+/// synchronous layout of the page the trace panel had just changed: 12-27 ms), indexed and
+/// drew a 100 MB import's timeline was a 53-59 ms task on a 2-core machine (issue 14's bound
+/// is 50 ms).
 #[derive(Debug, Default)]
 enum Arrival {
     /// Shown (or none given).
@@ -328,14 +329,9 @@ impl Inner {
                             break false;
                         }
                     };
-                    if !done {
-                        self.arrival = Arrival::Indexing(b);
-                        super::marks::measure("schedscope timeline: index", t);
-                        return true;
-                    }
-                    self.arrival = Arrival::Indexed(b.finish(trace));
+                    self.arrival = if done { Arrival::Indexed(b.finish(trace)) } else { Arrival::Indexing(b) };
                     super::marks::measure("schedscope timeline: index", t);
-                    if over() {
+                    if !done || over() {
                         return true;
                     }
                 }
@@ -590,7 +586,7 @@ fn sync_link(cell: &Rc<RefCell<Inner>>) {
 fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
     // This frame's handle is spent; keep it alive until the callback returns.
     let _spent = cell.borrow_mut().raf.take();
-    // A new trace's first frames index it (`Arrival`); it is drawn in the next.
+    // A new trace's arrival (`Arrival`) takes this frame while it is not ready to draw.
     if cell.borrow_mut().arrive() {
         request_redraw(cell);
         return;
@@ -927,7 +923,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
         use_effect_with(props.highlight, move |_| request_redraw(&inner));
     }
 
-    // A new trace (by identity) or label: re-index, fit, redraw (over three frames: `Arrival`).
+    // A new trace (by identity) or label: re-index, fit, redraw (a large one over frames: `Arrival`).
     {
         let inner = inner.clone();
         let key = (Rc::as_ptr(&props.trace) as usize, props.label.clone());

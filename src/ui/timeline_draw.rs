@@ -224,9 +224,7 @@ impl TraceIndex {
 
     /// The index of `trace`, built in one go (`IndexBuilder` builds it a slice at a time).
     pub fn new(trace: &Trace) -> Self {
-        let mut b = IndexBuilder::default();
-        b.step(trace, usize::MAX);
-        b.finish(trace)
+        IndexBuilder::default().finish(trace)
     }
 
     /// The cores on which no task ran in the whole trace (a cheap scan, for the page to size
