@@ -500,8 +500,12 @@ fn perfetto_import_errors_name_the_line_or_the_event() {
 fn the_error_fixtures_say_where_and_what() {
     let e = read(&fixture("not_a_trace.txt")).unwrap_err();
     assert!(e.message.contains("line 3: expected 'COMM-PID [CPU] TIMESTAMP"), "{e}");
-    let dat = std::fs::read(format!("{}/tests/fixtures/traces/magic_only.dat", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    use schedscope::ui::traces::job;
-    assert_eq!(job::detect(&dat), job::Format::TraceDat);
-    assert!(job::refusal(job::Format::TraceDat).unwrap().contains("trace-cmd report -i trace.dat"));
+    #[cfg(feature = "web")]
+    {
+        let dat =
+            std::fs::read(format!("{}/tests/fixtures/traces/magic_only.dat", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        use schedscope::ui::traces::job;
+        assert_eq!(job::detect(&dat), job::Format::TraceDat);
+        assert!(job::refusal(job::Format::TraceDat).unwrap().contains("trace-cmd report -i trace.dat"));
+    }
 }

@@ -7,6 +7,10 @@
 //! governors), `workload` (pipe, iperf, kbuild, rtapp, hackbench, schbench, token), `presets` and `validate` (the
 //! seed experiments).
 
+// The engine was a module of the `schedscope` crate; its files still name each other
+// `crate::engine::...`, which this alias keeps meaning the same thing.
+use crate as engine;
+
 pub mod config;
 pub mod corpus;
 pub mod explain;

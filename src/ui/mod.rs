@@ -27,7 +27,7 @@ pub mod trace_window;
 pub mod traces;
 pub mod views;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "ssr"))]
 mod ssr_tests;
 
 /// The shared state handle every component reads through `use_context`.

@@ -375,6 +375,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "ssr")]
     #[tokio::test]
     async fn the_error_table_shows_latency_percentiles_over_every_wakeup() {
         use crate::share::ftrace::replay::Summary;
