@@ -58,7 +58,8 @@ pub struct IdleRequest<'a> {
     /// POLL first, then the enabled states, shallow to deep.
     pub states: &'a [IdleState],
     /// Time from now until the next timer event on this CPU (the tick when it runs, else
-    /// the next task timer); `Ns::MAX` when nothing is armed.
+    /// the next task timer or the softlockup watchdog's hrtimer); `Ns::MAX` when nothing
+    /// is armed (eras before 2.6.36, or a caller's test).
     pub next_timer: Ns,
     /// The tick period (1/HZ).
     pub tick_period: Ns,

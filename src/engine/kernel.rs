@@ -682,6 +682,23 @@ impl Kernel {
         }
     }
 
+    /// The period of the softlockup watchdog's per-CPU hrtimer, or `None` where there is no
+    /// such timer. kernel/watchdog.c (2.6.36+, "lockup_detector: Combine nmi_watchdog and
+    /// softlockup detector", 58687acba592; read in a 3.10 tree and in 6.x trees):
+    /// `watchdog_enable` starts `watchdog_hrtimer` per CPU (`HRTIMER_MODE_REL_PINNED`) and
+    /// `watchdog_timer_fn` re-arms it with `hrtimer_forward_now(hrtimer, sample_period)`,
+    /// `sample_period = get_softlockup_thresh() * (NSEC_PER_SEC / 5)` (6.x: `/
+    /// NUM_SAMPLE_PERIODS`, 5) and `get_softlockup_thresh() = watchdog_thresh * 2` with
+    /// `watchdog_thresh = 10`: 4 s. Before 2.6.36 (kernel/softlockup.c) the check ran from
+    /// the tick (`softlockup_tick` in `update_process_times`): no timer of its own, so it
+    /// never bounds a stopped tick's sleep.
+    pub fn watchdog_period(self) -> Option<Ns> {
+        match self {
+            Kernel::Sd2621 | Kernel::V2623 | Kernel::SchedDevel2007 | Kernel::V2624 => None,
+            _ => Some(4 * super::time::SEC),
+        }
+    }
+
     /// Whether a wake-list wakeup skips the IPI when the target's idle loop polls: from 3.16
     /// (e3baac47f0e8, `ttwu_queue_remote`: `if (!set_nr_if_polling(rq->idle))
     /// smp_send_reschedule(cpu)`; 6.x `call_function_single_prep_ipi`). Before, the first

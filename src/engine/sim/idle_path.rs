@@ -43,6 +43,18 @@
 //! raised by measured newidle balance costs; the engine does not measure those, so it uses
 //! `migration_cost` for every era (simplified).
 //!
+//! Timers that bound the sleep (`next_timer`): the sleeping tasks' timers and, from
+//! 2.6.36, the softlockup watchdog's per-CPU hrtimer every 4 s (`Kernel::watchdog_period`,
+//! `sim::tick::on_watchdog`), which also wakes the idle CPU. Without it a CPU with no task
+//! timer told the governor an infinite sleep, and menu's prediction (the next timer times
+//! a correction factor that cannot fall below 7/8192) stayed unbounded. Not modelled:
+//! deferrable timers (`vmstat_update`'s work and the like), which do not bound a stopped
+//! tick (`get_next_timer_interrupt` skips the deferrable base); `clocksource_watchdog`
+//! (every 0.5 s, hopping from CPU to CPU, and only while a clocksource is marked
+//! `CLOCK_SOURCE_MUST_VERIFY`: the TSC on machines where it is not trusted); and RCU's
+//! callbacks keeping the tick (`rcu_needs_cpu`), which depend on work the engine does not
+//! generate.
+//!
 //! Simplified: the idle loop does not re-run the tick decision after an interrupt that
 //! leaves the CPU idle (3.11 `tick_nohz_irq_exit`), since in the engine such an interrupt
 //! (a tick) only arrives while the tick runs, and the core re-enters idle through this path
@@ -196,6 +208,15 @@ impl Sim {
             .unwrap_or(Ns::MAX)
     }
 
+    /// Next timer of any kind on core `c` after `t`, as `get_next_timer_interrupt` and the
+    /// hrtimer base would give it to nohz and the governor (the tick aside): the sleeping
+    /// tasks' timers and the softlockup watchdog's hrtimer (`sim::tick::on_watchdog`).
+    pub(super) fn next_timer(&self, c: usize, t: Ns) -> Ns {
+        let wd = self.cores[c].wd_next;
+        let wd = if wd == Ns::MAX { Ns::MAX } else { wd.saturating_sub(t) };
+        self.next_task_timer(c, t).min(wd)
+    }
+
     /// Whether a reschedule of idle core `c` from another core needs an IPI: not when the
     /// state it idles in polls (`resched_task`'s `tsk_is_polling`, 3.16+ `set_nr_and_not_polling`
     /// and the wakelist's `set_nr_if_polling`). A busy core always needs one.
@@ -218,7 +239,7 @@ impl Sim {
         if !self.cfg.nohz || self.cores[c].tick_stopped {
             return;
         }
-        let next = self.next_task_timer(c, t);
+        let next = self.next_timer(c, t);
         // Mike Galbraith's rate limit patch (3.11 seed; never merged): keep the tick while
         // avg_idle says this CPU idles only briefly.
         let busy_recently = self.cfg.nohz_ratelimit && self.cores[c].avg_idle < self.cfg.migration_cost;
@@ -253,7 +274,7 @@ impl Sim {
     /// Time from `t` to the next event on core `c` with its tick as it is (the clock
     /// event's `next_event`): the next tick if it runs, or an earlier task timer.
     fn next_event(&self, c: usize, t: Ns) -> Ns {
-        let timer = self.next_task_timer(c, t);
+        let timer = self.next_timer(c, t);
         if self.cores[c].tick_stopped {
             timer
         } else {
@@ -301,7 +322,7 @@ impl Sim {
             IdleRoute::Cpuidle if governor_first => {
                 // 4.17+: ask the governor, then stop the tick only if it says so.
                 let stopped = self.cores[c].tick_stopped;
-                let timer = self.next_task_timer(c, t);
+                let timer = self.next_timer(c, t);
                 let since_jiffy = t % self.tick_period;
                 let delta_tick = self.next_event(c, t);
                 let stoppable = self.cfg.nohz && self.cfg.kernel.nohz_can_stop(timer, since_jiffy, self.tick_period);
@@ -378,7 +399,7 @@ impl Sim {
 mod tests {
     use super::*;
     use crate::engine::kernel::Kernel;
-    use crate::engine::time::{MS, US};
+    use crate::engine::time::{MS, SEC, US};
 
     /// One core, one periodic task: 200 us of work every 10 ms, ticks at 1 kHz.
     fn lonely(kernel: &str, nohz: bool) -> Sim {
@@ -424,6 +445,38 @@ mod tests {
             }
             assert!(sim.m.wakeups >= 19);
         }
+    }
+
+    /// Issue 27 (b): a CPU with no task timer still has the softlockup watchdog's hrtimer,
+    /// so the governor is never told an infinite sleep (it was `Ns::MAX`, and menu locked
+    /// into the deepest state), and that timer wakes the idle CPU every 4 s. Two cores, the
+    /// one rt-app task keeps one of them busy: the other has no task timer at all.
+    #[test]
+    fn the_watchdog_bounds_every_sleep_and_wakes_idle_cpus() {
+        for k in ["3.11", "6.6"] {
+            let mut c = lonely(k, true).cfg.clone();
+            c.set("cores", "2").unwrap();
+            c.set("duration", "13s").unwrap();
+            let mut sim = Sim::new(&c, None);
+            sim.start();
+            let (mut idles, mut last) = ([0u32; 2], [None::<Ns>; 2]);
+            while sim.step() {
+                for (i, core) in sim.cores.iter().enumerate() {
+                    if let Some(span) = core.idle {
+                        assert!(span.next_timer <= 4 * SEC, "{k}: CPU {i} told {} ns", span.next_timer);
+                        if last[i] != Some(span.entered) {
+                            idles[i] += 1;
+                            last[i] = Some(span.entered);
+                        }
+                    }
+                }
+            }
+            assert!(sim.cores.iter().all(|c| c.wd_next > 12 * SEC && c.wd_next <= 17 * SEC), "{k}");
+            assert!(idles.iter().all(|&n| n >= 3), "{k}: each CPU woke at least every 4 s: {idles:?}");
+        }
+        // Before 2.6.36 the softlockup check ran from the tick: no timer of its own.
+        assert_eq!(Kernel::V2624.watchdog_period(), None);
+        assert_eq!(Kernel::V311.watchdog_period(), Some(4 * SEC));
     }
 
     #[test]

@@ -93,6 +93,10 @@ pub enum Ev {
         queued: bool,
         sys: bool,
     },
+    /// The softlockup watchdog's per-CPU hrtimer fires (`sim::tick::on_watchdog`).
+    Watchdog {
+        c: u16,
+    },
     #[default]
     Nop,
 }
@@ -164,6 +168,8 @@ struct Core {
     kick_pending: bool,
     idle_stamp: Option<Ns>,
     avg_idle: Ns,
+    /// Next expiry of the softlockup watchdog's hrtimer (`Ns::MAX`: none in this era).
+    wd_next: Ns,
     /// Remote wakeups on their way here (the waker is ahead of global time).
     arriving: u32,
     /// TTWU_QUEUE: (task, its previous core) queued for this core's IPI handler to enqueue.
@@ -395,6 +401,7 @@ impl Sim {
                 kick_pending: false,
                 idle_stamp: None,
                 avg_idle: 2 * cfg.migration_cost,
+                wd_next: Ns::MAX,
                 arriving: 0,
                 wake_list: Vec::new(),
                 gov: GovernorState::new(cfg.governor, idle_states.len()),
@@ -513,6 +520,7 @@ impl Sim {
             let c = self.tasks[t].core;
             self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
         }
+        self.start_watchdogs();
         for c in 0..self.cores.len() {
             self.q.push_late(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
             self.pick_loop(c);
@@ -559,6 +567,7 @@ impl Sim {
             Ev::TtwuRemote { task, from, prev, queued, sys } => {
                 self.on_ttwu_remote(task as usize, from as usize, prev as usize, queued, sys)
             }
+            Ev::Watchdog { c } => self.on_watchdog(c as usize),
             Ev::Nop => {}
         }
         true

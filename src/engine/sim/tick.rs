@@ -37,16 +37,17 @@
 use super::{Ev, Sim, BALANCE_EVERY, HRTICK_MIN};
 use crate::engine::config::Policy as PolicyKind;
 use crate::engine::policy::Policy;
+use crate::engine::rng::{stream, SimRng};
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
 
 impl Sim {
     /// The earliest expiry, after `t`, of core `c`'s timers other than the hrtick: the
-    /// periodic tick (ticks fall on multiples of the period while it runs) and the timers
-    /// of tasks sleeping on `c`.
+    /// periodic tick (ticks fall on multiples of the period while it runs), the timers
+    /// of tasks sleeping on `c` and the softlockup watchdog's hrtimer.
     pub(super) fn next_other_timer(&self, c: usize, t: Ns) -> Ns {
         let tick = if self.cores[c].tick_stopped { Ns::MAX } else { (t / self.tick_period + 1) * self.tick_period };
-        let sleeper = match self.next_task_timer(c, t) {
+        let sleeper = match self.next_timer(c, t) {
             Ns::MAX => Ns::MAX,
             d => t + d,
         };
@@ -149,6 +150,51 @@ impl Sim {
             self.preempt(c);
         } else {
             self.resume(c);
+        }
+    }
+
+    /// Arms every CPU's softlockup watchdog hrtimer (`Kernel::watchdog_period`). The CPUs
+    /// started theirs at boot, at times unrelated to the benchmark: each first expiry is
+    /// drawn uniformly within one period from the config's seed (its own stream, so the
+    /// workload's draws do not move).
+    pub(super) fn start_watchdogs(&mut self) {
+        let Some(period) = self.cfg.kernel.watchdog_period() else { return };
+        let mut rng = SimRng::new(self.cfg.seed, stream::WATCHDOG);
+        for c in 0..self.cores.len() {
+            let first = rng.range(1, period);
+            self.cores[c].wd_next = first;
+            self.q.push(first, Ev::Watchdog { c: c as u16 });
+        }
+    }
+
+    /// `watchdog_timer_fn` (kernel/watchdog.c): the hrtimer interrupt re-arms itself one
+    /// period on (`hrtimer_forward_now`) and kicks the softlockup detector. On an idle CPU
+    /// it ends the idle period (exit latency, the governor learns of it, as for any timer);
+    /// on a busy one it interrupts the task. Its cost is charged as `tick_handler` (an
+    /// hrtimer interrupt with a short callback: an assumption, no measured figure).
+    /// Simplified: the detector's kick (3.11: `wake_up_process` of the SCHED_FIFO
+    /// `watchdog/N` kthread; 4.x+: `stop_one_cpu_nowait(softlockup_fn)` on the stopper
+    /// thread) runs a kernel thread for a few microseconds every 4 s; that thread and its
+    /// two switches are not modelled.
+    pub(super) fn on_watchdog(&mut self, c: usize) {
+        let Some(period) = self.cfg.kernel.watchdog_period() else { return };
+        let next = self.now + period;
+        self.cores[c].wd_next = next;
+        self.q.push(next, Ev::Watchdog { c: c as u16 });
+        if self.cores[c].idle.is_some() {
+            self.leave_idle(c, false);
+            self.overhead(c, Overhead::Tick, self.prof.tick_handler);
+            self.pick_loop(c);
+            return;
+        }
+        let running = self.interrupt(c);
+        self.overhead(c, Overhead::Tick, self.prof.tick_handler);
+        if running.is_some() {
+            if self.cores[c].need_resched {
+                self.preempt(c);
+            } else {
+                self.resume(c);
+            }
         }
     }
 
