@@ -290,6 +290,8 @@ pub struct Sim {
     /// What the hardware does in each of them (same positions).
     idle_hw: Vec<idle_path::HwIdle>,
     idle_route: idle_path::IdleRoute,
+    /// Per package, how deep its cores idle (the package part of the exit latency).
+    pkg: idle_path::Packages,
     idle_names: Vec<String>,
     /// The power model (`profile::power_model`): per state position, and one busy core, mW.
     idle_mw: Vec<u64>,
@@ -413,6 +415,7 @@ impl Sim {
             })
             .collect::<Vec<_>>();
         let ndomains = ncores.div_ceil(llc_cores);
+        let pkg = idle_path::Packages::new(prof, &cores.iter().map(|c| c.domain).collect::<Vec<_>>());
         let specs = wl.tasks();
         let mut rec = Recorder::new(trace);
         rec.trace.cores = ncores as u16;
@@ -461,6 +464,7 @@ impl Sim {
                 .map(|h| power.idle_mw((h.index as usize).checked_sub(1).map(|i| &prof.cstates[i])))
                 .collect(),
             active_mw: power.active_mw,
+            pkg,
             idle_hw: idle.hw,
             idle_route: idle.route,
             idle_names,
