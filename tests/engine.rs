@@ -313,11 +313,13 @@ fn system_time_counts_the_kernel_work_a_task_does() {
     assert!(diff > 0.5 * ipi_sends, "the IPIs the wakers send are their sys: {diff} vs {ipi_sends}");
     let switches = with_ipis.context_switches as f64 * p.ctx_switch as f64 / 1e9;
     assert!(with_ipis.sys_s > switches, "switches are sys: {} vs {switches}", with_ipis.sys_s);
-    // The nohz exit reprograms run in the idle task: one more per exit moves no sys.
+    // The nohz exit reprograms run in the idle task, but 3.11 leaves the rq clock stale
+    // across the switch from idle (issue 27 e: `Kernel::idle_switch_keeps_stale_clock`),
+    // so `time` charges them to the woken task: one more per exit adds sys too.
     let one = pipe(&[("nohz_exit_reprograms", "1")]);
     let two = pipe(&[("nohz_exit_reprograms", "2")]);
     assert!(two.elapsed_s > one.elapsed_s);
-    assert!((two.sys_s - one.sys_s).abs() < 0.01 * one.sys_s, "{} vs {}", one.sys_s, two.sys_s);
+    assert!(two.sys_s > one.sys_s, "{} vs {}", one.sys_s, two.sys_s);
 }
 
 #[test]

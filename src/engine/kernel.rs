@@ -699,6 +699,33 @@ impl Kernel {
         }
     }
 
+    /// How `time` (getrusage) splits a task's CPU time, 3.11 without
+    /// VIRT_CPU_ACCOUNTING: every tick samples the interrupted mode (`update_process_times`
+    /// -> `account_process_tick(p, user_tick)`: user, or system when `p` is not the idle
+    /// task), and `cputime_adjust` (kernel/sched/cputime.c, the 3.9-3.11 form) scales those
+    /// samples to the precise runtime: `stime = scale_stime(stime, rtime, stime + utime)`,
+    /// `utime = rtime - stime`, all of it system when no tick hit the task (`stime = rtime`),
+    /// with `rtime = sum_exec_runtime`. Other eras keep the engine's exact spans (their
+    /// accounting is not modelled; 3.12+ changed `cputime_adjust`'s zero cases).
+    pub fn tick_sampled_time(self) -> bool {
+        self == Kernel::V311
+    }
+
+    /// Whether a switch from the idle task leaves the rq clock where the last update put
+    /// it, so the incoming task's `exec_start` (`set_next_entity`: `rq->clock_task`) is that
+    /// stale value and its `sum_exec_runtime` gains the time since. 3.11 kernel/sched/core.c:
+    /// `put_prev_task` updates the clock only `if (prev->on_rq || rq->skip_clock_update <
+    /// 0)`, and the idle task is never on a runqueue (`init_idle` -> `__sched_fork` sets
+    /// `on_rq = 0`); a remote waker's `enqueue_task` (`update_rq_clock`) or the target's
+    /// tick was the last update. So a task woken onto an idle CPU by another CPU is charged
+    /// its wakeup's IPI flight, C-state exit and idle exit. 3.15 moved `put_prev_task` into
+    /// `pick_next_task` and 4.0's "sched/core: Rework rq->clock update skips" (9edfbfed3f54)
+    /// made `__schedule` update the clock itself (4.17 and later verified: `update_rq_clock`
+    /// in `__schedule`); the 2.6.2x `schedule()` updated it on every call.
+    pub fn idle_switch_keeps_stale_clock(self) -> bool {
+        self == Kernel::V311
+    }
+
     /// Whether a wake-list wakeup skips the IPI when the target's idle loop polls: from 3.16
     /// (e3baac47f0e8, `ttwu_queue_remote`: `if (!set_nr_if_polling(rq->idle))
     /// smp_send_reschedule(cpu)`; 6.x `call_function_single_prep_ipi`). Before, the first

@@ -434,6 +434,7 @@ impl Sim {
     /// C-state only once its last core idles, and the first core to wake brings it back.
     pub(super) fn leave_idle(&mut self, c: usize, ipi: bool) {
         let Some(idle) = self.cores[c].idle.take() else { return };
+        self.cores[c].from_idle = true;
         let hw = self.idle_hw[idle.pos];
         let pkg = self.cores[c].domain;
         let exit = self.pkg.exit_paid(pkg, &hw, self.prof.cstates);
@@ -456,6 +457,36 @@ impl Sim {
             self.overhead(c, Overhead::Ipi, self.prof.ipi_receive);
         }
         self.restart_tick(c);
+    }
+
+    /// A switch to task `n` on core `c` (before its cost): from the idle task, 3.11 leaves
+    /// the rq clock at its last update (`Kernel::idle_switch_keeps_stale_clock`): the
+    /// waker's enqueue (`queued_at`: a direct remote wakeup enqueues at the waker's time,
+    /// a wake-list one in the target's handler) or the target's tick, whichever is later.
+    /// The time since then joins the task's `sum_exec_runtime`, which `time` reports.
+    pub(super) fn switch_in_clock(&mut self, c: usize, n: usize) {
+        if !std::mem::take(&mut self.cores[c].from_idle) || !self.cfg.kernel.idle_switch_keeps_stale_clock() {
+            return;
+        }
+        let clock = self.tasks[n].queued_at.max(self.cores[c].tick_clock);
+        let t = self.cursor(c);
+        self.m.stale_ns += t.saturating_sub(clock);
+    }
+
+    /// User and system time as `time` reports them. Exact spans, except where the era
+    /// samples them with the tick (`Kernel::tick_sampled_time`, 3.11): then the runtime
+    /// (every span in a task's context, plus what the stale clock adds) is split by the
+    /// tick samples as `cputime_adjust` does. Simplified: `time` sums each process's own
+    /// adjusted split; the engine splits the sum by the sum of the samples, the same when
+    /// the processes sample alike (as pip1m's two do).
+    pub(super) fn time_user_sys(&self) -> (Ns, Ns) {
+        if !self.cfg.kernel.tick_sampled_time() {
+            return (self.m.user_ns, self.m.sys_ns);
+        }
+        let rtime = self.m.user_ns + self.m.sys_ns + self.m.stale_ns;
+        let (st, ut) = (self.m.tick_sys, self.m.tick_user);
+        let sys = if st + ut == 0 { rtime } else { crate::engine::time::mul_div(rtime, st, st + ut) as Ns };
+        (rtime - sys, sys)
     }
 
     pub(super) fn avail_max(&mut self, c: usize, at_least: Ns) -> Ns {
@@ -600,6 +631,37 @@ mod tests {
         let paid = sim.m.overhead[Overhead::CStateExit as usize];
         assert!(exits > 20, "C3_ACPI entered {exits} times");
         assert!(paid / exits < 300 * US && paid / exits >= 85 * US, "{} us a C3_ACPI exit", paid / exits / US);
+    }
+
+    /// Issue 27 (e): 3.11's `time` reports the precise runtime split by tick samples, and
+    /// a task switched in from idle inherits the rq clock of its waker's enqueue, so its
+    /// runtime holds its wakeup's IPI flight, C-state exit and tick restart. The seed's
+    /// sys falls with real time from its first row to its patched, C-states-off row (6.6 s
+    /// -> 2.8 s); the exact spans kept it flat.
+    #[test]
+    fn sys_time_of_3_11_follows_the_idle_exit() {
+        let run = |kernel: &str, sets: &[(&str, &str)]| {
+            let mut c = (crate::engine::presets::preset("nohz-pipe").expect("preset").config)();
+            c.set_kernel(Kernel::parse(kernel).unwrap());
+            c.loops = 20_000;
+            for (k, v) in sets {
+                c.set(k, v).unwrap();
+            }
+            let mut sim = Sim::new(&c, None);
+            sim.simulate();
+            let (user, sys) = sim.time_user_sys();
+            assert_eq!(user + sys, sim.m.user_ns + sim.m.sys_ns + sim.m.stale_ns);
+            (sys, sim.m.sys_ns, sim.m.stale_ns)
+        };
+        let patched = [("nohz_exit_reprograms", "1"), ("nohz_ratelimit", "on"), ("cstates", "off")];
+        let (first, exact_first, stale_first) = run("3.11", &[]);
+        let (last, exact_last, stale_last) = run("3.11", &patched);
+        assert!(stale_first > stale_last && stale_last > 0, "{stale_first} {stale_last}");
+        assert!(last * 10 < first * 8, "sys {first} -> {last}: falls with the idle exit");
+        assert!(exact_last * 10 > exact_first * 9, "the exact spans barely move: {exact_first} -> {exact_last}");
+        // 6.6 updates the clock in __schedule and keeps the exact spans.
+        let (sys66, exact66, stale66) = run("6.6", &[]);
+        assert_eq!((sys66, stale66), (exact66, 0));
     }
 
     #[test]

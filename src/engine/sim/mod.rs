@@ -170,6 +170,10 @@ struct Core {
     avg_idle: Ns,
     /// Next expiry of the softlockup watchdog's hrtimer (`Ns::MAX`: none in this era).
     wd_next: Ns,
+    /// The core left idle and has not switched to a task since (`sim::idle_path`).
+    from_idle: bool,
+    /// When the tick last updated this rq's clock (`scheduler_tick`).
+    tick_clock: Ns,
     /// Remote wakeups on their way here (the waker is ahead of global time).
     arriving: u32,
     /// TTWU_QUEUE: (task, its previous core) queued for this core's IPI handler to enqueue.
@@ -259,6 +263,11 @@ struct Counters {
     preemptions: u64,
     user_ns: u64,
     sys_ns: u64,
+    /// Tick samples of a task's mode (`account_process_tick`): system, user.
+    tick_sys: u64,
+    tick_user: u64,
+    /// Runtime the stale rq clock adds to tasks switched in from idle (3.11).
+    stale_ns: u64,
     overhead: [u64; 7],
     idle_ns: Vec<u64>,
     idle_entries: Vec<u64>,
@@ -404,6 +413,8 @@ impl Sim {
                 idle_stamp: None,
                 avg_idle: 2 * cfg.migration_cost,
                 wd_next: Ns::MAX,
+                from_idle: false,
+                tick_clock: 0,
                 arriving: 0,
                 wake_list: Vec::new(),
                 gov: GovernorState::new(cfg.governor, idle_states.len()),
@@ -611,6 +622,7 @@ impl Sim {
         }
         let result = self.wl.result(end);
         let secs = |ns: u64| ns as f64 / 1e9;
+        let (user_ns, sys_ns) = self.time_user_sys();
         let idle_total: u64 = self.m.idle_ns.iter().sum();
         let mut m = Metrics {
             elapsed_s: secs(end),
@@ -628,10 +640,10 @@ impl Sim {
             hrtick_fires: self.m.hrtick_fires,
             wakeups: self.m.wakeups,
             preemptions: self.m.preemptions,
-            user_s: secs(self.m.user_ns),
-            sys_s: secs(self.m.sys_ns),
+            user_s: secs(user_ns),
+            sys_s: secs(sys_ns),
             idle_s: secs(idle_total),
-            cpu_percent: if end == 0 { 0.0 } else { (self.m.user_ns + self.m.sys_ns) as f64 * 100.0 / end as f64 },
+            cpu_percent: if end == 0 { 0.0 } else { (user_ns + sys_ns) as f64 * 100.0 / end as f64 },
             wakeup_latency_us: Percentiles {
                 p50: self.lat.percentile(50) as f64 / 1e3,
                 p99: self.lat.percentile(99) as f64 / 1e3,

@@ -118,6 +118,10 @@ impl Sim {
         self.q.push_late(self.now + self.tick_period, Ev::Tick { c: c as u16, gen });
         self.m.ticks += 1;
         self.cores[c].ticks += 1;
+        self.cores[c].tick_clock = self.now;
+        if self.cfg.kernel.tick_sampled_time() {
+            self.sample_tick(c);
+        }
         let balance = self.cores[c].ticks % BALANCE_EVERY == 0;
         if self.cores[c].idle.is_some() {
             // The tick wakes an idle core: exit, handle, maybe balance, idle again.
@@ -194,6 +198,29 @@ impl Sim {
                 self.preempt(c);
             } else {
                 self.resume(c);
+            }
+        }
+    }
+
+    /// `account_process_tick` (3.11, tick-sampled cputime): the mode the tick interrupted
+    /// on core `c`: kernel code in a task's context (an overhead span, a system burst) is a
+    /// system sample, a user burst a user sample; the idle task's ticks are idle time and
+    /// do not enter a task's ratio.
+    fn sample_tick(&mut self, c: usize) {
+        let core = &self.cores[c];
+        if core.idle.is_some() || core.curr.is_none() {
+            return;
+        }
+        if core.avail > self.now {
+            if self.in_task_context(c) {
+                self.m.tick_sys += 1;
+            }
+        } else if core.running {
+            let task = core.curr.unwrap_or(0);
+            if self.tasks[task].burst_sys {
+                self.m.tick_sys += 1;
+            } else {
+                self.m.tick_user += 1;
             }
         }
     }
