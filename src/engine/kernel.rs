@@ -699,6 +699,15 @@ impl Kernel {
         }
     }
 
+    /// Whether `governor=menu` runs 3.11's menu (`idle::Menu311`: POLL only when the next
+    /// timer is within 5 us, the load/iowait performance multiplier, no tick logic) rather
+    /// than 6.6's. The 2.6.2x eras, 4.17 and 5.15 keep 6.6's form (their own menus are not
+    /// modelled: 2.6.2x had no correction factor, 4.17 first asked the governor about the
+    /// tick and 5.x changed the interval detector and the POLL rule).
+    pub fn menu_is_3_11(self) -> bool {
+        self == Kernel::V311
+    }
+
     /// How `time` (getrusage) splits a task's CPU time, 3.11 without
     /// VIRT_CPU_ACCOUNTING: every tick samples the interrupted mode (`update_process_times`
     /// -> `account_process_tick(p, user_tick)`: user, or system when `p` is not the idle

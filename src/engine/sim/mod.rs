@@ -174,6 +174,8 @@ struct Core {
     from_idle: bool,
     /// When the tick last updated this rq's clock (`scheduler_tick`).
     tick_clock: Ns,
+    /// The rq's `cpu_load[0]` as the last tick or nohz exit left it (3.11's menu reads it).
+    cpu_load0: u64,
     /// Remote wakeups on their way here (the waker is ahead of global time).
     arriving: u32,
     /// TTWU_QUEUE: (task, its previous core) queued for this core's IPI handler to enqueue.
@@ -317,6 +319,8 @@ pub struct Sim {
     sleeping: Vec<u32>,
     /// HRTICK resolved from the era and the config's features.
     hrtick: bool,
+    /// 3.11's menu governor runs (it reads `cpu_load[0]`, kept only then).
+    menu_311: bool,
     /// TTWU_QUEUE resolved from the era and the config's features.
     ttwu_queue: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
@@ -415,9 +419,10 @@ impl Sim {
                 wd_next: Ns::MAX,
                 from_idle: false,
                 tick_clock: 0,
+                cpu_load0: 0,
                 arriving: 0,
                 wake_list: Vec::new(),
-                gov: GovernorState::new(cfg.governor, idle_states.len()),
+                gov: GovernorState::for_era(cfg.governor, idle_states.len(), cfg.kernel.menu_is_3_11()),
                 domain: c / llc_cores,
                 ticks: 0,
                 run_ns: 0,
@@ -488,6 +493,7 @@ impl Sim {
             past_events: 0,
             sleeping: vec![0; ncores],
             hrtick: cfg.feats().has(Feat::Hrtick),
+            menu_311: cfg.kernel.menu_is_3_11() && cfg.governor == super::config::Governor::Menu,
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
             latency_clamps: 0,
             stop: None,

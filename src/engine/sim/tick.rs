@@ -119,6 +119,10 @@ impl Sim {
         self.m.ticks += 1;
         self.cores[c].ticks += 1;
         self.cores[c].tick_clock = self.now;
+        if self.menu_311 {
+            // scheduler_tick -> update_cpu_load_active: cpu_load[0] = the rq's load now.
+            self.cores[c].cpu_load0 = self.rq_weight(c);
+        }
         if self.cfg.kernel.tick_sampled_time() {
             self.sample_tick(c);
         }
@@ -200,6 +204,12 @@ impl Sim {
                 self.resume(c);
             }
         }
+    }
+
+    /// The rq's load: the weights of `curr` and the queued tasks (`rq->load.weight`).
+    fn rq_weight(&self, c: usize) -> u64 {
+        let queued: u64 = self.policy.queued(c).iter().map(|&n| self.se[n].weight).sum();
+        queued + self.cores[c].curr.map_or(0, |n| self.se[n].weight)
     }
 
     /// `account_process_tick` (3.11, tick-sampled cputime): the mode the tick interrupted
