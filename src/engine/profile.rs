@@ -301,9 +301,14 @@ pub const PROFILES: &[Profile] = &[
         refill_bytes_per_us: 6_000,
         cstates: NEHALEM,
         idle_driver: INTEL_IDLE_DEMOTE,
-        // estimate (skeleton aa8247a, before any validation run): a same-CPU pipe round trip of
-        // ~4-5 us on this class = 2 switches + 4 syscalls; no measured Westmere figure found.
-        // Clock-scaling core2duo's 3.8 us would give ~3.0 us: see r3-calibration.md.
+        // ASSUMPTION (issue 27 f): no independent measurement read. The figure was argued from
+        // a same-CPU pipe round trip of ~4-5 us on this class = 2 switches + 4 syscalls,
+        // which is seed 3's own workload (the row that judges it), so it carries no source.
+        // Searched for one: lmbench lat_ctx and `perf bench sched pipe` figures for Westmere
+        // were not found in the stored material; Benoit Sigoure's "How long does it take to
+        // make a context switch?" (blog.tsunanet.net, Nov 2010, a futex ping-pong on a
+        // Westmere L5630 and a Nehalem X5550) was located but its figures were not in the
+        // stored copy. Clock-scaling core2duo's 3.8 us would give ~3.0 us (r3-calibration.md).
         ctx_switch: 1_200,
         syscall: 150, // estimate: core2duo's 250 ns scaled by clock (2.4/3.07) and rounded down
         ttwu: 300,    // estimate: core2duo's 600 ns scaled by clock and IPC (speed_permille)
