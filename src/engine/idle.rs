@@ -9,7 +9,7 @@
 //! (hits / intercepts / recent-intercepts bins with `PULSE` 1024 and `DECAY_SHIFT` 3).
 //! Simplified versus the kernel: there is no iowait (menu only uses the first 6 of its 12
 //! buckets, the performance multiplier is 1) and no utilization input (teo's
-//! util-awareness is off). The caller gives both of the kernel's sleep lengths
+//! util-awareness is off: see below). The caller gives both of the kernel's sleep lengths
 //! (`tick_nohz_get_sleep_length`): `next_timer` (`delta`, the next timer as if the tick
 //! were stopped) and `delta_tick` (with the tick running), and whether the tick is already
 //! stopped (`tick_nohz_tick_stopped()`): menu's tick-stopped branches (use the time to the
@@ -37,6 +37,23 @@
 //! runnable throughout), zeroed when a nohz idle exit finds a jiffy passed
 //! (`update_cpu_load_nohz`). Every other era runs the 6.6 forms below.
 //! teo first shipped in 5.1; a config may still pick it on an older era.
+//!
+//! teo's util-awareness is NOT modelled (issue 27 d), on purpose. "cpuidle: teo: Introduce
+//! util-awareness" (6.3) sets `utilized = sched_cpu_util(cpu) > capacity >>
+//! UTIL_THRESHOLD_SHIFT` (6: 16 of 1024) at each `teo_select`; a utilized CPU with two
+//! states takes the shallowest non-polling one, and otherwise its candidate is replaced by
+//! `teo_find_shallower_state(.., no_poll = true)`, the next shallower non-polling state
+//! (POLL itself is never left for C1 by it). It was removed again later ("cpuidle: teo:
+//! Remove util-awareness", after 6.12; the release was not checked), so it belongs to 6.6
+//! and, unverified, 6.12. Its input is PELT's `util_avg` of the CPU (plus RT, DL and IRQ
+//! utilisation), which the engine does not keep; a busy fraction decayed like PELT would
+//! decide the 1.6% threshold much as the kernel does, but the 6.6 form of the selection
+//! steps (which changed in 6.7's rework, "cpuidle: teo: Do not call
+//! tick_nohz_get_sleep_length() upfront") was not read from a 6.6 tree. Effect on the
+//! corpus (measured with `run --preset token-governors --set governor=teo`): the fast and
+//! medium loops idle in C1_ACPI, which the rule leaves (POLL is skipped); the slow loop
+//! idles in C2_ACPI (85 us core exit), which it would replace by C1_ACPI on a CPU busy half
+//! the time: the slow teo row is where the missing mechanism shows.
 
 use super::config::Governor as GovernorKind;
 use super::time::{mul_div, Ns, US};
