@@ -606,7 +606,7 @@ impl Kernel {
     /// `idle=poll` is not a cpuidle state: its `cpu_idle_poll` polls in every era.
     pub fn idle_polls(self, entry: Option<IdleEntry>) -> bool {
         match entry {
-            Some(IdleEntry::Hlt) | Some(IdleEntry::Io) => false,
+            Some(IdleEntry::Hlt) | Some(IdleEntry::Io) | Some(IdleEntry::Wfi) => false,
             None | Some(IdleEntry::Mwait) => !self.idle_loop_clears_polling(),
         }
     }

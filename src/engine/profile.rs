@@ -35,6 +35,8 @@ pub enum IdleEntry {
     Hlt,
     /// An ACPI `P_LVLx` I/O-port read (acpi_idle's SYSTEMIO states).
     Io,
+    /// Arm's `WFI` (`cpu_do_idle`): clock-gated, woken by an interrupt; no polling flag.
+    Wfi,
 }
 
 /// One idle state as cpuidle describes it (`struct cpuidle_state`).
@@ -63,6 +65,9 @@ pub enum IdleDriverKind {
     IntelIdle,
     /// drivers/acpi/processor_idle.c: the states the firmware's `_CST` lists.
     AcpiIdle,
+    /// No cpuidle driver registers at all (an Arm board whose device tree describes no
+    /// `arm,idle-state`): `default_idle_call` runs the table's first state, no governor.
+    NoDriver,
 }
 
 /// What is left of the idle states when the BIOS disables C-states (`cstates=off`).
@@ -138,7 +143,7 @@ const fn pkg(name: &'static str, exit_us: u64, residency_us: u64, core_us: u64, 
     CState { name, exit_latency: exit_us * US, target_residency: residency_us * US, core_exit: core_us * US, entry }
 }
 
-use IdleEntry::{Io, Mwait};
+use IdleEntry::{Io, Mwait, Wfi};
 
 // Core 2 exposed C-states through ACPI _CST. Latencies are the values commonly reported by
 // Core 2 desktop BIOSes (C1 1 us, C2 20 us, C3 85 us class); target residency follows the
@@ -238,6 +243,21 @@ const ACPI_IDLE_ZEN: IdleDriver = IdleDriver {
     kind: IdleDriverKind::AcpiIdle,
     bios_off: BiosOff::DefaultIdle,
     note: "acpi_idle from _CST (C1 FFH MWAIT, C2 I/O port); assumed: BIOS C-states off leaves only C1, so no cpuidle driver: default_idle",
+};
+
+// Raspberry Pi 5 (BCM2712) under mainline: arch/arm64/boot/dts/broadcom/bcm2712.dtsi (read
+// in a current torvalds/linux tree) gives the four Cortex-A76 `enable-method = "psci"` and a
+// PSCI 1.0 node but no `cpu-idle-states` and no `idle-states` node. cpuidle-psci builds its
+// table from `arm,idle-state` nodes (`dt_init_idle_driver`; its state 0 is "WFI", exit
+// latency 1 us, target residency 1 us, drivers/cpuidle/cpuidle-psci.c), so with none it
+// registers no driver and the idle loop runs `default_idle_call` -> `cpu_do_idle`: WFI
+// only, no governor (the -ENODEV path of `psci_idle_init_cpu` was not read line by line).
+// WFI is given cpuidle's own 1/1 us.
+const BCM2712_MAINLINE: &[CState] = &[st("WFI", 1, 1, Wfi)];
+const NO_CPUIDLE_DRIVER: IdleDriver = IdleDriver {
+    kind: IdleDriverKind::NoDriver,
+    bios_off: BiosOff::DefaultIdle,
+    note: "mainline bcm2712.dtsi describes no arm,idle-state: no cpuidle driver, WFI via default_idle_call",
 };
 
 /// Every profile, in the order the UI lists them.
@@ -462,6 +482,35 @@ pub const PROFILES: &[Profile] = &[
         tick_handler: 293,     // estimate: skylake-sp's 500 ns scaled by clock
         speed_permille: 3_417, // estimate: skylake-sp's 2000 scaled by clock (4.1/2.4); same Skylake core
     },
+    Profile {
+        name: "rpi5",
+        title: "Raspberry Pi 5 (BCM2712, 4 x Cortex-A76 2.4 GHz, mainline device tree)",
+        cores: 4,
+        llc_cores: 4,
+        // 2 MiB L3 shared by the four cores (bcm2712.dtsi `l3_cache`, citing the Raspberry Pi
+        // processor documentation); 512 KiB private L2 per core is not modelled (one level).
+        llc_bytes: 2 << 20,
+        // estimate: LPDDR4X-4267 on a 32-bit bus (~17 GB/s peak, Raspberry Pi 5 product
+        // brief), one core's miss-bound share taken as a third of peak, as for core2duo.
+        refill_bytes_per_us: 5_500,
+        cstates: BCM2712_MAINLINE,
+        idle_driver: NO_CPUIDLE_DRIVER,
+        // Costs: ASSUMPTIONS. No published Cortex-A76 measurement of a context switch, a
+        // syscall round trip, a GIC-400 SGI (IPI) or a timer reprogram was found in the stored
+        // material. Taken as skylake-sp's estimates (a 2.4 GHz core of similar IPC, Arm's
+        // Skylake-class claim for the A76), kept equal rather than invented: the arm64 entry
+        // path, the GICv2 SGI (one GICD_SGIR write to send, an acknowledge and EOI to take)
+        // and the arch timer's CNTP_TVAL write differ from x86 in ways no figure here covers.
+        ctx_switch: 900,       // assumption: skylake-sp's 900 ns
+        syscall: 120,          // assumption: skylake-sp's 120 ns
+        ttwu: 250,             // assumption: skylake-sp's 250 ns
+        reprogram: 300,        // assumption: skylake-sp's 300 ns (arch timer CNTP_TVAL write)
+        ipi_send: 150,         // assumption: skylake-sp's 150 ns (GICD_SGIR write)
+        ipi_latency: 300,      // assumption: skylake-sp's 300 ns
+        ipi_receive: 300,      // assumption: skylake-sp's 300 ns (GICC_IAR read + EOI)
+        tick_handler: 500,     // assumption: skylake-sp's 500 ns
+        speed_permille: 2_000, // assumption: as skylake-sp (2.4 GHz, Skylake-class IPC per Arm)
+    },
 ];
 
 /// Looks a profile up by its config name.
@@ -511,6 +560,7 @@ pub fn power_model(p: &Profile) -> PowerModel {
         "xeon-6338" => (205, 32, "Intel Xeon Gold 6338 ARK: TDP 205 W per socket, 32 cores"),
         "zen3-2s" => (280, 64, "AMD EPYC 7763 product page: default TDP 280 W per socket, 64 cores"),
         "i5-10600k" => (125, 6, "Intel Core i5-10600K ARK: TDP 125 W, 6 cores"),
+        "rpi5" => (12, 4, "ASSUMPTION: no TDP published for the BCM2712; ~12 W for the SoC under load, 4 cores"),
         _ => (100, 8, "ASSUMPTION: no datasheet figure for this profile, 100 W over 8 cores"),
     };
     PowerModel { active_mw: tdp_w * 1000 / per_package_cores, source }
@@ -573,6 +623,15 @@ mod tests {
         }
         let p = profile("i5-10600k").unwrap();
         assert!(p.cstates[1..].iter().all(|s| s.core_exit == 85 * US));
+    }
+
+    #[test]
+    fn rpi5_idles_in_wfi_without_a_cpuidle_driver() {
+        let p = profile("rpi5").unwrap();
+        assert_eq!((p.cores, p.llc_cores, p.llc_bytes), (4, 4, 2 << 20));
+        assert_eq!(p.cstates.len(), 1);
+        assert_eq!((p.cstates[0].name, p.cstates[0].exit_latency, p.cstates[0].entry), ("WFI", US, IdleEntry::Wfi));
+        assert_eq!(p.idle_driver.kind, IdleDriverKind::NoDriver);
     }
 
     #[test]

@@ -66,7 +66,7 @@ use super::{Ev, IdleSpan, Sim, TaskState};
 use crate::engine::config::{CStates, Config, IdleMode};
 use crate::engine::idle::{IdleRequest, IdleState};
 use crate::engine::kernel::AvgIdleRule;
-use crate::engine::profile::{BiosOff, CState, Profile};
+use crate::engine::profile::{BiosOff, CState, IdleDriverKind, Profile};
 use crate::engine::time::Ns;
 use crate::engine::trace::{Overhead, SpanKind};
 
@@ -186,6 +186,10 @@ pub(super) fn build_idle(cfg: &Config, prof: &Profile) -> IdleSetup {
         }
         IdleMode::Halt if !prof.cstates.is_empty() => return hlt(prof),
         _ => {}
+    }
+    if prof.idle_driver.kind == IdleDriverKind::NoDriver && !prof.cstates.is_empty() {
+        // No cpuidle driver registers: default_idle_call in the first state, no governor.
+        return hlt(prof);
     }
     let demote_to = match (&cfg.cstates, prof.idle_driver.bios_off) {
         (CStates::Off, BiosOff::DefaultIdle) if !prof.cstates.is_empty() => return hlt(prof),
@@ -736,5 +740,10 @@ mod tests {
         let s = setup("6.6", "x5675", &[("cstates", "C1,C6")]);
         assert_eq!(s.names, ["POLL", "C1", "C6"]);
         assert_eq!(s.hw[2].exit_latency, 200 * US);
+        // Raspberry Pi 5, mainline: no cpuidle driver, WFI without a governor, IPIs needed.
+        let s = setup("6.6", "rpi5", &[]);
+        assert_eq!((s.route, s.names.clone(), s.hw[0].polls), (IdleRoute::Halt, vec!["WFI".to_string()], false));
+        let s = setup("6.6", "rpi5", &[("idle", "poll")]);
+        assert_eq!(s.route, IdleRoute::Poll);
     }
 }
