@@ -5,8 +5,13 @@
 //! detector over the last 8 idles, the 15 us `RESIDENCY_THRESHOLD_NS` shortcut, the
 //! "performance multiplier" latency cap, the POLL rule and the tick-retention step-back),
 //! **ladder** as in `ladder.c` (promotion and demotion thresholds equal to the current
-//! state's exit latency, 4 idles to promote, 1 to demote), **teo** as in Linux 6.2-6.7
-//! (hits / intercepts / recent-intercepts bins with `PULSE` 1024 and `DECAY_SHIFT` 3).
+//! state's exit latency, 4 idles to promote, 1 to demote), **teo** in its 6.2-6.5 form
+//! (hits / intercepts / recent-intercepts bins with `PULSE` 1024 and `DECAY_SHIFT` 3, the
+//! sleep length asked for first). 6.6 reworked `teo_select` (read in a 6.6.9 tree: the
+//! sleep length is asked only when the candidate is deeper than POLL and its residency is
+//! over `RESIDENCY_THRESHOLD_NS`, `tick_intercept_sum` keeps the tick): that form is not
+//! modelled, so `kernel=6.6 governor=teo` runs the 6.5 selection, which is the corpus's
+//! unpatched "teo" column (6.5-rc4).
 //! Simplified versus the kernel: there is no iowait (menu only uses the first 6 of its 12
 //! buckets, the performance multiplier is 1) and no utilization input (teo's
 //! util-awareness is off: see below). The caller gives both of the kernel's sleep lengths
@@ -48,8 +53,9 @@
 //! and, unverified, 6.12. Its input is PELT's `util_avg` of the CPU (plus RT, DL and IRQ
 //! utilisation), which the engine does not keep; a busy fraction decayed like PELT would
 //! decide the 1.6% threshold much as the kernel does, but the 6.6 form of the selection
-//! steps (which changed in 6.7's rework, "cpuidle: teo: Do not call
-//! tick_nohz_get_sleep_length() upfront") was not read from a 6.6 tree. Effect on the
+//! steps in 6.3-6.5 (the corpus's 6.5-rc4) was not read; 6.6.9's is `if (cpu_utilized) {
+//! i = teo_find_shallower_state(drv, dev, idx, KTIME_MAX, true); if (teo_state_ok(i, drv))
+//! idx = i; }` after the latency constraint, on the reworked selection. Effect on the
 //! corpus (measured with `run --preset token-governors --set governor=teo`): the fast and
 //! medium loops idle in C1_ACPI, which the rule leaves (POLL is skipped); the slow loop
 //! idles in C2_ACPI (85 us core exit), which it would replace by C1_ACPI on a CPU busy half
