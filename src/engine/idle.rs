@@ -13,8 +13,7 @@
 //! modelled, so `kernel=6.6 governor=teo` runs the 6.5 selection, which is the corpus's
 //! unpatched "teo" column (6.5-rc4).
 //! Simplified versus the kernel: there is no iowait (menu only uses the first 6 of its 12
-//! buckets, the performance multiplier is 1) and no utilization input (teo's
-//! util-awareness is off: see below). The caller gives both of the kernel's sleep lengths
+//! buckets, the performance multiplier is 1 outside 3.11). The caller gives both of the kernel's sleep lengths
 //! (`tick_nohz_get_sleep_length`): `next_timer` (`delta`, the next timer as if the tick
 //! were stopped) and `delta_tick` (with the tick running), and whether the tick is already
 //! stopped (`tick_nohz_tick_stopped()`): menu's tick-stopped branches (use the time to the
@@ -43,23 +42,16 @@
 //! (`update_cpu_load_nohz`). Every other era runs the 6.6 forms below.
 //! teo first shipped in 5.1; a config may still pick it on an older era.
 //!
-//! teo's util-awareness is NOT modelled (issue 27 d), on purpose. "cpuidle: teo: Introduce
-//! util-awareness" (6.3) sets `utilized = sched_cpu_util(cpu) > capacity >>
-//! UTIL_THRESHOLD_SHIFT` (6: 16 of 1024) at each `teo_select`; a utilized CPU with two
-//! states takes the shallowest non-polling one, and otherwise its candidate is replaced by
-//! `teo_find_shallower_state(.., no_poll = true)`, the next shallower non-polling state
-//! (POLL itself is never left for C1 by it). It was removed again later ("cpuidle: teo:
-//! Remove util-awareness", after 6.12; the release was not checked), so it belongs to 6.6
-//! and, unverified, 6.12. Its input is PELT's `util_avg` of the CPU (plus RT, DL and IRQ
-//! utilisation), which the engine does not keep; a busy fraction decayed like PELT would
-//! decide the 1.6% threshold much as the kernel does, but the 6.6 form of the selection
-//! steps in 6.3-6.5 (the corpus's 6.5-rc4) was not read; 6.6.9's is `if (cpu_utilized) {
-//! i = teo_find_shallower_state(drv, dev, idx, KTIME_MAX, true); if (teo_state_ok(i, drv))
-//! idx = i; }` after the latency constraint, on the reworked selection. Effect on the
-//! corpus (measured with `run --preset token-governors --set governor=teo`): the fast and
-//! medium loops idle in C1_ACPI, which the rule leaves (POLL is skipped); the slow loop
-//! idles in C2_ACPI (85 us core exit), which it would replace by C1_ACPI on a CPU busy half
-//! the time: the slow teo row is where the missing mechanism shows.
+//! teo's util-awareness ("cpuidle: teo: Introduce util-awareness", 6.3; read in 6.5 and
+//! 6.6.9 trees): `utilized = sched_cpu_util(cpu) > capacity >> UTIL_THRESHOLD_SHIFT` (6:
+//! 16 of 1024) at each `teo_select`; a utilized CPU with two states takes the shallowest
+//! non-polling one at once, and otherwise, after the latency constraint, its candidate
+//! becomes `teo_find_shallower_state(.., duration, no_poll = true)`: the next shallower
+//! non-polling state (POLL is never traded for C1). The 6.5 form is the one here (6.6.9
+//! applies it on its reworked selection with `KTIME_MAX`). The caller gives `utilized`
+//! from a per-CPU PELT signal (`sim::idle_path::Pelt`: pelt.c's `accumulate_sum` over the
+//! CPU's busy and idle intervals; simplified: no task util carried across migrations, no
+//! `util_est`, no RT/DL/IRQ utilisation). `Kernel::teo_util_aware`: 6.6 and 6.12.
 
 use super::config::Governor as GovernorKind;
 use super::time::{mul_div, Ns, US};
@@ -96,6 +88,8 @@ pub struct IdleRequest<'a> {
     /// `this_cpu_load()`, the rq's `cpu_load[0]` (nice-0 task = 1024), read by 3.11's menu
     /// for its performance multiplier; 0 where the caller has none.
     pub cpu_load: u64,
+    /// teo's util-awareness (6.3+): the CPU's utilisation is over `capacity >> 6`.
+    pub utilized: bool,
 }
 
 impl<'a> IdleRequest<'a> {
@@ -103,7 +97,16 @@ impl<'a> IdleRequest<'a> {
     /// `delta_tick = min(next_timer, tick_period)`.
     pub fn tick_running(states: &'a [IdleState], next_timer: Ns, tick_period: Ns, latency_limit: Option<Ns>) -> Self {
         let delta_tick = if tick_period == 0 { next_timer } else { next_timer.min(tick_period) };
-        IdleRequest { states, next_timer, tick_period, latency_limit, delta_tick, tick_stopped: false, cpu_load: 0 }
+        IdleRequest {
+            states,
+            next_timer,
+            tick_period,
+            latency_limit,
+            delta_tick,
+            tick_stopped: false,
+            cpu_load: 0,
+            utilized: false,
+        }
     }
 }
 
@@ -860,7 +863,6 @@ impl Teo {
         let latency_req = req.latency_limit.unwrap_or(Ns::MAX);
         let mut duration = req.next_timer;
         self.sleep_length = duration;
-        let delta_tick = req.delta_tick;
 
         if n < 2 || states[1].target_residency > duration {
             *stop_tick = false;
@@ -869,13 +871,20 @@ impl Teo {
         if self.bins.len() < n {
             self.bins.resize(n, TeoBin::default());
         }
+        let mut idx;
+        if n < 3 && req.utilized {
+            // Utilized with two states: the shallowest non-polling one, metrics unread.
+            idx = 1;
+            return self.end(req, idx, duration, stop_tick);
+        }
 
         // The deepest state fitting the sleep length (candidate), the deepest one not deeper
         // that meets the latency limit, and the metric sums over the states shallower than
         // the candidate.
         let (mut intercept_sum, mut hit_sum, mut recent_sum) = (0u64, 0u64, 0u64);
         let (mut idx_intercept_sum, mut idx_hit_sum, mut idx_recent_sum) = (0u64, 0u64, 0u64);
-        let (mut idx, mut constraint_idx) = (0, 0);
+        let mut constraint_idx = 0;
+        idx = 0;
         for (i, s) in states.iter().enumerate().skip(1) {
             let prev = self.bins[i - 1];
             intercept_sum += prev.intercepts as u64;
@@ -916,6 +925,33 @@ impl Teo {
             idx = constraint_idx;
         }
 
+        // 6.3+ util-awareness (6.5 form): a utilized CPU takes a shallower non-polling state.
+        if req.utilized {
+            idx = Self::shallower(states, idx, duration, true);
+        }
+        self.end(req, idx, duration, stop_tick)
+    }
+
+    /// `teo_find_shallower_state`: from `idx` down, the first state (skipping POLL when
+    /// `no_poll`) whose target residency fits `duration`, else the shallowest one passed.
+    fn shallower(states: &[IdleState], idx: usize, duration: Ns, no_poll: bool) -> usize {
+        let mut state = idx;
+        for i in (0..idx).rev() {
+            if no_poll && i == 0 {
+                continue;
+            }
+            state = i;
+            if states[i].target_residency <= duration {
+                break;
+            }
+        }
+        state
+    }
+
+    /// teo_select's `end:` label: the tick decision and the step back under a running tick.
+    fn end(&self, req: &IdleRequest, mut idx: usize, duration: Ns, stop_tick: &mut bool) -> usize {
+        let states = req.states;
+        let delta_tick = req.delta_tick;
         // Let the tick stop unless the state is POLL or the idle is expected within a tick
         // (or it is stopped already).
         if (idx != 0 && duration >= req.tick_period) || req.tick_stopped {
@@ -1183,6 +1219,30 @@ mod tests {
             assert!(picks[1..].iter().all(|&p| p == 0), "{picks:?}");
             assert!(!g.stop_tick());
         }
+    }
+
+    /// Issue 27 (d): teo's util-awareness (6.3+, 6.5 form): a utilized CPU takes the next
+    /// shallower non-polling state; POLL is never traded for C1 by it.
+    #[test]
+    fn teo_util_awareness_steps_to_a_shallower_non_polling_state() {
+        let t = table("x5675");
+        let mut r = req(&t, 2 * MS);
+        let mut g = GovernorState::new(GovernorKind::Teo, t.len());
+        assert!(stream(&mut g, &r, 2 * MS, 20).iter().all(|&p| p == 4), "hits keep C6");
+        r.utilized = true;
+        assert_eq!(g.select(&r), 3, "utilized: one state shallower, C3");
+        // A candidate C1 stays C1 (POLL is skipped).
+        let mut g = GovernorState::new(GovernorKind::Teo, t.len());
+        let short = req(&t, 10 * US);
+        let mut ru = short;
+        ru.utilized = true;
+        assert_eq!((g.select(&short), g.select(&ru)), (1, 1));
+        // Two states: the shallowest non-polling one at once.
+        let two = &t[..2];
+        let mut r2 = req(two, 2 * MS);
+        r2.utilized = true;
+        let mut g = GovernorState::new(GovernorKind::Teo, two.len());
+        assert_eq!(g.select(&r2), 1);
     }
 
     /// Issue 27 (c): 3.11's menu. A stream of 5 us idles with the timer far away: 6.6's

@@ -708,6 +708,13 @@ impl Kernel {
         self == Kernel::V311
     }
 
+    /// Whether teo has util-awareness ("cpuidle: teo: Introduce util-awareness", 6.3; read in
+    /// 6.5 and 6.6.9 trees, `UTIL_THRESHOLD_SHIFT` 6): 6.6 and 6.12. It was removed again
+    /// later ("cpuidle: teo: Remove util-awareness"); that 6.12 still has it is not verified.
+    pub fn teo_util_aware(self) -> bool {
+        self >= Kernel::V66
+    }
+
     /// How `time` (getrusage) splits a task's CPU time, 3.11 without
     /// VIRT_CPU_ACCOUNTING: every tick samples the interrupted mode (`update_process_times`
     /// -> `account_process_tick(p, user_tick)`: user, or system when `p` is not the idle

@@ -176,6 +176,8 @@ struct Core {
     tick_clock: Ns,
     /// The rq's `cpu_load[0]` as the last tick or nohz exit left it (3.11's menu reads it).
     cpu_load0: u64,
+    /// The CPU's PELT utilisation (teo's util-awareness reads it).
+    pelt: idle_path::Pelt,
     /// Remote wakeups on their way here (the waker is ahead of global time).
     arriving: u32,
     /// TTWU_QUEUE: (task, its previous core) queued for this core's IPI handler to enqueue.
@@ -321,6 +323,8 @@ pub struct Sim {
     hrtick: bool,
     /// 3.11's menu governor runs (it reads `cpu_load[0]`, kept only then).
     menu_311: bool,
+    /// teo with util-awareness runs (it reads the PELT utilisation, kept only then).
+    teo_util: bool,
     /// TTWU_QUEUE resolved from the era and the config's features.
     ttwu_queue: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
@@ -420,6 +424,7 @@ impl Sim {
                 from_idle: false,
                 tick_clock: 0,
                 cpu_load0: 0,
+                pelt: idle_path::Pelt::default(),
                 arriving: 0,
                 wake_list: Vec::new(),
                 gov: GovernorState::for_era(cfg.governor, idle_states.len(), cfg.kernel.menu_is_3_11()),
@@ -494,6 +499,7 @@ impl Sim {
             sleeping: vec![0; ncores],
             hrtick: cfg.feats().has(Feat::Hrtick),
             menu_311: cfg.kernel.menu_is_3_11() && cfg.governor == super::config::Governor::Menu,
+            teo_util: cfg.kernel.teo_util_aware() && cfg.governor == super::config::Governor::Teo,
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
             latency_clamps: 0,
             stop: None,
