@@ -325,6 +325,10 @@ pub struct Sim {
     menu_311: bool,
     /// teo with util-awareness runs (it reads the PELT utilisation, kept only then).
     teo_util: bool,
+    /// The cores in the order their watchdog hrtimers expire (one period apart each, so the
+    /// order never changes) and the next one's position: one watchdog event is pending.
+    wd_order: Vec<u16>,
+    wd_pos: usize,
     /// TTWU_QUEUE resolved from the era and the config's features.
     ttwu_queue: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
@@ -500,6 +504,8 @@ impl Sim {
             hrtick: cfg.feats().has(Feat::Hrtick),
             menu_311: cfg.kernel.menu_is_3_11() && cfg.governor == super::config::Governor::Menu,
             teo_util: cfg.kernel.teo_util_aware() && cfg.governor == super::config::Governor::Teo,
+            wd_order: Vec::new(),
+            wd_pos: 0,
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
             latency_clamps: 0,
             stop: None,

@@ -164,15 +164,22 @@ impl Sim {
     /// Arms every CPU's softlockup watchdog hrtimer (`Kernel::watchdog_period`). The CPUs
     /// started theirs at boot, at times unrelated to the benchmark: each first expiry is
     /// drawn uniformly within one period from the config's seed (its own stream, so the
-    /// workload's draws do not move).
+    /// workload's draws do not move). All share one period, so they expire in a fixed
+    /// cyclic order: one event is pending at a time (`wd_order`), not one per core, which
+    /// would sit in the event heap and slow every pop.
     pub(super) fn start_watchdogs(&mut self) {
         let Some(period) = self.cfg.kernel.watchdog_period() else { return };
         let mut rng = SimRng::new(self.cfg.seed, stream::WATCHDOG);
         for c in 0..self.cores.len() {
-            let first = rng.range(1, period);
-            self.cores[c].wd_next = first;
-            self.q.push(first, Ev::Watchdog { c: c as u16 });
+            self.cores[c].wd_next = rng.range(1, period);
         }
+        let mut order: Vec<u16> = (0..self.cores.len() as u16).collect();
+        order.sort_by_key(|&c| (self.cores[c as usize].wd_next, c));
+        if let Some(&c) = order.first() {
+            self.q.push(self.cores[c as usize].wd_next, Ev::Watchdog { c });
+        }
+        self.wd_order = order;
+        self.wd_pos = 0;
     }
 
     /// `watchdog_timer_fn` (kernel/watchdog.c): the hrtimer interrupt re-arms itself one
@@ -186,9 +193,11 @@ impl Sim {
     /// two switches are not modelled.
     pub(super) fn on_watchdog(&mut self, c: usize) {
         let Some(period) = self.cfg.kernel.watchdog_period() else { return };
-        let next = self.now + period;
-        self.cores[c].wd_next = next;
-        self.q.push(next, Ev::Watchdog { c: c as u16 });
+        self.cores[c].wd_next = self.now + period;
+        // The next core in expiry order; this one is now last, a period away.
+        self.wd_pos = (self.wd_pos + 1) % self.wd_order.len();
+        let n = self.wd_order[self.wd_pos];
+        self.q.push(self.cores[n as usize].wd_next, Ev::Watchdog { c: n });
         if self.cores[c].idle.is_some() {
             self.leave_idle(c, false);
             self.overhead(c, Overhead::Tick, self.prof.tick_handler);
