@@ -351,3 +351,67 @@ fn run_from_trace_replays_what_trace_diff_replays() {
     let (_, out) = ftrace::replay_and_diff(&m, &c).unwrap();
     assert_eq!(cli_digest, out.metrics.digest);
 }
+
+/// A temporary file with `text` (removed by the caller).
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("schedscope-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Whether `s` holds a character a terminal would obey (ESC, BEL, C1, bidi overrides).
+fn raw_controls(s: &str) -> bool {
+    s.chars().any(|c| matches!(c, '\u{1b}' | '\u{7}' | '\u{9b}' | '\u{202e}' | '\u{2066}'))
+}
+
+/// Issue 30, defect 7: a task name (15 bytes of anything) or a value from the command
+/// line reached the terminal raw (`\e]0;PWNED\a` retitles it, U+202E reverses the text).
+/// Every output of the CLI escapes them; JSON output stays valid and keeps the name.
+#[test]
+fn task_names_and_echoed_values_cannot_drive_the_terminal() {
+    let evil = "\u{1b}]0;PWNED\u{7}\u{202e}";
+    let line = |ts: &str, prev: &str, pp: u32, np: u32, next: &str| {
+        format!(
+            "x-{pp} [000] {ts}: sched_switch: prev_comm={prev} prev_pid={pp} prev_prio=120 prev_state=S ==> \
+             next_comm={next} next_pid={np} next_prio=120\n"
+        )
+    };
+    let text = line("1.000000", "swapper/0", 0, 7, evil) + &line("1.001000", evil, 7, 0, "swapper/0");
+    let p = temp_file("evil.txt", &text);
+    let path = p.to_str().unwrap();
+    let plain = cli(&["trace", "stats", path]);
+    let js = cli(&["trace", "stats", path, "--json"]);
+    let diff = cli(&["trace", "diff", path]);
+    let _ = std::fs::remove_file(&p);
+    for r in [&plain, &js, &diff] {
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        assert!(!raw_controls(&r.stdout) && !raw_controls(&r.stderr), "{:?}", r.stdout);
+    }
+    assert!(plain.stdout.contains("\\u001B]0;PWNED\\u0007\\u202E"), "{}", plain.stdout);
+    assert_eq!(json(&js.stdout)["tasks"][0]["comm"], evil);
+    for args in [
+        &["trace", "stats", "/nonexistent/\u{1b}[2J\u{9b}1m"][..],
+        &["run", "--set", "cpu=\u{1b}]0;PWNED\u{7}"],
+        &["run", "--set", "\u{202e}cores=2"],
+    ] {
+        let r = cli(args);
+        assert_eq!(r.status, 2, "{args:?}");
+        assert!(!raw_controls(&r.stderr), "{args:?}: {:?}", r.stderr);
+        assert!(r.stderr.contains("\\u001B") || r.stderr.contains("\\u202E"), "{args:?}: {:?}", r.stderr);
+    }
+}
+
+/// Issue 30, defect 5: `trace diff` of a recording longer than a replay can simulate says
+/// so (it wrapped the time limit, then blamed the file: "not a trace-cmd report").
+#[test]
+fn trace_diff_of_an_overlong_recording_names_the_limit() {
+    let text = "a-0 [000] 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> \
+                next_comm=a next_pid=5 next_prio=120\n\
+                a-5 [000] 1001.000000: sched_switch: prev_comm=a prev_pid=5 prev_prio=120 prev_state=S ==> \
+                next_comm=swapper/0 next_pid=0 next_prio=120\n";
+    let p = temp_file("long.txt", text);
+    let r = cli(&["trace", "diff", p.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&p);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("the trace covers 1000.000000 s") && r.stderr.contains("at most 600 s"), "{}", r.stderr);
+}

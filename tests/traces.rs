@@ -139,8 +139,9 @@ fn a_real_trace_reads_and_replays() {
     let m = read(&text).unwrap();
     // The header's `cpus=8`, though CPU 7 logged nothing (and CPU 6 was the last seen).
     assert_eq!(m.cpus, 8);
-    assert_eq!(m.notices.len(), 1, "{:?}", m.notices);
+    assert_eq!(m.notices.len(), 2, "{:?}", m.notices);
     assert!(m.notices[0].contains("line 17") && m.notices[0].contains("truncated"), "{:?}", m.notices);
+    assert!(m.notices[1].starts_with("4 of the 8 CPUs (counted from the header's cpus=8) logged no event"));
     let s = m.stats();
     let bash = s.tasks.iter().find(|t| t.pid == 14840).unwrap();
     // From 7115.449781 (switched in on CPU 5) to the last complete event, 7115.450065.
@@ -508,4 +509,112 @@ fn the_error_fixtures_say_where_and_what() {
         assert_eq!(job::detect(&dat), job::Format::TraceDat);
         assert!(job::refusal(job::Format::TraceDat).unwrap().contains("trace-cmd report -i trace.dat"));
     }
+}
+
+// ------------------------------------------------------------ issue 30: hostile files
+
+/// One switch line on `cpu` at `ts` (text) from `prev` to `next` (pids; 0 is idle).
+fn sw(cpu: u32, ts: &str, prev: u32, state: &str, next: u32) -> String {
+    format!(
+        "t-{prev} [{cpu:03}] {ts}: sched_switch: prev_comm=t{prev} prev_pid={prev} prev_prio=120 \
+         prev_state={state} ==> next_comm=t{next} next_pid={next} next_prio=120\n"
+    )
+}
+
+/// Issue 30, defects 2 and 3: a line longer than `MAX_LINE` is a bad line named by its
+/// number (it was read quadratically, `[1]` x 200,000 in 46 s, and a 60 MB line of ` k=`
+/// cost 975 MB in `fields()`), and so is a line with more fields than `MAX_FIELDS`; the
+/// lines around it still count.
+#[test]
+fn an_overlong_line_or_too_many_fields_is_a_bad_line_named_by_number() {
+    let good = sw(0, "1.000000", 0, "R", 5) + &sw(0, "1.000100", 5, "S", 0);
+    for bad in ["[1]".repeat(200_000), format!("a-1 [000] 1.0: sched_switch: {}", " k=".repeat(30_000))] {
+        let text = format!("{good}{bad}\n{good}");
+        let m = read(&text).unwrap();
+        assert_eq!(m.bad_lines, 1);
+        assert!(m.notices[0].starts_with("line 3: longer than 65536 bytes"), "{:?}", m.notices);
+        // Chunked reading keeps only a bounded part of the long line and says the same.
+        let mut r = ftrace::model::Reader::default();
+        for piece in text.as_bytes().chunks(4096) {
+            r.push(std::str::from_utf8(piece).unwrap());
+        }
+        assert_eq!(r.finish().unwrap().notices, m.notices);
+    }
+    let many = format!("a-1 [000] 1.0: sched_switch: {}\n", " k=1".repeat(65));
+    let m = read(&format!("{good}{many}")).unwrap();
+    assert!(m.notices[0].starts_with("line 3: sched_switch: more than 64 key=value fields"), "{:?}", m.notices);
+    // A skipped event's fields are not read at all.
+    let skipped = format!("a-1 [000] 1.0: print: {}\n", " k=1".repeat(65));
+    assert_eq!(read(&format!("{good}{skipped}")).unwrap().bad_lines, 0);
+}
+
+/// Issue 30, defect 5: a 584-year timestamp is a bad line, and a recording longer than a
+/// replay can simulate is refused with the reason instead of wrapping the time limit (and
+/// `trace diff` then blaming the user's file); a long one gets the key's limit, noted.
+#[test]
+fn absurd_timestamps_and_overlong_recordings_are_refused_with_the_reason() {
+    let text = sw(0, "1.000000", 0, "R", 5) + &sw(0, "18446744073.709551", 5, "S", 0);
+    let m = read(&text).unwrap();
+    assert_eq!(m.bad_lines, 1);
+    assert!(m.notices[0].contains("line 2: timestamp 18446744073 s is beyond"), "{:?}", m.notices);
+    let long = sw(0, "1.000000", 0, "R", 5) + &sw(0, "1001.000000", 5, "S", 0);
+    let m = read(&long).unwrap();
+    let c = ftrace::replay_config(&m, &Config::default());
+    assert_eq!(c.duration, schedscope::engine::config::MAX_DURATION);
+    let e = ftrace::replay_notes(&m, &c).unwrap_err();
+    assert!(e.contains("the trace covers 1000.000000 s") && e.contains("at most 600 s"), "{e}");
+    let mid = sw(0, "1.000000", 0, "R", 5) + &sw(0, "301.000000", 5, "S", 0);
+    let m = read(&mid).unwrap();
+    let c = ftrace::replay_config(&m, &Config::default());
+    assert_eq!(c.duration, schedscope::engine::config::MAX_DURATION);
+    let notes = ftrace::replay_notes(&m, &c).unwrap();
+    assert!(notes[0].contains("time limit is 600 s"), "{notes:?}");
+}
+
+/// Issue 30, defect 6: CPUs that logged nothing are named in a notice (a stray `[1023]`
+/// made 1,024 CPUs silently), a header's absurd `cpus=` is ignored with a notice, and a
+/// replay of more CPUs than the engine has says where the tasks go.
+#[test]
+fn silent_cpus_and_absurd_cpu_counts_are_noted() {
+    let text = sw(0, "1.000000", 0, "R", 5) + &sw(1023, "1.000100", 0, "R", 6) + &sw(0, "1.000200", 5, "S", 0);
+    let m = read(&text).unwrap();
+    assert_eq!(m.cpus, 1024);
+    assert!(
+        m.notices.iter().any(|n| n.contains("1022 of the 1024 CPUs (counted from CPU 1023 on line 2) logged no event")),
+        "{:?}",
+        m.notices
+    );
+    let c = ftrace::replay_config(&m, &Config::default());
+    let notes = ftrace::replay_notes(&m, &c).unwrap();
+    assert!(notes.iter().any(|n| n.contains("1024 CPUs; the engine simulates at most 128")), "{notes:?}");
+    let m = read(&format!("cpus=99999999\n{}", sw(0, "1.000000", 0, "R", 5))).unwrap();
+    assert_eq!(m.cpus, 1);
+    assert!(m.notices[0].starts_with("line 1: the header's cpus=99999999 is not a CPU count"), "{:?}", m.notices);
+}
+
+/// Issue 30, defect 6: a `prev_pid` that the trace has running on another CPU (a lost
+/// event) made a CPU busy longer than the trace; now each CPU's busy time is within the
+/// trace and the contradiction is noted with its line.
+#[test]
+fn contradicting_lines_never_make_a_cpu_busier_than_the_trace() {
+    // CPU 0: 10 runs from the start, 11 from 0.2 s; at 0.6 s CPU 0 says 12 switched out,
+    // a task never seen running (it was counted from the trace's start, over 10 and 11).
+    let text = sw(0, "0.200000", 10, "S", 11) + &sw(0, "0.600000", 12, "S", 0) + &sw(1, "0.600000", 0, "R", 0);
+    let m = read(&text).unwrap();
+    for (c, &b) in m.busy.iter().enumerate() {
+        assert!(b <= m.duration(), "CPU {c} busy {b} ns in a {} ns trace", m.duration());
+    }
+    // pid 10 runs on CPU 1, then switches out on CPU 0: its CPU 1 run ends there.
+    let text = sw(1, "0.000000", 0, "R", 10) + &sw(0, "0.400000", 10, "S", 12) + &sw(1, "0.600000", 12, "S", 0);
+    let m = read(&text).unwrap();
+    let ten = m.tasks.iter().find(|t| t.pid == 10).unwrap();
+    assert_eq!(ten.runtime, 400_000_000);
+    for (c, &b) in m.busy.iter().enumerate() {
+        assert!(b <= m.duration(), "CPU {c} busy {b} ns in a {} ns trace", m.duration());
+    }
+    assert!(
+        m.notices.iter().any(|n| n.starts_with("line 2: pid 10 switches out on CPU 0 while running on CPU 1")),
+        "{:?}",
+        m.notices
+    );
 }

@@ -23,6 +23,7 @@ mod validate;
 use std::io::Write;
 
 use crate::engine::ConfigError;
+use crate::share::text::escape_controls;
 
 /// Exit status for a bad invocation (unknown flag, bad value, unreadable input file).
 pub const EXIT_USAGE: i32 = 2;
@@ -85,7 +86,8 @@ pub fn main(args: Vec<String>) -> i32 {
             }
             let mut stdout = std::io::stdout().lock();
             // A reader that went away (`| head`) is not our failure.
-            let _ = stdout.write_all(out.text.as_bytes()).and_then(|_| stdout.flush());
+            let text = escape_controls(&out.text);
+            let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
             out.status
         }
         Err(e) => {
@@ -95,9 +97,10 @@ pub fn main(args: Vec<String>) -> i32 {
     }
 }
 
-/// Keeps an error on one line whatever text it quotes.
+/// Keeps an error or note on one line whatever text it quotes, with control characters
+/// escaped (`share::text`: a task name or a value from a file must not drive the terminal).
 fn one_line(s: &str) -> String {
-    s.replace(['\n', '\r'], " ")
+    escape_controls(&s.replace(['\n', '\r'], " ")).into_owned()
 }
 
 /// Runs one command and returns what it prints, or the error that ends it.
@@ -165,6 +168,7 @@ mod tests {
     #[test]
     fn errors_stay_on_one_line() {
         assert_eq!(one_line("a\nb\r\nc"), "a b  c");
+        assert_eq!(one_line("comm \u{1b}]0;PWNED\u{7} \u{202e}"), "comm \\u001B]0;PWNED\\u0007 \\u202E");
     }
 
     /// The JSON output with the host-time field blanked (`wall_s` is the one figure that

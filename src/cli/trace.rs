@@ -57,6 +57,13 @@ pub fn replay_setup(parsed: &Parsed, m: &Model) -> Result<Config, CliError> {
     Ok(config)
 }
 
+/// `replay_setup`, then what the replay cannot do as recorded (notes) or why it cannot run.
+fn replay_setup_noted(parsed: &Parsed, m: &Model, notes: &mut Vec<String>) -> Result<Config, CliError> {
+    let config = replay_setup(parsed, m)?;
+    notes.extend(ftrace::replay_notes(m, &config).map_err(CliError::usage)?);
+    Ok(config)
+}
+
 fn file_arg<'a>(cmd: &str, words: &'a [String]) -> Result<(&'a str, &'a [String]), CliError> {
     match words.first() {
         Some(f) if !f.starts_with('-') => Ok((f.as_str(), &words[1..])),
@@ -133,7 +140,7 @@ fn diff(words: &[String]) -> Result<Out, CliError> {
     let parsed = args::parse("trace diff", rest, DIFF_FLAGS)?;
     let mut notes = Vec::new();
     let m = load("trace diff", path, &mut notes)?;
-    let config = replay_setup(&parsed, &m)?;
+    let config = replay_setup_noted(&parsed, &m, &mut notes)?;
     let (d, out) = ftrace::replay_and_diff(&m, &config).map_err(CliError::failure)?;
     if out.trace.truncated {
         notes.push("the replay's trace was cut at its item limit: simulated figures cover its start only".into());
@@ -197,7 +204,7 @@ pub fn run_from_trace(
         return Err(CliError::usage("--from-trace: cannot be combined with --import (the trace is the workload)"));
     }
     let m = load("--from-trace", path, &mut notes)?;
-    let config = replay_setup(parsed, &m)?;
+    let config = replay_setup_noted(parsed, &m, &mut notes)?;
     notes.push(format!(
         "--from-trace: replaying {} tasks of {path} ({} CPUs, {:.6} s recorded); workload keys do not apply",
         m.tasks.len(),

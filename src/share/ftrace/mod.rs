@@ -14,8 +14,8 @@ pub mod replay;
 
 use std::sync::Arc;
 
-use crate::engine::config::Config;
-use crate::engine::time::{Ns, MS};
+use crate::engine::config::{Config, MAX_CORES, MAX_DURATION};
+use crate::engine::time::{Ns, MS, SEC};
 use crate::engine::workload::replay::Program;
 use crate::engine::{self, Outcome, TraceOptions};
 
@@ -24,14 +24,71 @@ pub use model::{read, Model, ReadError, Stats, TaskStat};
 /// Trace items a replay records for the comparison (beyond it the diff says it is cut).
 pub const REPLAY_TRACE_ITEMS: usize = 4_000_000;
 
-/// The config a replay starts from: `base` with the trace's CPU count and a time limit
-/// of three times the recording (at least 100 ms), so a slower replay can finish.
+/// The config a replay starts from: `base` with the trace's CPU count (at most the
+/// engine's `MAX_CORES`) and a time limit of three times the recording (at least 100 ms,
+/// at most the `duration` key's `MAX_DURATION`), so a slower replay can finish.
+/// `replay_notes` says what of this the user should know.
 pub fn replay_config(m: &Model, base: &Config) -> Config {
     let mut c = base.clone();
-    c.cores = m.cpus.clamp(1, 128);
-    let d = (m.duration().saturating_mul(3)).max(100 * MS);
+    c.cores = m.cpus.clamp(1, MAX_CORES);
+    let d = m.duration().saturating_mul(3).clamp(100 * MS, MAX_DURATION);
     c.duration = d.div_ceil(MS) * MS;
     c
+}
+
+/// What a replay of `m` under `config` cannot do as recorded, or an error when it cannot
+/// be replayed at all (a recording longer than the engine simulates).
+pub fn replay_notes(m: &Model, config: &Config) -> Result<Vec<String>, String> {
+    let rec = m.duration();
+    if rec > MAX_DURATION {
+        return Err(format!(
+            "the trace covers {} s (from {} s to {} s); a replay simulates at most {} s (the duration key's \
+             limit): cut the recording (trace-cmd report --ts-diff / a shorter capture)",
+            secs(rec),
+            secs(m.start),
+            secs(m.end),
+            MAX_DURATION / SEC
+        ));
+    }
+    let mut notes = Vec::new();
+    if m.cpus > MAX_CORES {
+        notes.push(format!(
+            "the trace has {} CPUs; the engine simulates at most {MAX_CORES}: a task recorded on CPU N \
+             starts on CPU N mod {MAX_CORES}",
+            m.cpus
+        ));
+    }
+    if config.duration < rec {
+        notes.push(format!(
+            "the replay's duration ({} s) is shorter than the recording ({} s): it covers the start only",
+            secs(config.duration),
+            secs(rec)
+        ));
+    } else if config.duration < rec.saturating_mul(3) && config.duration == MAX_DURATION {
+        notes.push(format!(
+            "the replay's time limit is {} s (the duration key's limit), less than three times the \
+             recording: a slower replay may be cut",
+            MAX_DURATION / SEC
+        ));
+    }
+    Ok(notes)
+}
+
+fn secs(ns: Ns) -> String {
+    format!("{:.6}", ns as f64 / 1e9)
+}
+
+/// `s` cut to at most `max` bytes (at a character boundary) with `…` when cut: for
+/// echoing a value from a file or a link in a message without echoing all of it.
+pub fn shorten(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut n = max;
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    format!("{}… ({} bytes)", &s[..n], s.len())
 }
 
 /// Replays `prog` under `config`, recording the whole trace.
@@ -51,6 +108,7 @@ pub fn sim_stats(out: &Outcome, lives: &[export::Life]) -> Result<Stats, String>
 /// Recorded vs replayed under `config`.
 pub fn replay_and_diff(m: &Model, config: &Config) -> Result<(replay::Diff, Outcome), String> {
     let out = replay(config, replay::shared_program_for(m, config))?;
-    let sim = sim_stats(&out, &replay::lives(m))?;
+    let sim = sim_stats(&out, &replay::lives(m))
+        .map_err(|e| format!("internal: the replay's own trace could not be read back: {e}"))?;
     Ok((replay::diff(&m.stats(), &sim), out))
 }

@@ -142,10 +142,34 @@ pub fn parse_ts(s: &str) -> Option<Ns> {
     secs.checked_mul(1_000_000_000)?.checked_add(f)
 }
 
+/// How far past the `]` of a CPU column the flags, timestamp and event name may reach:
+/// `tail` looks no further, so trying every `[digits]` of a line costs O(1) each and a
+/// line is read in time linear in its length (issue 30: `[1]` x 200,000 took 46 s).
+pub const TAIL_WINDOW: usize = 256;
+
+/// The longest `s[..n]` (n <= max) that ends on a character boundary.
+fn prefix(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut n = max;
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    &s[..n]
+}
+
 /// After the `]` of the CPU field: optional flags, timestamp, event name, fields.
+/// Looks at most `TAIL_WINDOW` bytes for everything before the fields.
 fn tail(rest: &str) -> Option<(Ns, &str, &str)> {
-    let rest = rest.trim_start();
-    let (first, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    // A CPU column is followed by a blank in every dialect.
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return None;
+    }
+    let head = prefix(rest, TAIL_WINDOW);
+    let skipped = head.len() - head.trim_start().len();
+    let h = &head[skipped..];
+    let (first, after) = h.split_once(char::is_whitespace).unwrap_or((h, ""));
     let (ts_tok, after) = if first.ends_with(':') && parse_ts(&first[..first.len() - 1]).is_some() {
         (first, after)
     } else {
@@ -155,10 +179,13 @@ fn tail(rest: &str) -> Option<(Ns, &str, &str)> {
     };
     let ts = parse_ts(ts_tok.strip_suffix(':')?)?;
     let after = after.trim_start();
+    // `after` is a suffix of `head`, which is a prefix of `rest`: its offset in `rest`.
+    let at = head.len() - after.len();
     // The event name ends at ': ' (perf names it `sched:sched_switch`), or a final ':'.
     let (name, fields) = match after.find(": ") {
-        Some(k) => (&after[..k], &after[k + 2..]),
-        None => (after.strip_suffix(':')?, ""),
+        Some(k) => (&after[..k], &rest[at + k + 2..]),
+        None if head.len() == rest.len() => (after.strip_suffix(':')?, ""),
+        None => return None,
     };
     if name.is_empty() || name.contains(char::is_whitespace) {
         return None;
@@ -196,8 +223,19 @@ fn task(left: &str) -> Option<(String, u32)> {
     Some((comm.to_string(), pid.parse().ok()?))
 }
 
+/// Longest line read, in bytes: a longer one is a bad line (named, ignored). Real lines
+/// are under 1 KiB (a `print` event's payload is at most a page); the bound keeps the
+/// memory a line can cost a small constant (issue 30: one 60 MB line took 975 MB).
+pub const MAX_LINE: usize = 64 * 1024;
+/// Latest timestamp read (2^62 ns, about 146 years: uptimes and epoch clocks fit, and
+/// sums of two trace times cannot overflow).
+pub const MAX_TS: Ns = 1 << 62;
+/// Most `key=value` fields an event line may have (`sched_switch` has 7).
+pub const MAX_FIELDS: usize = 64;
+
 /// `key=value` pairs; a value runs to the next ` key=` so it may contain spaces.
-fn fields(s: &str) -> Vec<(&str, &str)> {
+/// `None` when there are more than `MAX_FIELDS`.
+fn fields(s: &str) -> Option<Vec<(&str, &str)>> {
     let b = s.as_bytes();
     // Start of each `key=`: a run of [A-Za-z0-9_] at the start or after a space, then '='.
     let mut starts = Vec::new();
@@ -209,8 +247,13 @@ fn fields(s: &str) -> Vec<(&str, &str)> {
                 j += 1;
             }
             if j > i && j < b.len() && b[j] == b'=' {
+                if starts.len() == MAX_FIELDS {
+                    return None;
+                }
                 starts.push((i, j));
             }
+            i = j.max(i + 1);
+            continue;
         }
         i += 1;
     }
@@ -219,7 +262,7 @@ fn fields(s: &str) -> Vec<(&str, &str)> {
         let end = starts.get(k + 1).map(|&(n, _)| n).unwrap_or(b.len());
         out.push((&s[a..eq], s[eq + 1..end].trim()));
     }
-    out
+    Some(out)
 }
 
 fn get<'a>(f: &[(&'a str, &'a str)], key: &str) -> Option<&'a str> {
@@ -265,6 +308,9 @@ pub fn prev_state(v: &str) -> Option<PrevState> {
 
 /// Reads one line (1-based `line` number).
 pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
+    if raw.len() > MAX_LINE {
+        return Err(err(line, format!("longer than {MAX_LINE} bytes ({} bytes)", raw.len())));
+    }
     let t = raw.trim();
     if is_header(t) {
         return Ok(Line::Blank);
@@ -295,11 +341,24 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
         ));
     };
     let cpu = cpu.ok_or_else(|| err(line, "expected a CPU number in [..]"))?;
+    if ts > MAX_TS {
+        return Err(err(
+            line,
+            format!("timestamp {} s is beyond {} s (about 146 years)", ts / 1_000_000_000, MAX_TS / 1_000_000_000),
+        ));
+    }
     let (comm, pid) =
         task(&t[..at]).ok_or_else(|| err(line, "expected the task as COMM-PID (or COMM PID) before [CPU]"))?;
     // perf script names events `sched:sched_switch`.
     let name = name.rsplit(':').next().unwrap_or(name);
-    let f = fields(rest);
+    let used = matches!(name, "sched_switch" | "sched_wakeup" | "sched_wakeup_new" | "sched_waking")
+        || matches!(name, "sched_migrate_task" | "sched_process_exit" | "cpu_idle")
+        || name.starts_with("ipi_")
+        || name.starts_with("hrtimer_");
+    if !used {
+        return Ok(Line::Skipped(name.to_string()));
+    }
+    let f = fields(rest).ok_or_else(|| err(line, format!("{name}: more than {MAX_FIELDS} key=value fields")))?;
     let ev = |kind| Ok(Line::Event(Event { line, ts, cpu, pid, comm: comm.clone(), kind }));
     match name {
         "sched_switch" => {
