@@ -78,7 +78,7 @@ fn the_changes_apply_to_a_config() {
 
 #[test]
 fn bad_json_says_line_and_column() {
-    let e = error("{\n  \"tasks\": {\n    \"t\": { \"run\": 10, }\n  }\n}");
+    let e = error("{\n  \"tasks\": {\n    \"t\": { \"run\": 10 ] }\n  }\n}");
     assert_eq!(e.path, "");
     assert!(e.message.contains("line 3, column"), "{e}");
     assert_eq!(e.message.matches("line").count(), 1, "position said once: {e}");
@@ -163,7 +163,7 @@ fn small_cases_map_as_documented() {
 #[test]
 fn blanking_comments_keeps_positions() {
     let text = "a /* b\nc */ d // e\nf \"/*g*/\"";
-    let out = blank_comments(text);
+    let out = blank_comments(text).unwrap();
     assert_eq!(out.chars().count(), text.chars().count());
     assert_eq!(out, "a     \n     d     \nf \"/*g*/\"");
 }
@@ -177,6 +177,54 @@ proptest! {
     #[test]
     fn import_never_panics_on_json_like_text(s in r#"[{}\[\]":,0-9a-z/* \n-]{0,200}"#) {
         let _ = import(&s);
-        prop_assert_eq!(blank_comments(&s).chars().count(), s.chars().count());
+        if let Ok(b) = blank_comments(&s) {
+            prop_assert_eq!(b.chars().count(), s.chars().count());
+        }
+        if let Ok(d) = rtapp_dialect(&s) {
+            prop_assert_eq!(d.matches('\n').count(), s.matches('\n').count());
+        }
     }
+}
+
+/// Issue 30, defect 8: rt-app's own examples use its JSON dialect (json-c, not strict
+/// JSON): `custom-slice.json` ends `global` with a comma, the two video files have a bare
+/// `"suspend",` member. Files written here in that dialect (rt-app is GPL-2.0: its files
+/// are not copied) import; an unterminated `/*` is refused with its line.
+#[test]
+fn rt_app_dialect_trailing_commas_bare_members_and_open_comments() {
+    let r = import(
+        "{\n \"tasks\": {\n  \"t\": { \"loop\": -1, \"run\": 1000, \"sleep\": 9000, },\n  \"v\": { \"suspend\",\n \
+         \"run\": 500, \"timer\": { \"ref\": \"a\", \"period\": 5000 }, \"resume\" : \"v\" }\n },\n \"global\": \
+         { \"duration\": 2, \"gnuplot\": true, },\n}\n",
+    )
+    .unwrap();
+    assert_eq!(change(&r, "tasks"), Some("1x1ms/10ms,1x500us/5ms"));
+    assert_eq!(change(&r, "duration"), Some("2s"));
+    has_notice(&r, "tasks.v.suspend", "ignored");
+    // A comma inside a string is not a trailing comma; a bare key at the end of an object.
+    let r = import("{\"tasks\":{\"a,}\":{\"run\":100,\"sleep\":900,\"suspend\"}}}").unwrap();
+    assert_eq!(change(&r, "tasks"), Some("1x100us/1ms"));
+    let e = error("{\n\"tasks\": {}\n/* never closed\n}");
+    assert_eq!(e.message, "line 3: a /* comment is never closed");
+    // Lists too: `[1, 2,]`.
+    assert!(import("{\"tasks\":{\"a\":{\"run\":100,\"sleep\":900,\"cpus\":[0,1,]}}}").is_ok());
+}
+
+/// Issue 30, defect 8: `"loop": -5` silently meant forever. rt-app ends a loop when its
+/// counter (from 0) equals the count (`rt-app.c`), so any count below 1 in a phase and any
+/// negative one for a thread loops forever, and a thread's 0 with phases never runs.
+#[test]
+fn loop_counts_below_one_follow_rt_app_and_are_noted() {
+    let r = import("{\"tasks\":{\"a\":{\"loop\":-5,\"run\":100,\"sleep\":900}}}").unwrap();
+    assert_eq!(change(&r, "tasks"), Some("1x100us/1ms"));
+    has_notice(&r, "tasks.a.loop", "-5 loops forever");
+    let r = import("{\"tasks\":{\"a\":{\"loop\":-1,\"run\":100,\"sleep\":900}}}").unwrap();
+    assert!(r.notices.is_empty(), "{:?}", r.notices);
+    let phases = "{\"tasks\":{\"a\":{\"phases\":{\"p1\":{\"loop\":0,\"run\":100,\"sleep\":900},\
+                  \"p2\":{\"loop\":5,\"run\":5000,\"sleep\":5000}}}, \"b\":{\"loop\":0,\"phases\":{\"p\":{\"run\":1}}}}}";
+    let r = import(phases).unwrap();
+    // p1 repeats forever: p2 never runs; b never runs at all.
+    assert_eq!(change(&r, "tasks"), Some("1x100us/1ms"));
+    has_notice(&r, "tasks.a.phases.p1.loop", "forever, so it alone is simulated");
+    has_notice(&r, "tasks.b.loop", "never runs");
 }
