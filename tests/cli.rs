@@ -415,3 +415,14 @@ fn trace_diff_of_an_overlong_recording_names_the_limit() {
     assert_eq!(r.status, 2, "{}", r.stdout);
     assert!(r.stderr.contains("the trace covers 1000.000000 s") && r.stderr.contains("at most 600 s"), "{}", r.stderr);
 }
+
+/// `trace stats` reads a binary trace.dat natively (it was refused with "convert it").
+#[test]
+fn trace_stats_reads_a_trace_dat() {
+    let dir = format!("{}/tests/fixtures/traces", env!("CARGO_MANIFEST_DIR"));
+    let dat = cli(&["trace", "stats", &format!("{dir}/real_trappy_raw_trace.dat")]);
+    let txt = cli(&["trace", "stats", &format!("{dir}/real_trappy_raw_trace.report.txt")]);
+    assert_eq!(dat.status, 0, "{}", dat.stderr);
+    assert!(dat.stdout.starts_with("755 events over 0.003772"), "{}", dat.stdout);
+    assert_eq!(dat.stdout, txt.stdout);
+}

@@ -618,3 +618,82 @@ fn contradicting_lines_never_make_a_cpu_busier_than_the_trace() {
         m.notices
     );
 }
+
+// ------------------------------------------------------------ trace.dat (issue 30)
+
+fn fixture_bytes(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/fixtures/traces/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// A model's figures without its notices (a text and a binary file say different things
+/// about their lines).
+fn figures(m: &ftrace::Model) -> (Vec<ftrace::TaskStat>, Vec<ftrace::model::CpuStat>, u64, u64, u64) {
+    let s = m.stats();
+    (s.tasks, s.cpus, m.start, m.end, m.events)
+}
+
+/// Each public trace.dat reads natively to the same per-task and per-CPU figures as its
+/// own `trace-cmd report -N -t` text (trace-cmd 3.1.6; `-N`: the kernel's print formats,
+/// `-t`: nanoseconds), and the version 7 copy to the same as the version 6 original.
+#[test]
+fn trace_dat_files_read_as_their_trace_cmd_report_text() {
+    for (dat, text) in [
+        ("real_trappy_raw_trace.dat", "real_trappy_raw_trace.report.txt"),
+        ("real_trappy_raw_trace.v7.dat", "real_trappy_raw_trace.report.txt"),
+        ("real_trappy_trace_idle.dat", "real_trappy_trace_idle.report.txt"),
+    ] {
+        let b = ftrace::read_bytes(&fixture_bytes(dat)).unwrap_or_else(|e| panic!("{dat}: {e}"));
+        let t = read(&fixture(text)).unwrap();
+        assert!(b.events > 20 && b.tasks.len() > 5, "{dat}: {} events", b.events);
+        assert_eq!(figures(&b), figures(&t), "{dat}");
+        assert_eq!((b.cpus, &b.cstates, &b.wakes), (t.cpus, &t.cstates, &t.wakes), "{dat}");
+    }
+    // trace_idle has cpu_idle and an exiting task (prev_state=x, TASK_DEAD in that kernel).
+    let m = ftrace::read_bytes(&fixture_bytes("real_trappy_trace_idle.dat")).unwrap();
+    assert!(!m.cstates.is_empty());
+    assert!(m.tasks.iter().any(|t| t.exited));
+}
+
+/// The text of a `trace-cmd report` of a trace.dat names a task `trace-cmd` on most lines;
+/// such lines were taken for the report's header and dropped (half the events of trappy's
+/// raw_trace.dat). `CPU 0/KVM` (QEMU's vCPU threads) was dropped the same way.
+#[test]
+fn tasks_named_like_report_headers_are_read() {
+    let m = read(&fixture("real_trappy_raw_trace.report.txt")).unwrap();
+    assert_eq!(m.events, 755);
+    let text = "CPU 0/KVM-4242 [001] 5.000000: sched_switch: prev_comm=CPU 0/KVM prev_pid=4242 prev_prio=120 \
+                prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\nCPU 3 is empty\nversion = 6\n";
+    let m = read(text).unwrap();
+    assert_eq!((m.events, m.bad_lines, m.tasks[0].comm.as_str()), (1, 0, "CPU 0/KVM"));
+}
+
+/// A damaged trace.dat is an error or a model, never a panic: every prefix of a real one,
+/// and bytes flipped through its header and pages. A compressed one is refused with the
+/// command that writes a plain copy.
+#[test]
+fn damaged_and_compressed_trace_dat_files_are_refused_plainly() {
+    let good = fixture_bytes("real_trappy_trace_idle.dat");
+    for cut in (0..good.len()).step_by(good.len() / 97) {
+        let _ = ftrace::read_bytes(&good[..cut]);
+    }
+    let e = ftrace::read_bytes(&good[..4000]).unwrap_err();
+    assert!(e.message.starts_with("trace.dat: cut short reading"), "{e}");
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..200 {
+        let mut bad = good.clone();
+        for _ in 0..8 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let at = (rng % bad.len() as u64) as usize;
+            bad[at] ^= (rng >> 32) as u8 | 1;
+        }
+        let _ = ftrace::read_bytes(&bad);
+    }
+    let mut z = b"\x17\x08\x44tracing7\0\0\x08\0\x10\0\0zstd\x001.5.4\0".to_vec();
+    z.extend_from_slice(&[0; 8]);
+    let e = ftrace::read_bytes(&z).unwrap_err();
+    assert!(e.message.contains("compressed with zstd") && e.message.contains("--compression none"), "{e}");
+    let e = ftrace::read_bytes(b"\x17\x08\x44tracing9\0\0\x08\0\x10\0\0").unwrap_err();
+    assert!(e.message.contains("file version 9 is not read"), "{e}");
+}

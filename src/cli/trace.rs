@@ -1,4 +1,5 @@
-//! `trace stats`, `trace diff` and `run --from-trace`: recorded ftrace / perf script text.
+//! `trace stats`, `trace diff` and `run --from-trace`: recorded ftrace / perf script text,
+//! or trace-cmd's binary trace.dat.
 //!
 //! A replay's config is assembled as `run`'s is, with the trace in the middle: the preset
 //! (or the default), then the trace's CPU count and a time limit of three times the
@@ -29,11 +30,8 @@ pub fn load(flag: &str, path: &str, notes: &mut Vec<String>) -> Result<Model, Cl
         return Err(fail(format!("larger than {} MiB", MAX_TRACE_BYTES >> 20)));
     }
     let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
-    if bytes.starts_with(b"\x17\x08\x44tracing") {
-        return Err(fail("this is a binary trace.dat: convert it with `trace-cmd report -i FILE > FILE.txt`".into()));
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    let m = ftrace::read(&text).map_err(|e| CliError::usage(format!("{flag}: {path}: {e}")))?;
+    // trace.dat (binary, `share::ftrace::tracedat`) or text, told by content.
+    let m = ftrace::read_bytes(&bytes).map_err(|e| CliError::usage(format!("{flag}: {path}: {e}")))?;
     if !m.skipped.is_empty() {
         let list: Vec<String> = m.skipped.iter().map(|(k, v)| format!("{k} ({v})")).collect();
         notes.push(format!("{path}: events not used, skipped: {}", list.join(", ")));

@@ -2,7 +2,8 @@
 //! tracepoints (`parse`), rebuild per-task runs, sleeps and wakeups and their statistics
 //! (`model`), draw a recording as the engine's `Trace` and write a simulated `Trace` as
 //! `trace-cmd report` text (`export`), and replay a recording as a program under any
-//! config and compare (`replay`, `replay_and_diff`).
+//! config and compare (`replay`, `replay_and_diff`). `tracedat` reads trace-cmd's binary
+//! `trace.dat` into the same model, and `detect` tells the formats apart by content.
 //!
 //! Everything is total: a bad line is a notice with its line number; a file with no event
 //! at all is an error naming the first bad line.
@@ -11,6 +12,7 @@ pub mod export;
 pub mod model;
 pub mod parse;
 pub mod replay;
+pub mod tracedat;
 
 use std::sync::Arc;
 
@@ -20,6 +22,42 @@ use crate::engine::workload::replay::Program;
 use crate::engine::{self, Outcome, TraceOptions};
 
 pub use model::{read, Model, ReadError, Stats, TaskStat};
+
+/// What a trace file is, told by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// trace-cmd's binary trace.dat (`tracedat`).
+    TraceDat,
+    /// A JSON object: schedscope's Perfetto export, or Chrome JSON.
+    Perfetto,
+    /// Another binary file (a NUL byte in the first 4 KiB).
+    Binary,
+    /// `trace-cmd report` / `trace_pipe` / `perf script` text.
+    Text,
+}
+
+/// The format of a file whose first bytes are `head` (4 KiB are enough).
+pub fn detect(head: &[u8]) -> Format {
+    if head.starts_with(tracedat::MAGIC) {
+        return Format::TraceDat;
+    }
+    let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
+    if head.get(start) == Some(&b'{') {
+        return Format::Perfetto;
+    }
+    if head.iter().take(4096).any(|&b| b == 0) {
+        return Format::Binary;
+    }
+    Format::Text
+}
+
+/// Reads a whole trace file of either kind (trace.dat or text) into a model.
+pub fn read_bytes(bytes: &[u8]) -> Result<Model, ReadError> {
+    match detect(bytes) {
+        Format::TraceDat => tracedat::read(bytes),
+        _ => read(&String::from_utf8_lossy(bytes)),
+    }
+}
 
 /// Trace items a replay records for the comparison (beyond it the diff says it is cut).
 pub const REPLAY_TRACE_ITEMS: usize = 4_000_000;

@@ -266,6 +266,31 @@ impl Reader {
         }
     }
 
+    /// An event read from elsewhere (a trace.dat record; `line` is its record number).
+    pub fn push_event(&mut self, e: Event) {
+        self.events.push(e);
+    }
+
+    /// An event read from elsewhere that the model does not use (its name).
+    pub fn skip(&mut self, name: &str) {
+        match self.m.skipped.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                self.m.skipped.insert(name.to_string(), 1);
+            }
+        }
+    }
+
+    /// The machine's CPU count as a file's header gives it.
+    pub fn set_header_cpus(&mut self, n: u32) {
+        self.header_cpus = self.header_cpus.max(n.min(MAX_CPUS));
+    }
+
+    /// A notice about the file as a whole.
+    pub fn note(&mut self, n: String) {
+        self.header_notes.push(n);
+    }
+
     /// Events read so far.
     pub fn events(&self) -> usize {
         self.events.len()

@@ -116,13 +116,14 @@ fn err(line: usize, message: impl Into<String>) -> LineError {
 
 /// Whether a line is a header or comment the tools print around events.
 fn is_header(t: &str) -> bool {
-    t.is_empty()
-        || t.starts_with('#')
-        || t.starts_with("cpus=")
-        || t.starts_with("version")
-        || t.starts_with("CPU ")
-        || t.starts_with("trace-cmd")
-        || t.starts_with("TRACE:")
+    t.is_empty() || t.starts_with('#') || t.starts_with("cpus=") || t.starts_with("TRACE:")
+}
+
+/// Whether a line may be a header (`version = 6`, `CPU 3 is empty`, `trace-cmd: ...`) when
+/// it is not an event: tasks are named `trace-cmd` (in every trace-cmd recording) and
+/// `CPU 0/KVM` (QEMU's vCPU threads), so such a line is read as an event first.
+fn maybe_header(t: &str) -> bool {
+    t.starts_with("version") || t.starts_with("CPU ") || t.starts_with("trace-cmd")
 }
 
 /// Seconds with a fraction (`46.299705`, `3376096.592216000`) as nanoseconds.
@@ -335,6 +336,9 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
         i += 1;
     }
     let Some((at, cpu, (ts, name, rest))) = found else {
+        if maybe_header(t) {
+            return Ok(Line::Blank);
+        }
         return Err(err(
             line,
             "expected 'COMM-PID [CPU] TIMESTAMP: EVENT: FIELDS' (trace-cmd report or perf script text)",
@@ -347,8 +351,12 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
             format!("timestamp {} s is beyond {} s (about 146 years)", ts / 1_000_000_000, MAX_TS / 1_000_000_000),
         ));
     }
-    let (comm, pid) =
-        task(&t[..at]).ok_or_else(|| err(line, "expected the task as COMM-PID (or COMM PID) before [CPU]"))?;
+    let Some((comm, pid)) = task(&t[..at]) else {
+        if maybe_header(t) {
+            return Ok(Line::Blank);
+        }
+        return Err(err(line, "expected the task as COMM-PID (or COMM PID) before [CPU]"));
+    };
     // perf script names events `sched:sched_switch`.
     let name = name.rsplit(':').next().unwrap_or(name);
     let used = matches!(name, "sched_switch" | "sched_wakeup" | "sched_wakeup_new" | "sched_waking")
