@@ -641,6 +641,9 @@ fn trace_dat_files_read_as_their_trace_cmd_report_text() {
         ("real_trappy_raw_trace.dat", "real_trappy_raw_trace.report.txt"),
         ("real_trappy_raw_trace.v7.dat", "real_trappy_raw_trace.report.txt"),
         ("real_trappy_trace_idle.dat", "real_trappy_trace_idle.report.txt"),
+        // trace-cmd's default text: the sched_switch plugin's `prev:1 [120] S ==> next:2 [120]`.
+        ("real_trappy_raw_trace.dat", "real_trappy_raw_trace.report-plugin.txt"),
+        ("real_trappy_trace_idle.dat", "real_trappy_trace_idle.report-plugin.txt"),
     ] {
         let b = ftrace::read_bytes(&fixture_bytes(dat)).unwrap_or_else(|e| panic!("{dat}: {e}"));
         let t = read(&fixture(text)).unwrap();

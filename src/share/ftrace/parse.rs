@@ -6,7 +6,9 @@
 //! anchored on the first `[digits]` that is followed by a timestamp and an event name.
 //! Timestamps are seconds with a decimal fraction (µs or ns digits), kept as integer ns.
 //! Field values run to the next ` key=`, so comm values with spaces survive.
-//! `prev_state` is read in both forms: letters (`S`, `R+`, `D|K`, newer kernels'
+//! `trace-cmd report`'s default `sched_switch` / `sched_wakeup` text (libtraceevent's
+//! plugin: `prev:1 [120] S ==> next:2 [120]`, `comm:3 [120] success=1 CPU:001`) is read
+//! too. `prev_state` is read in both forms: letters (`S`, `R+`, `D|K`, newer kernels'
 //! `sched_switch` TP_printk) and the old numeric bit mask (`1` = TASK_INTERRUPTIBLE,
 //! `2` = TASK_UNINTERRUPTIBLE, 0 = running, 16/32/64 = exit states; include/linux/sched.h).
 //! A value with no bit below 256 is runnable: it is TASK_STATE_MAX, which the kernel ORs in
@@ -307,6 +309,53 @@ pub fn prev_state(v: &str) -> Option<PrevState> {
     })
 }
 
+/// `COMM:PID [PRIO]` (the prio optional), comm possibly with colons and spaces.
+fn plugin_task(s: &str) -> Option<(String, u32, Option<i32>)> {
+    let s = s.trim();
+    let (head, prio) = match s.strip_suffix(']').and_then(|x| x.rsplit_once(" [")) {
+        Some((h, p)) => (h, Some(p.trim().parse().ok()?)),
+        None => (s, None),
+    };
+    let (comm, pid) = head.rsplit_once(':')?;
+    Some((comm.to_string(), pid.trim().parse().ok()?, prio))
+}
+
+/// libtraceevent's sched_switch plugin text, the default of `trace-cmd report`
+/// (`plugins/plugin_sched_switch.c`): `PREV_COMM:PREV_PID [PRIO] STATE ==> NEXT_COMM:NEXT_PID
+/// [PRIO]`. Its state letters come from a fixed table (`SDTtZXxW`, later `SDTtXZPIp`),
+/// read by `prev_state` as the letters of the print format are.
+fn plugin_switch(rest: &str) -> Option<Kind> {
+    let (left, right) = rest.split_once(" ==> ")?;
+    let (left, state) = left.trim_end().rsplit_once(' ')?;
+    let (prev_comm, prev_pid, _) = plugin_task(left)?;
+    let (next_comm, next_pid, next_prio) = plugin_task(right)?;
+    Some(Kind::Switch {
+        prev_comm,
+        prev_pid,
+        prev_state: prev_state(state)?,
+        next_comm,
+        next_pid,
+        next_prio: next_prio.unwrap_or(120),
+    })
+}
+
+/// The plugin's sched_wakeup text: `COMM:PID [PRIO] success=1 CPU:005` (`success` and the
+/// CPU only when the event has those fields).
+fn plugin_wakeup(rest: &str) -> Option<(String, u32, Option<u32>)> {
+    let mut s = rest.trim();
+    let mut target = None;
+    if let Some((h, c)) = s.rsplit_once(" CPU:") {
+        target = Some(c.trim().parse().ok()?);
+        s = h;
+    }
+    if let Some((h, ok)) = s.rsplit_once(" success=") {
+        ok.trim().parse::<u32>().ok()?;
+        s = h;
+    }
+    let (comm, pid, _) = plugin_task(s)?;
+    Some((comm, pid, target))
+}
+
 /// Reads one line (1-based `line` number).
 pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
     if raw.len() > MAX_LINE {
@@ -369,6 +418,12 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
     let f = fields(rest).ok_or_else(|| err(line, format!("{name}: more than {MAX_FIELDS} key=value fields")))?;
     let ev = |kind| Ok(Line::Event(Event { line, ts, cpu, pid, comm: comm.clone(), kind }));
     match name {
+        "sched_switch" if get(&f, "prev_pid").is_none() && rest.contains(" ==> ") => {
+            let k = plugin_switch(rest).ok_or_else(|| {
+                err(line, "sched_switch: expected 'PREV_COMM:PREV_PID [PRIO] STATE ==> NEXT_COMM:NEXT_PID [PRIO]'")
+            })?;
+            ev(k)
+        }
         "sched_switch" => {
             let ps = get(&f, "prev_state").ok_or_else(|| err(line, "sched_switch: expected prev_state=STATE"))?;
             let prev_state = prev_state(ps).ok_or_else(|| {
@@ -382,6 +437,11 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
                 next_pid: num(&f, "next_pid", line, name)?,
                 next_prio: get(&f, "next_prio").and_then(|v| v.parse().ok()).unwrap_or(120),
             })
+        }
+        "sched_wakeup" | "sched_wakeup_new" | "sched_waking" if get(&f, "pid").is_none() => {
+            let (comm, pid, target_cpu) = plugin_wakeup(rest)
+                .ok_or_else(|| err(line, format!("{name}: expected pid=NUMBER or 'COMM:PID [PRIO] CPU:NNN'")))?;
+            ev(Kind::Wakeup { comm, pid, target_cpu, new: name == "sched_wakeup_new", waking: name == "sched_waking" })
         }
         "sched_wakeup" | "sched_wakeup_new" | "sched_waking" => ev(Kind::Wakeup {
             comm: text(&f, "comm", line, name)?,
@@ -470,6 +530,29 @@ mod tests {
             parse_line("a-1 [000] 1.0: sched_stat_runtime: comm=a pid=1", 1).unwrap(),
             Line::Skipped("sched_stat_runtime".into())
         );
+    }
+
+    /// libtraceevent's sched_switch plugin (trace-cmd report's default): names with colons
+    /// and spaces, `[prio]`, a wakeup with `success=` and `CPU:`.
+    #[test]
+    fn trace_cmd_plugin_text() {
+        let e =
+            event("kworker/0:1-12 [000] 1.000000: sched_switch: kworker/0:1:12 [120] R+ ==> Web Content:4242 [100]");
+        match e.kind {
+            Kind::Switch { prev_comm, prev_pid, prev_state, next_comm, next_pid, next_prio } => {
+                assert_eq!((prev_comm.as_str(), prev_pid, prev_state), ("kworker/0:1", 12, PrevState::Runnable));
+                assert_eq!((next_comm.as_str(), next_pid, next_prio), ("Web Content", 4242, 100));
+            }
+            k => panic!("{k:?}"),
+        }
+        let e = event("a-1 [003] 2.000000: sched_wakeup: ls:4734 [120] success=1 CPU:005");
+        assert!(
+            matches!(e.kind, Kind::Wakeup { ref comm, pid: 4734, target_cpu: Some(5), new: false, .. } if comm == "ls")
+        );
+        let e = event("a-1 [003] 2.000000: sched_wakeup_new: x y:9 [120] CPU:001");
+        assert!(matches!(e.kind, Kind::Wakeup { pid: 9, target_cpu: Some(1), new: true, .. }));
+        let e = parse_line("a-1 [000] 1.0: sched_switch: a:1 [120] ==> b:2 [120]", 4).unwrap_err();
+        assert!(e.message.contains("PREV_COMM:PREV_PID [PRIO] STATE ==>"), "{e}");
     }
 
     #[test]
