@@ -700,3 +700,12 @@ fn damaged_and_compressed_trace_dat_files_are_refused_plainly() {
     let e = ftrace::read_bytes(b"\x17\x08\x44tracing9\0\0\x08\0\x10\0\0").unwrap_err();
     assert!(e.message.contains("file version 9 is not read"), "{e}");
 }
+
+/// Found by the trace fuzz (issue 30): a wakeup on CPU 1023 naming `target_cpu=99999`
+/// left CPU 1023 out of the count, and reading the line's CPU then indexed past it (a panic).
+#[test]
+fn a_line_naming_a_cpu_beyond_the_limit_still_counts_its_own_cpu() {
+    let text = sw(0, "1.000000", 0, "R", 5) + "a-1 [1023] 1.000100: sched_wakeup: comm=b pid=6 target_cpu=99999\n";
+    let m = read(&text).unwrap();
+    assert_eq!(m.cpus, 1024);
+}

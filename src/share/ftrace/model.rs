@@ -333,12 +333,21 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
     m.events = events.len() as u64;
     let ncpu = events
         .iter()
-        .map(|e| match &e.kind {
-            Kind::Migrate { orig_cpu, dest_cpu, .. } => e.cpu.max(*orig_cpu).max(*dest_cpu),
-            Kind::Wakeup { target_cpu: Some(t), .. } => e.cpu.max(*t),
-            _ => e.cpu,
+        .map(|e| {
+            // A CPU a line names beyond MAX_CPUS is not the machine's (the line's own CPU is,
+            // and `finish` refuses it beyond MAX_CPUS): a wakeup on CPU 1023 naming
+            // target_cpu=99999 dropped 1023 from the count and indexed past it.
+            let named = match &e.kind {
+                Kind::Migrate { orig_cpu, dest_cpu, .. } => (*orig_cpu).max(*dest_cpu),
+                Kind::Wakeup { target_cpu: Some(t), .. } => *t,
+                _ => 0,
+            };
+            if named < MAX_CPUS {
+                e.cpu.max(named)
+            } else {
+                e.cpu
+            }
         })
-        .filter(|&c| c < MAX_CPUS)
         .max()
         .unwrap_or(0)
         .max(header_cpus.saturating_sub(1))
