@@ -426,3 +426,52 @@ fn trace_stats_reads_a_trace_dat() {
     assert!(dat.stdout.starts_with("755 events over 0.003772"), "{}", dat.stdout);
     assert_eq!(dat.stdout, txt.stdout);
 }
+
+/// `schedscope compare` (issue 30): a table for an email, at most 72 columns, in mmtests'
+/// rows; its numbers are the JSON's (to the 4 digits printed), its change column is B's
+/// mean against A's, and it closes with the link and both configs.
+#[test]
+fn compare_prints_an_email_table_whose_numbers_are_the_json_s() {
+    use schedscope::share::table;
+    let args = ["compare", "--set", "duration=30ms", "--b", "policy=eevdf", "--seeds", "3", "--jobs", "2"];
+    let text = cli(&args);
+    let js = cli(&[&args[..], &["--json"]].concat());
+    assert_eq!((text.status, js.status), (0, 0), "{}{}", text.stderr, js.stderr);
+    let v = json(&js.stdout);
+    let link = v["link"].as_str().unwrap();
+    for l in text.stdout.lines().filter(|l| *l != link) {
+        assert!(l.chars().count() <= table::WIDTH, "{} columns: {l}", l.chars().count());
+    }
+    let rows = v["rows"].as_array().expect("rows");
+    let nums = table::parse_numbers(&text.stdout);
+    assert_eq!(nums.len(), rows.len() * 3, "{}", text.stdout);
+    let close = |printed: f64, exact: f64| (printed - exact).abs() <= 6e-4 * exact.abs() + 1e-9;
+    for (metric, stat, a, b) in &nums {
+        let row = rows.iter().find(|r| r["metric"] == metric.as_str()).expect("the metric's row");
+        let key = match stat.as_str() {
+            "Min" => "min",
+            "Max" => "max",
+            _ => "mean",
+        };
+        let (ea, eb) = (row["a"][key].as_f64().unwrap(), row["b"][key].as_f64().unwrap());
+        assert!(close(*a, ea) && close(*b, eb), "{metric} {stat}: text {a} {b}, JSON {ea} {eb}");
+    }
+    // The last lines: the link, then A and B exactly (B's keys applied to A give B).
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    let n = lines.len();
+    assert_eq!((lines[n - 4], lines[n - 3]), ("link:", "?v=1&duration=30ms&seeds=3&compare=1&b.kernel=6.6"));
+    assert_eq!(lines[n - 2], "A: duration=30ms");
+    let mut b = schedscope::engine::config::Config::default();
+    b.set("duration", "30ms").unwrap();
+    for kv in lines[n - 1].strip_prefix("B: A with ").unwrap().split_whitespace() {
+        let (k, val) = kv.split_once('=').unwrap();
+        b.set(k, val).unwrap();
+    }
+    for (k, val) in b.to_pairs() {
+        assert_eq!(v["b"].as_array().unwrap().iter().find(|p| p[0] == k).unwrap()[1], val.as_str(), "{k}");
+    }
+    assert_eq!(b.get("policy").unwrap(), "eevdf");
+    let e = cli(&["compare", "--set", "duration=30ms"]);
+    assert_eq!(e.status, 2);
+    assert!(e.stderr.contains("--b: missing"), "{}", e.stderr);
+}

@@ -1,4 +1,4 @@
-//! The native command line: `presets`, `run`, `sweep`, `trace`, `validate`, `bench`, `help`.
+//! The native command line: `presets`, `run`, `sweep`, `compare`, `trace`, `validate`, `bench`, `help`.
 //!
 //! Hand-written parsing in two layers (as ripgrep does): `args` reads flags into a bag,
 //! each subcommand validates that bag into a config before anything runs. Every mistake
@@ -12,6 +12,7 @@
 pub mod api;
 mod args;
 mod bench;
+mod compare;
 mod report;
 mod run;
 mod share_adapter;
@@ -74,7 +75,7 @@ impl Out {
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str = "presets, run, sweep, trace, validate, bench, help";
+const SUBCOMMANDS: &str = "presets, run, sweep, compare, trace, validate, bench, help";
 
 /// Runs the CLI with `args` (without the program name); returns the exit status.
 pub fn main(args: Vec<String>) -> i32 {
@@ -115,6 +116,7 @@ pub fn dispatch(args: &[String]) -> Result<Out, CliError> {
         "presets" => presets(rest),
         "run" => run::run(rest),
         "sweep" => run::sweep(rest),
+        "compare" => compare::compare(rest),
         "trace" => trace::trace(rest),
         "validate" => validate::validate(rest),
         "bench" => bench::bench(rest),

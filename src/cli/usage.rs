@@ -35,6 +35,14 @@ Subcommands:
       --metric NAME             the figure of a grid or replicas (default: throughput, the
                                 main result; p99 wakeup latency is wakeup_latency_p99)
       --jobs N                  threads (default: every core); the output does not depend on it
+  compare --b KEY=VALUE... [--preset NAME] [--set KEY=VALUE]... [--seeds N] [--json]
+                                A (preset, --set) against B (A with each --b) over N seeds
+                                (default 5) as a plain-text table for an email (72 columns,
+                                mmtests layout: Min/Amean/Max, B's change in %), then the
+                                link and both configs
+      --metric NAME             a row (repeatable; default: throughput, wakeup latency
+                                p50/p99, context switches, migrations)
+      --link-base URL           put URL before the link's ?query (default: nothing)
   trace stats FILE [--json]     per task runtime, wait, sleep, wakeups, migrations, wakeup
                                 latency p50/p99/max, per CPU busy/idle of a recorded trace
   trace diff FILE [--preset NAME] [--set KEY=VALUE]... [--json]
