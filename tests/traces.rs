@@ -709,3 +709,30 @@ fn a_line_naming_a_cpu_beyond_the_limit_still_counts_its_own_cpu() {
     let m = read(&text).unwrap();
     assert_eq!(m.cpus, 1024);
 }
+
+/// Text dialects (issue 30): 6.x's five-character flag column (`dNs2.`, need-resched-lazy
+/// `L`), the TGID column `(1234)` / `(-----)`, `prev_state` as `R+` and as a number, names
+/// with spaces, colons and brackets, and Android systrace text inside Chrome JSON.
+#[test]
+fn text_dialects_flags_tgid_states_names_and_systrace_json() {
+    let lines = [
+        "  Web Content-4242  (4240) [001] dNs2. 10.000000: sched_switch: prev_comm=Web Content prev_pid=4242 \
+         prev_prio=120 prev_state=R+ ==> next_comm=kworker/1:2 [x] next_pid=77 next_prio=120",
+        "  kworker/1:2 [x]-77    (-----) [001] .L..1 10.000500: sched_switch: prev_comm=kworker/1:2 [x] \
+         prev_pid=77 prev_prio=120 prev_state=1 ==> next_comm=Web Content next_pid=4242 next_prio=120",
+        "  Web Content-4242  (4240) [001] d..2. 10.001000: sched_switch: prev_comm=Web Content prev_pid=4242 \
+         prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120",
+    ];
+    let text = lines.join("\n");
+    let m = read(&text).unwrap();
+    assert_eq!((m.events, m.bad_lines), (3, 0), "{:?}", m.notices);
+    let web = m.tasks.iter().find(|t| t.pid == 4242).unwrap();
+    let kw = m.tasks.iter().find(|t| t.pid == 77).unwrap();
+    assert_eq!((web.comm.as_str(), kw.comm.as_str()), ("Web Content", "kworker/1:2 [x]"));
+    assert_eq!((web.runtime, kw.runtime, web.wait), (1_000_000 - 500_000, 500_000, 500_000));
+    let json = serde_json::json!({ "traceEvents": [], "systemTraceEvents": format!("# tracer: nop\n{text}\n") });
+    let j = ftrace::read_bytes(json.to_string().as_bytes()).unwrap();
+    assert_eq!(figures(&j), figures(&m));
+    let e = ftrace::read_bytes(b"{\"traceEvents\": []}").unwrap_err();
+    assert!(e.message.contains("systemTraceEvents"), "{e}");
+}

@@ -298,6 +298,10 @@ fn phase(
                 int(&at, v, "a whole number")?;
                 notices.push(format!("{at}: ignored (every simulated task has the same weight)"));
             }
+            "dl-runtime" => notices.push(format!(
+                "{at}: ignored: SCHED_DEADLINE's runtime, or with SCHED_OTHER the task's custom slice \
+                 (EEVDF, sched_attr.sched_runtime, Linux 6.12), which the engine does not model per task"
+            )),
             k if IGNORED_PROPERTIES.contains(&k) => notices.push(format!("{at}: ignored (not simulated)")),
             k if k.starts_with("runtime") || k.starts_with("run") => {
                 p.run = p.run.saturating_add(micros(&at, v)?);

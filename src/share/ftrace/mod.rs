@@ -51,10 +51,30 @@ pub fn detect(head: &[u8]) -> Format {
     Format::Text
 }
 
-/// Reads a whole trace file of either kind (trace.dat or text) into a model.
+/// Reads a whole trace file into a model: a trace.dat, text of any dialect, or Chrome
+/// JSON holding systrace text (`systemTraceEvents`, what Android's systrace writes: the
+/// ftrace text is a string in the JSON).
 pub fn read_bytes(bytes: &[u8]) -> Result<Model, ReadError> {
     match detect(bytes) {
         Format::TraceDat => tracedat::read(bytes),
+        Format::Perfetto => {
+            #[derive(serde::Deserialize)]
+            struct Systrace {
+                #[serde(rename = "systemTraceEvents")]
+                text: Option<String>,
+            }
+            match serde_json::from_slice::<Systrace>(bytes) {
+                Ok(Systrace { text: Some(t) }) => read(&t),
+                Ok(_) => Err(ReadError {
+                    message: "a JSON trace without \"systemTraceEvents\" (systrace text): for schedscope's own \
+                              Perfetto export use the page's Import trace"
+                        .into(),
+                }),
+                Err(e) => {
+                    Err(ReadError { message: format!("line {}, column {}: not valid JSON: {e}", e.line(), e.column()) })
+                }
+            }
+        }
         _ => read(&String::from_utf8_lossy(bytes)),
     }
 }

@@ -228,3 +228,108 @@ fn loop_counts_below_one_follow_rt_app_and_are_noted() {
     has_notice(&r, "tasks.a.phases.p1.loop", "forever, so it alone is simulated");
     has_notice(&r, "tasks.b.loop", "never runs");
 }
+
+/// Every file of rt-app's `doc/examples` (rt-app 55cb0c0; GPL-2.0, so not copied here),
+/// with the dialect features and fields it uses and how this importer reads it. Checked
+/// by hand with `schedscope run --import FILE` on each file (2026-12-02): the 22 outside
+/// `merge/` import; the 6 in `merge/` are fragments that rt-app's `workgen` merges into one
+/// file (no `tasks`, or threads with only resources), refused with the reason.
+const EXAMPLES: &[(&str, &str, bool)] = &[
+    ("browser-long.json", "trailing-comma phases lock suspend resume priority loop", true),
+    ("browser-short.json", "trailing-comma phases lock suspend resume priority loop", true),
+    ("cpufreq_governor_efficiency/calibration.json", "trailing-comma phases instance loop", true),
+    ("cpufreq_governor_efficiency/dvfs.json", "trailing-comma phases timer instance cpus policy loop", true),
+    ("custom-slice.json", "comments trailing-comma dl-runtime priority policy loop", true),
+    ("merge/global.json", "global-only", false),
+    ("merge/resources.json", "resources-only", false),
+    ("merge/thread0.json", "resources lock", false),
+    ("merge/thread1.json", "resources lock", false),
+    ("merge/thread2.json", "resources lock", false),
+    ("merge/thread3.json", "resources lock", false),
+    ("mp3-long.json", "phases timer lock suspend resume cpus priority loop", true),
+    ("mp3-short.json", "phases timer lock suspend resume cpus priority loop", true),
+    ("spreading-tasks.json", "trailing-comma phases timer instance loop", true),
+    ("template.json", "comments timer instance lock loop", true),
+    ("tutorial/example1.json", "comments trailing-comma loop", true),
+    ("tutorial/example10.json", "comments lock loop taskgroup", true),
+    ("tutorial/example11.json", "comments phases lock loop taskgroup", true),
+    ("tutorial/example2.json", "comments timer instance lock loop", true),
+    ("tutorial/example3.json", "comments phases timer instance loop", true),
+    ("tutorial/example4.json", "comments suspend resume loop", true),
+    (
+        "tutorial/example5.json",
+        "comments trailing-comma phases timer instance lock suspend resume cpus priority loop",
+        true,
+    ),
+    ("tutorial/example6.json", "comments instance lock loop mem iorun", true),
+    ("tutorial/example7.json", "comments trailing-comma lock barrier loop", true),
+    ("tutorial/example8.json", "comments phases lock cpus loop", true),
+    ("tutorial/example9.json", "comments phases instance lock loop fork", true),
+    ("video-long.json", "trailing-comma bare-member phases timer lock suspend resume priority loop", true),
+    ("video-short.json", "trailing-comma bare-member phases timer lock suspend resume priority loop", true),
+];
+
+/// A snippet written here in rt-app's dialect per feature the examples use, and whether
+/// it imports (with a notice naming the field when it is approximated).
+fn feature_snippet(feature: &str) -> (String, bool) {
+    let t = |body: &str| format!("{{ \"tasks\": {{ \"t\": {{ \"run\": 1000, \"sleep\": 9000, {body} }} }} }}");
+    let s = match feature {
+        "comments" => "/* a */ { // b\n \"tasks\": { \"t\": { \"run\": 1000, \"sleep\": 9000 } } }".to_string(),
+        "trailing-comma" => "{ \"tasks\": { \"t\": { \"run\": 1000, \"sleep\": 9000, }, }, }".to_string(),
+        "bare-member" => t("\"suspend\", \"loop\": -1"),
+        "phases" => "{ \"tasks\": { \"t\": { \"phases\": { \"p1\": { \"loop\": 2, \"run\": 1000, \"sleep\": 1000 }, \
+                     \"p2\": { \"run\": 500, \"sleep\": 500 } } } } }"
+            .to_string(),
+        "timer" => t("\"timer\": { \"ref\": \"tick\", \"period\": 16000 }"),
+        "instance" => t("\"instance\": 4"),
+        "lock" => t("\"lock\": \"m\", \"unlock\": \"m\""),
+        "suspend" => t("\"suspend\": \"t\""),
+        "resume" => t("\"resume\": \"t\""),
+        "barrier" => t("\"barrier\": \"b\""),
+        "mem" => t("\"mem\": 1000"),
+        "iorun" => t("\"iorun\": 1000"),
+        "fork" => t("\"fork\": \"u\""),
+        "cpus" => t("\"cpus\": [0, 1,]"),
+        "priority" => t("\"priority\": -19"),
+        "policy" => t("\"policy\": \"SCHED_FIFO\""),
+        "dl-runtime" => t("\"policy\": \"SCHED_OTHER\", \"dl-runtime\": 100000"),
+        "taskgroup" => t("\"taskgroup\": \"/tg1\""),
+        "loop" => t("\"loop\": -1"),
+        "resources" => {
+            "{ \"resources\": { \"m\": { \"type\": \"mutex\" } }, \"tasks\": { \"t\": { \"lock\": \"m\" } } }"
+                .to_string()
+        }
+        "global-only" => "{ \"global\": { \"duration\": 2, \"calibration\": \"CPU0\", }, }".to_string(),
+        "resources-only" => "{ \"resources\": { \"m\": { \"type\": \"mutex\" } } }".to_string(),
+        other => panic!("no snippet for {other}"),
+    };
+    let ok = !matches!(feature, "resources" | "global-only" | "resources-only");
+    (s, ok)
+}
+
+#[test]
+fn every_rt_app_example_is_accounted_for() {
+    assert_eq!(EXAMPLES.len(), 28);
+    for (file, features, imports) in EXAMPLES {
+        let mut all_ok = true;
+        for f in features.split_whitespace() {
+            let (snippet, ok) = feature_snippet(f);
+            match import(&snippet) {
+                Ok(_) => assert!(ok, "{file}: {f} imported, expected a refusal"),
+                Err(e) => {
+                    assert!(!ok, "{file}: {f} refused: {e}\n{snippet}");
+                    assert!(!e.to_string().is_empty());
+                }
+            }
+            all_ok &= ok;
+        }
+        assert_eq!(all_ok, *imports, "{file}");
+    }
+    // The fragments' refusals name what is missing.
+    assert!(import(&feature_snippet("global-only").0).unwrap_err().to_string().contains("\"tasks\""));
+    let e = import(&feature_snippet("resources").0).unwrap_err();
+    assert!(e.to_string().contains("no thread ever runs"), "{e}");
+    // custom-slice.json's SCHED_OTHER dl-runtime: said plainly that it is not modelled.
+    let r = import(&feature_snippet("dl-runtime").0).unwrap();
+    has_notice(&r, "tasks.t.dl-runtime", "custom slice");
+}
