@@ -858,3 +858,22 @@ fn a_hand_built_trace_dat_reads_in_both_byte_orders() {
         assert_eq!(w.runs[1].how, RunEnd::Preempted);
     }
 }
+
+/// Per-CPU clock skew (issue 30's dialects): a wakeup stamped on CPU 0 a little after the
+/// wakee's switch-in on CPU 1 is not counted as a wakeup with a latency, and the notice
+/// says how many such switch-ins there were.
+#[test]
+fn a_wakeup_stamped_after_its_switch_in_is_noted_as_clock_skew() {
+    let text = sw(1, "1.000000", 5, "S", 0)
+        + &sw(1, "1.000100", 0, "R", 5)
+        + "a-9 [000] 1.000102: sched_wakeup: comm=t5 pid=5 prio=120 target_cpu=001\n"
+        + &sw(1, "1.000200", 5, "S", 0);
+    let m = read(&text).unwrap();
+    let t5 = m.tasks.iter().find(|t| t.pid == 5).unwrap();
+    assert_eq!((t5.wakeups, t5.latencies.len()), (0, 0));
+    assert!(
+        m.notices.iter().any(|n| n.starts_with("1 switch-ins of a sleeping task had no wakeup before them")),
+        "{:?}",
+        m.notices
+    );
+}

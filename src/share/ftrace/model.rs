@@ -14,6 +14,9 @@
 //! replay starts it there). A pid whose task died
 //! (`sched_process_exit` or `prev_state=X/Z`) and appears again is a new task (pid reuse).
 //! Migrations are counted as changes of the CPU a task runs on between two runs.
+//! Per-CPU clocks can disagree (`trace_clock=local`): a wakeup stamped on one CPU after the
+//! wakee's switch-in on another is not reordered (which of the two clocks is right is not
+//! known); such switch-ins are counted in a notice, and the wakeup after it is ignored.
 
 use std::collections::BTreeMap;
 
@@ -364,6 +367,9 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
     let mut inconsistent: Vec<String> = Vec::new();
     let mut cpu_seen = vec![false; ncpu as usize];
     let mut cpu_switched = vec![false; ncpu as usize];
+    // Switch-ins of a sleeping task with no wakeup before them, in a file that has wakeups.
+    let has_wakeups = events.iter().any(|e| matches!(e.kind, Kind::Wakeup { .. }));
+    let mut unwoken = 0u64;
 
     // The task a pid names now (a new one after the old one died).
     fn id(
@@ -474,7 +480,12 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
                     }
                     match live[n].st {
                         St::Runnable(q) if !first_seen || q != start => m.tasks[n].wait += t - q,
-                        St::Sleeping(s) => m.tasks[n].sleep += t - s,
+                        St::Sleeping(s) => {
+                            m.tasks[n].sleep += t - s;
+                            if has_wakeups {
+                                unwoken += 1;
+                            }
+                        }
                         _ => {}
                     }
                     if let Some(w) = live[n].woke.take() {
@@ -572,6 +583,12 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
     m.notices.extend(inconsistent.into_iter().take(MAX_NOTICES));
     if n_inconsistent > MAX_NOTICES {
         m.notices.push(format!("{} more lines contradict the trace before them", n_inconsistent - MAX_NOTICES));
+    }
+    if unwoken > 0 {
+        m.notices.push(format!(
+            "{unwoken} switch-ins of a sleeping task had no wakeup before them (its wakeup is stamped later \
+             on another CPU: per-CPU clock skew, or it was not traced): their wakeup latency is not counted"
+        ));
     }
     let silent = cpu_seen.iter().filter(|s| !**s).count();
     if silent > 0 {
