@@ -712,7 +712,8 @@ fn a_line_naming_a_cpu_beyond_the_limit_still_counts_its_own_cpu() {
 
 /// Text dialects (issue 30): 6.x's five-character flag column (`dNs2.`, need-resched-lazy
 /// `L`), the TGID column `(1234)` / `(-----)`, `prev_state` as `R+` and as a number, names
-/// with spaces, colons and brackets, and Android systrace text inside Chrome JSON.
+/// with spaces, colons and brackets, `irq_handler_entry` of arm64's `IPI` as an IPI mark,
+/// and Android systrace text inside Chrome JSON.
 #[test]
 fn text_dialects_flags_tgid_states_names_and_systrace_json() {
     let lines = [
@@ -733,6 +734,16 @@ fn text_dialects_flags_tgid_states_names_and_systrace_json() {
     let json = serde_json::json!({ "traceEvents": [], "systemTraceEvents": format!("# tracer: nop\n{text}\n") });
     let j = ftrace::read_bytes(json.to_string().as_bytes()).unwrap();
     assert_eq!(figures(&j), figures(&m));
+    // arm64's IPIs are interrupts named "IPI": a mark on the receiving CPU; others skipped.
+    let irqs = format!(
+        "{text}\n  <idle>-0 [001] d.h1. 10.000700: irq_handler_entry: irq=1 name=IPI\n  \
+         <idle>-0 [001] d.h1. 10.000800: irq_handler_entry: irq=5 name=eth0\n"
+    );
+    let m = read(&irqs).unwrap();
+    assert_eq!(m.ipis, vec![(10_000_700_000, 1, 1)]);
+    assert_eq!(m.skipped.get("irq_handler_entry"), Some(&1));
+    let tr = export::to_trace(&m);
+    assert!(tr.instants.iter().any(|i| matches!(i.kind, schedscope::engine::trace::InstantKind::Ipi { .. })));
     let e = ftrace::read_bytes(b"{\"traceEvents\": []}").unwrap_err();
     assert!(e.message.contains("systemTraceEvents"), "{e}");
 }

@@ -17,6 +17,8 @@
 //! TASK_PARKED (asleep) from 4.14, and 256 is TASK_WAKING before 4.14; the number alone
 //! does not say which era wrote it, so 64 is read as dead and 256 as runnable (newer
 //! `trace-cmd` prints letters, which are exact).
+//! `irq_handler_entry` of an interrupt named `IPI` (arm64's and RISC-V's IPIs are per-CPU
+//! interrupts) is an IPI mark on the CPU that received it; other interrupts are skipped.
 //! The parser never panics: every failure is a `LineError` naming the line and what was expected.
 
 use crate::engine::time::Ns;
@@ -356,6 +358,12 @@ fn plugin_wakeup(rest: &str) -> Option<(String, u32, Option<u32>)> {
     Some((comm, pid, target))
 }
 
+/// Whether an interrupt's name is an IPI's: `IPI` (arm64, RISC-V since 5.10/5.16), or a
+/// name whose words include `IPI`.
+pub fn is_ipi_name(n: &str) -> bool {
+    n.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w.eq_ignore_ascii_case("ipi"))
+}
+
 /// Reads one line (1-based `line` number).
 pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
     if raw.len() > MAX_LINE {
@@ -411,6 +419,7 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
     let used = matches!(name, "sched_switch" | "sched_wakeup" | "sched_wakeup_new" | "sched_waking")
         || matches!(name, "sched_migrate_task" | "sched_process_exit" | "cpu_idle")
         || name.starts_with("ipi_")
+        || name == "irq_handler_entry"
         || name.starts_with("hrtimer_");
     if !used {
         return Ok(Line::Skipped(name.to_string()));
@@ -464,6 +473,13 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
             let cpu_id = get(&f, "cpu_id").and_then(|v| v.parse().ok()).unwrap_or(cpu);
             ev(Kind::CpuIdle { state: if state >= u32::MAX as u64 { None } else { Some(state as u32) }, cpu: cpu_id })
         }
+        "irq_handler_entry" => match get(&f, "name") {
+            // arm64 and RISC-V IPIs are per-CPU interrupts named "IPI" (arch/arm64/kernel/smp.c:
+            // request_percpu_irq(..., ipi_handler, "IPI", ...)): a mark on the receiving CPU
+            // (the sender is not in the event).
+            Some(n) if is_ipi_name(n) => ev(Kind::Ipi { name: format!("irq_handler_entry {n}"), target: Some(cpu) }),
+            _ => Ok(Line::Skipped(name.to_string())),
+        },
         n if n.starts_with("ipi_") => {
             let target = get(&f, "cpu").or_else(|| get(&f, "target_cpu")).and_then(|v| v.parse().ok());
             ev(Kind::Ipi { name: n.to_string(), target })

@@ -18,7 +18,8 @@
 //! the events the model uses are decoded by their format's field offsets: `sched_switch`,
 //! `sched_wakeup`, `sched_wakeup_new`, `sched_waking`, `sched_migrate_task`,
 //! `sched_process_exit`, `cpu_idle`, `ipi_*` (its target CPU when the event has a `cpu`
-//! field), others counted as skipped by name. `prev_state` is turned into a letter as the
+//! field), `irq_handler_entry` of an `IPI` (as the text reader reads it), others counted
+//! as skipped by name. `prev_state` is turned into a letter as the
 //! file's own `print fmt` says (its `{ 0x1, "S" }` pairs: the state bits of the kernel
 //! that wrote it; no bit set is `R`), so 64 is `x` (dead) on 4.8 and `P` (parked) on 4.14,
 //! exactly as `trace-cmd report` prints them.
@@ -675,6 +676,13 @@ impl<'m> Decoder<'m> {
                 }
             }
             n if n.starts_with("ipi_") => Kind::Ipi { name: n.to_string(), target: p(num("cpu")) },
+            "irq_handler_entry" => {
+                let irq = text("name");
+                if !super::parse::is_ipi_name(&irq) {
+                    return Decoded::Skipped(name);
+                }
+                Kind::Ipi { name: format!("irq_handler_entry {irq}"), target: Some(cpu) }
+            }
             n if n.starts_with("hrtimer_") => Kind::Hrtimer { name: n.to_string() },
             other => return Decoded::Skipped(other),
         };
