@@ -815,6 +815,9 @@ pub fn parse_features(kernel: Kernel, v: &str) -> Result<Vec<String>, String> {
                 format!("kernel {} has no feature '{name}' (it has {})", kernel.name(), list.join(" "))
             });
         };
+        if want[i] == Some(!on) {
+            return Err(format!("both {name} and NO_{name} are given (say one)"));
+        }
         want[i] = Some(on);
     }
     Ok(defs
