@@ -48,8 +48,8 @@
 //! The pick after a preemption is `pick_next_task_fair`'s `simple:` path (put_prev, then
 //! `pick_next_entity(cfs_rq, NULL)`), as without CONFIG_FAIR_GROUP_SCHED: the preempted
 //! task competes as any queued task, so RUN_TO_PARITY acts at wakeup only (with
-//! FAIR_GROUP_SCHED the pick also sees curr and its stash). The wakeup check uses curr's
-//! vruntime as last charged (the kernel first calls `update_curr`).
+//! FAIR_GROUP_SCHED the pick also sees curr and its stash). The simulator charges curr
+//! (`update_curr`, so `update_deadline`) before every enqueue and wakeup check (`sim::wakeup`).
 //! NOT modelled: 6.12's DELAY_DEQUEUE and DELAY_ZERO (a sleeping task with negative lag
 //! staying queued, ineligible, until picked or its lag reaches 0): a task that blocks here
 //! leaves the runqueue at once, as with NO_DELAY_DEQUEUE. Custom slices (`sched_attr`

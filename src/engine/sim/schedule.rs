@@ -150,6 +150,19 @@ impl Sim {
         Some(task)
     }
 
+    /// `update_curr` on core `c` from outside its own events (a remote enqueue): charges a
+    /// running `curr` up to the cursor and lets it run on. True if the charge asked to
+    /// reschedule it (EEVDF `update_deadline`); the flag is then set (`interrupt`).
+    pub(super) fn update_curr(&mut self, c: usize) -> bool {
+        if !self.cores[c].running {
+            return false;
+        }
+        let before = self.cores[c].need_resched;
+        self.interrupt(c);
+        self.resume(c);
+        !before && self.cores[c].need_resched
+    }
+
     /// Lets `curr` continue its burst from the cursor.
     pub(super) fn resume(&mut self, c: usize) {
         let Some(task) = self.cores[c].curr else { return };

@@ -1,5 +1,17 @@
 //! The wakeup path: `try_to_wake_up`, `select_task_rq` (wake_affine, `select_idle_sibling`),
 //! `resched_curr`'s IPI or polling flag, and the events that deliver them (kernel/sched/core.c, fair.c).
+//!
+//! UPDATE_CURR. Every enqueue charges the target's running `curr` first: `enqueue_entity`
+//! opens with `update_curr(cfs_rq)` in every era modelled (2.6.23-5.15 kernel/sched_fair.c
+//! and kernel/sched/fair.c; 6.6 and 6.12 call it before `place_entity`, so V includes curr's
+//! latest run), and the wakeup check charges again (5.15 `check_preempt_wakeup`:
+//! `update_curr(cfs_rq_of(se))` before `wakeup_preempt_entity`; 6.6/6.12
+//! `check_preempt_wakeup_fair`: `update_curr(cfs_rq)` before `pick_eevdf`, read in a
+//! 6.12.67 tree). So a remote wakeup (`ttwu_remote`, direct) and a wake-list flush on a
+//! busy core decide on curr's vruntime as of the wakeup, not as of its last tick: `activate`
+//! calls `Sim::update_curr`. If EEVDF's `update_deadline` reschedules curr in that charge,
+//! the check finds `TIF_NEED_RESCHED` set and returns; the reschedule is delivered as a
+//! wakeup preemption's would be. Not charged: a migration's enqueue (`sim::balance`).
 
 use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
@@ -165,7 +177,7 @@ impl Sim {
             }
             return;
         }
-        self.activate(w, prev, target, t);
+        let resched = self.activate(w, prev, target, t);
         if Some(target) == waker {
             if self.rec.on() {
                 self.why_delivery(w, Delivery::Local);
@@ -189,7 +201,9 @@ impl Sim {
                 self.why_delivery(w, Delivery::KickPending);
             }
         } else if let Some(curr) = self.cores[target].curr {
-            if self.preempt_check(target, curr, w) {
+            // update_deadline's resched_curr during the enqueue's update_curr: the wakeup
+            // check then finds TIF_NEED_RESCHED set and returns (`test_tsk_need_resched`).
+            if resched || self.preempt_check(target, curr, w) {
                 self.cores[target].need_resched = true;
                 let pending = self.cores[target].kick_pending;
                 if self.rec.on() {
@@ -208,12 +222,15 @@ impl Sim {
     }
 
     /// ttwu_do_activate: the enqueue on `target` at `t`, and the idle-length average.
-    fn activate(&mut self, w: usize, prev: usize, target: usize, t: Ns) {
+    /// True if charging `curr` first asked to reschedule it (module doc: UPDATE_CURR).
+    fn activate(&mut self, w: usize, prev: usize, target: usize, t: Ns) -> bool {
+        let resched = self.update_curr(target);
         self.policy.enqueue(&mut self.se, target, w, Arrival::Wakeup { from: prev }, t);
         self.tasks[w].queued_at = t;
 
         // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths.
         self.update_avg_idle(target, t);
+        resched
     }
 
     /// sched_ttwu_pending, in the target's IPI handler (or its idle loop when it polled):
@@ -227,9 +244,9 @@ impl Sim {
             let w = w as usize;
             self.overhead(c, Overhead::Wakeup, self.prof.ttwu);
             let t = self.cursor(c);
-            self.activate(w, prev as usize, c, t);
+            let resched = self.activate(w, prev as usize, c, t);
             if let Some(curr) = self.cores[c].curr {
-                if curr != w && self.preempt_check(c, curr, w) {
+                if curr != w && (resched || self.preempt_check(c, curr, w)) {
                     self.cores[c].need_resched = true;
                 }
             }

@@ -1,0 +1,64 @@
+//! Wakeup preemption and the scheduling classes: each mechanism's defining behaviour, in scripted runs.
+
+use std::sync::Arc;
+
+use schedscope::engine::config::Config;
+use schedscope::engine::time::{Ns, MS, US};
+use schedscope::engine::workload::replay::{Op, Program, ReplayTask};
+use schedscope::engine::{run_replay, Metrics};
+
+fn cfg(sets: &[(&str, &str)]) -> Config {
+    let mut c = Config::default();
+    for (k, v) in sets {
+        c.set(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+    }
+    c
+}
+
+fn task(name: &str, cpu: usize, ops: Vec<Op>) -> ReplayTask {
+    ReplayTask { name: name.to_string(), pid: 0, nice: 0, cpu, ops }
+}
+
+fn replay(c: &Config, tasks: Vec<ReplayTask>) -> Metrics {
+    run_replay(c, None, Arc::new(Program { tasks })).expect("valid config").metrics
+}
+
+/// The latency of W's one wakeup: W shares core 1 with the hog H, blocks after `w_runs`,
+/// and X, busy on core 0, wakes it at `at` (between two of core 1's ticks at HZ=250), so
+/// W's enqueue and the preemption check happen on core 1 from outside, while H runs.
+fn remote_wake_latency_us(kernel: &str, h_first: bool, w_runs: Ns, at: Ns) -> f64 {
+    let c = cfg(&[("kernel", kernel), ("cores", "2"), ("hz", "250"), ("duration", "100ms")]);
+    let w_ops = vec![Op::Run(w_runs), Op::Block, Op::Run(100 * US), Op::Exit];
+    let h = task("h", 1, vec![Op::Run(40 * MS), Op::Exit]);
+    let (tasks, w) = if h_first { (vec![h, task("w", 1, w_ops)], 1) } else { (vec![task("w", 1, w_ops), h], 0) };
+    let mut tasks = tasks;
+    tasks.push(task("x", 0, vec![Op::Run(at), Op::Wake(w), Op::Run(20 * MS), Op::Exit]));
+    let m = replay(&c, tasks);
+    assert_eq!(m.wakeup_latency_us.count, 1, "W's one wakeup");
+    m.wakeup_latency_us.max
+}
+
+#[test]
+fn cfs_charges_curr_before_the_wakeup_preemption_check() {
+    // 4.17, 2 CPUs: wakeup granularity 2 ms. W runs 1 ms first and blocks; H runs on
+    // alone and was last charged at the 8 ms tick. At 11 ms X wakes W: `enqueue_entity`
+    // opens with `update_curr`, so H's vruntime includes the 3 ms since the tick and its
+    // lead over W exceeds the granularity: W preempts at once (an IPI away). Charged only
+    // at the tick, H's lead stays under it and W waits for the 12 ms tick and beyond.
+    let lat = remote_wake_latency_us("4.17", false, MS, 11 * MS);
+    assert!(lat < 50.0, "W waited {lat} us");
+}
+
+#[test]
+fn eevdf_charges_curr_before_pick_eevdf_at_a_wakeup() {
+    // 6.6, 2 CPUs: base slice 1.5 ms, no hrtick, HZ=250. W runs 1 ms first and blocks with
+    // lag -0.5 ms; H runs alone, its deadline renewed at the 4 and 8 ms ticks (to 8.5 ms of
+    // vruntime). X wakes W at 11 ms. `enqueue_entity` and `check_preempt_wakeup_fair` call
+    // `update_curr` first: H's vruntime is 10 ms, `update_deadline` renews its deadline to
+    // 11.5 (H alone until the enqueue: no reschedule), W is placed at V + 1 ms, ineligible:
+    // no preemption, and H's deadline is not reached at the 12 ms tick, only at 16 ms.
+    // With H as last charged at 8 ms (the old engine), its deadline stayed 8.5: the 12 ms
+    // tick renewed it with W queued and W ran at 12 ms, 1 ms after its wakeup.
+    let lat = remote_wake_latency_us("6.6", false, MS, 11 * MS);
+    assert!((4_900.0..5_100.0).contains(&lat), "W waited {lat} us");
+}
