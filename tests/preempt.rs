@@ -62,3 +62,35 @@ fn eevdf_charges_curr_before_pick_eevdf_at_a_wakeup() {
     let lat = remote_wake_latency_us("6.6", false, MS, 11 * MS);
     assert!((4_900.0..5_100.0).contains(&lat), "W waited {lat} us");
 }
+
+/// W runs 2 ms first on core 1 (H waits), then blocks with negative lag; X on core 0
+/// wakes it at 2.5 ms while core 2 idles. (W's wakeup latency in us, migrations).
+fn delayed_wake(features: &str) -> (f64, u64) {
+    let c = cfg(&[("kernel", "6.12"), ("cores", "3"), ("hz", "250"), ("duration", "100ms"), ("features", features)]);
+    let m = replay(
+        &c,
+        vec![
+            task("w", 1, vec![Op::Run(2 * MS), Op::Block, Op::Run(100 * US), Op::Exit]),
+            task("h", 1, vec![Op::Run(40 * MS), Op::Exit]),
+            task("x", 0, vec![Op::Run(2500 * US), Op::Wake(0), Op::Run(20 * MS), Op::Exit]),
+        ],
+    );
+    assert_eq!(m.wakeup_latency_us.count, 1, "W's one wakeup");
+    (m.wakeup_latency_us.max, m.migrations)
+}
+
+#[test]
+fn delay_dequeue_keeps_an_ineligible_sleeper_queued_and_wakes_it_in_place() {
+    // 6.12 (DELAY_DEQUEUE on by default): W sleeps after running ahead of V (ineligible),
+    // so it stays on core 1's runqueue, delayed. X's wakeup finds it still queued
+    // (`p->on_rq`): `ttwu_runnable` requeues it there without `select_task_rq`, so it does
+    // not move to the idle core 2; still ineligible, it waits for H's slice to end at a
+    // later tick. With NO_DELAY_DEQUEUE it left the runqueue when it slept and
+    // `select_idle_sibling` sends it to core 2, where it runs at once.
+    let (lat, migrations) = delayed_wake("");
+    assert_eq!(migrations, 0, "woken in place");
+    assert!(lat > 1_000.0, "it waits on core 1 behind H: {lat} us");
+    let (lat, migrations) = delayed_wake("NO_DELAY_DEQUEUE");
+    assert_eq!(migrations, 1, "moved to the idle core");
+    assert!(lat < 1_000.0, "{lat} us");
+}

@@ -34,8 +34,7 @@
 //!   exclusive pipe waits of 5.6 (`workload::hackbench`). Its `ttwu_queue_cond` has 6.0's
 //!   idle-target clause as a stable backport; 5.15.0's (WF_ON_CPU) is modelled as 4.17's.
 //! - `6.6`: EEVDF replaces CFS's pick (147f3efaa241); base_slice 0.75 ms (v6.6.0).
-//! - `6.12`: EEVDF with PREEMPT_SHORT and PLACE_REL_DEADLINE modelled; its DELAY_DEQUEUE
-//!   (and DELAY_ZERO) is NOT modelled: a sleeping task leaves the runqueue at once.
+//! - `6.12`: EEVDF with PREEMPT_SHORT, PLACE_REL_DEADLINE, DELAY_DEQUEUE and DELAY_ZERO.
 
 use serde::{Deserialize, Serialize};
 
@@ -158,6 +157,10 @@ pub enum Feat {
     PreemptShort,
     /// 6.12: a migrated task keeps its deadline relative to its vruntime.
     PlaceRelDeadline,
+    /// 6.12: a task that sleeps while ineligible stays queued until picked or woken.
+    DelayDequeue,
+    /// 6.12: a delayed task's positive lag is clipped to 0 at its dequeue or wakeup.
+    DelayZero,
 }
 
 const fn f(name: &'static str, feat: Option<Feat>, default: bool) -> FeatureDef {
@@ -306,8 +309,8 @@ const F_66: &[FeatureDef] = &[
     f("HZ_BW", None, true),
 ];
 // 6.12 kernel/sched/features.h (v6.12.0, the whole file; no HZ_BW, DOUBLE_TICK still there).
-// DELAY_DEQUEUE and DELAY_ZERO are listed but NOT modelled (`policy::eevdf` says why):
-// the engine dequeues a sleeping task at once, as NO_DELAY_DEQUEUE does.
+// DELAY_DEQUEUE and DELAY_ZERO (both on) are modelled in `policy::eevdf` and `sim::wakeup`.
+// PICK_BUDDY is not in 6.12.0 (a later patch, backported to 6.12.y stable).
 const F_612: &[FeatureDef] = &[
     f("PLACE_LAG", Some(Feat::PlaceLag), true),
     f("PLACE_DEADLINE_INITIAL", Some(Feat::PlaceDeadlineInitial), true),
@@ -316,8 +319,8 @@ const F_612: &[FeatureDef] = &[
     f("PREEMPT_SHORT", Some(Feat::PreemptShort), true),
     f("NEXT_BUDDY", None, false),
     f("CACHE_HOT_BUDDY", None, true),
-    f("DELAY_DEQUEUE", None, true),
-    f("DELAY_ZERO", None, true),
+    f("DELAY_DEQUEUE", Some(Feat::DelayDequeue), true),
+    f("DELAY_ZERO", Some(Feat::DelayZero), true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
     f("HRTICK_DL", None, false),
@@ -730,6 +733,8 @@ const ALL_FEATS: &[Feat] = &[
     Feat::PlaceDeadlineInitial,
     Feat::PreemptShort,
     Feat::PlaceRelDeadline,
+    Feat::DelayDequeue,
+    Feat::DelayZero,
 ];
 
 /// Parses a `features` value for `kernel` into canonical overrides: only the names whose

@@ -1,4 +1,4 @@
-//! EEVDF as released in 6.6 and 6.12: lag, eligibility, virtual deadlines, RUN_TO_PARITY, PLACE_LAG.
+//! EEVDF as released in 6.6 and 6.12: lag, eligibility, virtual deadlines, RUN_TO_PARITY, PLACE_LAG, DELAY_DEQUEUE.
 //!
 //! Follows kernel/sched/fair.c of v6.6.0 and v6.12.0 (read in full; see
 //! `notes/r1-sched-eras.md`, sections 6.6 and 6.12). Per core:
@@ -50,10 +50,19 @@
 //! task competes as any queued task, so RUN_TO_PARITY acts at wakeup only (with
 //! FAIR_GROUP_SCHED the pick also sees curr and its stash). The simulator charges curr
 //! (`update_curr`, so `update_deadline`) before every enqueue and wakeup check (`sim::wakeup`).
-//! NOT modelled: 6.12's DELAY_DEQUEUE and DELAY_ZERO (a sleeping task with negative lag
-//! staying queued, ineligible, until picked or its lag reaches 0): a task that blocks here
-//! leaves the runqueue at once, as with NO_DELAY_DEQUEUE. Custom slices (`sched_attr`
-//! `sched_runtime`) and NEXT_BUDDY are not modelled either.
+//! - 6.12 DELAY_DEQUEUE (on; fair.c v6.12 `dequeue_entity`, read in a 6.12.67 tree): a
+//!   task that sleeps while not eligible is not dequeued (`set_delayed`): it stays in the
+//!   queue, counted in V and in nr_running, until `pick_next_entity` picks it (then
+//!   `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` saves its lag, dequeues it and the
+//!   pick starts `again`) or it is woken: core.c `ttwu_runnable` finds it still queued and
+//!   calls `enqueue_task(ENQUEUE_DELAYED)` -> `requeue_delayed_entity` on that CPU, without
+//!   `select_task_rq` (`sim::wakeup`), then `wakeup_preempt`. DELAY_ZERO: a positive lag
+//!   is clipped to 0 at that dequeue (`finish_delayed_dequeue_entity`), and a delayed task
+//!   woken with positive lag is placed again at V with lag 0 (`requeue_delayed_entity`).
+//!   An exiting task is never delayed (`task_dead_fair` dequeues it). The load balancer
+//!   here does not move a delayed task (simplified; 6.12.0's `detach_tasks` can).
+//!
+//! Not modelled: custom slices (`sched_attr` `sched_runtime`) and NEXT_BUDDY (off).
 
 use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, VRUNTIME_BASE};
 use crate::engine::config::Config;
@@ -87,6 +96,11 @@ pub struct Eevdf {
     place_rel_deadline: bool,
     /// PLACE_REL_DEADLINE: `deadline - vruntime` of a task taken off a queue to migrate.
     rel_deadline: Vec<Option<u64>>,
+    /// 6.12 DELAY_DEQUEUE and DELAY_ZERO.
+    delay_dequeue: bool,
+    delay_zero: bool,
+    /// `se->sched_delayed` per task: asleep but still on its runqueue (grown on demand).
+    sched_delayed: Vec<bool>,
 }
 
 impl Eevdf {
@@ -104,7 +118,52 @@ impl Eevdf {
             preempt_short: fs.has(Feat::PreemptShort),
             place_rel_deadline: fs.has(Feat::PlaceRelDeadline),
             rel_deadline: Vec::new(),
+            delay_dequeue: fs.has(Feat::DelayDequeue),
+            delay_zero: fs.has(Feat::DelayZero),
+            sched_delayed: Vec::new(),
         }
+    }
+
+    fn is_delayed(&self, task: usize) -> bool {
+        self.sched_delayed.get(task).copied().unwrap_or(false)
+    }
+
+    fn set_delayed(&mut self, task: usize, on: bool) {
+        if self.sched_delayed.len() <= task {
+            self.sched_delayed.resize(task + 1, false);
+        }
+        self.sched_delayed[task] = on;
+    }
+
+    /// `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` from `pick_next_entity`: the
+    /// picked task was delayed; its lag is saved now (`update_entity_lag`, while it still
+    /// counts in V) and it leaves the queue; DELAY_ZERO clips a positive lag to 0
+    /// (`finish_delayed_dequeue_entity`).
+    fn finish_delayed_dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize) {
+        self.save_lag(se, c, task);
+        remove(&mut self.rqs[c].queue, task);
+        self.set_delayed(task, false);
+        if self.delay_zero && se[task].vlag > 0 {
+            se[task].vlag = 0;
+        }
+    }
+
+    /// `requeue_delayed_entity` (6.12): a delayed task is woken where it is queued. With
+    /// DELAY_ZERO, if its lag has turned positive it is placed again at V with lag 0
+    /// (`place_entity(cfs_rq, se, 0)`, taken off the tree first so V excludes it).
+    fn requeue_delayed(&mut self, se: &mut [SchedEntity], c: usize, task: usize) {
+        if self.delay_zero {
+            self.save_lag(se, c, task);
+            if se[task].vlag > 0 {
+                remove(&mut self.rqs[c].queue, task);
+                let v = self.avg_vruntime(se, c);
+                se[task].vlag = 0;
+                se[task].vruntime = v;
+                se[task].deadline = v + self.vslice(se[task].weight);
+                self.rqs[c].queue.push(task);
+            }
+        }
+        self.set_delayed(task, false);
     }
 
     /// avg_vruntime: V over curr + queued (weighted mean, rounded down).
@@ -158,6 +217,12 @@ impl Eevdf {
 
 impl Policy for Eevdf {
     fn enqueue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, how: Arrival, _now: Ns) {
+        if self.is_delayed(task) {
+            // ttwu_runnable -> enqueue_task(ENQUEUE_DELAYED): still queued here.
+            debug_assert!(self.rqs[c].queue.contains(&task), "a delayed task is woken on its own queue");
+            self.requeue_delayed(se, c, task);
+            return;
+        }
         // place_entity
         let v = self.avg_vruntime(se, c);
         let vs = self.vslice(se[task].weight);
@@ -199,7 +264,12 @@ impl Policy for Eevdf {
 
     #[inline(always)] // into `Sim::pick_loop` through `AnyPolicy::pick_next`
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, _now: Ns) -> Option<usize> {
-        let t = self.pick(se, c, None)?;
+        let mut t = self.pick(se, c, None)?;
+        while self.is_delayed(t) {
+            // pick_next_entity: a delayed pick is dequeued, and pick_task_fair goes `again`.
+            self.finish_delayed_dequeue(se, c, t);
+            t = self.pick(se, c, None)?;
+        }
         let rq = &mut self.rqs[c];
         remove(&mut rq.queue, t);
         rq.curr = Some(t);
@@ -223,6 +293,25 @@ impl Policy for Eevdf {
         let rq = &mut self.rqs[c];
         rq.curr = None;
         rq.resched = false;
+    }
+
+    fn block_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) {
+        // 6.12 dequeue_entity(DEQUEUE_SLEEP): `if (sched_feat(DELAY_DEQUEUE) && delay &&
+        // !entity_eligible(cfs_rq, se))` set_delayed and stay: put_prev_entity puts it back
+        // in the tree (it is still `on_rq`), where it competes until picked.
+        if self.delay_dequeue && se[task].vruntime > self.avg_vruntime(se, c) {
+            let rq = &mut self.rqs[c];
+            rq.curr = None;
+            rq.resched = false;
+            rq.queue.push(task);
+            self.set_delayed(task, true);
+            return;
+        }
+        self.dequeue_curr(se, c, task, now);
+    }
+
+    fn delayed(&self, task: usize) -> bool {
+        self.is_delayed(task)
     }
 
     fn update_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, delta: Ns) {
@@ -482,5 +571,58 @@ mod tests {
             let rel = se[1].deadline - se[1].vruntime;
             assert_eq!(rel == 123, keep, "{} '{features}': {rel}", k.name());
         }
+    }
+
+    #[test]
+    fn delay_dequeue_keeps_an_ineligible_sleeper_queued_until_it_is_picked() {
+        for (features, delays) in [("", true), ("NO_DELAY_DEQUEUE", false)] {
+            let mut p = Eevdf::new(&cfg(Kernel::V612, features));
+            let mut se = nice0(2);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+            let t = p.pick_next(&mut se, 0, 0).unwrap();
+            let other = 1 - t;
+            // curr runs ahead of V (ineligible) and sleeps.
+            p.update_curr(&mut se, 0, t, 4 * p.base_slice);
+            assert!(se[t].vruntime > p.avg_vruntime(&se, 0));
+            p.block_curr(&mut se, 0, t, 0);
+            assert_eq!(p.delayed(t), delays, "'{features}'");
+            assert_eq!(p.queued(0).contains(&t), delays, "'{features}': still on the runqueue");
+            // The other task is picked; when it leaves, the delayed task is the only
+            // candidate: the pick dequeues it and finds nothing to run.
+            assert_eq!(p.pick_next(&mut se, 0, 0), Some(other));
+            p.dequeue_curr(&mut se, 0, other, 0);
+            assert_eq!(p.pick_next(&mut se, 0, 0), None, "'{features}': nothing runnable");
+            assert!(!p.delayed(t) && p.queued(0).is_empty());
+            if delays {
+                // Alone on the queue it was at V: its lag was spent while delayed.
+                assert_eq!(se[t].vlag, 0);
+            } else {
+                assert!(se[t].vlag < 0, "the lag saved when it slept");
+            }
+        }
+    }
+
+    #[test]
+    fn a_delayed_task_woken_with_positive_lag_is_placed_again_at_zero_lag() {
+        let mut p = Eevdf::new(&cfg(Kernel::V612, ""));
+        let mut se = nice0(2);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+        let t = p.pick_next(&mut se, 0, 0).unwrap();
+        let other = 1 - t;
+        p.update_curr(&mut se, 0, t, 2 * p.base_slice);
+        p.block_curr(&mut se, 0, t, 0);
+        assert!(p.delayed(t));
+        // The other task runs far past it: the sleeper's lag turns positive while delayed.
+        assert_eq!(p.pick_next(&mut se, 0, 0), Some(other));
+        p.update_curr(&mut se, 0, other, 8 * p.base_slice);
+        p.put_prev(&mut se, 0, other, 0);
+        // V over the queue less the delayed task: the other task's vruntime.
+        let v_without = se[other].vruntime;
+        p.enqueue(&mut se, 0, t, Arrival::Wakeup { from: 0 }, 0);
+        assert!(!p.delayed(t));
+        assert_eq!(se[t].vruntime, v_without, "requeue_delayed_entity: placed at V, lag 0");
+        assert_eq!(se[t].deadline - se[t].vruntime, p.base_slice);
     }
 }

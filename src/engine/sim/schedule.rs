@@ -332,7 +332,12 @@ impl Sim {
                 }
                 Step::Block | Step::SleepUntil(_) | Step::Exit => {
                     let t = self.cursor(c);
-                    self.policy.dequeue_curr(&mut self.se, c, n, t);
+                    if matches!(step, Step::Exit) {
+                        self.policy.dequeue_curr(&mut self.se, c, n, t);
+                    } else {
+                        // dequeue_task(DEQUEUE_SLEEP): 6.12 DELAY_DEQUEUE may keep it queued.
+                        self.policy.block_curr(&mut self.se, c, n, t);
+                    }
                     self.release_curr(c);
                     self.cores[c].need_resched = false;
                     let tk = &mut self.tasks[n];

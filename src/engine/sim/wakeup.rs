@@ -83,12 +83,16 @@ impl Sim {
             return;
         }
         let prev = self.tasks[w].core;
-        let target = self.select_core(w, waker, sync);
+        // 6.12 DELAY_DEQUEUE: a task still on its runqueue (`p->on_rq`, `sched_delayed`) is
+        // woken by `ttwu_runnable`, before `select_task_rq` and the wake list: it is requeued
+        // where it is (`enqueue_task(ENQUEUE_DELAYED)`, core.c v6.12).
+        let delayed = self.policy.delayed(w);
+        let target = if delayed { prev } else { self.select_core(w, waker, sync) };
         let why = self.rec.explaining(self.now);
         if why {
             self.why_wake(w, waker, sync, target);
         }
-        let queued = waker.is_some_and(|c| c != target && self.ttwu_queues_to(c, target));
+        let queued = !delayed && waker.is_some_and(|c| c != target && self.ttwu_queues_to(c, target));
         let sys = waker.is_some_and(|c| self.in_task_context(c));
         let t = match waker {
             Some(c) => {
