@@ -157,6 +157,11 @@ pub enum Feat {
     PreemptShort,
     /// 6.12: a migrated task keeps its deadline relative to its vruntime.
     PlaceRelDeadline,
+    /// CFS (3.11-5.15): the task a wakeup preempted is preferred at the next pick (LAST_BUDDY).
+    LastBuddy,
+    /// CFS (3.11-5.15): every woken task is preferred at the next pick (NEXT_BUDDY), not
+    /// only one that preempted (which is always marked).
+    NextBuddy,
     /// 6.12: a task that sleeps while ineligible stays queued until picked or woken.
     DelayDequeue,
     /// 6.12: a delayed task's positive lag is clipped to 0 at its dequeue or wakeup.
@@ -208,8 +213,8 @@ const F_DEVEL: &[FeatureDef] = &[
 const F_311: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
-    f("NEXT_BUDDY", None, false),
-    f("LAST_BUDDY", None, true),
+    f("NEXT_BUDDY", Some(Feat::NextBuddy), false),
+    f("LAST_BUDDY", Some(Feat::LastBuddy), true),
     f("CACHE_HOT_BUDDY", None, true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("ARCH_POWER", None, true),
@@ -226,8 +231,8 @@ const F_311: &[FeatureDef] = &[
 const F_417: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
-    f("NEXT_BUDDY", None, false),
-    f("LAST_BUDDY", None, true),
+    f("NEXT_BUDDY", Some(Feat::NextBuddy), false),
+    f("LAST_BUDDY", Some(Feat::LastBuddy), true),
     f("CACHE_HOT_BUDDY", None, true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
@@ -254,8 +259,8 @@ const F_417: &[FeatureDef] = &[
 const F_515: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
-    f("NEXT_BUDDY", None, false),
-    f("LAST_BUDDY", None, true),
+    f("NEXT_BUDDY", Some(Feat::NextBuddy), false),
+    f("LAST_BUDDY", Some(Feat::LastBuddy), true),
     f("CACHE_HOT_BUDDY", None, true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
@@ -735,6 +740,8 @@ const ALL_FEATS: &[Feat] = &[
     Feat::PlaceRelDeadline,
     Feat::DelayDequeue,
     Feat::DelayZero,
+    Feat::LastBuddy,
+    Feat::NextBuddy,
 ];
 
 /// Parses a `features` value for `kernel` into canonical overrides: only the names whose
