@@ -94,3 +94,34 @@ fn delay_dequeue_keeps_an_ineligible_sleeper_queued_and_wakes_it_in_place() {
     assert_eq!(migrations, 1, "moved to the idle core");
     assert!(lat < 1_000.0, "{lat} us");
 }
+
+/// K runs a 10 ms kernel-mode burst on core 1 (from 1 ms on); W, asleep since the start,
+/// is woken from core 0 at 3 ms and preempts K (a long sleeper). W's wakeup latency in us.
+fn wake_during_syscall(preempt: &str) -> f64 {
+    let c = cfg(&[("kernel", "4.17"), ("cores", "2"), ("hz", "250"), ("duration", "100ms"), ("preempt", preempt)]);
+    let m = replay(
+        &c,
+        vec![
+            // K is enqueued first: START_DEBIT then places W ahead of it, so W runs (and
+            // blocks) first.
+            task("k", 1, vec![Op::Run(MS), Op::Sys(10 * MS), Op::Run(MS), Op::Exit]),
+            task("w", 1, vec![Op::Block, Op::Run(100 * US), Op::Exit]),
+            task("x", 0, vec![Op::Run(3 * MS), Op::Wake(1), Op::Run(20 * MS), Op::Exit]),
+        ],
+    );
+    assert_eq!(m.wakeup_latency_us.count, 1, "W's one wakeup");
+    m.wakeup_latency_us.max
+}
+
+#[test]
+fn only_full_preemption_takes_a_task_off_the_cpu_in_kernel_mode() {
+    // full (CONFIG_PREEMPT): the reschedule IPI preempts K inside its syscall at once.
+    let full = wake_during_syscall("full");
+    assert!(full < 50.0, "full: {full} us");
+    // none and voluntary: K keeps the CPU until its syscall returns to user space, ~8 ms
+    // after the wakeup (no cond_resched point inside the burst is modelled).
+    for model in ["none", "voluntary", "default"] {
+        let lat = wake_during_syscall(model);
+        assert!((7_900.0..8_200.0).contains(&lat), "{model}: {lat} us");
+    }
+}

@@ -42,6 +42,31 @@ use super::config::Policy;
 use super::profile::IdleEntry;
 use super::time::{Ns, MS, US};
 
+/// The preemption model: how soon a reschedule request takes a task off the CPU while it
+/// runs kernel code (`preempt=` from 5.12's PREEMPT_DYNAMIC; CONFIG_PREEMPT_NONE /
+/// _VOLUNTARY / CONFIG_PREEMPT at build time before). In user mode every model preempts
+/// at once (the interrupt's return to user space checks `need_resched`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PreemptModel {
+    /// No forced preemption: kernel code runs on to the return to user space (or until it sleeps).
+    None,
+    /// As `None`, plus `might_resched()` (`_cond_resched`) in every `might_sleep()`.
+    Voluntary,
+    /// CONFIG_PREEMPT: kernel code is preempted at once, outside non-preemptible sections.
+    Full,
+}
+
+impl PreemptModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            PreemptModel::None => "none",
+            PreemptModel::Voluntary => "voluntary",
+            PreemptModel::Full => "full",
+        }
+    }
+}
+
 /// A kernel release (or tree) a config runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Kernel {
@@ -545,6 +570,16 @@ impl Kernel {
                 }
             }
         }
+    }
+
+    /// The preemption model a kernel of this era runs when the config does not choose one:
+    /// kernel/Kconfig.preempt's `choice "Preemption Model"` has `default PREEMPT_NONE` (read
+    /// as quoted from v6.6 and in the 5.12 PREEMPT_DYNAMIC patch; the same choice default
+    /// is taken for the older eras, not read), and PREEMPT_DYNAMIC boots the built choice.
+    /// A distribution's config (Ubuntu and RHEL build VOLUNTARY) is not known per machine
+    /// profile here; `preempt=` sets it.
+    pub fn preempt_default(self) -> PreemptModel {
+        PreemptModel::None
     }
 
     /// Whether START_DEBIT's `__sched_vslice` carries its NICE_0_LOAD factor. The sched-devel

@@ -302,6 +302,8 @@ pub struct Sim {
     hrtick: bool,
     /// TTWU_QUEUE resolved from the era and the config's features.
     ttwu_queue: bool,
+    /// `preempt=full`: kernel-mode work is preempted at once (`schedule.rs`: PREEMPTION MODEL).
+    preempt_full: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
     latency_clamps: u64,
     stop: Option<(StopReason, Ns)>,
@@ -467,6 +469,7 @@ impl Sim {
             sleeping: vec![0; ncores],
             hrtick: cfg.feats().has(Feat::Hrtick),
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
+            preempt_full: cfg.preempt_model() == crate::engine::kernel::PreemptModel::Full,
             latency_clamps: 0,
             stop: None,
             started: false,

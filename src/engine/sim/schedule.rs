@@ -27,6 +27,20 @@
 //! between `__schedule`'s start and the switch). The cache refill after a switch is the
 //! task's user time (it is the task's own loads missing). A waker that ran ahead of global
 //! time pays the IPI it sent then in the context it had then (`charge_at`).
+//!
+//! PREEMPTION MODEL (`preempt=`, `Kernel::preempt_default`). A reschedule request that
+//! reaches a core from outside its task's own steps (a reschedule IPI, the tick, the hrtick,
+//! a timer interrupt) takes `curr` off the CPU at once only if `curr` runs user code or the
+//! model is `full` (CONFIG_PREEMPT: `preempt_schedule_irq` on the interrupt's return to
+//! kernel code). Under `none` and `voluntary` a kernel-mode burst (`Step::Run { sys }`: a
+//! syscall's work) runs on with `need_resched` set, and `continue_task` preempts it where
+//! the burst ends: the return to user space (`exit_to_user_mode_loop`), where every model
+//! preempts. `voluntary` adds `_cond_resched()` to each `might_sleep()`; in the modelled
+//! syscall paths those points (the `mutex_lock` of `pipe_read`/`pipe_write`, the socket
+//! lock) are at a syscall's start, which is a step boundary here, and no point inside a
+//! burst is modelled: `voluntary` runs as `none`. The overhead spans (switch, ttwu, IPI
+//! handlers) are kernel work too; a request arriving during them is handled after them
+//! in every model, as before.
 
 use super::Ev;
 use super::{oh_index, Sim, TaskState};
@@ -204,6 +218,24 @@ impl Sim {
     }
 
     // ------------------------------------------------------------ scheduling
+
+    /// Whether `curr` on core `c` (interrupted) may be preempted now (module doc:
+    /// PREEMPTION MODEL): always under `full`, else unless it is inside a kernel-mode burst.
+    fn preemptible(&self, c: usize) -> bool {
+        self.preempt_full
+            || self.cores[c].curr.is_none_or(|t| !(self.tasks[t].burst_sys && self.tasks[t].burst_left > 0))
+    }
+
+    /// A reschedule request on core `c`, whose `curr` was interrupted: preempt it now if
+    /// the preemption model allows, else let it run on with `need_resched` set.
+    pub(super) fn preempt_or_defer(&mut self, c: usize) {
+        if self.preemptible(c) {
+            self.preempt(c);
+        } else {
+            self.cores[c].need_resched = true;
+            self.resume(c);
+        }
+    }
 
     /// Preempts `curr` (if any) and picks again.
     pub(super) fn preempt(&mut self, c: usize) {

@@ -208,8 +208,10 @@ impl Sim {
             // update_deadline's resched_curr during the enqueue's update_curr: the wakeup
             // check then finds TIF_NEED_RESCHED set and returns (`test_tsk_need_resched`).
             if resched || self.preempt_check(target, curr, w) {
+                // resched_curr: no second IPI while TIF_NEED_RESCHED is set (a request held
+                // back by the preemption model until curr leaves kernel mode).
+                let pending = self.cores[target].kick_pending || (self.cores[target].need_resched && !resched);
                 self.cores[target].need_resched = true;
-                let pending = self.cores[target].kick_pending;
                 if self.rec.on() {
                     self.why_delivery(w, if pending { Delivery::KickPending } else { Delivery::Ipi });
                 }
@@ -302,7 +304,7 @@ impl Sim {
             }
             self.flush_wake_list(c);
             if self.cores[c].need_resched {
-                self.preempt(c);
+                self.preempt_or_defer(c);
             } else {
                 if let Some(n) = self.cores[c].curr {
                     self.arm_hrtick(c, n);
@@ -333,7 +335,7 @@ impl Sim {
         self.overhead(k, Overhead::Tick, self.prof.ipi_receive);
         self.wake(task, Some(k), false);
         match running {
-            Some(_) if self.cores[k].need_resched => self.preempt(k),
+            Some(_) if self.cores[k].need_resched => self.preempt_or_defer(k),
             Some(n) => {
                 self.arm_hrtick(k, n);
                 self.resume(k)
