@@ -582,6 +582,14 @@ impl Kernel {
         PreemptModel::None
     }
 
+    /// Whether a SCHED_OTHER task's `sched_attr.sched_runtime` sets its slice: 6.12
+    /// (857b158dc5e8, "sched/eevdf: Use sched_attr::sched_runtime to set request/slice
+    /// suggestion", in the series with PREEMPT_SHORT); 6.6
+    /// ignores it for fair tasks.
+    pub fn custom_slices(self) -> bool {
+        self == Kernel::V612
+    }
+
     /// Whether START_DEBIT's `__sched_vslice` carries its NICE_0_LOAD factor. The sched-devel
     /// tree of October 2007 (4d78e7b656a, as in v2.6.24-rc1) divided the period by the queue's
     /// weight alone, so a new task's debit was about 1/1024 of a slice; 10b777246c6 "sched: fix

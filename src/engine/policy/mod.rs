@@ -47,6 +47,19 @@ pub struct SchedEntity {
     pub rr_left: Ns,
     /// Whether the task has ever been enqueued.
     pub started: bool,
+    /// A custom slice (6.12 `sched_attr.sched_runtime` on SCHED_OTHER, `se->custom_slice`),
+    /// already clamped; 0: none, the base slice.
+    pub custom_slice: Ns,
+}
+
+/// 6.12 `__setscheduler_params` (kernel/sched/syscalls.c, 857b158dc5e8): a SCHED_OTHER
+/// task's `sched_runtime` becomes its slice, clamped to 0.1 ms..100 ms; 0 keeps the base slice.
+pub fn custom_slice(sched_runtime: Ns) -> Ns {
+    if sched_runtime == 0 {
+        0
+    } else {
+        sched_runtime.clamp(100_000, 100_000_000)
+    }
 }
 
 /// How a task arrives on a runqueue.

@@ -433,8 +433,15 @@ impl Sim {
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();
-        let se =
-            specs.iter().map(|s| SchedEntity { weight: weight_of_nice(s.nice), ..SchedEntity::default() }).collect();
+        let se = specs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SchedEntity {
+                weight: weight_of_nice(s.nice),
+                custom_slice: wl.sched_runtime(i).map_or(0, policy::custom_slice),
+                ..SchedEntity::default()
+            })
+            .collect();
         let nstates = idle_names.len();
         let power = super::profile::power_model(prof);
         Sim {
