@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::kernel::{keep_features, parse_features, CfsDesign, Feat, FeatureSet, Kernel};
+use super::kernel::{keep_features, parse_features, CfsDesign, Feat, FeatureSet, Kernel, PreemptModel};
 use super::profile::{profile, profile_names, Profile};
 use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
 pub use super::workload::hackbench::{Ipc, Mode as HackbenchMode};
@@ -124,6 +124,9 @@ pub struct Config {
     /// Mel Gorman's "Scale wakeup granularity relative to nr_running" (LKML, Sep 2021; never
     /// merged): CFS's wakeup preemption uses `gran * min(nr_running >> 1, sched_nr_latency)`.
     pub wakeup_gran_scale: bool,
+    /// `preempt=none|voluntary|full`; `None`: the era's default (`Kernel::preempt_default`).
+    #[serde(default)]
+    pub preempt: Option<PreemptModel>,
     pub migration_cost: Ns,
     pub rr_interval: Ns,
     pub cstates: CStates,
@@ -173,6 +176,7 @@ impl Default for Config {
             min_granularity: 750 * US,
             wakeup_granularity: MS,
             wakeup_gran_scale: false,
+            preempt: None,
             migration_cost: 500 * US,
             rr_interval: 6 * MS,
             cstates: CStates::All,
@@ -308,6 +312,12 @@ pub const KEYS: &[KeyDoc] = &[
         group: "Scheduler",
         kind: KeyKind::Bool,
         help: "CFS (2.6.32-6.5): Mel Gorman's 2021 patch 'Scale wakeup granularity relative to nr_running' (not merged): wakeup preemption needs gran x min(nr_running/2, sched_nr_latency).",
+    },
+    KeyDoc {
+        key: "preempt",
+        group: "Scheduler",
+        kind: KeyKind::Choice(&["default", "none", "voluntary", "full"]),
+        help: "Preemption model (preempt= boot parameter from 5.12, a build choice before): full preempts kernel-mode work at once; none and voluntary only when it ends (return to user space). default: the era's (Kconfig's PREEMPT_NONE).",
     },
     KeyDoc {
         key: "migration_cost",
@@ -664,6 +674,15 @@ impl Config {
             "min_granularity" => self.min_granularity = dur(v)?,
             "wakeup_granularity" => self.wakeup_granularity = dur(v)?,
             "wakeup_gran_scale" => self.wakeup_gran_scale = parse_bool(key, v)?,
+            "preempt" => {
+                self.preempt = match v {
+                    "default" => None,
+                    "none" => Some(PreemptModel::None),
+                    "voluntary" => Some(PreemptModel::Voluntary),
+                    "full" => Some(PreemptModel::Full),
+                    _ => return Err(err(key, format!("'{v}' is not one of default, none, voluntary, full"))),
+                }
+            }
             "migration_cost" => self.migration_cost = dur(v)?,
             "rr_interval" => self.rr_interval = dur(v)?,
             "cstates" => {
@@ -813,6 +832,7 @@ impl Config {
             "min_granularity" => format_duration(self.min_granularity),
             "wakeup_granularity" => format_duration(self.wakeup_granularity),
             "wakeup_gran_scale" => on_off(self.wakeup_gran_scale),
+            "preempt" => self.preempt.map_or("default", PreemptModel::name).into(),
             "migration_cost" => format_duration(self.migration_cost),
             "rr_interval" => format_duration(self.rr_interval),
             "cstates" => match &self.cstates {
@@ -896,6 +916,11 @@ impl Config {
         self.kernel = k;
         self.policy = k.policy();
         self.features = keep_features(k, &self.features);
+    }
+
+    /// The preemption model the run uses: the config's, else the era's default.
+    pub fn preempt_model(&self) -> PreemptModel {
+        self.preempt.unwrap_or_else(|| self.kernel.preempt_default())
     }
 
     /// The era's features with this config's overrides (resolve once per run, not per event).

@@ -34,14 +34,38 @@
 //!   exclusive pipe waits of 5.6 (`workload::hackbench`). Its `ttwu_queue_cond` has 6.0's
 //!   idle-target clause as a stable backport; 5.15.0's (WF_ON_CPU) is modelled as 4.17's.
 //! - `6.6`: EEVDF replaces CFS's pick (147f3efaa241); base_slice 0.75 ms (v6.6.0).
-//! - `6.12`: EEVDF with PREEMPT_SHORT and PLACE_REL_DEADLINE modelled; its DELAY_DEQUEUE
-//!   (and DELAY_ZERO) is NOT modelled: a sleeping task leaves the runqueue at once.
+//! - `6.12`: EEVDF with PREEMPT_SHORT, PLACE_REL_DEADLINE, DELAY_DEQUEUE and DELAY_ZERO.
 
 use serde::{Deserialize, Serialize};
 
 use super::config::Policy;
 use super::profile::IdleEntry;
 use super::time::{Ns, MS, US};
+
+/// The preemption model: how soon a reschedule request takes a task off the CPU while it
+/// runs kernel code (`preempt=` from 5.12's PREEMPT_DYNAMIC; CONFIG_PREEMPT_NONE /
+/// _VOLUNTARY / CONFIG_PREEMPT at build time before). In user mode every model preempts
+/// at once (the interrupt's return to user space checks `need_resched`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PreemptModel {
+    /// No forced preemption: kernel code runs on to the return to user space (or until it sleeps).
+    None,
+    /// As `None`, plus `might_resched()` (`_cond_resched`) in every `might_sleep()`.
+    Voluntary,
+    /// CONFIG_PREEMPT: kernel code is preempted at once, outside non-preemptible sections.
+    Full,
+}
+
+impl PreemptModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            PreemptModel::None => "none",
+            PreemptModel::Voluntary => "voluntary",
+            PreemptModel::Full => "full",
+        }
+    }
+}
 
 /// A kernel release (or tree) a config runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -158,6 +182,15 @@ pub enum Feat {
     PreemptShort,
     /// 6.12: a migrated task keeps its deadline relative to its vruntime.
     PlaceRelDeadline,
+    /// CFS (3.11-5.15): the task a wakeup preempted is preferred at the next pick (LAST_BUDDY).
+    LastBuddy,
+    /// CFS (3.11-5.15): every woken task is preferred at the next pick (NEXT_BUDDY), not
+    /// only one that preempted (which is always marked).
+    NextBuddy,
+    /// 6.12: a task that sleeps while ineligible stays queued until picked or woken.
+    DelayDequeue,
+    /// 6.12: a delayed task's positive lag is clipped to 0 at its dequeue or wakeup.
+    DelayZero,
 }
 
 const fn f(name: &'static str, feat: Option<Feat>, default: bool) -> FeatureDef {
@@ -205,8 +238,8 @@ const F_DEVEL: &[FeatureDef] = &[
 const F_311: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
-    f("NEXT_BUDDY", None, false),
-    f("LAST_BUDDY", None, true),
+    f("NEXT_BUDDY", Some(Feat::NextBuddy), false),
+    f("LAST_BUDDY", Some(Feat::LastBuddy), true),
     f("CACHE_HOT_BUDDY", None, true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("ARCH_POWER", None, true),
@@ -223,8 +256,8 @@ const F_311: &[FeatureDef] = &[
 const F_417: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
-    f("NEXT_BUDDY", None, false),
-    f("LAST_BUDDY", None, true),
+    f("NEXT_BUDDY", Some(Feat::NextBuddy), false),
+    f("LAST_BUDDY", Some(Feat::LastBuddy), true),
     f("CACHE_HOT_BUDDY", None, true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
@@ -251,8 +284,8 @@ const F_417: &[FeatureDef] = &[
 const F_515: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
-    f("NEXT_BUDDY", None, false),
-    f("LAST_BUDDY", None, true),
+    f("NEXT_BUDDY", Some(Feat::NextBuddy), false),
+    f("LAST_BUDDY", Some(Feat::LastBuddy), true),
     f("CACHE_HOT_BUDDY", None, true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
@@ -306,8 +339,8 @@ const F_66: &[FeatureDef] = &[
     f("HZ_BW", None, true),
 ];
 // 6.12 kernel/sched/features.h (v6.12.0, the whole file; no HZ_BW, DOUBLE_TICK still there).
-// DELAY_DEQUEUE and DELAY_ZERO are listed but NOT modelled (`policy::eevdf` says why):
-// the engine dequeues a sleeping task at once, as NO_DELAY_DEQUEUE does.
+// DELAY_DEQUEUE and DELAY_ZERO (both on) are modelled in `policy::eevdf` and `sim::wakeup`.
+// PICK_BUDDY is not in 6.12.0 (a later patch, backported to 6.12.y stable).
 const F_612: &[FeatureDef] = &[
     f("PLACE_LAG", Some(Feat::PlaceLag), true),
     f("PLACE_DEADLINE_INITIAL", Some(Feat::PlaceDeadlineInitial), true),
@@ -316,8 +349,8 @@ const F_612: &[FeatureDef] = &[
     f("PREEMPT_SHORT", Some(Feat::PreemptShort), true),
     f("NEXT_BUDDY", None, false),
     f("CACHE_HOT_BUDDY", None, true),
-    f("DELAY_DEQUEUE", None, true),
-    f("DELAY_ZERO", None, true),
+    f("DELAY_DEQUEUE", Some(Feat::DelayDequeue), true),
+    f("DELAY_ZERO", Some(Feat::DelayZero), true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
     f("HRTICK_DL", None, false),
@@ -537,6 +570,24 @@ impl Kernel {
                 }
             }
         }
+    }
+
+    /// The preemption model a kernel of this era runs when the config does not choose one:
+    /// kernel/Kconfig.preempt's `choice "Preemption Model"` has `default PREEMPT_NONE` (read
+    /// as quoted from v6.6 and in the 5.12 PREEMPT_DYNAMIC patch; the same choice default
+    /// is taken for the older eras, not read), and PREEMPT_DYNAMIC boots the built choice.
+    /// A distribution's config (Ubuntu and RHEL build VOLUNTARY) is not known per machine
+    /// profile here; `preempt=` sets it.
+    pub fn preempt_default(self) -> PreemptModel {
+        PreemptModel::None
+    }
+
+    /// Whether a SCHED_OTHER task's `sched_attr.sched_runtime` sets its slice: 6.12
+    /// (857b158dc5e8, "sched/eevdf: Use sched_attr::sched_runtime to set request/slice
+    /// suggestion", in the series with PREEMPT_SHORT); 6.6
+    /// ignores it for fair tasks.
+    pub fn custom_slices(self) -> bool {
+        self == Kernel::V612
     }
 
     /// Whether START_DEBIT's `__sched_vslice` carries its NICE_0_LOAD factor. The sched-devel
@@ -790,6 +841,10 @@ const ALL_FEATS: &[Feat] = &[
     Feat::PlaceDeadlineInitial,
     Feat::PreemptShort,
     Feat::PlaceRelDeadline,
+    Feat::DelayDequeue,
+    Feat::DelayZero,
+    Feat::LastBuddy,
+    Feat::NextBuddy,
 ];
 
 /// Parses a `features` value for `kernel` into canonical overrides: only the names whose

@@ -331,6 +331,8 @@ pub struct Sim {
     wd_pos: usize,
     /// TTWU_QUEUE resolved from the era and the config's features.
     ttwu_queue: bool,
+    /// `preempt=full`: kernel-mode work is preempted at once (`schedule.rs`: PREEMPTION MODEL).
+    preempt_full: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
     latency_clamps: u64,
     stop: Option<(StopReason, Ns)>,
@@ -466,8 +468,15 @@ impl Sim {
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();
-        let se =
-            specs.iter().map(|s| SchedEntity { weight: weight_of_nice(s.nice), ..SchedEntity::default() }).collect();
+        let se = specs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SchedEntity {
+                weight: weight_of_nice(s.nice),
+                custom_slice: wl.sched_runtime(i).map_or(0, policy::custom_slice),
+                ..SchedEntity::default()
+            })
+            .collect();
         let nstates = idle_names.len();
         let power = super::profile::power_model(prof);
         Sim {
@@ -507,6 +516,7 @@ impl Sim {
             wd_order: Vec::new(),
             wd_pos: 0,
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
+            preempt_full: cfg.preempt_model() == crate::engine::kernel::PreemptModel::Full,
             latency_clamps: 0,
             stop: None,
             started: false,

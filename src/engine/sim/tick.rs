@@ -155,7 +155,7 @@ impl Sim {
             self.balance(c);
         }
         if resched || self.cores[c].need_resched {
-            self.preempt(c);
+            self.preempt_or_defer(c);
         } else {
             self.resume(c);
         }
@@ -258,7 +258,7 @@ impl Sim {
         self.rec.instant(c, t, InstantKind::Hrtick);
         self.overhead(c, Overhead::Tick, self.prof.tick_handler);
         if !self.policy.queued(c).is_empty() || self.cores[c].need_resched {
-            self.preempt(c);
+            self.preempt_or_defer(c);
         } else {
             self.resume(c);
         }
