@@ -10,8 +10,9 @@
 //!   target was told (`resched_curr`'s IPI, `set_nr_and_not_polling`'s polling flag,
 //!   TTWU_QUEUE's wake list), the `check_preempt_wakeup` verdict, and the wakeup latency
 //!   split into parts whose sum is exactly the latency the metrics count (from the moment
-//!   `try_to_wake_up` makes the task runnable to the moment it runs after its switch and
-//!   cache refill, as `sim/schedule.rs` measures it).
+//!   `try_to_wake_up` makes the task runnable to the context switch that puts it on the
+//!   CPU, `sched_wakeup` to `sched_switch` as a trace reader measures it; the switch's own
+//!   cost and the refill after it are the task's on-CPU time).
 //! - [`PickRecord`]: the runqueue `pick_next_task` saw (vruntime; EEVDF's V, lag,
 //!   eligibility, deadline, slice; SD's deadline and quantum), the task chosen, and the
 //!   task the class's rule picks, computed here independently (`pick_eevdf`: leftmost
@@ -202,7 +203,7 @@ pub struct WakeRecord {
     pub preempt: Option<PreemptCheck>,
     /// The waker's `try_to_wake_up` work before `time` (not in the latency).
     pub ttwu_waker_ns: Ns,
-    /// When the task ran (after its switch and refill); None if it had not by the end.
+    /// When the task was switched in (`sched_switch`); None if it had not been by the end.
     pub ran_at: Option<Ns>,
     /// The latency split, in ns; their sum is `ran_at - time`.
     pub parts: Vec<(Part, Ns)>,

@@ -263,10 +263,12 @@ impl Sim {
 
     /// The core has nothing to run. Returns true if idle balancing pulled a task to run.
     pub(super) fn go_idle(&mut self, c: usize) -> bool {
-        if let Some(prev) = self.cores[c].last_task.take() {
+        if let Some(prev) = self.cores[c].last_task {
             // Switching to the idle task is a context switch too.
             self.mark_cache(c, prev);
-            self.m.context_switches += 1;
+            let t = self.cursor(c);
+            self.count_switch(c, t, None);
+            self.cores[c].last_task = None;
             self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
             // idle_balance: stamps the start of the idle period, then pulls unless this core
             // idles too briefly to be worth it (no avg_idle before 2.6.32: always).
