@@ -137,3 +137,19 @@ fn prev_state_follows_the_era() {
     assert_eq!(d(Kernel::V311, true).prev_state(PrevState::Dead), "32");
     assert_eq!(d(Kernel::V515, true).prev_state(PrevState::Sleeping), "1");
 }
+
+/// The engine's side of `prev_state`: a task preempted during a system-call burst is a
+/// kernel preemption (`R+` on 6.6), one preempted in user code is not (`R`); 2.6.21's
+/// sched_switch has no `+`.
+#[test]
+fn kernel_preemptions_print_r_plus_where_the_era_does() {
+    let text = |name: &str| {
+        let mut c = common::quick((schedscope::engine::presets::preset(name).unwrap().config)());
+        c.set("duration", "10ms").unwrap();
+        let out = engine::run(&c, Some(TraceOptions::default())).unwrap();
+        export::to_text_in(&out.trace, None, &[], export::Dialect { kernel: c.kernel, raw: false })
+    };
+    let messaging = text("messaging-run-to-parity");
+    assert!(messaging.contains("prev_state=R+ "), "perf bench sched messaging preempts in write()");
+    assert!(!text("rr-kbuild").contains("prev_state=R+"), "2.6.21 prints no +");
+}

@@ -105,9 +105,11 @@ pub struct Instant {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PrevState {
-    /// Preempted while runnable (`preempt` true: `R+` from 4.14, `R` before).
+    /// Preempted in the kernel, during a system-call burst (`__schedule(preempt=true)`:
+    /// `R+` from 3.2, `R` before).
     Preempted,
-    /// Runnable, not preempted: woken again before the switch (`R`).
+    /// Runnable, not a kernel preemption (`R`): preempted on the way back to user space,
+    /// or woken again before the switch.
     Runnable,
     /// Blocked or sleeping, TASK_INTERRUPTIBLE (`S`).
     Sleeping,

@@ -613,7 +613,11 @@ impl Sim {
         self.count_late(c, t, Late::Switch { since, prev, next });
         if self.rec.on() {
             let prev_state = match prev.map(|p| (self.tasks[p].state, self.tasks[p].woke_at.is_some())) {
-                Some((TaskState::Runnable, false)) => PrevState::Preempted,
+                // Preempted: in the kernel (a system-call burst: preempt_schedule, `R+`),
+                // else on the way back to user space (schedule(), `R`). Simplified: the
+                // preemption model (CONFIG_PREEMPT) is not modelled.
+                Some((TaskState::Runnable, false)) if self.tasks[prev.unwrap_or(0)].burst_sys => PrevState::Preempted,
+                Some((TaskState::Runnable, false)) => PrevState::Runnable,
                 // The idle task leaves through schedule_idle: not a preemption.
                 Some((TaskState::Runnable, true)) | None => PrevState::Runnable,
                 Some((TaskState::Blocked | TaskState::Sleeping, _)) => PrevState::Sleeping,
