@@ -8,6 +8,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use schedscope::engine::kernel::Kernel;
 use schedscope::engine::{self, presets::PRESETS, Outcome, TraceOptions};
 use schedscope::share::ftrace::{self, export};
 
@@ -152,4 +153,41 @@ fn kernel_preemptions_print_r_plus_where_the_era_does() {
     let messaging = text("messaging-run-to-parity");
     assert!(messaging.contains("prev_state=R+ "), "perf bench sched messaging preempts in write()");
     assert!(!text("rr-kbuild").contains("prev_state=R+"), "2.6.21 prints no +");
+}
+
+/// Every readable trace fixture, drawn as a `Trace` (`export::to_trace`) and written in both
+/// dialects, reads back to the same per-task on-CPU time as the file itself, and the two
+/// dialects read back alike.
+#[test]
+fn every_fixture_round_trips_through_both_dialects() {
+    let dir = format!("{}/tests/fixtures/traces", env!("CARGO_MANIFEST_DIR"));
+    let mut read_ok = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Ok(m) = ftrace::read(&text) else { continue };
+        read_ok += 1;
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let trace = export::to_trace(&m);
+        let pids: Vec<u32> = m.tasks.iter().map(|t| t.pid).collect();
+        let mut want: BTreeMap<u32, u64> = BTreeMap::new();
+        for t in &m.stats().tasks {
+            *want.entry(t.pid).or_default() += t.runtime_ns;
+        }
+        want.retain(|_, v| *v > 0);
+        let mut seen = Vec::new();
+        for raw in [false, true] {
+            let out = export::to_text_in(&trace, Some(&pids), &[], export::Dialect { kernel: Kernel::V612, raw });
+            let back = ftrace::read(&out).unwrap_or_else(|e| panic!("{name} raw={raw}: {}", e.message)).stats();
+            let mut got: BTreeMap<u32, u64> = BTreeMap::new();
+            for t in &back.tasks {
+                *got.entry(t.pid).or_default() += t.runtime_ns;
+            }
+            got.retain(|_, v| *v > 0);
+            assert_eq!(got, want, "{name} raw={raw}: per-task on-CPU ns");
+            seen.push(back.tasks);
+        }
+        assert_eq!(seen[0], seen[1], "{name}: both dialects read back alike");
+    }
+    assert!(read_ok >= 5, "the readable fixtures were found: {read_ok}");
 }
