@@ -191,3 +191,17 @@ fn every_fixture_round_trips_through_both_dialects() {
     }
     assert!(read_ok >= 5, "the readable fixtures were found: {read_ok}");
 }
+
+/// Per-task runtime is one figure everywhere: the CSV carries the on-CPU time and the
+/// overhead share beside it, as the metrics do.
+#[test]
+fn the_csv_carries_on_cpu_time_and_its_overhead_share() {
+    let mut c = common::quick((schedscope::engine::presets::preset("intro").unwrap().config)());
+    c.set("duration", "10ms").unwrap();
+    let m = engine::run(&c, None).unwrap().metrics;
+    let csv = schedscope::share::csv::metrics_csv(&m);
+    let t = &m.tasks[0];
+    assert!(t.overhead_ns > 0 && t.overhead_ns < t.runtime_ns, "{t:?}");
+    assert!(csv.contains(&format!("tasks.{}.runtime_ns,{}\n", t.name, t.runtime_ns)), "{csv}");
+    assert!(csv.contains(&format!("tasks.{}.overhead_ns,{}\n", t.name, t.overhead_ns)), "{csv}");
+}
