@@ -205,3 +205,32 @@ fn the_csv_carries_on_cpu_time_and_its_overhead_share() {
     assert!(csv.contains(&format!("tasks.{}.runtime_ns,{}\n", t.name, t.runtime_ns)), "{csv}");
     assert!(csv.contains(&format!("tasks.{}.overhead_ns,{}\n", t.name, t.overhead_ns)), "{csv}");
 }
+
+/// idle_balance runs in `__schedule` before the pick (3.x: `if (unlikely(!rq->nr_running))
+/// idle_balance(cpu, rq);` then `pick_next_task`, `nr_switches++` only if `prev != next`):
+/// a task it pulls is switched to from the task that left, with no switch to the idle task
+/// in between. On intro, CPU 0 pulls rt-app-3 from CPU 1 when rt-app-0 sleeps at the start;
+/// the engine counted rt-app-0 -> idle -> rt-app-3, two switches and two switch costs.
+#[test]
+fn an_idle_balance_pull_is_one_switch_from_the_task_that_left() {
+    let mut c = common::quick((schedscope::engine::presets::preset("intro").unwrap().config)());
+    c.set("duration", "1ms").unwrap();
+    let out = engine::run(&c, Some(TraceOptions::default())).unwrap();
+    let name = |k: Option<u32>| k.map_or("idle".to_string(), |k| out.trace.tasks[k as usize].name.clone());
+    let pulled = out
+        .trace
+        .instants
+        .iter()
+        .find(|i| matches!(i.kind, schedscope::engine::trace::InstantKind::Migrate { .. }))
+        .expect("a pull at the start");
+    let schedscope::engine::trace::InstantKind::Migrate { task, .. } = pulled.kind else { unreachable!() };
+    let sw = out.trace.switches.iter().find(|s| s.next == Some(task) && s.core == pulled.core).unwrap();
+    assert!(sw.prev.is_some(), "{} -> {} on CPU {}", name(sw.prev), name(sw.next), sw.core);
+    assert!(
+        !out.trace
+            .switches
+            .iter()
+            .any(|s| s.core == sw.core && s.next.is_none() && s.time <= sw.time && s.time + 2_000 > sw.time),
+        "no switch to idle just before it"
+    );
+}
