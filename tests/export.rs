@@ -234,3 +234,18 @@ fn an_idle_balance_pull_is_one_switch_from_the_task_that_left() {
         "no switch to idle just before it"
     );
 }
+
+/// A trace cut at its item limit is marked as ending where recording stopped: a reader
+/// does not stretch the last runs to the end of the run.
+#[test]
+fn a_cut_trace_ends_where_recording_stopped() {
+    let mut c = common::quick((schedscope::engine::presets::preset("intro").unwrap().config)());
+    c.set("duration", "10ms").unwrap();
+    let out = engine::run(&c, Some(TraceOptions { window: (0, u64::MAX), max_items: 40 })).unwrap();
+    assert!(out.trace.truncated);
+    let text = export::to_text(&out.trace, None);
+    let last = text.lines().last().unwrap();
+    assert!(last.contains("schedscope: end of recording"), "{last}");
+    let s = ftrace::read(&text).unwrap().stats();
+    assert!(s.duration_s < 0.005, "the recording stopped early: {} s", s.duration_s);
+}

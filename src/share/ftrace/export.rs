@@ -338,8 +338,22 @@ pub fn to_text_in(trace: &Trace, pids: Option<&[u32]>, lives: &[Life], dialect: 
             _ => {}
         }
     }
-    let end = trace.end.max(trace.start);
-    push(end, END, 0, current(0, end), "print: tracing_mark_write: schedscope: end of run".into());
+    // A trace cut at its item limit ends where recording stopped, not where the run did.
+    let (end, mark) = if trace.truncated {
+        let last = trace
+            .spans
+            .iter()
+            .map(|s| s.end)
+            .chain(trace.instants.iter().map(|i| i.time))
+            .chain(switches.iter().map(|s| s.time))
+            .max()
+            .unwrap_or(trace.start);
+        (last.min(trace.end), "end of recording (the trace's item limit)")
+    } else {
+        (trace.end, "end of run")
+    };
+    let end = end.max(trace.start);
+    push(end, END, 0, current(0, end), format!("print: tracing_mark_write: schedscope: {mark}"));
     lines.sort_by_key(|(t, rank, n, _)| (*t, *rank, *n));
     let mut out = String::with_capacity(lines.len() * 120 + 32);
     let _ = writeln!(out, "cpus={}", trace.cores);
