@@ -128,6 +128,9 @@ fn pick_html(trace: &Trace, r: &PickRecord) -> Html {
                     </tr>
                 }) }
             </table>
+            if r.more() > 0 {
+                <p class="inspect-more">{format!("... {} more queued (the record keeps the first {} in the rule's order)", r.more(), crate::engine::explain::PICK_EXCERPT)}</p>
+            }
         </section>
     }
 }
