@@ -43,12 +43,10 @@ pub fn app(props: &AppProps) -> Html {
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
         let (gen, config) = (state.gen, state.config.clone());
-        // Whether the page should try the run itself: yes unless the shown run needed more.
-        let small = state.result.as_ref().is_none_or(|r| r.metrics.events <= super::jobs::INLINE_EVENT_BUDGET);
         // "Run in full" after a cancel (`reruns`) asks again for the same generation.
         use_effect_with((gen, state.reruns), move |_| {
             let mut r = runner.borrow_mut();
-            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, None, small);
+            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config);
         });
     }
     // A new sweep runs on the pool of workers (every core), else on the runner's queue.
@@ -268,6 +266,11 @@ fn results() -> Html {
     let progress = s.shown_progress();
     let a_cancelled = s.pin.as_ref().is_some_and(|p| p.cancelled);
     let status = match (&s.run_error, running, &progress) {
+        // No worker: nothing runs, and the page says why and how to fix it (the config stays).
+        _ if s.worker_down.is_some() => {
+            let text = s.worker_down.as_ref().map(|w| w.text.clone()).unwrap_or_default();
+            html! { <span class="status error worker-down" role="alert">{text}</span> }
+        }
         (Some(e), ..) => {
             html! { <span class="status error" role="alert">{format!("Cannot run this config: {e}")}</span> }
         }

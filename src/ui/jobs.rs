@@ -1,8 +1,9 @@
 //! Simulation jobs: the wire protocol between the page and the worker, how one job runs,
 //! and the scheduler that keeps at most one job in flight with latest-wins semantics.
 //!
-//! No yew or web-sys here: the worker bin (`src/bin/worker.rs`) and the main-thread
-//! fallback both call `execute`, and the scheduler is tested natively. Messages are
+//! No yew or web-sys here: the worker bin (`src/bin/worker.rs`) calls `execute` (only the
+//! worker: the page's wasm never reaches it, so the linker leaves the engine's run out of
+//! the page), and the scheduler is tested natively. Messages are
 //! serde_json strings (a boundary format owned here, not the engine's types), except a
 //! run's spans and instants: they travel beside the JSON as packed little-endian records
 //! (`pack_items`), 24 and 18 bytes each, in a transferred buffer. Tens of thousands of
@@ -10,7 +11,7 @@
 //! froze the main thread for 100 ms and more while a knob was dragged.
 //!
 //! A run's full answer uses the config's own `max_events` (the engine's cap, which the user
-//! sets): only the quick preview, the inline try and sweep points have smaller budgets, and
+//! sets): only the quick preview and sweep points have smaller budgets, and
 //! the live trace is bounded by `LIVE_TRACE_ITEMS` (a cut trace says so: `truncated`). A
 //! run is simulated in chunks of `PROGRESS_CHUNK_EVENTS` (`engine::run_chunked`) and reports
 //! `Response::Progress` between them; the worker cannot read a message while it computes,
@@ -29,10 +30,6 @@ pub const PROGRESS_CHUNK_EVENTS: u64 = 1_000_000;
 /// time even in wasm), so figures follow a dragged knob; most presets finish within it,
 /// and then the preview *is* the full run and no second run is made.
 pub const PREVIEW_EVENT_BUDGET: u64 = 250_000;
-/// Event budget of the run tried on the main thread, inside the input's own frame, before
-/// anything goes to the worker: small configs (the intro preset has ~800 events) finish
-/// within it and their figures update in the same frame; larger ones cost ~1-3 ms to find out.
-pub const INLINE_EVENT_BUDGET: u64 = 10_000;
 /// At most this many spans + instants in a preview's trace (a smaller message to parse on
 /// the main thread while the knob moves).
 pub const PREVIEW_TRACE_ITEMS: usize = 20_000;
@@ -63,6 +60,38 @@ pub fn bound_decisions(d: &mut crate::engine::explain::Decisions, max: usize) {
     d.picks.retain(|r| r.time < cut);
     d.idles.retain(|r| r.time < cut);
     d.wasted.retain(|r| r.start < cut);
+}
+
+/// A worker that could not start (`crashed` false) or died in a job (`crashed`), and what the
+/// page says about it: the browser's words, what it means and how to fix it. The page never
+/// simulates or reads a trace itself, so this is all it can do; the config is kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerDown {
+    pub crashed: bool,
+    pub text: String,
+}
+
+impl WorkerDown {
+    /// `worker` names it ("simulation", "trace"); `why` is the browser's message.
+    pub fn new(worker: &str, why: &str, crashed: bool) -> WorkerDown {
+        let text = if crashed {
+            format!(
+                "The {worker} worker stopped in the middle of a job ({why}). That is a bug in schedscope, not in your \
+                 settings: the job was dropped and a new worker started; your settings are kept. Please report \
+                 this page's link."
+            )
+        } else {
+            format!(
+                "The {worker} worker could not start ({why}). schedscope runs every simulation and reads every trace \
+                 in a Web Worker, never on the page itself, so nothing runs until one starts; your settings are kept \
+                 in the link. To fix it: reload the page; use a current Chrome, Edge, Firefox or Safari with \
+                 JavaScript and WebAssembly allowed (a content blocker or a strict policy may block \
+                 worker_loader.js); if you serve the files yourself, serve the whole dist/ folder over http(s), \
+                 not from file://."
+            )
+        };
+        WorkerDown { crashed, text }
+    }
 }
 
 /// What the page asks the worker to do.
@@ -190,7 +219,7 @@ pub enum Response {
     },
 }
 
-/// Runs one job (in the worker, or on the main thread as a fallback).
+/// Runs one job (in the worker; natively in tests).
 pub fn execute(req: &Request) -> Response {
     execute_with(req, &mut |_| {})
 }
@@ -237,17 +266,6 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
         Request::TraceOpen { text, .. } | Request::TraceReplay { text, .. } => {
             super::traces::job::execute(req, &mut super::traces::job::chunks_of(text), text.len() as u64, progress)
         }
-    }
-}
-
-/// Runs `config` at once when it finishes within `INLINE_EVENT_BUDGET` events (with its
-/// full live trace): the answer a full run would give. None when it needs more (or fails:
-/// the worker then reports the error).
-pub fn try_inline(config: &Config) -> Option<RunResult> {
-    let req = Request::Run { id: 0, config: capped(config, INLINE_EVENT_BUDGET).0, trace_items: LIVE_TRACE_ITEMS };
-    match execute(&req) {
-        Response::Run { result: Ok(r), .. } if r.complete() => Some(r),
-        _ => None,
     }
 }
 
@@ -555,13 +573,6 @@ impl Scheduler {
         }
     }
 
-    /// Forgets the waiting preview and full run (the page answered the config itself).
-    pub fn drop_live(&mut self) {
-        self.preview = None;
-        self.held = None;
-        self.live = None;
-    }
-
     /// The preview of `gen` was complete (see `RunResult::complete`): its full run would
     /// give the same answer, so it is not started.
     pub fn preview_complete(&mut self, gen: u64) {
@@ -846,11 +857,6 @@ mod tests {
         s.preview_complete(4);
         s.release_full(4);
         assert_eq!(s.next_request(), None, "the full run of gen 4 was dropped");
-        s.want_live(5, &cfg(5));
-        s.want_sweep(5, vec![cfg(50)]);
-        s.drop_live();
-        let (_, seed, items, _) = next_run(&mut s);
-        assert_eq!((seed, items), (50, 0), "after drop_live only the sweep is left");
         // The engine agrees: a short run that ends before the preview budget is the same run.
         let small = Config { duration: 1_000_000, ..Config::default() };
         let preview = run_ok(&small, PREVIEW_EVENT_BUDGET, PREVIEW_TRACE_ITEMS);
@@ -862,13 +868,25 @@ mod tests {
     }
 
     #[test]
-    fn small_configs_run_inline_and_give_the_full_answer() {
-        let intro = (crate::engine::presets::preset("intro").expect("intro").config)();
-        let r = try_inline(&intro).expect("the intro preset fits the inline budget");
-        assert_eq!(r, run_ok(&intro, u64::MAX, LIVE_TRACE_ITEMS), "inline is the same run");
-        assert!(r.metrics.events > 0 && r.metrics.events < INLINE_EVENT_BUDGET);
-        let pipe = (crate::engine::presets::preset("nohz-pipe").expect("nohz-pipe").config)();
-        assert_eq!(try_inline(&pipe), None, "a million round trips go to the worker");
+    fn a_worker_down_says_why_what_is_kept_and_how_to_fix_it() {
+        let start = WorkerDown::new("simulation", "blocked by the test", false);
+        assert!(!start.crashed);
+        for want in [
+            "could not start (blocked by the test)",
+            "never on the page",
+            "settings are kept",
+            "reload the page",
+            "http(s)",
+        ] {
+            assert!(start.text.contains(want), "{want:?} in {:?}", start.text);
+        }
+        let crash = WorkerDown::new("trace", "RuntimeError: unreachable", true);
+        assert!(crash.crashed);
+        for want in
+            ["trace worker stopped", "(RuntimeError: unreachable)", "bug in schedscope", "settings are kept", "report"]
+        {
+            assert!(crash.text.contains(want), "{want:?} in {:?}", crash.text);
+        }
     }
 
     #[test]
@@ -948,7 +966,7 @@ mod tests {
                 s.want_live(1, &cfg(1));
                 assert!(matches!(s.next_request(), Some(Request::Run { .. })));
                 s.finish(s.next_id);
-                s.drop_live();
+                s.preview_complete(1);
             }
         }
         assert_eq!(got, names);

@@ -230,6 +230,10 @@ pub struct State {
     pub main_seeds: u32,
     /// The current config's runs with the further seeds (`replicas`), for this generation.
     pub reps: Option<Rc<Reps>>,
+    /// The simulation worker could not start or died (`jobs::WorkerDown`): the status line
+    /// says so instead of a run's state. A crash is forgotten at the next config (a new
+    /// worker runs it); a worker that cannot start stays so until the page is reloaded.
+    pub worker_down: Option<super::jobs::WorkerDown>,
     next_notice: u64,
     next_pin: u64,
 }
@@ -274,6 +278,7 @@ impl State {
             sweep_serial: 0,
             main_seeds: 1,
             reps: None,
+            worker_down: None,
             next_notice: 0,
             next_pin: 0,
         };
@@ -520,6 +525,7 @@ impl State {
         n.next_notice = self.next_notice;
         n.dist = self.dist;
         n.reruns = self.reruns;
+        n.worker_down = self.worker_down.clone().filter(|w| !w.crashed);
         n.custom_tour = self.custom_tour.clone();
         if n.tour == self.tour {
             n.tour_reply = self.tour_reply.clone();
@@ -600,6 +606,7 @@ impl State {
         self.config = config;
         self.gen += 1;
         self.run_error = None;
+        self.worker_down = self.worker_down.take().filter(|w| !w.crashed);
         self.cancelled = None;
         if matches!(self.progress, Some((JobKind::Live { .. }, _))) {
             self.progress = None;
@@ -706,6 +713,8 @@ pub enum Action {
         last: bool,
     },
     Notice(String),
+    /// The simulation worker could not start or died (the runner says why).
+    WorkerDown(super::jobs::WorkerDown),
     /// An rt-app JSON file's text (`name` is the file name): its config changes apply all
     /// together or not at all; notices say what was approximated or what is wrong.
     Import {
@@ -994,6 +1003,7 @@ impl Reducible for State {
                 s.seeds = if last { Seeds::Loaded(Rc::new(all)) } else { Seeds::Partial(Rc::new(all)) };
             }
             Action::Notice(text) => s.notice(text),
+            Action::WorkerDown(w) => s.worker_down = Some(w),
             Action::Import { name, text } if tour::looks_like_tour(&text) => match tour::parse(&text) {
                 Err(e) => s.notice(format!("Cannot import the tour {name}: {e}. Nothing was changed.")),
                 Ok(t) => {

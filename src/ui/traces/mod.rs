@@ -75,8 +75,6 @@ pub struct TraceState {
     pub sort: (Col, bool),
     pub diff_sort: (Col, bool),
     pub highlight: Option<usize>,
-    /// Why traces are read on the page (the trace worker could not start), once known.
-    pub on_page: Option<String>,
 }
 
 impl Default for TraceState {
@@ -90,7 +88,6 @@ impl Default for TraceState {
             sort: (Col::Runtime, true),
             diff_sort: (Col::Runtime, true),
             highlight: None,
-            on_page: None,
         }
     }
 }
@@ -120,8 +117,9 @@ pub enum TAction {
         result: Result<Replayed, String>,
     },
     Cancel,
-    /// The trace worker could not start (why): the page reads traces itself.
-    OnPage(String),
+    /// The trace worker could not start: what the panel says (`jobs::WorkerDown`). The
+    /// file is not read (the page never reads one itself); the rest is unchanged.
+    WorkerDown(String),
     /// A file refused before any reading (too large, unreadable, the worker failed).
     Fail(String),
     Sort(Col),
@@ -203,7 +201,10 @@ impl TraceState {
                     }
                 }
             }
-            TAction::OnPage(why) => self.on_page = Some(why),
+            TAction::WorkerDown(text) => {
+                self.reading = None;
+                self.error = Some(text);
+            }
             TAction::Fail(e) => {
                 self.reading = None;
                 self.error = Some(e);
@@ -474,11 +475,6 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
                 </label>
                 <span class="note">{"trace-cmd report, trace_pipe or perf script text of sched events (or drop the file on the page)"}</span>
             </div>
-            if let Some(why) = &st.on_page {
-                <p class="note trace-on-page" role="status">{format!(
-                    "Traces are read on this page, a chunk at a time: the trace worker could not start ({why})."
-                )}</p>
-            }
             { for reading }
             if let Some(e) = &st.error { <p class="err trace-error-msg" role="alert">{e.clone()}</p> }
             if let Some(l) = loaded { {l} } else if st.reading.is_none() {
