@@ -160,7 +160,12 @@ mod tests {
 
     #[test]
     fn a_late_wakeup_gets_its_records_on_demand_and_they_add_up() {
-        use crate::ui::jobs::{execute, Request, Response, LIVE_TRACE_ITEMS, ON_DEMAND_DECISIONS, PAGE_DECISIONS};
+        use crate::ui::worker::execute::execute;
+        use crate::ui::worker::protocol::Request;
+        use crate::ui::worker::protocol::Response;
+        use crate::ui::worker::protocol::LIVE_TRACE_ITEMS;
+        use crate::ui::worker::protocol::ON_DEMAND_DECISIONS;
+        use crate::ui::worker::protocol::PAGE_DECISIONS;
         let mut cfg = (preset("nohz-pipe").unwrap().config)();
         cfg.set("loops", "2000").unwrap();
         let run = |req| match execute(&req) {

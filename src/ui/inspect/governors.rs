@@ -14,7 +14,7 @@ use yew::prelude::*;
 
 use crate::engine::config::Config;
 use crate::engine::Metrics;
-use crate::ui::format;
+use crate::ui::common::format;
 
 /// The governors compared, in the table's order (`governor=` values).
 pub const GOVERNORS: [&str; 3] = ["menu", "teo", "ladder"];

@@ -19,8 +19,6 @@ pub mod job;
 pub mod table;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-#[cfg(target_arch = "wasm32")]
-pub mod worker_io;
 
 use std::rc::Rc;
 
@@ -28,7 +26,7 @@ use yew::prelude::*;
 
 use crate::engine::trace::Trace;
 use crate::share::ftrace::TaskStat;
-use crate::ui::format;
+use crate::ui::common::format;
 use crate::ui::timeline::{Timeline, ViewLink};
 use crate::ui::StateCtx;
 use job::{Opened, Replayed};
@@ -364,9 +362,9 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
     let copy_link = {
         let (ctx, copied) = (ctx.clone(), copied.clone());
         Callback::from(move |_: MouseEvent| {
-            let url = format!("{}?{}", super::share_ui::page_address(), ctx.query());
+            let url = format!("{}?{}", crate::ui::common::browser::page_address(), ctx.query());
             let copied = copied.clone();
-            super::share_ui::copy_text(&url, Callback::from(move |ok| copied.set(Some(ok))));
+            crate::ui::common::browser::copy_text(&url, Callback::from(move |ok| copied.set(Some(ok))));
         })
     };
 
@@ -491,7 +489,9 @@ fn replay_busy(st: &TraceState) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::jobs::{execute, Request, Response};
+    use crate::ui::worker::execute::execute;
+    use crate::ui::worker::protocol::Request;
+    use crate::ui::worker::protocol::Response;
 
     const TEXT: &str = "\
 a-1 [000] 1.000000: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120

@@ -23,10 +23,12 @@ use wasm_bindgen::JsCast;
 use web_sys::{Event, MessageEvent, Worker};
 use yew::Callback;
 
-use super::TAction;
 use crate::engine::config::Config;
-use crate::ui::jobs::{to_text, Request, Response};
-use crate::ui::marks::{measure, now};
+use crate::ui::common::marks::{measure, now};
+use crate::ui::traces::TAction;
+use crate::ui::worker::protocol::to_text;
+use crate::ui::worker::protocol::Request;
+use crate::ui::worker::protocol::Response;
 
 const WORKER_URL: &str = "./worker_loader.js";
 
@@ -81,11 +83,11 @@ impl TraceWorker {
         if self.live.borrow().is_some() {
             return Ok(());
         }
-        let worker = Worker::new(WORKER_URL).map_err(|e| crate::ui::runner::web::js_message(&e))?;
+        let worker = Worker::new(WORKER_URL).map_err(|e| crate::ui::worker::runner::web::js_message(&e))?;
         let (out, live, waiting, job) = (self.out.clone(), self.live.clone(), self.waiting.clone(), self.job.clone());
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let (t0, data) = (now(), e.data());
-            let resp = crate::ui::runner::web::decode(&data);
+            let resp = crate::ui::worker::runner::web::decode(&data);
             if matches!(resp, Response::TraceOpened { .. } | Response::TraceReplayed { .. }) {
                 measure("schedscope trace: decode", t0);
             }
@@ -167,11 +169,11 @@ impl TraceWorker {
     /// Reads `file`.
     pub fn open(&mut self, file: web_sys::File) {
         let name = file.name();
-        if file.size() > super::MAX_TRACE_BYTES {
+        if file.size() > crate::ui::traces::MAX_TRACE_BYTES {
             self.out.emit(TAction::Fail(format!(
                 "Cannot import {name}: it is {}; the page reads traces up to {}. Nothing was changed.",
-                super::size_text(file.size() as u64),
-                super::size_text(super::MAX_TRACE_BYTES as u64)
+                crate::ui::traces::size_text(file.size() as u64),
+                crate::ui::traces::size_text(crate::ui::traces::MAX_TRACE_BYTES as u64)
             )));
             return;
         }
@@ -231,7 +233,7 @@ fn down(
 ) {
     *waiting.borrow_mut() = None;
     *job.borrow_mut() = None;
-    out.emit(TAction::WorkerDown(crate::ui::jobs::WorkerDown::new("trace", why, false).text));
+    out.emit(TAction::WorkerDown(crate::ui::worker::protocol::WorkerDown::new("trace", why, false).text));
 }
 
 /// Hands the answer to the job in flight to the panel, from a fresh task (the answer was

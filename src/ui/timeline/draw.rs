@@ -25,7 +25,9 @@ use crate::engine::trace::{InstantKind, Overhead, Span, SpanKind, Trace};
 
 // The series colours (tasks, sys bursts, overheads, idle shades) live in `ui::palette`, so
 // the plots and the legend use the very same ones.
-pub use super::palette::{idle_shade, IDLE_COLOURS, IDLE_COLOURS_DARK, OVERHEAD_COLOURS, SYS_COLOURS, TASK_COLOURS};
+pub use crate::ui::common::palette::{
+    idle_shade, IDLE_COLOURS, IDLE_COLOURS_DARK, OVERHEAD_COLOURS, SYS_COLOURS, TASK_COLOURS,
+};
 
 pub const BACKGROUND: &str = "#FFFFFF";
 pub const GUTTER: &str = "#F6F6F6";
@@ -1314,7 +1316,7 @@ pub fn describe(trace: &Trace, i: usize) -> Vec<String> {
     vec![
         format!("CPU {}: {what}", s.core),
         format!("start {}", precise_time(s.start)),
-        format!("duration {}", super::format::duration(s.end - s.start)),
+        format!("duration {}", crate::ui::common::format::duration(s.end - s.start)),
     ]
 }
 
@@ -1411,7 +1413,7 @@ pub fn play_cursor(trace: &Trace, index: &TraceIndex, layout: &Layout, t: f64, x
         let folded = !index.collapsed.is_empty() && lane + 1 == index.lanes;
         let core = index.lane_of_core.iter().position(|&l| l == lane).filter(|_| !folded);
         let running = matches!(here.map(|sp| sp.kind), Some(SpanKind::Run { .. }));
-        let waiting = core.and_then(|c| super::timeline_nav::runqueue_at(trace, c as u16, tn));
+        let waiting = core.and_then(|c| crate::ui::timeline::runqueue::runqueue_at(trace, c as u16, tn));
         let name = match waiting {
             Some(w) if !w.is_empty() => {
                 let names: Vec<String> = w

@@ -23,8 +23,18 @@ use yew::UseReducerDispatcher;
 
 use crate::engine::config::Config;
 
-use super::jobs::{capped, JobKind, Request, Response, Scheduler, SWEEP_EVENT_BUDGET};
-use super::state::{Action, State};
+use crate::ui::worker::protocol::capped;
+
+use crate::ui::worker::scheduler::JobKind;
+
+use crate::ui::worker::protocol::Request;
+
+use crate::ui::worker::protocol::Response;
+
+use crate::ui::worker::scheduler::Scheduler;
+
+use crate::ui::app::state::{Action, State};
+use crate::ui::worker::protocol::SWEEP_EVENT_BUDGET;
 
 /// How long a knob must rest before the current config's full run is started (previews
 /// answer each change meanwhile).
@@ -318,7 +328,11 @@ impl Runner {
             }
             (i.dispatch.clone(), crashed)
         };
-        dispatch.dispatch(Action::WorkerDown(super::jobs::WorkerDown::new("simulation", &why, crashed)));
+        dispatch.dispatch(Action::WorkerDown(crate::ui::worker::protocol::WorkerDown::new(
+            "simulation",
+            &why,
+            crashed,
+        )));
         // From a fresh task: this runs inside the dead worker's own error handler.
         #[cfg(target_arch = "wasm32")]
         if crashed {
@@ -335,8 +349,16 @@ pub(crate) mod web {
     use wasm_bindgen::JsCast;
     use web_sys::{Event, MessageEvent, Worker};
 
-    use super::super::jobs::{parse_message, parse_response, to_text, Request, Response};
+    use crate::ui::worker::packing::parse_message;
+
+    use crate::ui::worker::protocol::parse_response;
+
+    use crate::ui::worker::protocol::to_text;
+
+    use crate::ui::worker::protocol::Request;
+
     use super::{Backend, Runner};
+    use crate::ui::worker::protocol::Response;
 
     /// A worker's message as a `Response`: a string, or [string, Uint8Array] when a run's
     /// trace items travel packed. The page's runner, the sweep pool and the trace panel's
@@ -480,7 +502,7 @@ pub(crate) mod web {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::jobs::RunResult;
+    use crate::ui::worker::protocol::RunResult;
 
     #[test]
     fn answers_become_the_right_actions() {
