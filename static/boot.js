@@ -5,7 +5,7 @@
 //
 // First it starts the simulation worker (src/bin/worker.rs), so that its wasm loads and
 // compiles while the app's does: the page never simulates itself, so the first figure waits
-// for the worker. The app adopts it (src/ui/runner.rs `adopt_early`) with the events it sent
+// for the worker. The app adopts it (src/ui/worker/runner.rs `adopt_early`) with the events it sent
 // meanwhile, or the reason it could not be made (the page then says so).
 const early = { worker: null, events: [], error: null };
 try {

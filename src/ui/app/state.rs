@@ -32,7 +32,7 @@ pub struct RunView {
     pub metrics: crate::engine::Metrics,
     pub trace: Rc<Trace>,
     /// A quick capped run shown while the full run is still computing
-    /// (see `jobs::PREVIEW_EVENT_BUDGET`).
+    /// (see `protocol::PREVIEW_EVENT_BUDGET`).
     pub preview: bool,
     /// The trace is a stretch recorded again later in the run (`Action::WindowDone`), so
     /// the timeline keeps the view the user panned to rather than fitting the new trace.
@@ -147,7 +147,7 @@ pub struct State {
     /// Bumped by "Run in full" after a cancel, so the runs are asked for again.
     pub reruns: u64,
     /// The stretch of the current run's trace asked for (generation, from ns) and not yet
-    /// in: a timeline panned past what the live trace kept (`trace_window`).
+    /// in: a timeline panned past what the live trace kept (`timeline::window`).
     pub window_req: Option<(u64, u64)>,
     /// Decision records asked for by the inspector and not yet in: (gen, from, to, at).
     pub decisions_req: Option<(u64, u64, u64, u64)>,
@@ -164,7 +164,7 @@ pub struct State {
     pub main_seeds: u32,
     /// The current config's runs with the further seeds (`replicas`), for this generation.
     pub reps: Option<Rc<Reps>>,
-    /// The simulation worker could not start or died (`jobs::WorkerDown`): the status line
+    /// The simulation worker could not start or died (`protocol::WorkerDown`): the status line
     /// says so instead of a run's state. A crash is forgotten at the next config (a new
     /// worker runs it); a worker that cannot start stays so until the page is reloaded.
     pub worker_down: Option<crate::ui::worker::protocol::WorkerDown>,
@@ -590,7 +590,7 @@ pub enum Action {
         from: u64,
     },
     /// The inspector holds no records for an instant of the current full run: fetch those
-    /// near `at`, recording `[from, to)` (`jobs::Request::Decisions`).
+    /// near `at`, recording `[from, to)` (`protocol::Request::Decisions`).
     NeedDecisions {
         from: u64,
         to: u64,
@@ -608,7 +608,7 @@ pub enum Action {
         index: usize,
         result: Result<crate::engine::Metrics, String>,
     },
-    /// The current run's trace from `from` on (`jobs::Request::Window`).
+    /// The current run's trace from `from` on (`protocol::Request::Window`).
     WindowDone {
         gen: u64,
         from: u64,

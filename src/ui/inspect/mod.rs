@@ -7,7 +7,7 @@
 //! entry's governor numbers, tick decision and verdict. Every number has its unit and the
 //! kernel function it mirrors.
 //!
-//! A span the page holds no records for (past the first `jobs::PAGE_DECISIONS`, or in a
+//! A span the page holds no records for (past the first `protocol::PAGE_DECISIONS`, or in a
 //! window recorded later) gets them on demand: the panel says "Finding the decisions…" and
 //! asks the page (`Action::NeedDecisions`) to simulate the same run again recording a small
 //! window around it (`find::ask_range`); the answer (`State::on_demand`, taken only when its
@@ -151,7 +151,7 @@ fn idle_html(r: &crate::engine::explain::IdleRecord) -> Html {
     }
 }
 
-/// Why a span has no decision: past the page's budget of records (`jobs::PAGE_DECISIONS`),
+/// Why a span has no decision: past the page's budget of records (`protocol::PAGE_DECISIONS`),
 /// or a span no decision leads to.
 fn none_text(trace: &crate::engine::trace::Trace, span: &crate::engine::trace::Span) -> String {
     let d = &trace.decisions;

@@ -222,7 +222,7 @@ pub fn inert_note(sw: &Sweep, current: Option<&Metrics>) -> Option<String> {
     .then(|| format!("{} does nothing here: every point of the sweep gave the same counters.", sw.key))
 }
 
-/// A note when points stopped at the sweep's event budget (`jobs::SWEEP_EVENT_BUDGET`):
+/// A note when points stopped at the sweep's event budget (`protocol::SWEEP_EVENT_BUDGET`):
 /// their figures are the first events', not the whole run's, so a curve of elapsed time or
 /// counts is not comparable with the main figures.
 pub fn cut_note(sw: &Sweep) -> Option<String> {

@@ -4,7 +4,7 @@
 //! tracks use too): the C-state from the idle spans, nr_running and avg_idle from the
 //! decision records (each pick's runqueue, each idle entry), a task's `vruntime - V` and
 //! EEVDF lag from the runqueues the picks saw. Decision-based tracks stop where the page's
-//! records stop (`jobs::PAGE_DECISIONS`), and the legend says so.
+//! records stop (`protocol::PAGE_DECISIONS`), and the legend says so.
 //!
 //! Drawn on a second canvas under the main one, on the same time axis (`Layout::x_of`, the
 //! same gutter), in the timeline's animation frame (`Counters::draw`, a one-line hook in

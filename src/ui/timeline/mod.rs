@@ -8,11 +8,11 @@
 //! key, resize, new trace) asks for one frame; playback keeps asking while it plays. The
 //! frame handle lives in the component's state, so unmounting cancels it (no `.forget()`).
 //! A large new trace takes a few frames to arrive (`Arrival`): on a new canvas one for the
-//! page's layout, then its index built a slice a frame (`timeline_draw::IndexBuilder`), one
+//! page's layout, then its index built a slice a frame (`timeline::draw::IndexBuilder`), one
 //! to take it in, then the first draw; a small one still arrives and is drawn in one frame.
 //! Each step is named for the browser's performance tools (`marks`), and the trace shown
 //! until then stays with its own index.
-//! Everything drawn comes from `timeline_draw` as a display list in device pixels; the 2D
+//! Everything drawn comes from `draw` as a display list in device pixels; the 2D
 //! context is cached and the canvas is sized to `devicePixelRatio` for crisp lines.
 //!
 //! Export: [`render_png_data_url`] draws a trace (or a window of it) onto an off-screen
@@ -48,14 +48,14 @@ pub struct TimelineProps {
     /// Names the run (e.g. the policy) in the canvas's aria-label and the PNG file name.
     #[prop_or_default]
     pub label: AttrValue,
-    /// The trace is a preview's (`jobs::PREVIEW_TRACE_ITEMS`); `partial`: so are its figures
+    /// The trace is a preview's (`protocol::PREVIEW_TRACE_ITEMS`); `partial`: so are its figures
     /// (cut by the preview's event budget). The note under a cut trace says so.
     #[prop_or_default]
     pub preview: bool,
     #[prop_or_default]
     pub partial: bool,
     /// Called with a `from` (ns) when the view leaves the recorded stretch of a cut trace
-    /// (`trace_window::wanted`): the page records that stretch again. None: nothing to load.
+    /// (`window::wanted`): the page records that stretch again. None: nothing to load.
     #[prop_or_default]
     pub on_window: Option<Callback<Ns>>,
     /// The trace is such a stretch: keep the view when it arrives (do not fit it).

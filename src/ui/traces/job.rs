@@ -2,7 +2,7 @@
 //! trace in chunks with progress, tell its format by content, and replay it under a config.
 //!
 //! A file arrives as a source of byte chunks (`execute`): in the worker it is the `File`
-//! read piece by piece (`FileReaderSync` over `Blob.slice`, see `worker_io`), natively and
+//! read piece by piece (`FileReaderSync` over `Blob.slice`, see `worker::trace_io`), natively and
 //! on the main thread a string cut into `CHUNK_BYTES` pieces. Between chunks a
 //! `Response::TraceProgress` goes out (bytes read of the file's size), so the page shows a
 //! progress bar and the main thread does no parsing at all. The format is told from the
@@ -25,7 +25,7 @@ use crate::ui::worker::protocol::Request;
 use crate::ui::worker::protocol::Response;
 
 /// At most this many spans + instants of a recording (or a replay) travel to the page: half
-/// the live runs' `jobs::LIVE_TRACE_ITEMS`. A 48 MB trace cut at 200,000 items still cost the
+/// the live runs' `protocol::LIVE_TRACE_ITEMS`. A 48 MB trace cut at 200,000 items still cost the
 /// main thread one task of 54-68 ms on its arrival (unpack, index, first frame; e2e
 /// `traces.test.mjs` on a shared 2-core machine); at 100,000 none was over 50 ms. The table
 /// and the diff always cover the whole file.
@@ -293,7 +293,7 @@ fn timeline_of(m: &Model) -> Timeline {
 
 /// Puts spans in (start, end) order and instants in time order, here in the worker (an
 /// import's export lists spans task by task): the page's timeline then finds each lane in
-/// order (`timeline_draw::IndexBuilder` sorts only a lane that is not), and needs no sort
+/// order (`timeline::draw::IndexBuilder` sorts only a lane that is not), and needs no sort
 /// of its own, which would be one more long loop in the page's unoptimised first run.
 pub fn in_order(t: &mut Trace) {
     t.spans.sort_by_key(|s| (s.start, s.end));
@@ -390,7 +390,7 @@ pub fn replay(m: &Model, base: &Config) -> Result<Replayed, String> {
 }
 
 /// The worker's handler for a trace request whose file travels beside it: JSON request in,
-/// the file as `next`; JSON response and packed trace items out (`jobs::respond`).
+/// the file as `next`; JSON response and packed trace items out (`packing::respond`).
 pub fn handle_with_file(
     text: &str,
     next: &mut dyn FnMut() -> Option<Vec<u8>>,

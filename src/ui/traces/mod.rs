@@ -6,7 +6,7 @@
 //! Parts: `job` (the worker's side: chunked reading with progress, format detection, the
 //! replay; pure, tested natively), `table` (the sortable per-task and diff tables), `web`
 //! (wasm: the page's trace worker, a second instance of the simulation worker bin, so a long
-//! parse never holds up the live runs and Cancel terminates only it), `worker_io` (wasm, in
+//! parse never holds up the live runs and Cancel terminates only it), `worker::trace_io` (wasm, in
 //! the worker: the `File` read in chunks with `FileReaderSync`). The file's bytes never pass
 //! through the main thread: the page posts the `File` object, the worker reads it.
 //!
@@ -115,7 +115,7 @@ pub enum TAction {
         result: Result<Replayed, String>,
     },
     Cancel,
-    /// The trace worker could not start: what the panel says (`jobs::WorkerDown`). The
+    /// The trace worker could not start: what the panel says (`protocol::WorkerDown`). The
     /// file is not read (the page never reads one itself); the rest is unchanged.
     WorkerDown(String),
     /// A file refused before any reading (too large, unreadable, the worker failed).
@@ -250,7 +250,7 @@ thread_local! {
 }
 
 /// Whether a file dropped on the page is a trace for this panel (then it is taken): any
-/// file but JSON (rt-app and tours, `share_ui`), and JSON whose name says it is a Perfetto
+/// file but JSON (rt-app and tours, `ui::share`), and JSON whose name says it is a Perfetto
 /// export (`.perfetto.json`, `trace` in the name). The content decides in the worker.
 #[cfg(target_arch = "wasm32")]
 pub fn claim_drop(file: &web_sys::File) -> bool {

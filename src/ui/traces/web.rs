@@ -2,7 +2,7 @@
 //! (`worker_loader.js`), started on the first import, that reads files and replays them.
 //!
 //! A request goes as `[json, File]`: the `File` is a handle, not its bytes (the worker reads
-//! it, `worker_io`), so the main thread does no work proportional to the file's size. The
+//! it, `worker::trace_io`), so the main thread does no work proportional to the file's size. The
 //! worker reads no message while it works, so Cancel terminates it; the next request starts
 //! a new one (which has lost the cached model, so a replay sends the file again: it always
 //! travels with the request). Requests wait until the worker says Ready (messages posted
@@ -10,7 +10,7 @@
 //!
 //! If the worker cannot start (the constructor throws, its script fails to load or errors
 //! before its first message, or it says nothing within `READY_MS`: a script that hangs), the
-//! panel says so, why and how to fix it (`TAction::WorkerDown`, `jobs::WorkerDown`), and
+//! panel says so, why and how to fix it (`TAction::WorkerDown`, `protocol::WorkerDown`), and
 //! nothing else changes: the page never reads a trace itself (its wasm has no parser; the
 //! worker holds the one copy). The next import tries to start a worker again.
 //!

@@ -1,17 +1,17 @@
 //! Runs simulation jobs for the page in a Web Worker (the `worker` bin, loaded from
 //! `worker_loader.js`) once it says it is ready. The page never simulates: its wasm holds
 //! no engine run (the linker drops it), so a worker that cannot start or dies leaves the
-//! page saying so (`Action::WorkerDown`, `jobs::worker_down_text`: the cause and how to
+//! page saying so (`Action::WorkerDown`, `protocol::WorkerDown`: the cause and how to
 //! fix it), with the config kept; a worker that dies in a job is replaced (the job that
 //! killed it is not retried), one that cannot start is not retried.
 //!
-//! The `jobs::Scheduler` keeps one job in flight and the newest request waiting, so a
+//! The `scheduler::Scheduler` keeps one job in flight and the newest request waiting, so a
 //! dragged slider never queues stale work. Answers become reducer actions; the reducer
 //! drops those whose generation is stale. Browser calls only happen on wasm32 (the SSR
 //! test never starts a runner).
 //!
 //! A long run (the current config's full run, or the pinned A's) reports progress between
-//! chunks (`jobs::Response::Progress`), shown in the status line. The worker computes a run
+//! chunks (`protocol::Response::Progress`), shown in the status line. The worker computes a run
 //! in one go and reads no message meanwhile, so Cancel terminates it and starts a fresh
 //! worker (`cancel`); the same happens to a long full run that a newer config has made
 //! stale, so the new config's preview does not wait behind it.
@@ -205,13 +205,13 @@ impl Runner {
         web::restart_worker(self);
     }
 
-    /// Asks for the trace of `gen`'s run from `from` on (`jobs::Request::Window`).
+    /// Asks for the trace of `gen`'s run from `from` on (`protocol::Request::Window`).
     pub fn request_window(&self, gen: u64, config: &Config, from: u64) {
         self.inner.borrow_mut().sched.want_window(gen, config, from);
         self.pump();
     }
 
-    /// Asks for the decision records of `gen`'s run near `at` (`jobs::Request::Decisions`).
+    /// Asks for the decision records of `gen`'s run near `at` (`protocol::Request::Decisions`).
     pub fn request_decisions(&self, gen: u64, config: &Config, range: (u64, u64, u64)) {
         self.inner.borrow_mut().sched.want_decisions(gen, config, range);
         self.pump();
