@@ -3,6 +3,10 @@
 //!
 //! Invalid input never reaches here as a change: controls validate with `Config::set` on a
 //! copy and show the message inline; `Action::Set` re-validates and ignores a bad value.
+//!
+//! Over 800 lines (about 1,570, 470 of them tests): one `State` of every feature's fields
+//! and one `reduce`; issue 28's composed reducer (each feature owning its slice) would split
+//! it, not done yet.
 
 use std::rc::Rc;
 

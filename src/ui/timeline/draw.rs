@@ -17,6 +17,10 @@
 //! The page's wasm is built for size (`wasm-ui` profile, opt-level z), where LLVM inlines
 //! almost nothing: the per-span helpers of that reduction are `#[inline(always)]`, which cut
 //! the scene of a 100,000-item import from 12-18 ms to 3-5 ms in Chromium.
+//!
+//! Over 800 lines (about 2,100, 600 of them tests): index, geometry, level of detail, the
+//! scene, hit testing and the legend are one pure file; issue 28 asks for them apart, not
+//! done yet.
 
 use crate::engine::time::{Ns, MS, SEC, US};
 use crate::engine::trace::{InstantKind, Overhead, Span, SpanKind, Trace};
