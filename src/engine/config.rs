@@ -501,6 +501,18 @@ pub fn key_doc(key: &str) -> Option<&'static KeyDoc> {
     KEYS.iter().find(|k| k.key == key)
 }
 
+/// Longest key or value a message quotes whole.
+pub const ECHO_MAX: usize = 80;
+
+/// `s` cut to `ECHO_MAX` bytes at a character boundary, saying how long it was.
+fn shorten_echo(s: &str) -> String {
+    let mut n = ECHO_MAX.min(s.len());
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    format!("{}… ({} bytes)", &s[..n], s.len())
+}
+
 fn err(key: &str, message: impl Into<String>) -> ConfigError {
     ConfigError { key: key.to_string(), message: message.into() }
 }
@@ -588,7 +600,23 @@ impl Config {
     }
 
     /// Sets one key from its text value, validating it. On error nothing changes.
+    /// A message quotes at most `ECHO_MAX` bytes of the key and the value (a 100 KB value
+    /// was echoed whole: issue 30).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+        self.set_unquoted(key, value).map_err(|mut e| {
+            let v = value.trim();
+            if v.len() > ECHO_MAX {
+                e.message = e.message.replace(v, &shorten_echo(v));
+            }
+            if e.key.len() > ECHO_MAX {
+                e.message = e.message.replace(&e.key, &shorten_echo(&e.key));
+                e.key = shorten_echo(&e.key);
+            }
+            e
+        })
+    }
+
+    fn set_unquoted(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         let v = value.trim();
         if ALIASES.iter().any(|(a, _)| *a == key) {
             return self.set_alias(key, v);
@@ -640,6 +668,8 @@ impl Config {
             "rr_interval" => self.rr_interval = dur(v)?,
             "cstates" => {
                 self.cstates = match v {
+                    // An unset shell variable (`cstates=$S`) must not turn C-states off.
+                    "" => return Err(err(key, "empty (allowed: all, off, or a list of state names)")),
                     "all" => CStates::All,
                     "off" | "none" => CStates::Off,
                     list => {
@@ -658,7 +688,7 @@ impl Config {
                             }
                         }
                         if names.is_empty() {
-                            CStates::Off
+                            return Err(err(key, format!("'{v}' names no state (allowed: all, off, or state names)")));
                         } else {
                             // Keep table order so the printed form is canonical.
                             let ordered = p
@@ -1008,6 +1038,24 @@ mod tests {
         assert!(e.message.contains("100us") && e.message.contains("10s"), "{}", e.message);
         assert!(c.set("nonsense", "1").is_err());
         assert_eq!(c, Config::default(), "failed sets change nothing");
+    }
+
+    /// Issue 30, defect 9: `cstates=` (an unset shell variable) silently meant off,
+    /// `features=HRTICK NO_HRTICK` silently became empty, and a 100 KB value was echoed
+    /// whole in the error.
+    #[test]
+    fn empty_contradicting_and_huge_values_are_refused_plainly() {
+        let mut c = Config::default();
+        assert!(c.set("cstates", "").unwrap_err().message.starts_with("empty"));
+        assert!(c.set("cstates", " , ").unwrap_err().message.contains("names no state"));
+        c.set("kernel", "6.6").unwrap();
+        let e = c.set("features", "HRTICK NO_HRTICK").unwrap_err();
+        assert!(e.message.contains("both HRTICK and NO_HRTICK"), "{}", e.message);
+        let huge = "x".repeat(100_000);
+        let e = c.set("cpu", &huge).unwrap_err();
+        assert!(e.message.len() < 1_000 && e.message.contains("(100000 bytes)"), "{}", &e.message[..200]);
+        let e = c.set(&huge, "1").unwrap_err();
+        assert!(e.key.len() < 200 && e.message.len() < 2_000, "{}", e.key.len());
     }
 
     #[test]

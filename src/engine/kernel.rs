@@ -606,7 +606,7 @@ impl Kernel {
     /// `idle=poll` is not a cpuidle state: its `cpu_idle_poll` polls in every era.
     pub fn idle_polls(self, entry: Option<IdleEntry>) -> bool {
         match entry {
-            Some(IdleEntry::Hlt) | Some(IdleEntry::Io) => false,
+            Some(IdleEntry::Hlt) | Some(IdleEntry::Io) | Some(IdleEntry::Wfi) => false,
             None | Some(IdleEntry::Mwait) => !self.idle_loop_clears_polling(),
         }
     }
@@ -682,6 +682,66 @@ impl Kernel {
         }
     }
 
+    /// The period of the softlockup watchdog's per-CPU hrtimer, or `None` where there is no
+    /// such timer. kernel/watchdog.c (2.6.36+, "lockup_detector: Combine nmi_watchdog and
+    /// softlockup detector", 58687acba592; read in a 3.10 tree and in 6.x trees):
+    /// `watchdog_enable` starts `watchdog_hrtimer` per CPU (`HRTIMER_MODE_REL_PINNED`) and
+    /// `watchdog_timer_fn` re-arms it with `hrtimer_forward_now(hrtimer, sample_period)`,
+    /// `sample_period = get_softlockup_thresh() * (NSEC_PER_SEC / 5)` (6.x: `/
+    /// NUM_SAMPLE_PERIODS`, 5) and `get_softlockup_thresh() = watchdog_thresh * 2` with
+    /// `watchdog_thresh = 10`: 4 s. Before 2.6.36 (kernel/softlockup.c) the check ran from
+    /// the tick (`softlockup_tick` in `update_process_times`): no timer of its own, so it
+    /// never bounds a stopped tick's sleep.
+    pub fn watchdog_period(self) -> Option<Ns> {
+        match self {
+            Kernel::Sd2621 | Kernel::V2623 | Kernel::SchedDevel2007 | Kernel::V2624 => None,
+            _ => Some(4 * super::time::SEC),
+        }
+    }
+
+    /// Whether `governor=menu` runs 3.11's menu (`idle::Menu311`: POLL only when the next
+    /// timer is within 5 us, the load/iowait performance multiplier, no tick logic) rather
+    /// than 6.6's. The 2.6.2x eras, 4.17 and 5.15 keep 6.6's form (their own menus are not
+    /// modelled: 2.6.2x had no correction factor, 4.17 first asked the governor about the
+    /// tick and 5.x changed the interval detector and the POLL rule).
+    pub fn menu_is_3_11(self) -> bool {
+        self == Kernel::V311
+    }
+
+    /// Whether teo has util-awareness ("cpuidle: teo: Introduce util-awareness", 6.3; read in
+    /// 6.5 and 6.6.9 trees, `UTIL_THRESHOLD_SHIFT` 6): 6.6 and 6.12. It was removed again
+    /// later ("cpuidle: teo: Remove util-awareness"); that 6.12 still has it is not verified.
+    pub fn teo_util_aware(self) -> bool {
+        self >= Kernel::V66
+    }
+
+    /// How `time` (getrusage) splits a task's CPU time, 3.11 without
+    /// VIRT_CPU_ACCOUNTING: every tick samples the interrupted mode (`update_process_times`
+    /// -> `account_process_tick(p, user_tick)`: user, or system when `p` is not the idle
+    /// task), and `cputime_adjust` (kernel/sched/cputime.c, the 3.9-3.11 form) scales those
+    /// samples to the precise runtime: `stime = scale_stime(stime, rtime, stime + utime)`,
+    /// `utime = rtime - stime`, all of it system when no tick hit the task (`stime = rtime`),
+    /// with `rtime = sum_exec_runtime`. Other eras keep the engine's exact spans (their
+    /// accounting is not modelled; 3.12+ changed `cputime_adjust`'s zero cases).
+    pub fn tick_sampled_time(self) -> bool {
+        self == Kernel::V311
+    }
+
+    /// Whether a switch from the idle task leaves the rq clock where the last update put
+    /// it, so the incoming task's `exec_start` (`set_next_entity`: `rq->clock_task`) is that
+    /// stale value and its `sum_exec_runtime` gains the time since. 3.11 kernel/sched/core.c:
+    /// `put_prev_task` updates the clock only `if (prev->on_rq || rq->skip_clock_update <
+    /// 0)`, and the idle task is never on a runqueue (`init_idle` -> `__sched_fork` sets
+    /// `on_rq = 0`); a remote waker's `enqueue_task` (`update_rq_clock`) or the target's
+    /// tick was the last update. So a task woken onto an idle CPU by another CPU is charged
+    /// its wakeup's IPI flight, C-state exit and idle exit. 3.15 moved `put_prev_task` into
+    /// `pick_next_task` and 4.0's "sched/core: Rework rq->clock update skips" (9edfbfed3f54)
+    /// made `__schedule` update the clock itself (4.17 and later verified: `update_rq_clock`
+    /// in `__schedule`); the 2.6.2x `schedule()` updated it on every call.
+    pub fn idle_switch_keeps_stale_clock(self) -> bool {
+        self == Kernel::V311
+    }
+
     /// Whether a wake-list wakeup skips the IPI when the target's idle loop polls: from 3.16
     /// (e3baac47f0e8, `ttwu_queue_remote`: `if (!set_nr_if_polling(rq->idle))
     /// smp_send_reschedule(cpu)`; 6.x `call_function_single_prep_ipi`). Before, the first
@@ -755,6 +815,9 @@ pub fn parse_features(kernel: Kernel, v: &str) -> Result<Vec<String>, String> {
                 format!("kernel {} has no feature '{name}' (it has {})", kernel.name(), list.join(" "))
             });
         };
+        if want[i] == Some(!on) {
+            return Err(format!("both {name} and NO_{name} are given (say one)"));
+        }
         want[i] = Some(on);
     }
     Ok(defs

@@ -13,7 +13,8 @@
 //! (`task_stime`, later `cputime_adjust`). IRQ_TIME_ACCOUNTING (2.6.37+, off by default on
 //! the seeds' kernels) is not modelled. So the model counts as the task's sys, exactly
 //! rather than by tick sampling (the sampling's expectation when ticks do not beat with the
-//! work), every kernel span laid while a core holds a task's context:
+//! work; 3.11's `time`, sampled, is `sim/idle_path.rs::time_user_sys`), every kernel span
+//! laid while a core holds a task's context:
 //! - the context switch into or out of a task (`Switch`: every switch has a task on one side);
 //! - the ttwu a task performs (`Wakeup`), the IPIs it sends (`Ipi`), the hrtick it arms
 //!   (`Reprogram`), and the tick, hrtick, timer and IPI handlers that interrupt it;
@@ -243,6 +244,7 @@ impl Sim {
                 }
                 self.m.context_switches += 1;
                 self.tasks[n].stats.switches_in += 1;
+                self.switch_in_clock(c, n);
                 self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
                 let refill = self.refill_cost(c, n);
                 if refill > 0 {
