@@ -4,20 +4,19 @@
 // pressed while only a preview is shown still gets A its full run (issue 17: A's preview
 // was kept as its result, +603% instead of -11.6%). Until both full runs are in, a preview
 // side is labelled as one and the status never says "Up to date". Needs dist/ and the
-// release binary (brought up to date here: `cargo build --release`). Run by
+// CLI (e2e/cli.mjs: the binary `cargo test` builds, brought up to date here). Run by
 // `./scripts/test e2e` or `node --test e2e/compare.test.mjs`.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
+import { cliBinary } from './cli.mjs';
 import { launch, open } from './browser.mjs';
 import { shown } from './format.mjs';
 
 const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = process.env.SCHEDSCOPE_BIN ?? `${ROOT}/target/release/schedscope`;
+let CLI; // cliBinary() (e2e/cli.mjs), in `before`
 
 // nohz-pipe with a tenth of its round trips: ~1.0M events, so the preview (250,000 events)
 // is cut and the page's full run completes quickly (the whole preset, ~8M events, is checked
@@ -46,7 +45,7 @@ let expected;
 
 before(async () => {
   // Always ask cargo: a binary left from older sources would give stale expectations.
-  if (!process.env.SCHEDSCOPE_BIN) execFileSync('cargo', ['build', '--release', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  CLI = cliBinary();
   const a = cli(BASE);
   const b = cli([...BASE, ...B_SET]);
   for (const m of [a, b]) assert.equal(m.stop_reason, 'completed', 'the CLI runs this config to its end');

@@ -10,20 +10,18 @@
 // three rows whose numbers are the CLI's `run --set governor=X --json`. The Counters toggle
 // adds the counter tracks under the lanes.
 //
-// Needs dist/ (trunk build --release --offline) and the CLI (target/release/schedscope, or
-// SCHEDSCOPE_BIN); run with `node --test e2e/inspect.test.mjs`.
+// Needs dist/ (trunk build --release --offline) and the CLI (e2e/cli.mjs: the binary
+// `cargo test` builds, or SCHEDSCOPE_BIN); run with `node --test e2e/inspect.test.mjs`.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
+import { cliBinary } from './cli.mjs';
 import { launch, open } from './browser.mjs';
 
 const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = process.env.SCHEDSCOPE_BIN ?? `${ROOT}/target/release/schedscope`;
+let CLI; // cliBinary() (e2e/cli.mjs), in `before`
 const RUN_MS = 120_000;
 let server;
 
@@ -175,9 +173,7 @@ test('nohz-pipe late in the run: a clicked wakeup gets its records on demand, an
 });
 
 test('token-governors: one click compares menu, teo and ladder, with the CLI\'s figures', { timeout: 300_000 }, async () => {
-  if (!process.env.SCHEDSCOPE_BIN && !existsSync(CLI)) {
-    execFileSync('cargo', ['build', '--release', '--quiet', '--bin', 'schedscope'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  CLI = cliBinary();
   const b = await launch();
   try {
     const { page, problems } = await open(b.context, new URL("/?v=1&preset=token-governors", server.url).href);

@@ -1,5 +1,5 @@
 // Browser performance benchmark of the built site (issue 7): page weight, first render and
-// interaction latency while the rr_interval slider is dragged. A script, not a test: it
+// interaction latency while the rr_interval slider is dragged (`./scripts/bench perf`). A script, not a test: it
 // prints a JSON summary with each target beside its figure and never fails on a time (the
 // machine is shared and noisy). Figures and the command go into BENCHMARKS.md.
 //
@@ -7,11 +7,9 @@
 //   node e2e/perf.mjs [dist]          (SCHEDSCOPE_DIST also names the directory)
 //   PERF_ONLY=drawing node e2e/perf.mjs   (only the timeline drawing figures)
 
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { serve } from './serve.mjs';
 import { launch } from './browser.mjs';
+import { APP_GZIP_KB_MAX, pageWeight } from './weight.mjs';
 
 const DIST = process.argv[2] ?? process.env.SCHEDSCOPE_DIST ?? 'dist';
 const LOADS = 3; // first-render samples (fresh browser each time); the median is reported
@@ -19,28 +17,6 @@ const PRESSES = 30; // keyboard steps of the slider
 const MOUSE_STEPS = 30; // mouse moves while dragging the slider
 const KEY_GAP_MS = 33; // ~ keyboard auto-repeat rate: the next press does not wait for figures
 const SETTLE_MS = 120_000;
-
-const kb = (n) => Math.round((n / 1024) * 10) / 10;
-
-/** gzip sizes of the .wasm/.js/.css files in dist/, the app and the worker apart. */
-async function pageWeight(dir) {
-  const files = [];
-  for (const name of await readdir(dir)) {
-    if (!/\.(wasm|js|css)$/.test(name)) continue;
-    const body = await readFile(join(dir, name));
-    const part = name.startsWith('worker') ? 'worker' : 'app';
-    files.push({ name, part, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
-  }
-  const sum = (part, key) => files.filter((f) => f.part === part).reduce((a, f) => a + f[key], 0);
-  return {
-    files: files.map((f) => ({ ...f, raw_kb: kb(f.raw), gzip_kb: kb(f.gzip) })),
-    app_gzip_kb: kb(sum('app', 'gzip')),
-    app_raw_kb: kb(sum('app', 'raw')),
-    worker_gzip_kb: kb(sum('worker', 'gzip')),
-    worker_raw_kb: kb(sum('worker', 'raw')),
-    target_app_gzip_kb: 400,
-  };
-}
 
 /**
  * Installed before any page script: long tasks, paint entries, when the throughput first
@@ -351,8 +327,8 @@ try {
         draw.spans_in_view_min_while_moving >= 100_000 &&
         draw.frame_interval_ms.p95 !== null &&
         draw.frame_interval_ms.p95 <= 17.5,
-      page_weight_app_le_400kb: weight.app_gzip_kb <= 400,
-      first_figure_le_1s: load.median_first_figure_ms !== null && load.median_first_figure_ms <= 1000,
+      page_weight_app_le_250kb: weight.app_gzip_kb <= APP_GZIP_KB_MAX,
+      first_figure_le_400ms: load.median_first_figure_ms !== null && load.median_first_figure_ms <= 400,
       first_contentful_paint_le_1s:
         load.median_first_contentful_paint_ms !== null && load.median_first_contentful_paint_ms <= 1000,
       no_long_task_over_50ms_while_dragging: all.length > 0 && all.every((s) => s.longest_long_task_ms <= 50),

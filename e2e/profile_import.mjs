@@ -5,8 +5,10 @@
 // (layout, paint, animation frame, timer...), so a long task can be put down to one step.
 //
 // Needs dist/ (trunk build --release --offline). Run: `node e2e/profile_import.mjs`
-// (ROUNDS=n for another size, SCHEDSCOPE_DIST=dir for another build). Not a test: it
-// asserts nothing; the bound is checked by e2e/traces.test.mjs.
+// (ROUNDS=n for another size, SCHEDSCOPE_DIST=dir for another build; `./scripts/bench
+// import` runs it). Not a test: it asserts nothing and ends with a summary line judging the
+// issue's bound (no main-thread task over 50 ms, issue 14); e2e/traces.test.mjs keeps the
+// functional half (the import's progress, Cancel and result) and logs the long tasks it saw.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -43,7 +45,11 @@ try {
   await page.waitForFunction(() => performance.getEntriesByName('schedscope timeline: first frame').length > 0,
     null, { timeout: 120_000 });
   await page.waitForTimeout(1000);
-  console.log('long tasks (ms):', JSON.stringify(await page.evaluate(() => window.__long)));
+  const long = await page.evaluate(() => window.__long);
+  console.log('long tasks (ms):', JSON.stringify(long));
+  const os = await import('node:os');
+  console.log(`summary: longest main-thread task ${Math.max(0, ...long)} ms, ${long.filter((d) => d > 50).length} over 50 ms ` +
+    `(bound: none; ${long.every((d) => d <= 50) ? 'met' : 'NOT met'}), load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
   const marks = await page.evaluate(() => performance.getEntriesByType('measure')
     .filter((m) => m.name.startsWith('schedscope ')).map((m) => `${m.name.slice(11)} ${m.duration.toFixed(1)} ms`));
   console.log('measures:', marks.join(', '));

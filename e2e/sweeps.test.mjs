@@ -3,26 +3,25 @@
 // run on a pool of 2 workers plots exactly what 1 worker plots; and a heatmap of
 // rr_interval x jobs on rr-kbuild has the cells `schedscope sweep --param rr_interval
 // --param2 jobs --json` computes (each sweep point runs with the page's sweep budget,
-// max_events=500000, so the CLI is given the same). Needs dist/ and the release binary
-// (brought up to date here). Run by `node --test e2e/sweeps.test.mjs`.
+// max_events=500000, so the CLI is given the same). Needs dist/ and the CLI
+// (e2e/cli.mjs, brought up to date here). Run by `node --test e2e/sweeps.test.mjs`.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
+import { cliBinary } from './cli.mjs';
 import { launch, open } from './browser.mjs';
 
 const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = process.env.SCHEDSCOPE_BIN ?? `${ROOT}/target/release/schedscope`;
+let CLI; // cliBinary() (e2e/cli.mjs), in `before`
 // jobs::SWEEP_EVENT_BUDGET: every sweep point in the page runs with at most this many events.
 const SWEEP_BUDGET = '500000';
 
 let server;
 
 before(async () => {
-  if (!process.env.SCHEDSCOPE_BIN) execFileSync('cargo', ['build', '--release', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  CLI = cliBinary();
   server = await serve(DIST, 0);
 });
 

@@ -2,10 +2,10 @@
 //! in tests/golden/digests.json, and the same config run twice gives the same metrics.
 //!
 //! After a change that is meant to alter results, regenerate the file and review its diff:
-//! `SCHEDSCOPE_BLESS=1 cargo test --test determinism`. tests/wasm.rs checks the browser build
+//! `SCHEDSCOPE_BLESS=1 cargo test --test all determinism::`. tests/wasm.rs checks the browser build
 //! against the same file, so native and wasm must agree.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -28,7 +28,7 @@ fn every_preset_matches_the_golden_digest() {
     let diffs = common::differences(&common::parse_golden(&text), &got);
     assert!(
         diffs.is_empty(),
-        "digests differ from tests/golden/digests.json:\n  {}\nIf the change is intended: SCHEDSCOPE_BLESS=1 cargo test --test determinism",
+        "digests differ from tests/golden/digests.json:\n  {}\nIf the change is intended: SCHEDSCOPE_BLESS=1 cargo test --test all determinism::",
         diffs.join("\n  ")
     );
 }

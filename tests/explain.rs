@@ -2,8 +2,7 @@
 //! the metrics count, EEVDF's picks follow its rule, idle verdicts match the scoreboard,
 //! tracing changes no result, and the derived metrics reach the lookups, exports and CLI.
 
-#[allow(dead_code)]
-mod common;
+use crate::common;
 
 use schedscope::engine::explain::{Delivery, Part};
 use schedscope::engine::{self, presets::preset, validate::metric_of, Config, TraceOptions};

@@ -4,7 +4,7 @@
 //! `sched_wakeup` wakes a task that is runnable or running.
 
 #[allow(dead_code)]
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -3,12 +3,11 @@
 //! plus the engine's invariants checked on every preset.
 //!
 //! The proptests run `FUZZ_CASES` cases each (default 64: seconds, part of `cargo test`).
-//! A long campaign: `FUZZ_CASES=200000 cargo test --release --test fuzz_props` (see
+//! A long campaign: `FUZZ_CASES=200000 cargo test --profile fast --test all fuzz_props::` (see
 //! fuzz/README.md). Properties: no panic; every run stops within its event budget; the
 //! trace stays within `max_items`; configs the parsers hand back pass `engine::check`.
 
-#[allow(dead_code)] // only `quick` is used here
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use schedscope::engine::config::{Config, KeyKind, KEYS};

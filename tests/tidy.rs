@@ -5,9 +5,19 @@
 //!   clock (the engine is pure and deterministic, and `Instant::now` panics on wasm32);
 //! - the URL query string is split into pairs only in src/share/url.rs, the one URL codec;
 //! - no text file carries a merge-conflict marker (two once reached main inside comments and
-//!   the README, where no compiler looks).
+//!   the README, where no compiler looks);
+//! - the layers Cargo enforces stay as Cargo.toml files declare them: the engine crate
+//!   (src/engine/Cargo.toml) depends on serde, rand and rand_chacha only; the root's web crates
+//!   are optional, turned on by the `web` feature only, which is not a default; and `cargo tree`
+//!   of the CLI's crate, the engine and the Python package (normal dependencies, default
+//!   features, every target) names none of the web crates.
 
 use std::path::{Path, PathBuf};
+
+/// The crates the engine may depend on (src/engine/Cargo.toml).
+const ENGINE_DEPS: &[&str] = &["serde", "rand", "rand_chacha"];
+/// The web crates as Cargo names them: optional in the root crate, behind the `web` feature.
+const WEB_PACKAGES: &[&str] = &["yew", "wasm-bindgen", "js-sys", "gloo", "web-sys"];
 
 /// Identifiers the engine must not use: the web crates.
 const WEB_CRATES: &[&str] = &["yew", "web_sys", "gloo", "js_sys", "wasm_bindgen"];
@@ -173,6 +183,150 @@ fn no_file_carries_a_merge_conflict_marker() {
     assert!(bad.is_empty(), "merge-conflict markers left in: {bad:?}");
 }
 
+/// A Cargo.toml's dependency entries: `(table, name, value)` for every key of every table
+/// whose name ends in `dependencies` (`[dependencies]`, `[dev-dependencies]`,
+/// `[target.'cfg(..)'.dependencies]`, ...), the value being the text after `=` up to where its
+/// brackets and braces close (an inline table may span lines). Enough TOML for a manifest.
+fn dependency_entries(manifest: &str) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let mut table = String::new();
+    let mut lines = manifest.lines();
+    while let Some(line) = lines.next() {
+        let line = line.split(" #").next().unwrap_or("").trim();
+        if line.starts_with('[') {
+            table = line.trim_matches(|c| c == '[' || c == ']').to_string();
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else { continue };
+        if !table.ends_with("dependencies") {
+            continue;
+        }
+        let mut value = value.trim().to_string();
+        let depth = |v: &str| v.matches(['{', '[']).count() as i64 - v.matches(['}', ']']).count() as i64;
+        while depth(&value) > 0 {
+            let Some(next) = lines.next() else { break };
+            value.push(' ');
+            value.push_str(next.trim());
+        }
+        out.push((table.clone(), key.trim().trim_matches('"').to_string(), value));
+    }
+    out
+}
+
+/// The engine manifest's violations: a dependency (normal, build or target-specific) that is
+/// not in `ENGINE_DEPS`, or a dev-dependency on a web crate.
+fn engine_manifest_violations(manifest: &str) -> Vec<String> {
+    dependency_entries(manifest)
+        .into_iter()
+        .filter(|(table, name, _)| {
+            if table.ends_with("dev-dependencies") {
+                WEB_PACKAGES.contains(&name.as_str())
+            } else {
+                !ENGINE_DEPS.contains(&name.as_str())
+            }
+        })
+        .map(|(table, name, _)| format!("[{table}] {name}"))
+        .collect()
+}
+
+/// The root manifest's violations: a web crate that is not optional, a feature other than
+/// `web` (and features that include it) turning one on, or `web` among the defaults.
+fn root_manifest_violations(manifest: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    for (table, name, value) in dependency_entries(manifest) {
+        if WEB_PACKAGES.contains(&name.as_str()) && !table.ends_with("dev-dependencies") {
+            seen += 1;
+            if !value.replace(' ', "").contains("optional=true") {
+                bad.push(format!("[{table}] {name} is not optional"));
+            }
+        }
+    }
+    if seen == 0 {
+        bad.push("no web crate found among the dependencies: is this the root Cargo.toml?".to_string());
+    }
+    let mut in_features = false;
+    for line in manifest.lines().map(|l| l.split(" #").next().unwrap_or("").trim()) {
+        if line.starts_with('[') {
+            in_features = line == "[features]";
+            continue;
+        }
+        let Some((feature, value)) = line.split_once('=').filter(|_| in_features) else { continue };
+        let feature = feature.trim();
+        let turns_on_web = value.contains("\"web\"");
+        let names_a_web_crate = WEB_PACKAGES.iter().any(|w| value.contains(&format!("\"dep:{w}\"")));
+        if feature == "default" && (turns_on_web || names_a_web_crate || value.contains("\"ssr\"")) {
+            bad.push(format!("the default features turn the web crates on: {value}"));
+        } else if feature != "web" && names_a_web_crate && !turns_on_web {
+            bad.push(format!("feature `{feature}` turns a web crate on without `web`"));
+        }
+    }
+    bad
+}
+
+#[test]
+fn the_engine_crate_depends_on_serde_and_rand_only() {
+    let bad = engine_manifest_violations(&read("src/engine/Cargo.toml"));
+    assert!(bad.is_empty(), "src/engine/Cargo.toml may depend on {ENGINE_DEPS:?} only: {bad:?}");
+}
+
+#[test]
+fn the_root_crates_web_dependencies_are_optional_behind_web() {
+    let bad = root_manifest_violations(&read("Cargo.toml"));
+    assert!(bad.is_empty(), "Cargo.toml: the web crates belong behind the `web` feature:\n  {}", bad.join("\n  "));
+}
+
+/// The web crates `cargo tree` names for `args` (normal dependencies, for the host and for
+/// wasm32: the CLI's build and the browser's), with the tree itself for messages.
+fn web_crates_in_tree(args: &[&str]) -> (Vec<String>, String) {
+    let host = String::from_utf8(std::process::Command::new("rustc").arg("-vV").output().expect("rustc -vV").stdout)
+        .expect("UTF-8")
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+        .expect("rustc -vV names the host");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = std::process::Command::new(cargo)
+        .args(["tree", "--locked", "-e", "normal", "--prefix", "none", "--target", &host])
+        .args(["--target", "wasm32-unknown-unknown"])
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run cargo tree");
+    assert!(out.status.success(), "cargo tree {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8(out.stdout).expect("cargo tree prints UTF-8");
+    let web = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| WEB_PACKAGES.contains(name))
+        .map(str::to_string)
+        .collect();
+    (web, tree)
+}
+
+#[test]
+fn the_cli_and_the_engine_build_no_web_crate() {
+    for package in ["schedscope", "schedscope-engine"] {
+        let (web, tree) = web_crates_in_tree(&["-p", package]);
+        assert!(tree.lines().any(|l| l.starts_with(package)), "cargo tree -p {package} printed no {package}:\n{tree}");
+        assert!(web.is_empty(), "`cargo tree -p {package} -e normal` (host and wasm32) has web crates: {web:?}");
+    }
+    // The check sees them where they are: the web app's build.
+    let (web, tree) = web_crates_in_tree(&["-p", "schedscope", "--features", "web"]);
+    assert!(web.iter().any(|w| w == "yew") && web.iter().any(|w| w == "web-sys"), "--features web:\n{tree}");
+}
+
+#[test]
+fn the_python_package_takes_the_root_crate_without_its_web_feature() {
+    // Its tree needs pyo3, which only the python layer downloads: the manifest is read instead.
+    let manifest = read("python/Cargo.toml");
+    let deps = dependency_entries(&manifest);
+    let root_dep =
+        deps.iter().find(|(t, n, _)| t == "dependencies" && n == "schedscope").expect("python depends on schedscope");
+    assert!(!root_dep.2.contains("\"web\"") && !root_dep.2.contains("\"ssr\""), "python/Cargo.toml: {}", root_dep.2);
+    let web: Vec<_> = deps.iter().filter(|(_, n, _)| WEB_PACKAGES.contains(&n.as_str())).collect();
+    assert!(web.is_empty(), "python/Cargo.toml names web crates: {web:?}");
+}
+
 #[test]
 fn the_checks_catch_what_they_are_for() {
     assert_eq!(conflict_markers("a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> topic\n"), vec![2, 4, 6]);
@@ -189,4 +343,21 @@ fn the_checks_catch_what_they_are_for() {
     assert_eq!(query_splitting("for kv in q.split('&') {").len(), 1);
     assert_eq!(query_splitting("let p = web_sys::UrlSearchParams::new_with_str(s);").len(), 1);
     assert!(query_splitting("for t in v.split(',') {").is_empty());
+
+    // Manifests: an engine that grows a web (or any other) dependency, a web crate that is
+    // not optional or turned on by default.
+    let engine = "[package]\nname = \"e\"\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\nrand = \"0.8\"\n";
+    assert!(engine_manifest_violations(engine).is_empty());
+    assert_eq!(engine_manifest_violations(&format!("{engine}serde_json = \"1\"\n")), vec!["[dependencies] serde_json"]);
+    let wasm = format!("{engine}[target.'cfg(target_arch = \"wasm32\")'.dependencies]\nweb-sys = {{ version = \"0.3\", features = [\n  \"Window\",\n] }}\n");
+    assert_eq!(engine_manifest_violations(&wasm).len(), 1);
+    assert_eq!(
+        engine_manifest_violations(&format!("{engine}[dev-dependencies]\nproptest = \"1\"\n")),
+        Vec::<String>::new()
+    );
+    let root = "[features]\ndefault = []\nweb = [\"dep:yew\"]\nssr = [\"web\", \"yew/ssr\"]\n[dependencies]\nyew = { version = \"0.23\", optional = true }\nweb-sys = { version = \"0.3\", optional = true, features = [\n  \"Window\",\n] }\n";
+    assert!(root_manifest_violations(root).is_empty(), "{:?}", root_manifest_violations(root));
+    assert_eq!(root_manifest_violations(&root.replace("default = []", "default = [\"web\"]")).len(), 1);
+    assert_eq!(root_manifest_violations(&root.replace("\"0.23\", optional = true", "\"0.23\"")).len(), 1);
+    assert_eq!(root_manifest_violations(&root.replace("ssr = [\"web\", ", "ssr = [\"dep:yew\", ")).len(), 1);
 }

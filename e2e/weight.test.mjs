@@ -1,0 +1,27 @@
+// Page weight (issue 26): the app's wasm + js + css in dist/ (what the page downloads before
+// its first figure) stay within 250 KB gzip. The size of a built artefact is deterministic,
+// so a test may hold it (times are benchmarks: ./scripts/bench). The simulation worker's
+// files are not page weight (the worker fetches them, off the main thread); their size is
+// printed, and recorded in BENCHMARKS.md. Needs dist/ (trunk build --release --offline).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { APP_GZIP_KB_MAX, pageWeight } from './weight.mjs';
+
+const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
+
+// PENDING, issue 26: until the page stops carrying the engine (the main-thread fallback the
+// ui branch removes), the app is about 630 KB gzip; this test then reports "not ok # TODO"
+// without failing the layer. Delete this `todo` (the one line below) when that lands.
+const PENDING = { todo: 'the page still carries the engine: delete this todo once the ui branch lands (issue 26)' };
+
+test(`the page's own wasm + js + css is at most ${APP_GZIP_KB_MAX} KB gzip`, PENDING, async () => {
+  const w = await pageWeight(DIST);
+  for (const f of w.files) console.log(`${f.part.padEnd(6)} ${f.name}: ${f.raw_kb} KB, ${f.gzip_kb} KB gzip`);
+  console.log(`app ${w.app_gzip_kb} KB gzip (${w.app_raw_kb} KB raw); worker ${w.worker_gzip_kb} KB gzip (${w.worker_raw_kb} KB raw)`);
+  assert.ok(w.files.some((f) => f.part === 'app' && f.name.endsWith('.wasm')), `no app wasm in ${DIST}`);
+  assert.ok(w.files.some((f) => f.part === 'worker' && f.name.endsWith('.wasm')), `no worker wasm in ${DIST}`);
+  assert.ok(w.app_gzip_kb <= APP_GZIP_KB_MAX,
+    `the page downloads ${w.app_gzip_kb} KB gzip of wasm, js and css (bound ${APP_GZIP_KB_MAX} KB): ` +
+    w.files.filter((f) => f.part === 'app').map((f) => `${f.name} ${f.gzip_kb} KB`).join(', '));
+});
