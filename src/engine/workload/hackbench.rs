@@ -473,6 +473,11 @@ impl Workload for Hackbench {
         self.stop.is_some()
     }
 
+    /// Messages read, of all the run's messages.
+    fn progress(&self) -> Option<(u64, u64)> {
+        Some((self.received, (self.groups * FDS) as u64 * self.per_child()))
+    }
+
     /// hackbench's "Time:": start to the last child reaped. A run cut short (time limit,
     /// event budget) gives the time since the start byte so far (0 before it), a lower bound.
     fn result(&self, elapsed: Ns) -> Result {

@@ -109,6 +109,11 @@ pub trait Workload {
     fn extra(&self, _elapsed: Ns) -> Vec<(String, f64)> {
         Vec::new()
     }
+    /// Units of the fixed amount of work done so far and in all (hackbench's messages
+    /// read), for a run judged in steady state (`validate`); None for time-limited workloads.
+    fn progress(&self) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 /// The workloads as one enum, so the per-step calls inline instead of going through a `Box<dyn Workload>`.
@@ -195,6 +200,9 @@ impl Workload for AnyWorkload {
     }
     fn extra(&self, elapsed: Ns) -> Vec<(String, f64)> {
         each_wl!(self, w => w.extra(elapsed))
+    }
+    fn progress(&self) -> Option<(u64, u64)> {
+        each_wl!(self, w => w.progress())
     }
 }
 
