@@ -101,7 +101,7 @@ pub const PAGE_SIZE: u64 = 4096;
 const SOCK_SEND_REF: Ns = 2 * PIPE_OP_REF;
 const SOCK_RECV_REF: Ns = 3 * PIPE_OP_REF / 2;
 /// Copy cost in picoseconds per byte (estimate).
-const COPY_PS_PER_BYTE: u64 = 250;
+pub(crate) const COPY_PS_PER_BYTE: u64 = 250;
 /// A child's exit, reference work (estimates).
 const EXIT_PROCESS_REF: Ns = 20_000;
 const EXIT_THREAD_REF: Ns = 5_000;

@@ -15,6 +15,7 @@ pub mod pipe;
 pub mod replay;
 pub mod rtapp;
 pub mod schbench;
+pub mod stressng;
 pub mod token;
 
 use super::config::{Config, WorkloadKind};
@@ -126,6 +127,7 @@ pub enum AnyWorkload {
     Token(token::Token),
     Hackbench(hackbench::Hackbench),
     Schbench(schbench::Schbench),
+    StressNgPipe(stressng::StressNgPipe),
     Replay(replay::Replay),
 }
 
@@ -139,6 +141,7 @@ macro_rules! each_wl {
             AnyWorkload::Token($w) => $e,
             AnyWorkload::Hackbench($w) => $e,
             AnyWorkload::Schbench($w) => $e,
+            AnyWorkload::StressNgPipe($w) => $e,
             AnyWorkload::Replay($w) => $e,
         }
     };
@@ -166,6 +169,9 @@ impl AnyWorkload {
                 cfg.kernel,
                 costs,
             )),
+            WorkloadKind::StressNgPipe => {
+                AnyWorkload::StressNgPipe(stressng::StressNgPipe::new(cfg.workers as usize, cfg.kernel, costs))
+            }
             WorkloadKind::Schbench => AnyWorkload::Schbench(schbench::Schbench::new(
                 cfg.schbench_message_threads as usize,
                 cfg.schbench_workers as usize,
