@@ -2,8 +2,10 @@
 //! judged like the seeds (`validate`), each row a config change with its reported figure.
 //!
 //! Every preset names where its machine, kernel and workload parameters come from, and
-//! what it had to assume. No constant here is chosen to make a row pass: the shortened
-//! runs (`SeedTable::reported_loops`, `quick_rows`) shorten every row the same way.
+//! what it had to assume. No constant here is chosen to make a row pass. The full
+//! `validate` runs each row as its source did or shows it settled (`presets::Length`); the
+//! page's quick tables (`quick_rows`, 100 hackbench loops) shorten every row the same way
+//! and say that their verdicts need the full run.
 //!
 //! 1. `hackbench-wakeup-gran-clx`, `hackbench-wakeup-gran-zen3`: Mel Gorman, "[PATCH 2/2]
 //!    sched/fair: Scale wakeup granularity relative to nr_running", LKML 20 Sep 2021
@@ -13,10 +15,11 @@
 //!    configs/config-scheduler-unbound (the current file; the 2021 value was not checked).
 //!    Assumed: HZ=250 (the message does not say; a later message of the thread mentions
 //!    250, not re-read), CascadeLake = 2 x Xeon Gold 6248 (the message says "2-socket
-//!    CascadeLake" only), Zen 3 = 2 x EPYC 7763 (size not stated). The runs do 100 loops, a
-//!    hundredth of mmtests' 10000: absolute times are compared with a hundredth of the
-//!    reported ones. 100 loops still overflow a pipe (20 senders x 100 messages of 100 bytes
-//!    against 16 pages), so senders block as in the full run; 10 would not.
+//!    CascadeLake" only), Zen 3 = 2 x EPYC 7763 (size not stated). The full `validate`
+//!    runs mmtests' 10000 loops (`Length::Steady`: stopped once settled past
+//!    `HACKBENCH_WARMUP`, the rest extrapolated); the presets and the page's quick tables
+//!    run 100 loops, which still overflow a pipe (20 senders x 100 messages of 100 bytes
+//!    against 16 pages).
 //! 2. `messaging-run-to-parity`: Peter Zijlstra, 63304558ba5d "sched/eevdf: Curb
 //!    wakeup-preemption", tip-bot mail Aug 2023
 //!    (`<169228500414.27769.13366308319134164264.tip-bot2@tip-bot2>`): `perf bench sched
@@ -119,7 +122,7 @@ pub fn token_governors() -> Config {
 const HACKBENCH_WARMUP: u64 = 1_000;
 
 const HACKBENCH_COLUMNS: &[super::presets::SeedColumn] = &[col("elapsed_s", "time", "s")];
-const HACKBENCH_NOTES: &str = "Judged: each vanilla row against 1 group (how the time grows with overload) and each scaled row against the vanilla row of the same size (the patch's gain). Changes under 5% are noise in this benchmark: they pass on no effect, or on the reported sign within 7.5%. Each row runs 100 loops, a hundredth of mmtests' 10000, so the reported times are shown as a hundredth too; the quick tables (the page) run 1 to 48 groups.";
+const HACKBENCH_NOTES: &str = "Judged: each vanilla row against 1 group (how the time grows with overload) and each scaled row against the vanilla row of the same size (the patch's gain). Changes under 5% are noise in this benchmark: they pass on no effect, or on the reported sign within 7.5%. The full run configures mmtests' 10000 loops and stops a row once its time per loop has settled (past 1000 loops: the last half of the work within 2% of the quarter before), extrapolating the rest; the quick tables (the page) run 100 loops of 1 to 48 groups against a hundredth of the reported times, verdicts that need the full run.";
 
 /// A hackbench-wakeup-gran table: what the CascadeLake and Zen 3 tables share.
 const fn hackbench_table(title: &'static str, rows: &'static [SeedRow]) -> SeedTable {
