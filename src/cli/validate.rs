@@ -21,7 +21,9 @@ const FLAGS: &[Flag] =
     &[Flag::switch("--quick"), Flag::switch("--json"), Flag::value("--jobs", "N"), Flag::value("--preset", "NAME")];
 
 /// Measures `jobs` on `threads` scoped threads, the costliest first; answers in the jobs' order.
+/// A full run (not `quick`) says on stderr as each row is done, since it takes minutes.
 pub fn run_rows(jobs: &[RowJob], quick: bool, threads: usize) -> Vec<Option<Measured>> {
+    let finished = AtomicUsize::new(0);
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].cost));
     let next = AtomicUsize::new(0);
@@ -33,6 +35,11 @@ pub fn run_rows(jobs: &[RowJob], quick: bool, threads: usize) -> Vec<Option<Meas
                     let j = jobs[i];
                     let m = crate::engine::presets::preset(j.preset)
                         .and_then(|p| engine_validate::measure(p, j.row, quick));
+                    if !quick {
+                        let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                        let how = m.as_ref().map_or("failed".into(), |m| format!("{}, {}", m.length, m.stop_reason));
+                        eprintln!("validate: {n}/{} rows done ({} row {}: {how})", jobs.len(), j.preset, j.row);
+                    }
                     if let Ok(mut s) = slots.lock() {
                         s[i] = m;
                     }
