@@ -423,11 +423,16 @@ pub fn measure(p: &Preset, i: usize, quick: bool) -> Option<Measured> {
     match t.length {
         Length::Source => {
             let (key, n) = units(&cfg);
+            let cfg_is_build = cfg.workload == WorkloadKind::Kbuild;
             let m = run_full(cfg)?;
             Some(Measured {
                 figures: t.columns.iter().map(|col| metric_of(&m, col.key)).collect(),
                 reported_scale: 1.0,
-                length: format!("{} (the source's)", units_text(key, n)),
+                length: if cfg_is_build {
+                    "the whole build (the source's)".into()
+                } else {
+                    format!("{} (the source's)", units_text(key, n))
+                },
                 convergence: None,
                 stop_reason: stop_text(&m),
                 needs_full_run: false,
