@@ -351,3 +351,127 @@ fn run_from_trace_replays_what_trace_diff_replays() {
     let (_, out) = ftrace::replay_and_diff(&m, &c).unwrap();
     assert_eq!(cli_digest, out.metrics.digest);
 }
+
+/// A temporary file with `text` (removed by the caller).
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("schedscope-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Whether `s` holds a character a terminal would obey (ESC, BEL, C1, bidi overrides).
+fn raw_controls(s: &str) -> bool {
+    s.chars().any(|c| matches!(c, '\u{1b}' | '\u{7}' | '\u{9b}' | '\u{202e}' | '\u{2066}'))
+}
+
+/// Issue 30, defect 7: a task name (15 bytes of anything) or a value from the command
+/// line reached the terminal raw (`\e]0;PWNED\a` retitles it, U+202E reverses the text).
+/// Every output of the CLI escapes them; JSON output stays valid and keeps the name.
+#[test]
+fn task_names_and_echoed_values_cannot_drive_the_terminal() {
+    let evil = "\u{1b}]0;PWNED\u{7}\u{202e}";
+    let line = |ts: &str, prev: &str, pp: u32, np: u32, next: &str| {
+        format!(
+            "x-{pp} [000] {ts}: sched_switch: prev_comm={prev} prev_pid={pp} prev_prio=120 prev_state=S ==> \
+             next_comm={next} next_pid={np} next_prio=120\n"
+        )
+    };
+    let text = line("1.000000", "swapper/0", 0, 7, evil) + &line("1.001000", evil, 7, 0, "swapper/0");
+    let p = temp_file("evil.txt", &text);
+    let path = p.to_str().unwrap();
+    let plain = cli(&["trace", "stats", path]);
+    let js = cli(&["trace", "stats", path, "--json"]);
+    let diff = cli(&["trace", "diff", path]);
+    let _ = std::fs::remove_file(&p);
+    for r in [&plain, &js, &diff] {
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        assert!(!raw_controls(&r.stdout) && !raw_controls(&r.stderr), "{:?}", r.stdout);
+    }
+    assert!(plain.stdout.contains("\\u001B]0;PWNED\\u0007\\u202E"), "{}", plain.stdout);
+    assert_eq!(json(&js.stdout)["tasks"][0]["comm"], evil);
+    for args in [
+        &["trace", "stats", "/nonexistent/\u{1b}[2J\u{9b}1m"][..],
+        &["run", "--set", "cpu=\u{1b}]0;PWNED\u{7}"],
+        &["run", "--set", "\u{202e}cores=2"],
+    ] {
+        let r = cli(args);
+        assert_eq!(r.status, 2, "{args:?}");
+        assert!(!raw_controls(&r.stderr), "{args:?}: {:?}", r.stderr);
+        assert!(r.stderr.contains("\\u001B") || r.stderr.contains("\\u202E"), "{args:?}: {:?}", r.stderr);
+    }
+}
+
+/// Issue 30, defect 5: `trace diff` of a recording longer than a replay can simulate says
+/// so (it wrapped the time limit, then blamed the file: "not a trace-cmd report").
+#[test]
+fn trace_diff_of_an_overlong_recording_names_the_limit() {
+    let text = "a-0 [000] 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> \
+                next_comm=a next_pid=5 next_prio=120\n\
+                a-5 [000] 1001.000000: sched_switch: prev_comm=a prev_pid=5 prev_prio=120 prev_state=S ==> \
+                next_comm=swapper/0 next_pid=0 next_prio=120\n";
+    let p = temp_file("long.txt", text);
+    let r = cli(&["trace", "diff", p.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&p);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("the trace covers 1000.000000 s") && r.stderr.contains("at most 600 s"), "{}", r.stderr);
+}
+
+/// `trace stats` reads a binary trace.dat natively (it was refused with "convert it").
+#[test]
+fn trace_stats_reads_a_trace_dat() {
+    let dir = format!("{}/tests/fixtures/traces", env!("CARGO_MANIFEST_DIR"));
+    let dat = cli(&["trace", "stats", &format!("{dir}/real_trappy_raw_trace.dat")]);
+    let txt = cli(&["trace", "stats", &format!("{dir}/real_trappy_raw_trace.report.txt")]);
+    assert_eq!(dat.status, 0, "{}", dat.stderr);
+    assert!(dat.stdout.starts_with("755 events over 0.003772"), "{}", dat.stdout);
+    assert_eq!(dat.stdout, txt.stdout);
+}
+
+/// `schedscope compare` (issue 30): a table for an email, at most 72 columns, in mmtests'
+/// rows; its numbers are the JSON's (to the 4 digits printed), its change column is B's
+/// mean against A's, and it closes with the link and both configs.
+#[test]
+fn compare_prints_an_email_table_whose_numbers_are_the_json_s() {
+    use schedscope::share::table;
+    let args = ["compare", "--set", "duration=30ms", "--b", "policy=eevdf", "--seeds", "3", "--jobs", "2"];
+    let text = cli(&args);
+    let js = cli(&[&args[..], &["--json"]].concat());
+    assert_eq!((text.status, js.status), (0, 0), "{}{}", text.stderr, js.stderr);
+    let v = json(&js.stdout);
+    let link = v["link"].as_str().unwrap();
+    for l in text.stdout.lines().filter(|l| *l != link) {
+        assert!(l.chars().count() <= table::WIDTH, "{} columns: {l}", l.chars().count());
+    }
+    let rows = v["rows"].as_array().expect("rows");
+    let nums = table::parse_numbers(&text.stdout);
+    assert_eq!(nums.len(), rows.len() * 3, "{}", text.stdout);
+    let close = |printed: f64, exact: f64| (printed - exact).abs() <= 6e-4 * exact.abs() + 1e-9;
+    for (metric, stat, a, b) in &nums {
+        let row = rows.iter().find(|r| r["metric"] == metric.as_str()).expect("the metric's row");
+        let key = match stat.as_str() {
+            "Min" => "min",
+            "Max" => "max",
+            _ => "mean",
+        };
+        let (ea, eb) = (row["a"][key].as_f64().unwrap(), row["b"][key].as_f64().unwrap());
+        assert!(close(*a, ea) && close(*b, eb), "{metric} {stat}: text {a} {b}, JSON {ea} {eb}");
+    }
+    // The last lines: the link, then A and B exactly (B's keys applied to A give B).
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    let n = lines.len();
+    assert_eq!((lines[n - 4], lines[n - 3]), ("link:", "?v=1&duration=30ms&seeds=3&compare=1&b.kernel=6.6"));
+    assert_eq!(lines[n - 2], "A: duration=30ms");
+    let mut b = schedscope::engine::config::Config::default();
+    b.set("duration", "30ms").unwrap();
+    for kv in lines[n - 1].strip_prefix("B: A with ").unwrap().split_whitespace() {
+        let (k, val) = kv.split_once('=').unwrap();
+        b.set(k, val).unwrap();
+    }
+    for (k, val) in b.to_pairs() {
+        assert_eq!(v["b"].as_array().unwrap().iter().find(|p| p[0] == k).unwrap()[1], val.as_str(), "{k}");
+    }
+    assert_eq!(b.get("policy").unwrap(), "eevdf");
+    let e = cli(&["compare", "--set", "duration=30ms"]);
+    assert_eq!(e.status, 2);
+    assert!(e.stderr.contains("--b: missing"), "{}", e.stderr);
+}

@@ -1,4 +1,5 @@
-//! Robustness: hostile input through the URL parser, the rt-app importer and config -> run,
+//! Robustness: hostile input through the URL parser, the rt-app importer, the trace readers
+//! (text dialects and trace.dat) and config -> run,
 //! plus the engine's invariants checked on every preset.
 //!
 //! The proptests run `FUZZ_CASES` cases each (default 64: seconds, part of `cargo test`).
@@ -16,7 +17,7 @@ use schedscope::engine::sim::run_checked;
 use schedscope::engine::time::Ns;
 use schedscope::engine::trace::{SpanKind, Trace, TraceOptions};
 use schedscope::engine::{self, Outcome};
-use schedscope::share::{rtapp, url};
+use schedscope::share::{ftrace, rtapp, url};
 
 /// Event budget of a fuzzed run (small: a case must take milliseconds).
 const BUDGET: u64 = 20_000;
@@ -277,10 +278,67 @@ fn arb_rtapp() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Trace text: lines of every dialect the reader knows (trace-cmd report with flags, TGID,
+/// the sched_switch plugin, perf script), with fuzzed pids, CPUs, times and states, and
+/// hostile lines (long, many fields, absurd times, control characters).
+fn arb_trace_text() -> impl Strategy<Value = String> {
+    let state = prop::sample::select(vec!["R", "R+", "S", "D", "X", "x", "Z", "P", "I", "0", "1", "64", "4096", "?"]);
+    let line = (0u32..6, 0u32..6, 0u64..3_000_000, 0u32..5, state, 0u8..6).prop_map(|(p, n, t, cpu, st, form)| {
+        let ts = format!("{}.{:06}", 100 + t / 1_000_000, t % 1_000_000);
+        match form {
+            0 => format!(
+                "t-{p} [{cpu:03}] d..2. {ts}: sched_switch: prev_comm=t{p} prev_pid={p} prev_prio=120 \
+                 prev_state={st} ==> next_comm=t{n} next_pid={n} next_prio=120"
+            ),
+            1 => format!("t-{p} (-----) [{cpu:03}] .N.1. {ts}: sched_switch: t{p}:{p} [120] {st} ==> t {n}:{n} [120]"),
+            2 => format!("t-{p} [{cpu:03}] {ts}: sched_wakeup: comm=t{n} pid={n} prio=120 target_cpu={cpu:03}"),
+            3 => {
+                format!("    t{p} {p} [{cpu:03}] {ts}: sched:sched_waking: comm=t{n} pid={n} prio=120 target_cpu={cpu}")
+            }
+            4 => format!(
+                "t-{p} [{cpu:03}] {ts}: sched_migrate_task: comm=t{n} pid={n} prio=120 orig_cpu={cpu} dest_cpu={p}"
+            ),
+            _ => format!("<idle>-0 [{cpu:03}] {ts}: cpu_idle: state={st} cpu_id={cpu}"),
+        }
+    });
+    let hostile = prop::sample::select(vec![
+        "[1]".repeat(30_000),
+        format!("a-1 [000] 1.0: sched_switch: {}", " k=".repeat(100)),
+        "a-1 [000] 18446744073.709551: sched_switch: prev_comm=a prev_pid=1 prev_state=S ==> next_comm=b next_pid=2"
+            .into(),
+        "a-1 [1023] 1.0: sched_wakeup: comm=\u{1b}]0;x\u{7} pid=5 target_cpu=99999".into(),
+        "cpus=99999999".into(),
+        "CPU 0/KVM-9 [001] 100.000001: sched_switch: CPU 0/KVM:9 [120] S ==> :0 [120]".into(),
+    ]);
+    let piece = prop_oneof![8 => line, 1 => hostile, 1 => "\\PC{0,40}"];
+    prop::collection::vec(piece, 0..40).prop_map(|l| l.join("\n"))
+}
+
 /// Caps a config so a fuzzed run is quick: the small budget, a bounded trace.
 fn bounded(mut cfg: Config) -> Config {
     cfg.set("max_events", &BUDGET.to_string()).expect("the fuzz budget is in range");
     cfg
+}
+
+/// A real trace.dat (TRAPpy's, see tests/fixtures/traces/README.md), read once.
+fn trace_dat() -> &'static [u8] {
+    static DAT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    DAT.get_or_init(|| {
+        std::fs::read(format!("{}/tests/fixtures/traces/real_trappy_raw_trace.dat", env!("CARGO_MANIFEST_DIR")))
+            .expect("the trace.dat fixture")
+    })
+}
+
+/// A model read from fuzzed input keeps its figures within the trace.
+fn check_trace_model(what: &str, m: Result<ftrace::Model, ftrace::ReadError>) -> Result<(), TestCaseError> {
+    if let Ok(m) = m {
+        for (c, &b) in m.busy.iter().enumerate() {
+            prop_assert!(b <= m.duration(), "{}: CPU {} busy {} ns in {} ns", what, c, b, m.duration());
+        }
+        prop_assert!(m.cpus >= 1 && m.cpus <= ftrace::model::MAX_CPUS);
+        prop_assert!(m.notices.len() <= 64, "{} notices", m.notices.len());
+    }
+    Ok(())
 }
 
 // ------------------------------------------------------------ properties
@@ -319,6 +377,30 @@ proptest! {
     fn url_parse_survives_arbitrary_text(q in "\\PC{0,200}") {
         let (state, _) = url::parse(&q);
         prop_assert!(engine::check(&state.config).is_ok());
+    }
+
+    #[test]
+    fn trace_text_reads_without_panic_and_keeps_cpus_within_the_trace(text in arb_trace_text()) {
+        check_trace_model(&text, ftrace::read_bytes(text.as_bytes()))?;
+        // The same text in chunks is the same model.
+        let mut r = ftrace::model::Reader::default();
+        for piece in text.as_bytes().chunks(97) {
+            r.push(&String::from_utf8_lossy(piece));
+        }
+        if text.is_ascii() {
+            prop_assert_eq!(r.finish().ok(), ftrace::read(&text).ok());
+        }
+    }
+
+    #[test]
+    fn trace_dat_cut_or_flipped_never_panics(cut in 0usize..100_000, flips in prop::collection::vec((any::<prop::sample::Index>(), 1u8..), 0..16)) {
+        let mut bytes = trace_dat().to_vec();
+        for (i, x) in flips {
+            let at = i.index(bytes.len());
+            bytes[at] ^= x;
+        }
+        bytes.truncate(bytes.len() - cut.min(bytes.len()));
+        check_trace_model("trace.dat", ftrace::read_bytes(&bytes))?;
     }
 
     #[test]

@@ -139,8 +139,9 @@ fn a_real_trace_reads_and_replays() {
     let m = read(&text).unwrap();
     // The header's `cpus=8`, though CPU 7 logged nothing (and CPU 6 was the last seen).
     assert_eq!(m.cpus, 8);
-    assert_eq!(m.notices.len(), 1, "{:?}", m.notices);
+    assert_eq!(m.notices.len(), 2, "{:?}", m.notices);
     assert!(m.notices[0].contains("line 17") && m.notices[0].contains("truncated"), "{:?}", m.notices);
+    assert!(m.notices[1].starts_with("4 of the 8 CPUs (counted from the header's cpus=8) logged no event"));
     let s = m.stats();
     let bash = s.tasks.iter().find(|t| t.pid == 14840).unwrap();
     // From 7115.449781 (switched in on CPU 5) to the last complete event, 7115.450065.
@@ -508,4 +509,382 @@ fn the_error_fixtures_say_where_and_what() {
         assert_eq!(job::detect(&dat), job::Format::TraceDat);
         assert!(job::refusal(job::Format::TraceDat).unwrap().contains("trace-cmd report -i trace.dat"));
     }
+}
+
+// ------------------------------------------------------------ issue 30: hostile files
+
+/// One switch line on `cpu` at `ts` (text) from `prev` to `next` (pids; 0 is idle).
+fn sw(cpu: u32, ts: &str, prev: u32, state: &str, next: u32) -> String {
+    format!(
+        "t-{prev} [{cpu:03}] {ts}: sched_switch: prev_comm=t{prev} prev_pid={prev} prev_prio=120 \
+         prev_state={state} ==> next_comm=t{next} next_pid={next} next_prio=120\n"
+    )
+}
+
+/// Issue 30, defects 2 and 3: a line longer than `MAX_LINE` is a bad line named by its
+/// number (it was read quadratically, `[1]` x 200,000 in 46 s, and a 60 MB line of ` k=`
+/// cost 975 MB in `fields()`), and so is a line with more fields than `MAX_FIELDS`; the
+/// lines around it still count.
+#[test]
+fn an_overlong_line_or_too_many_fields_is_a_bad_line_named_by_number() {
+    let good = sw(0, "1.000000", 0, "R", 5) + &sw(0, "1.000100", 5, "S", 0);
+    for bad in ["[1]".repeat(200_000), format!("a-1 [000] 1.0: sched_switch: {}", " k=".repeat(30_000))] {
+        let text = format!("{good}{bad}\n{good}");
+        let m = read(&text).unwrap();
+        assert_eq!(m.bad_lines, 1);
+        assert!(m.notices[0].starts_with("line 3: longer than 65536 bytes"), "{:?}", m.notices);
+        // Chunked reading keeps only a bounded part of the long line and says the same.
+        let mut r = ftrace::model::Reader::default();
+        for piece in text.as_bytes().chunks(4096) {
+            r.push(std::str::from_utf8(piece).unwrap());
+        }
+        assert_eq!(r.finish().unwrap().notices, m.notices);
+    }
+    let many = format!("a-1 [000] 1.0: sched_switch: {}\n", " k=1".repeat(65));
+    let m = read(&format!("{good}{many}")).unwrap();
+    assert!(m.notices[0].starts_with("line 3: sched_switch: more than 64 key=value fields"), "{:?}", m.notices);
+    // A skipped event's fields are not read at all.
+    let skipped = format!("a-1 [000] 1.0: print: {}\n", " k=1".repeat(65));
+    assert_eq!(read(&format!("{good}{skipped}")).unwrap().bad_lines, 0);
+}
+
+/// Issue 30, defect 5: a 584-year timestamp is a bad line, and a recording longer than a
+/// replay can simulate is refused with the reason instead of wrapping the time limit (and
+/// `trace diff` then blaming the user's file); a long one gets the key's limit, noted.
+#[test]
+fn absurd_timestamps_and_overlong_recordings_are_refused_with_the_reason() {
+    let text = sw(0, "1.000000", 0, "R", 5) + &sw(0, "18446744073.709551", 5, "S", 0);
+    let m = read(&text).unwrap();
+    assert_eq!(m.bad_lines, 1);
+    assert!(m.notices[0].contains("line 2: timestamp 18446744073 s is beyond"), "{:?}", m.notices);
+    let long = sw(0, "1.000000", 0, "R", 5) + &sw(0, "1001.000000", 5, "S", 0);
+    let m = read(&long).unwrap();
+    let c = ftrace::replay_config(&m, &Config::default());
+    assert_eq!(c.duration, schedscope::engine::config::MAX_DURATION);
+    let e = ftrace::replay_notes(&m, &c).unwrap_err();
+    assert!(e.contains("the trace covers 1000.000000 s") && e.contains("at most 600 s"), "{e}");
+    let mid = sw(0, "1.000000", 0, "R", 5) + &sw(0, "301.000000", 5, "S", 0);
+    let m = read(&mid).unwrap();
+    let c = ftrace::replay_config(&m, &Config::default());
+    assert_eq!(c.duration, schedscope::engine::config::MAX_DURATION);
+    let notes = ftrace::replay_notes(&m, &c).unwrap();
+    assert!(notes[0].contains("time limit is 600 s"), "{notes:?}");
+}
+
+/// Issue 30, defect 6: CPUs that logged nothing are named in a notice (a stray `[1023]`
+/// made 1,024 CPUs silently), a header's absurd `cpus=` is ignored with a notice, and a
+/// replay of more CPUs than the engine has says where the tasks go.
+#[test]
+fn silent_cpus_and_absurd_cpu_counts_are_noted() {
+    let text = sw(0, "1.000000", 0, "R", 5) + &sw(1023, "1.000100", 0, "R", 6) + &sw(0, "1.000200", 5, "S", 0);
+    let m = read(&text).unwrap();
+    assert_eq!(m.cpus, 1024);
+    assert!(
+        m.notices.iter().any(|n| n.contains("1022 of the 1024 CPUs (counted from CPU 1023 on line 2) logged no event")),
+        "{:?}",
+        m.notices
+    );
+    let c = ftrace::replay_config(&m, &Config::default());
+    let notes = ftrace::replay_notes(&m, &c).unwrap();
+    assert!(notes.iter().any(|n| n.contains("1024 CPUs; the engine simulates at most 128")), "{notes:?}");
+    let m = read(&format!("cpus=99999999\n{}", sw(0, "1.000000", 0, "R", 5))).unwrap();
+    assert_eq!(m.cpus, 1);
+    assert!(m.notices[0].starts_with("line 1: the header's cpus=99999999 is not a CPU count"), "{:?}", m.notices);
+}
+
+/// Issue 30, defect 6: a `prev_pid` that the trace has running on another CPU (a lost
+/// event) made a CPU busy longer than the trace; now each CPU's busy time is within the
+/// trace and the contradiction is noted with its line.
+#[test]
+fn contradicting_lines_never_make_a_cpu_busier_than_the_trace() {
+    // CPU 0: 10 runs from the start, 11 from 0.2 s; at 0.6 s CPU 0 says 12 switched out,
+    // a task never seen running (it was counted from the trace's start, over 10 and 11).
+    let text = sw(0, "0.200000", 10, "S", 11) + &sw(0, "0.600000", 12, "S", 0) + &sw(1, "0.600000", 0, "R", 0);
+    let m = read(&text).unwrap();
+    for (c, &b) in m.busy.iter().enumerate() {
+        assert!(b <= m.duration(), "CPU {c} busy {b} ns in a {} ns trace", m.duration());
+    }
+    // pid 10 runs on CPU 1, then switches out on CPU 0: its CPU 1 run ends there.
+    let text = sw(1, "0.000000", 0, "R", 10) + &sw(0, "0.400000", 10, "S", 12) + &sw(1, "0.600000", 12, "S", 0);
+    let m = read(&text).unwrap();
+    let ten = m.tasks.iter().find(|t| t.pid == 10).unwrap();
+    assert_eq!(ten.runtime, 400_000_000);
+    for (c, &b) in m.busy.iter().enumerate() {
+        assert!(b <= m.duration(), "CPU {c} busy {b} ns in a {} ns trace", m.duration());
+    }
+    assert!(
+        m.notices.iter().any(|n| n.starts_with("line 2: pid 10 switches out on CPU 0 while running on CPU 1")),
+        "{:?}",
+        m.notices
+    );
+}
+
+// ------------------------------------------------------------ trace.dat (issue 30)
+
+fn fixture_bytes(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/fixtures/traces/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// A model's figures without its notices (a text and a binary file say different things
+/// about their lines).
+fn figures(m: &ftrace::Model) -> (Vec<ftrace::TaskStat>, Vec<ftrace::model::CpuStat>, u64, u64, u64) {
+    let s = m.stats();
+    (s.tasks, s.cpus, m.start, m.end, m.events)
+}
+
+/// Each public trace.dat reads natively to the same per-task and per-CPU figures as its
+/// own `trace-cmd report -N -t` text (trace-cmd 3.1.6; `-N`: the kernel's print formats,
+/// `-t`: nanoseconds), and the version 7 copy to the same as the version 6 original.
+#[test]
+fn trace_dat_files_read_as_their_trace_cmd_report_text() {
+    for (dat, text) in [
+        ("real_trappy_raw_trace.dat", "real_trappy_raw_trace.report.txt"),
+        ("real_trappy_raw_trace.v7.dat", "real_trappy_raw_trace.report.txt"),
+        ("real_trappy_trace_idle.dat", "real_trappy_trace_idle.report.txt"),
+        // trace-cmd's default text: the sched_switch plugin's `prev:1 [120] S ==> next:2 [120]`.
+        ("real_trappy_raw_trace.dat", "real_trappy_raw_trace.report-plugin.txt"),
+        ("real_trappy_trace_idle.dat", "real_trappy_trace_idle.report-plugin.txt"),
+    ] {
+        let b = ftrace::read_bytes(&fixture_bytes(dat)).unwrap_or_else(|e| panic!("{dat}: {e}"));
+        let t = read(&fixture(text)).unwrap();
+        assert!(b.events > 20 && b.tasks.len() > 5, "{dat}: {} events", b.events);
+        assert_eq!(figures(&b), figures(&t), "{dat}");
+        assert_eq!((b.cpus, &b.cstates, &b.wakes), (t.cpus, &t.cstates, &t.wakes), "{dat}");
+    }
+    // trace_idle has cpu_idle and an exiting task (prev_state=x, TASK_DEAD in that kernel).
+    let m = ftrace::read_bytes(&fixture_bytes("real_trappy_trace_idle.dat")).unwrap();
+    assert!(!m.cstates.is_empty());
+    assert!(m.tasks.iter().any(|t| t.exited));
+}
+
+/// The text of a `trace-cmd report` of a trace.dat names a task `trace-cmd` on most lines;
+/// such lines were taken for the report's header and dropped (half the events of trappy's
+/// raw_trace.dat). `CPU 0/KVM` (QEMU's vCPU threads) was dropped the same way.
+#[test]
+fn tasks_named_like_report_headers_are_read() {
+    let m = read(&fixture("real_trappy_raw_trace.report.txt")).unwrap();
+    assert_eq!(m.events, 755);
+    let text = "CPU 0/KVM-4242 [001] 5.000000: sched_switch: prev_comm=CPU 0/KVM prev_pid=4242 prev_prio=120 \
+                prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\nCPU 3 is empty\nversion = 6\n";
+    let m = read(text).unwrap();
+    assert_eq!((m.events, m.bad_lines, m.tasks[0].comm.as_str()), (1, 0, "CPU 0/KVM"));
+}
+
+/// A damaged trace.dat is an error or a model, never a panic: every prefix of a real one,
+/// and bytes flipped through its header and pages. A compressed one is refused with the
+/// command that writes a plain copy.
+#[test]
+fn damaged_and_compressed_trace_dat_files_are_refused_plainly() {
+    let good = fixture_bytes("real_trappy_trace_idle.dat");
+    for cut in (0..good.len()).step_by(good.len() / 97) {
+        let _ = ftrace::read_bytes(&good[..cut]);
+    }
+    let e = ftrace::read_bytes(&good[..4000]).unwrap_err();
+    assert!(e.message.starts_with("trace.dat: cut short reading"), "{e}");
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..200 {
+        let mut bad = good.clone();
+        for _ in 0..8 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let at = (rng % bad.len() as u64) as usize;
+            bad[at] ^= (rng >> 32) as u8 | 1;
+        }
+        let _ = ftrace::read_bytes(&bad);
+    }
+    let mut z = b"\x17\x08\x44tracing7\0\0\x08\0\x10\0\0zstd\x001.5.4\0".to_vec();
+    z.extend_from_slice(&[0; 8]);
+    let e = ftrace::read_bytes(&z).unwrap_err();
+    assert!(e.message.contains("compressed with zstd") && e.message.contains("--compression none"), "{e}");
+    let e = ftrace::read_bytes(b"\x17\x08\x44tracing9\0\0\x08\0\x10\0\0").unwrap_err();
+    assert!(e.message.contains("file version 9 is not read"), "{e}");
+}
+
+/// Found by the trace fuzz (issue 30): a wakeup on CPU 1023 naming `target_cpu=99999`
+/// left CPU 1023 out of the count, and reading the line's CPU then indexed past it (a panic).
+#[test]
+fn a_line_naming_a_cpu_beyond_the_limit_still_counts_its_own_cpu() {
+    let text = sw(0, "1.000000", 0, "R", 5) + "a-1 [1023] 1.000100: sched_wakeup: comm=b pid=6 target_cpu=99999\n";
+    let m = read(&text).unwrap();
+    assert_eq!(m.cpus, 1024);
+}
+
+/// Text dialects (issue 30): 6.x's five-character flag column (`dNs2.`, need-resched-lazy
+/// `L`), the TGID column `(1234)` / `(-----)`, `prev_state` as `R+` and as a number, names
+/// with spaces, colons and brackets, `irq_handler_entry` of arm64's `IPI` as an IPI mark,
+/// and Android systrace text inside Chrome JSON.
+#[test]
+fn text_dialects_flags_tgid_states_names_and_systrace_json() {
+    let lines = [
+        "  Web Content-4242  (4240) [001] dNs2. 10.000000: sched_switch: prev_comm=Web Content prev_pid=4242 \
+         prev_prio=120 prev_state=R+ ==> next_comm=kworker/1:2 [x] next_pid=77 next_prio=120",
+        "  kworker/1:2 [x]-77    (-----) [001] .L..1 10.000500: sched_switch: prev_comm=kworker/1:2 [x] \
+         prev_pid=77 prev_prio=120 prev_state=1 ==> next_comm=Web Content next_pid=4242 next_prio=120",
+        "  Web Content-4242  (4240) [001] d..2. 10.001000: sched_switch: prev_comm=Web Content prev_pid=4242 \
+         prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120",
+    ];
+    let text = lines.join("\n");
+    let m = read(&text).unwrap();
+    assert_eq!((m.events, m.bad_lines), (3, 0), "{:?}", m.notices);
+    let web = m.tasks.iter().find(|t| t.pid == 4242).unwrap();
+    let kw = m.tasks.iter().find(|t| t.pid == 77).unwrap();
+    assert_eq!((web.comm.as_str(), kw.comm.as_str()), ("Web Content", "kworker/1:2 [x]"));
+    assert_eq!((web.runtime, kw.runtime, web.wait), (1_000_000 - 500_000, 500_000, 500_000));
+    let json = serde_json::json!({ "traceEvents": [], "systemTraceEvents": format!("# tracer: nop\n{text}\n") });
+    let j = ftrace::read_bytes(json.to_string().as_bytes()).unwrap();
+    assert_eq!(figures(&j), figures(&m));
+    // arm64's IPIs are interrupts named "IPI": a mark on the receiving CPU; others skipped.
+    let irqs = format!(
+        "{text}\n  <idle>-0 [001] d.h1. 10.000700: irq_handler_entry: irq=1 name=IPI\n  \
+         <idle>-0 [001] d.h1. 10.000800: irq_handler_entry: irq=5 name=eth0\n"
+    );
+    let m = read(&irqs).unwrap();
+    assert_eq!(m.ipis, vec![(10_000_700_000, 1, 1)]);
+    assert_eq!(m.skipped.get("irq_handler_entry"), Some(&1));
+    let tr = export::to_trace(&m);
+    assert!(tr.instants.iter().any(|i| matches!(i.kind, schedscope::engine::trace::InstantKind::Ipi { .. })));
+    let e = ftrace::read_bytes(b"{\"traceEvents\": []}").unwrap_err();
+    assert!(e.message.contains("systemTraceEvents"), "{e}");
+}
+
+/// A hand-built trace.dat (version 6) of one CPU in either byte order: the kernel's
+/// `sched_switch` format of 4.14+, two pages with records of both length forms (type_len
+/// 16 and type_len 0 with its length word), a time extend, a discarded event (padding
+/// with a delta) and the page-end padding (see `share::ftrace::tracedat`'s module doc).
+fn hand_built_dat(be: bool) -> Vec<u8> {
+    let u16b = |v: u16| if be { v.to_be_bytes().to_vec() } else { v.to_le_bytes().to_vec() };
+    let u32b = |v: u32| if be { v.to_be_bytes().to_vec() } else { v.to_le_bytes().to_vec() };
+    let u64b = |v: u64| if be { v.to_be_bytes().to_vec() } else { v.to_le_bytes().to_vec() };
+    let header = |type_len: u32, delta: u32| u32b(if be { (type_len << 27) | delta } else { (delta << 5) | type_len });
+    let page_size = 4096usize;
+    let mut f = b"\x17\x08\x44tracing6\0".to_vec();
+    f.push(be as u8);
+    f.push(8);
+    f.extend(u32b(page_size as u32));
+    let hp = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n\
+              \tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+    f.extend(b"header_page\0");
+    f.extend(u64b(hp.len() as u64));
+    f.extend(hp.as_bytes());
+    f.extend(b"header_event\0");
+    f.extend(u64b(0));
+    f.extend(u32b(0)); // no ftrace formats
+    let fmt = "name: sched_switch\nID: 316\nformat:\n\
+        \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+        \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
+        \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
+        \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+        \tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n\
+        \tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n\
+        \tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n\
+        \tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n\
+        \tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:1;\n\
+        \tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n\
+        \tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n\
+        print fmt: \"prev_state=%s%s\", (REC->prev_state & 255) ? __print_flags(REC->prev_state & 255, \"|\", \
+        { 0x0001, \"S\" }, { 0x0002, \"D\" }, { 0x0004, \"T\" }, { 0x0008, \"t\" }, { 0x0010, \"X\" }, \
+        { 0x0020, \"Z\" }, { 0x0040, \"P\" }, { 0x0080, \"I\" }) : \"R\", REC->prev_state & 256 ? \"+\" : \"\"\n";
+    f.extend(u32b(1));
+    f.extend(b"sched\0");
+    f.extend(u32b(1));
+    f.extend(u64b(fmt.len() as u64));
+    f.extend(fmt.as_bytes());
+    f.extend(u32b(0)); // kallsyms
+    f.extend(u32b(0)); // printk
+    let cmd = "7 worker\n";
+    f.extend(u64b(cmd.len() as u64));
+    f.extend(cmd.as_bytes());
+    f.extend(u32b(1)); // one CPU
+    f.extend(b"flyrecord\0");
+    let data_at = (f.len() + 16).div_ceil(page_size) * page_size;
+    f.extend(u64b(data_at as u64));
+    f.extend(u64b(2 * page_size as u64));
+    f.resize(data_at, 0);
+    let rec = |prev: u32, state: u64, next: u32| {
+        let mut r = u16b(316);
+        r.extend([0, 0]);
+        r.extend(u32b(prev));
+        let comm = |pid: u32| {
+            let mut c = if pid == 0 { b"swapper/0".to_vec() } else { b"worker".to_vec() };
+            c.resize(16, 0);
+            c
+        };
+        r.extend(comm(prev));
+        r.extend(u32b(prev));
+        r.extend(u32b(120));
+        r.extend(u64b(state));
+        r.extend(comm(next));
+        r.extend(u32b(next));
+        r.extend(u32b(120));
+        assert_eq!(r.len(), 64);
+        r
+    };
+    // Page 1 at t = 1 s: idle -> 7 at +1000 ns (type_len 16); a discarded event (padding
+    // with a delta of 500 ns, 12 bytes); 7 -> idle (S) after a time extend of 2^27 + 7 ns
+    // (type_len 0: the length word is 64 + 4).
+    let mut p1 = Vec::new();
+    p1.extend(header(16, 1000));
+    p1.extend(rec(0, 0, 7));
+    p1.extend(header(29, 500));
+    p1.extend(u32b(12)); // rb_event_discard: array[0] counts itself, not the header
+    p1.extend([0; 8]);
+    p1.extend(header(30, 7));
+    p1.extend(u32b(1));
+    p1.extend(header(0, 0));
+    p1.extend(u32b(68));
+    p1.extend(rec(7, 1, 0));
+    // Page 2 at t = 2 s: idle -> 7 at +0, then 7 preempted (R+: 256) at +3000 ns, then the
+    // rest of the page is padding (type_len 29, delta 0).
+    let mut p2 = Vec::new();
+    p2.extend(header(16, 0));
+    p2.extend(rec(0, 0, 7));
+    p2.extend(header(16, 3000));
+    p2.extend(rec(7, 256, 0));
+    p2.extend(header(29, 0));
+    for (ts, p) in [(1_000_000_000u64, p1), (2_000_000_000, p2)] {
+        let mut page = u64b(ts);
+        page.extend(u64b(p.len() as u64));
+        page.extend(&p);
+        page.resize(page_size, 0);
+        f.extend(page);
+    }
+    f
+}
+
+/// The hand-built file reads the same in both byte orders, with every record where the
+/// ring buffer's rules put it.
+#[test]
+fn a_hand_built_trace_dat_reads_in_both_byte_orders() {
+    for be in [false, true] {
+        let m = ftrace::read_bytes(&hand_built_dat(be)).unwrap_or_else(|e| panic!("be={be}: {e}"));
+        assert_eq!(m.events, 4, "be={be}");
+        let w = m.tasks.iter().find(|t| t.pid == 7).unwrap();
+        assert_eq!(w.comm, "worker");
+        let first = 1_000_001_000u64;
+        let out = first + 500 + (1 << 27) + 7;
+        let runs: Vec<(u64, u64)> = w.runs.iter().map(|r| (r.start, r.end)).collect();
+        assert_eq!(runs, vec![(first, out), (2_000_000_000, 2_000_003_000)], "be={be}");
+        assert_eq!(w.runs[0].how, RunEnd::Slept);
+        assert_eq!(w.runs[1].how, RunEnd::Preempted);
+    }
+}
+
+/// Per-CPU clock skew (issue 30's dialects): a wakeup stamped on CPU 0 a little after the
+/// wakee's switch-in on CPU 1 is not counted as a wakeup with a latency, and the notice
+/// says how many such switch-ins there were.
+#[test]
+fn a_wakeup_stamped_after_its_switch_in_is_noted_as_clock_skew() {
+    let text = sw(1, "1.000000", 5, "S", 0)
+        + &sw(1, "1.000100", 0, "R", 5)
+        + "a-9 [000] 1.000102: sched_wakeup: comm=t5 pid=5 prio=120 target_cpu=001\n"
+        + &sw(1, "1.000200", 5, "S", 0);
+    let m = read(&text).unwrap();
+    let t5 = m.tasks.iter().find(|t| t.pid == 5).unwrap();
+    assert_eq!((t5.wakeups, t5.latencies.len()), (0, 0));
+    assert!(
+        m.notices.iter().any(|n| n.starts_with("1 switch-ins of a sleeping task had no wakeup before them")),
+        "{:?}",
+        m.notices
+    );
 }

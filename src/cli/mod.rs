@@ -1,4 +1,4 @@
-//! The native command line: `presets`, `run`, `sweep`, `trace`, `validate`, `bench`, `help`.
+//! The native command line: `presets`, `run`, `sweep`, `compare`, `trace`, `validate`, `bench`, `help`.
 //!
 //! Hand-written parsing in two layers (as ripgrep does): `args` reads flags into a bag,
 //! each subcommand validates that bag into a config before anything runs. Every mistake
@@ -12,6 +12,7 @@
 pub mod api;
 mod args;
 mod bench;
+mod compare;
 mod report;
 mod run;
 mod share_adapter;
@@ -23,6 +24,7 @@ mod validate;
 use std::io::Write;
 
 use crate::engine::ConfigError;
+use crate::share::text::escape_controls;
 
 /// Exit status for a bad invocation (unknown flag, bad value, unreadable input file).
 pub const EXIT_USAGE: i32 = 2;
@@ -73,7 +75,7 @@ impl Out {
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str = "presets, run, sweep, trace, validate, bench, help";
+const SUBCOMMANDS: &str = "presets, run, sweep, compare, trace, validate, bench, help";
 
 /// Runs the CLI with `args` (without the program name); returns the exit status.
 pub fn main(args: Vec<String>) -> i32 {
@@ -85,7 +87,8 @@ pub fn main(args: Vec<String>) -> i32 {
             }
             let mut stdout = std::io::stdout().lock();
             // A reader that went away (`| head`) is not our failure.
-            let _ = stdout.write_all(out.text.as_bytes()).and_then(|_| stdout.flush());
+            let text = escape_controls(&out.text);
+            let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
             out.status
         }
         Err(e) => {
@@ -95,9 +98,10 @@ pub fn main(args: Vec<String>) -> i32 {
     }
 }
 
-/// Keeps an error on one line whatever text it quotes.
+/// Keeps an error or note on one line whatever text it quotes, with control characters
+/// escaped (`share::text`: a task name or a value from a file must not drive the terminal).
 fn one_line(s: &str) -> String {
-    s.replace(['\n', '\r'], " ")
+    escape_controls(&s.replace(['\n', '\r'], " ")).into_owned()
 }
 
 /// Runs one command and returns what it prints, or the error that ends it.
@@ -112,6 +116,7 @@ pub fn dispatch(args: &[String]) -> Result<Out, CliError> {
         "presets" => presets(rest),
         "run" => run::run(rest),
         "sweep" => run::sweep(rest),
+        "compare" => compare::compare(rest),
         "trace" => trace::trace(rest),
         "validate" => validate::validate(rest),
         "bench" => bench::bench(rest),
@@ -165,6 +170,7 @@ mod tests {
     #[test]
     fn errors_stay_on_one_line() {
         assert_eq!(one_line("a\nb\r\nc"), "a b  c");
+        assert_eq!(one_line("comm \u{1b}]0;PWNED\u{7} \u{202e}"), "comm \\u001B]0;PWNED\\u0007 \\u202E");
     }
 
     /// The JSON output with the host-time field blanked (`wall_s` is the one figure that

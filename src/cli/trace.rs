@@ -1,4 +1,5 @@
-//! `trace stats`, `trace diff` and `run --from-trace`: recorded ftrace / perf script text.
+//! `trace stats`, `trace diff` and `run --from-trace`: recorded ftrace / perf script text,
+//! or trace-cmd's binary trace.dat.
 //!
 //! A replay's config is assembled as `run`'s is, with the trace in the middle: the preset
 //! (or the default), then the trace's CPU count and a time limit of three times the
@@ -29,11 +30,8 @@ pub fn load(flag: &str, path: &str, notes: &mut Vec<String>) -> Result<Model, Cl
         return Err(fail(format!("larger than {} MiB", MAX_TRACE_BYTES >> 20)));
     }
     let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
-    if bytes.starts_with(b"\x17\x08\x44tracing") {
-        return Err(fail("this is a binary trace.dat: convert it with `trace-cmd report -i FILE > FILE.txt`".into()));
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    let m = ftrace::read(&text).map_err(|e| CliError::usage(format!("{flag}: {path}: {e}")))?;
+    // trace.dat (binary, `share::ftrace::tracedat`) or text, told by content.
+    let m = ftrace::read_bytes(&bytes).map_err(|e| CliError::usage(format!("{flag}: {path}: {e}")))?;
     if !m.skipped.is_empty() {
         let list: Vec<String> = m.skipped.iter().map(|(k, v)| format!("{k} ({v})")).collect();
         notes.push(format!("{path}: events not used, skipped: {}", list.join(", ")));
@@ -54,6 +52,13 @@ pub fn replay_setup(parsed: &Parsed, m: &Model) -> Result<Config, CliError> {
         config.set(key, value)?;
     }
     engine::check(&config)?;
+    Ok(config)
+}
+
+/// `replay_setup`, then what the replay cannot do as recorded (notes) or why it cannot run.
+fn replay_setup_noted(parsed: &Parsed, m: &Model, notes: &mut Vec<String>) -> Result<Config, CliError> {
+    let config = replay_setup(parsed, m)?;
+    notes.extend(ftrace::replay_notes(m, &config).map_err(CliError::usage)?);
     Ok(config)
 }
 
@@ -133,7 +138,7 @@ fn diff(words: &[String]) -> Result<Out, CliError> {
     let parsed = args::parse("trace diff", rest, DIFF_FLAGS)?;
     let mut notes = Vec::new();
     let m = load("trace diff", path, &mut notes)?;
-    let config = replay_setup(&parsed, &m)?;
+    let config = replay_setup_noted(&parsed, &m, &mut notes)?;
     let (d, out) = ftrace::replay_and_diff(&m, &config).map_err(CliError::failure)?;
     if out.trace.truncated {
         notes.push("the replay's trace was cut at its item limit: simulated figures cover its start only".into());
@@ -197,7 +202,7 @@ pub fn run_from_trace(
         return Err(CliError::usage("--from-trace: cannot be combined with --import (the trace is the workload)"));
     }
     let m = load("--from-trace", path, &mut notes)?;
-    let config = replay_setup(parsed, &m)?;
+    let config = replay_setup_noted(parsed, &m, &mut notes)?;
     notes.push(format!(
         "--from-trace: replaying {} tasks of {path} ({} CPUs, {:.6} s recorded); workload keys do not apply",
         m.tasks.len(),

@@ -23,7 +23,8 @@ Subcommands:
       --explain TIME            print the decisions within 20us of TIME (e.g. 2ms): wakeup
                                 placement and latency parts, picks, idle-state choices
       --trace-text FILE         also write the trace as `trace-cmd report` text
-      --from-trace FILE         replay a recorded trace (trace-cmd report / perf script text)
+      --from-trace FILE         replay a recorded trace (trace-cmd report / perf script text,
+                                or a trace-cmd trace.dat)
                                 as the workload: its CPU count, then --preset/--set apply
   sweep --param KEY --values V1,V2,... [--preset NAME] [--set KEY=VALUE]... [--json | --csv]
                                 run once per value of one key, one row each
@@ -35,8 +36,18 @@ Subcommands:
       --metric NAME             the figure of a grid or replicas (default: throughput, the
                                 main result; p99 wakeup latency is wakeup_latency_p99)
       --jobs N                  threads (default: every core); the output does not depend on it
+  compare --b KEY=VALUE... [--preset NAME] [--set KEY=VALUE]... [--seeds N] [--json]
+                                A (preset, --set) against B (A with each --b) over N seeds
+                                (default 5) as a plain-text table for an email (72 columns,
+                                mmtests layout: Min/Amean/Max, B's change in %), then the
+                                link and both configs
+      --metric NAME             a row (repeatable; default: throughput, wakeup latency
+                                p50/p99, context switches, migrations)
+      --link-base URL           put URL before the link's ?query (default: nothing)
   trace stats FILE [--json]     per task runtime, wait, sleep, wakeups, migrations, wakeup
                                 latency p50/p99/max, per CPU busy/idle of a recorded trace
+                                (trace-cmd report or perf script text, trace.dat versions 6
+                                and 7, systrace JSON)
   trace diff FILE [--preset NAME] [--set KEY=VALUE]... [--json]
                                 replay FILE and compare recorded vs simulated per task
   validate [--quick] [--json] [--jobs N] [--preset NAME]

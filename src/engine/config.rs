@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::kernel::{keep_features, parse_features, CfsDesign, Feat, FeatureSet, Kernel};
+use super::kernel::{keep_features, parse_features, CfsDesign, Feat, FeatureSet, Kernel, PreemptModel};
 use super::profile::{profile, profile_names, Profile};
 use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
 pub use super::workload::hackbench::{Ipc, Mode as HackbenchMode};
@@ -128,6 +128,9 @@ pub struct Config {
     /// Mel Gorman's "Scale wakeup granularity relative to nr_running" (LKML, Sep 2021; never
     /// merged): CFS's wakeup preemption uses `gran * min(nr_running >> 1, sched_nr_latency)`.
     pub wakeup_gran_scale: bool,
+    /// `preempt=none|voluntary|full`; `None`: the era's default (`Kernel::preempt_default`).
+    #[serde(default)]
+    pub preempt: Option<PreemptModel>,
     pub migration_cost: Ns,
     pub rr_interval: Ns,
     pub cstates: CStates,
@@ -179,6 +182,7 @@ impl Default for Config {
             min_granularity: 750 * US,
             wakeup_granularity: MS,
             wakeup_gran_scale: false,
+            preempt: None,
             migration_cost: 500 * US,
             rr_interval: 6 * MS,
             cstates: CStates::All,
@@ -315,6 +319,12 @@ pub const KEYS: &[KeyDoc] = &[
         group: "Scheduler",
         kind: KeyKind::Bool,
         help: "CFS (2.6.32-6.5): Mel Gorman's 2021 patch 'Scale wakeup granularity relative to nr_running' (not merged): wakeup preemption needs gran x min(nr_running/2, sched_nr_latency).",
+    },
+    KeyDoc {
+        key: "preempt",
+        group: "Scheduler",
+        kind: KeyKind::Choice(&["default", "none", "voluntary", "full"]),
+        help: "Preemption model (preempt= boot parameter from 5.12, a build choice before): full preempts kernel-mode work at once; none and voluntary only when it ends (return to user space). default: the era's (Kconfig's PREEMPT_NONE).",
     },
     KeyDoc {
         key: "migration_cost",
@@ -514,6 +524,18 @@ pub fn key_doc(key: &str) -> Option<&'static KeyDoc> {
     KEYS.iter().find(|k| k.key == key)
 }
 
+/// Longest key or value a message quotes whole.
+pub const ECHO_MAX: usize = 80;
+
+/// `s` cut to `ECHO_MAX` bytes at a character boundary, saying how long it was.
+fn shorten_echo(s: &str) -> String {
+    let mut n = ECHO_MAX.min(s.len());
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    format!("{}… ({} bytes)", &s[..n], s.len())
+}
+
 fn err(key: &str, message: impl Into<String>) -> ConfigError {
     ConfigError { key: key.to_string(), message: message.into() }
 }
@@ -601,7 +623,23 @@ impl Config {
     }
 
     /// Sets one key from its text value, validating it. On error nothing changes.
+    /// A message quotes at most `ECHO_MAX` bytes of the key and the value (a 100 KB value
+    /// was echoed whole: issue 30).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+        self.set_unquoted(key, value).map_err(|mut e| {
+            let v = value.trim();
+            if v.len() > ECHO_MAX {
+                e.message = e.message.replace(v, &shorten_echo(v));
+            }
+            if e.key.len() > ECHO_MAX {
+                e.message = e.message.replace(&e.key, &shorten_echo(&e.key));
+                e.key = shorten_echo(&e.key);
+            }
+            e
+        })
+    }
+
+    fn set_unquoted(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         let v = value.trim();
         if ALIASES.iter().any(|(a, _)| *a == key) {
             return self.set_alias(key, v);
@@ -649,10 +687,21 @@ impl Config {
             "min_granularity" => self.min_granularity = dur(v)?,
             "wakeup_granularity" => self.wakeup_granularity = dur(v)?,
             "wakeup_gran_scale" => self.wakeup_gran_scale = parse_bool(key, v)?,
+            "preempt" => {
+                self.preempt = match v {
+                    "default" => None,
+                    "none" => Some(PreemptModel::None),
+                    "voluntary" => Some(PreemptModel::Voluntary),
+                    "full" => Some(PreemptModel::Full),
+                    _ => return Err(err(key, format!("'{v}' is not one of default, none, voluntary, full"))),
+                }
+            }
             "migration_cost" => self.migration_cost = dur(v)?,
             "rr_interval" => self.rr_interval = dur(v)?,
             "cstates" => {
                 self.cstates = match v {
+                    // An unset shell variable (`cstates=$S`) must not turn C-states off.
+                    "" => return Err(err(key, "empty (allowed: all, off, or a list of state names)")),
                     "all" => CStates::All,
                     "off" | "none" => CStates::Off,
                     list => {
@@ -671,7 +720,7 @@ impl Config {
                             }
                         }
                         if names.is_empty() {
-                            CStates::Off
+                            return Err(err(key, format!("'{v}' names no state (allowed: all, off, or state names)")));
                         } else {
                             // Keep table order so the printed form is canonical.
                             let ordered = p
@@ -800,6 +849,7 @@ impl Config {
             "min_granularity" => format_duration(self.min_granularity),
             "wakeup_granularity" => format_duration(self.wakeup_granularity),
             "wakeup_gran_scale" => on_off(self.wakeup_gran_scale),
+            "preempt" => self.preempt.map_or("default", PreemptModel::name).into(),
             "migration_cost" => format_duration(self.migration_cost),
             "rr_interval" => format_duration(self.rr_interval),
             "cstates" => match &self.cstates {
@@ -885,6 +935,11 @@ impl Config {
         self.kernel = k;
         self.policy = k.policy();
         self.features = keep_features(k, &self.features);
+    }
+
+    /// The preemption model the run uses: the config's, else the era's default.
+    pub fn preempt_model(&self) -> PreemptModel {
+        self.preempt.unwrap_or_else(|| self.kernel.preempt_default())
     }
 
     /// The era's features with this config's overrides (resolve once per run, not per event).
@@ -1028,6 +1083,24 @@ mod tests {
         assert!(e.message.contains("100us") && e.message.contains("10s"), "{}", e.message);
         assert!(c.set("nonsense", "1").is_err());
         assert_eq!(c, Config::default(), "failed sets change nothing");
+    }
+
+    /// Issue 30, defect 9: `cstates=` (an unset shell variable) silently meant off,
+    /// `features=HRTICK NO_HRTICK` silently became empty, and a 100 KB value was echoed
+    /// whole in the error.
+    #[test]
+    fn empty_contradicting_and_huge_values_are_refused_plainly() {
+        let mut c = Config::default();
+        assert!(c.set("cstates", "").unwrap_err().message.starts_with("empty"));
+        assert!(c.set("cstates", " , ").unwrap_err().message.contains("names no state"));
+        c.set("kernel", "6.6").unwrap();
+        let e = c.set("features", "HRTICK NO_HRTICK").unwrap_err();
+        assert!(e.message.contains("both HRTICK and NO_HRTICK"), "{}", e.message);
+        let huge = "x".repeat(100_000);
+        let e = c.set("cpu", &huge).unwrap_err();
+        assert!(e.message.len() < 1_000 && e.message.contains("(100000 bytes)"), "{}", &e.message[..200]);
+        let e = c.set(&huge, "1").unwrap_err();
+        assert!(e.key.len() < 200 && e.message.len() < 2_000, "{}", e.key.len());
     }
 
     #[test]

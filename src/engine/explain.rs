@@ -157,7 +157,9 @@ impl Part {
         match self {
             Part::IpiSend => "native_smp_send_reschedule (APIC ICR write), profile ipi_send",
             Part::IpiFlight => "APIC delivery until the target takes the interrupt, profile ipi_latency",
-            Part::CStateExit => "the state's exit_latency (intel_idle / acpi_idle table)",
+            Part::CStateExit => {
+                "the state's exit_latency (intel_idle / acpi_idle table; its core part while the package is up)"
+            }
             Part::Reprogram => "clockevents_program_event (tick_nohz_idle_exit -> tick_nohz_restart)",
             Part::Handler => "sysvec_reschedule_ipi -> scheduler_ipi, profile ipi_receive",
             Part::TtwuTarget => "sched_ttwu_pending -> ttwu_do_activate (TTWU_QUEUE), profile ttwu",

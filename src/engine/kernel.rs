@@ -34,14 +34,38 @@
 //!   exclusive pipe waits of 5.6 (`workload::hackbench`). Its `ttwu_queue_cond` has 6.0's
 //!   idle-target clause as a stable backport; 5.15.0's (WF_ON_CPU) is modelled as 4.17's.
 //! - `6.6`: EEVDF replaces CFS's pick (147f3efaa241); base_slice 0.75 ms (v6.6.0).
-//! - `6.12`: EEVDF with PREEMPT_SHORT and PLACE_REL_DEADLINE modelled; its DELAY_DEQUEUE
-//!   (and DELAY_ZERO) is NOT modelled: a sleeping task leaves the runqueue at once.
+//! - `6.12`: EEVDF with PREEMPT_SHORT, PLACE_REL_DEADLINE, DELAY_DEQUEUE and DELAY_ZERO.
 
 use serde::{Deserialize, Serialize};
 
 use super::config::Policy;
 use super::profile::IdleEntry;
 use super::time::{Ns, MS, US};
+
+/// The preemption model: how soon a reschedule request takes a task off the CPU while it
+/// runs kernel code (`preempt=` from 5.12's PREEMPT_DYNAMIC; CONFIG_PREEMPT_NONE /
+/// _VOLUNTARY / CONFIG_PREEMPT at build time before). In user mode every model preempts
+/// at once (the interrupt's return to user space checks `need_resched`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PreemptModel {
+    /// No forced preemption: kernel code runs on to the return to user space (or until it sleeps).
+    None,
+    /// As `None`, plus `might_resched()` (`_cond_resched`) in every `might_sleep()`.
+    Voluntary,
+    /// CONFIG_PREEMPT: kernel code is preempted at once, outside non-preemptible sections.
+    Full,
+}
+
+impl PreemptModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            PreemptModel::None => "none",
+            PreemptModel::Voluntary => "voluntary",
+            PreemptModel::Full => "full",
+        }
+    }
+}
 
 /// A kernel release (or tree) a config runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -158,6 +182,15 @@ pub enum Feat {
     PreemptShort,
     /// 6.12: a migrated task keeps its deadline relative to its vruntime.
     PlaceRelDeadline,
+    /// CFS (3.11-5.15): the task a wakeup preempted is preferred at the next pick (LAST_BUDDY).
+    LastBuddy,
+    /// CFS (3.11-5.15): every woken task is preferred at the next pick (NEXT_BUDDY), not
+    /// only one that preempted (which is always marked).
+    NextBuddy,
+    /// 6.12: a task that sleeps while ineligible stays queued until picked or woken.
+    DelayDequeue,
+    /// 6.12: a delayed task's positive lag is clipped to 0 at its dequeue or wakeup.
+    DelayZero,
 }
 
 const fn f(name: &'static str, feat: Option<Feat>, default: bool) -> FeatureDef {
@@ -205,8 +238,8 @@ const F_DEVEL: &[FeatureDef] = &[
 const F_311: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
-    f("NEXT_BUDDY", None, false),
-    f("LAST_BUDDY", None, true),
+    f("NEXT_BUDDY", Some(Feat::NextBuddy), false),
+    f("LAST_BUDDY", Some(Feat::LastBuddy), true),
     f("CACHE_HOT_BUDDY", None, true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("ARCH_POWER", None, true),
@@ -223,8 +256,8 @@ const F_311: &[FeatureDef] = &[
 const F_417: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
-    f("NEXT_BUDDY", None, false),
-    f("LAST_BUDDY", None, true),
+    f("NEXT_BUDDY", Some(Feat::NextBuddy), false),
+    f("LAST_BUDDY", Some(Feat::LastBuddy), true),
     f("CACHE_HOT_BUDDY", None, true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
@@ -251,8 +284,8 @@ const F_417: &[FeatureDef] = &[
 const F_515: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
-    f("NEXT_BUDDY", None, false),
-    f("LAST_BUDDY", None, true),
+    f("NEXT_BUDDY", Some(Feat::NextBuddy), false),
+    f("LAST_BUDDY", Some(Feat::LastBuddy), true),
     f("CACHE_HOT_BUDDY", None, true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
@@ -306,8 +339,8 @@ const F_66: &[FeatureDef] = &[
     f("HZ_BW", None, true),
 ];
 // 6.12 kernel/sched/features.h (v6.12.0, the whole file; no HZ_BW, DOUBLE_TICK still there).
-// DELAY_DEQUEUE and DELAY_ZERO are listed but NOT modelled (`policy::eevdf` says why):
-// the engine dequeues a sleeping task at once, as NO_DELAY_DEQUEUE does.
+// DELAY_DEQUEUE and DELAY_ZERO (both on) are modelled in `policy::eevdf` and `sim::wakeup`.
+// PICK_BUDDY is not in 6.12.0 (a later patch, backported to 6.12.y stable).
 const F_612: &[FeatureDef] = &[
     f("PLACE_LAG", Some(Feat::PlaceLag), true),
     f("PLACE_DEADLINE_INITIAL", Some(Feat::PlaceDeadlineInitial), true),
@@ -316,8 +349,8 @@ const F_612: &[FeatureDef] = &[
     f("PREEMPT_SHORT", Some(Feat::PreemptShort), true),
     f("NEXT_BUDDY", None, false),
     f("CACHE_HOT_BUDDY", None, true),
-    f("DELAY_DEQUEUE", None, true),
-    f("DELAY_ZERO", None, true),
+    f("DELAY_DEQUEUE", Some(Feat::DelayDequeue), true),
+    f("DELAY_ZERO", Some(Feat::DelayZero), true),
     f("WAKEUP_PREEMPTION", Some(Feat::WakeupPreempt), true),
     f("HRTICK", Some(Feat::Hrtick), false),
     f("HRTICK_DL", None, false),
@@ -539,6 +572,24 @@ impl Kernel {
         }
     }
 
+    /// The preemption model a kernel of this era runs when the config does not choose one:
+    /// kernel/Kconfig.preempt's `choice "Preemption Model"` has `default PREEMPT_NONE` (read
+    /// as quoted from v6.6 and in the 5.12 PREEMPT_DYNAMIC patch; the same choice default
+    /// is taken for the older eras, not read), and PREEMPT_DYNAMIC boots the built choice.
+    /// A distribution's config (Ubuntu and RHEL build VOLUNTARY) is not known per machine
+    /// profile here; `preempt=` sets it.
+    pub fn preempt_default(self) -> PreemptModel {
+        PreemptModel::None
+    }
+
+    /// Whether a SCHED_OTHER task's `sched_attr.sched_runtime` sets its slice: 6.12
+    /// (857b158dc5e8, "sched/eevdf: Use sched_attr::sched_runtime to set request/slice
+    /// suggestion", in the series with PREEMPT_SHORT); 6.6
+    /// ignores it for fair tasks.
+    pub fn custom_slices(self) -> bool {
+        self == Kernel::V612
+    }
+
     /// Whether START_DEBIT's `__sched_vslice` carries its NICE_0_LOAD factor. The sched-devel
     /// tree of October 2007 (4d78e7b656a, as in v2.6.24-rc1) divided the period by the queue's
     /// weight alone, so a new task's debit was about 1/1024 of a slice; 10b777246c6 "sched: fix
@@ -606,7 +657,7 @@ impl Kernel {
     /// `idle=poll` is not a cpuidle state: its `cpu_idle_poll` polls in every era.
     pub fn idle_polls(self, entry: Option<IdleEntry>) -> bool {
         match entry {
-            Some(IdleEntry::Hlt) | Some(IdleEntry::Io) => false,
+            Some(IdleEntry::Hlt) | Some(IdleEntry::Io) | Some(IdleEntry::Wfi) => false,
             None | Some(IdleEntry::Mwait) => !self.idle_loop_clears_polling(),
         }
     }
@@ -682,6 +733,66 @@ impl Kernel {
         }
     }
 
+    /// The period of the softlockup watchdog's per-CPU hrtimer, or `None` where there is no
+    /// such timer. kernel/watchdog.c (2.6.36+, "lockup_detector: Combine nmi_watchdog and
+    /// softlockup detector", 58687acba592; read in a 3.10 tree and in 6.x trees):
+    /// `watchdog_enable` starts `watchdog_hrtimer` per CPU (`HRTIMER_MODE_REL_PINNED`) and
+    /// `watchdog_timer_fn` re-arms it with `hrtimer_forward_now(hrtimer, sample_period)`,
+    /// `sample_period = get_softlockup_thresh() * (NSEC_PER_SEC / 5)` (6.x: `/
+    /// NUM_SAMPLE_PERIODS`, 5) and `get_softlockup_thresh() = watchdog_thresh * 2` with
+    /// `watchdog_thresh = 10`: 4 s. Before 2.6.36 (kernel/softlockup.c) the check ran from
+    /// the tick (`softlockup_tick` in `update_process_times`): no timer of its own, so it
+    /// never bounds a stopped tick's sleep.
+    pub fn watchdog_period(self) -> Option<Ns> {
+        match self {
+            Kernel::Sd2621 | Kernel::V2623 | Kernel::SchedDevel2007 | Kernel::V2624 => None,
+            _ => Some(4 * super::time::SEC),
+        }
+    }
+
+    /// Whether `governor=menu` runs 3.11's menu (`idle::Menu311`: POLL only when the next
+    /// timer is within 5 us, the load/iowait performance multiplier, no tick logic) rather
+    /// than 6.6's. The 2.6.2x eras, 4.17 and 5.15 keep 6.6's form (their own menus are not
+    /// modelled: 2.6.2x had no correction factor, 4.17 first asked the governor about the
+    /// tick and 5.x changed the interval detector and the POLL rule).
+    pub fn menu_is_3_11(self) -> bool {
+        self == Kernel::V311
+    }
+
+    /// Whether teo has util-awareness ("cpuidle: teo: Introduce util-awareness", 6.3; read in
+    /// 6.5 and 6.6.9 trees, `UTIL_THRESHOLD_SHIFT` 6): 6.6 and 6.12. It was removed again
+    /// later ("cpuidle: teo: Remove util-awareness"); that 6.12 still has it is not verified.
+    pub fn teo_util_aware(self) -> bool {
+        self >= Kernel::V66
+    }
+
+    /// How `time` (getrusage) splits a task's CPU time, 3.11 without
+    /// VIRT_CPU_ACCOUNTING: every tick samples the interrupted mode (`update_process_times`
+    /// -> `account_process_tick(p, user_tick)`: user, or system when `p` is not the idle
+    /// task), and `cputime_adjust` (kernel/sched/cputime.c, the 3.9-3.11 form) scales those
+    /// samples to the precise runtime: `stime = scale_stime(stime, rtime, stime + utime)`,
+    /// `utime = rtime - stime`, all of it system when no tick hit the task (`stime = rtime`),
+    /// with `rtime = sum_exec_runtime`. Other eras keep the engine's exact spans (their
+    /// accounting is not modelled; 3.12+ changed `cputime_adjust`'s zero cases).
+    pub fn tick_sampled_time(self) -> bool {
+        self == Kernel::V311
+    }
+
+    /// Whether a switch from the idle task leaves the rq clock where the last update put
+    /// it, so the incoming task's `exec_start` (`set_next_entity`: `rq->clock_task`) is that
+    /// stale value and its `sum_exec_runtime` gains the time since. 3.11 kernel/sched/core.c:
+    /// `put_prev_task` updates the clock only `if (prev->on_rq || rq->skip_clock_update <
+    /// 0)`, and the idle task is never on a runqueue (`init_idle` -> `__sched_fork` sets
+    /// `on_rq = 0`); a remote waker's `enqueue_task` (`update_rq_clock`) or the target's
+    /// tick was the last update. So a task woken onto an idle CPU by another CPU is charged
+    /// its wakeup's IPI flight, C-state exit and idle exit. 3.15 moved `put_prev_task` into
+    /// `pick_next_task` and 4.0's "sched/core: Rework rq->clock update skips" (9edfbfed3f54)
+    /// made `__schedule` update the clock itself (4.17 and later verified: `update_rq_clock`
+    /// in `__schedule`); the 2.6.2x `schedule()` updated it on every call.
+    pub fn idle_switch_keeps_stale_clock(self) -> bool {
+        self == Kernel::V311
+    }
+
     /// Whether a wake-list wakeup skips the IPI when the target's idle loop polls: from 3.16
     /// (e3baac47f0e8, `ttwu_queue_remote`: `if (!set_nr_if_polling(rq->idle))
     /// smp_send_reschedule(cpu)`; 6.x `call_function_single_prep_ipi`). Before, the first
@@ -730,6 +841,10 @@ const ALL_FEATS: &[Feat] = &[
     Feat::PlaceDeadlineInitial,
     Feat::PreemptShort,
     Feat::PlaceRelDeadline,
+    Feat::DelayDequeue,
+    Feat::DelayZero,
+    Feat::LastBuddy,
+    Feat::NextBuddy,
 ];
 
 /// Parses a `features` value for `kernel` into canonical overrides: only the names whose
@@ -755,6 +870,9 @@ pub fn parse_features(kernel: Kernel, v: &str) -> Result<Vec<String>, String> {
                 format!("kernel {} has no feature '{name}' (it has {})", kernel.name(), list.join(" "))
             });
         };
+        if want[i] == Some(!on) {
+            return Err(format!("both {name} and NO_{name} are given (say one)"));
+        }
         want[i] = Some(on);
     }
     Ok(defs

@@ -14,6 +14,8 @@ use super::time::Ns;
 pub mod stream {
     pub const WORKLOAD: u64 = 1;
     pub const PLACEMENT: u64 = 2;
+    /// The phase of each CPU's softlockup watchdog hrtimer (`sim::tick`).
+    pub const WATCHDOG: u64 = 3;
 }
 
 /// A seeded random stream.

@@ -38,7 +38,13 @@ fn fail(message: impl Into<String>) -> ImportError {
 /// Whether `text` looks like a Chrome JSON trace (a JSON object with `traceEvents` near its start).
 pub fn looks_like(text: &str) -> bool {
     let t = text.trim_start();
-    t.starts_with('{') && t[..t.len().min(4096)].contains("\"traceEvents\"")
+    // The first 4 KiB, cut at a character boundary (a byte slice at 4096 panicked inside
+    // a multi-byte character: issue 30).
+    let mut n = t.len().min(4096);
+    while !t.is_char_boundary(n) {
+        n -= 1;
+    }
+    t.starts_with('{') && t[..n].contains("\"traceEvents\"")
 }
 
 /// More tasks or CPUs than this is refused (a corrupt index would allocate without bound).
@@ -190,5 +196,9 @@ mod tests {
         let e = to_trace(bad).unwrap_err();
         assert_eq!(e.message, "traceEvents[0]: expected args.task");
         assert!(!looks_like("[1,2]") && looks_like(" {\"traceEvents\": []}"));
+        // Issue 30: a multi-byte character across byte 4096 panicked.
+        let text = format!("{{\"traceEvents\": [], \"x\": \"{}é\"}}", "a".repeat(4096 - 27));
+        assert!(!text.is_char_boundary(4096));
+        assert!(looks_like(&text));
     }
 }

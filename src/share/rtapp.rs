@@ -13,8 +13,19 @@
 //! What cannot be represented (RT and deadline policies, priorities, affinities, locks,
 //! barriers, finite loops, ...) is listed in `notices`; what is wrong (bad JSON, negative
 //! times, a timer without a period, too many tasks, wrong types) is an `ImportError`
-//! naming the JSON path of the offending field. C and C++ style comments (which rt-app's
-//! JSON parser accepts) are allowed. Tasks are read in name order.
+//! naming the JSON path of the offending field. Tasks are read in name order.
+//!
+//! rt-app's JSON dialect (it reads files with json-c's `json_tokener_parse`, not strict
+//! JSON; its own `doc/examples` rely on it) is read the same way (`rtapp_dialect`): C and
+//! C++ comments, a comma before `}` or `]`, and a member with no value (`"suspend",` in
+//! `video-short.json`: `parse_task_event_data` in `src/rt-app_parse_config.c` ignores a
+//! suspend's value and suspends on the thread's own name) read as `null`. An unterminated
+//! `/*` is an error naming its line. A duplicate key keeps its last value, as json-c's
+//! `json_object_object_add` replaces it.
+//! Loops as `src/rt-app.c` runs them (`while (thread_loop != data->loop)`, counting up from
+//! 0): any count below 1 in a phase, and any negative count for a thread, loops forever;
+//! a thread's `loop: 0` with phases never runs. Counts other than the documented -1 that
+//! mean forever are noted.
 
 use std::fmt;
 
@@ -61,9 +72,66 @@ fn fail<T>(path: &str, message: impl Into<String>) -> Result<T, ImportError> {
     Err(ImportError { path: path.to_string(), message: message.into() })
 }
 
+/// rt-app's JSON dialect as strict JSON with the same lines (see the module doc): comments
+/// blanked, a comma before `}`/`]` blanked, a member without a value given `: null`.
+fn rtapp_dialect(text: &str) -> Result<String, ImportError> {
+    let text = blank_comments(text)?;
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 16);
+    // Per open bracket: whether it is an object, and (objects) whether a key comes next.
+    let mut stack: Vec<(bool, bool)> = Vec::new();
+    let next_solid = |from: usize| b[from..].iter().position(|c| !c.is_ascii_whitespace()).map(|k| b[from + k]);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'"' => {
+                // Copy the whole string (escapes included).
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(b.len());
+                out.push_str(&text[start..i]);
+                if let Some(top) = stack.last_mut() {
+                    if top.0 && top.1 {
+                        top.1 = false;
+                        if matches!(next_solid(i), Some(b',') | Some(b'}')) {
+                            out.push_str(": null");
+                        }
+                    }
+                }
+                continue;
+            }
+            b'{' => stack.push((true, true)),
+            b'[' => stack.push((false, false)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => {
+                if let Some(top) = stack.last_mut() {
+                    top.1 = top.0;
+                }
+                if matches!(next_solid(i + 1), Some(b'}') | Some(b']')) {
+                    out.push(' ');
+                    i += 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        // Multi-byte characters are copied byte by byte: only ASCII bytes are tested above.
+        let end = (i + 1..=b.len()).find(|&k| text.is_char_boundary(k)).unwrap_or(b.len());
+        out.push_str(&text[i..end]);
+        i = end;
+    }
+    Ok(out)
+}
+
 /// Replaces `/* */` and `//` comments outside strings by spaces (newlines kept), so JSON
-/// error positions still match the file.
-fn blank_comments(text: &str) -> String {
+/// error positions still match the file. An unterminated `/*` is an error with its line.
+fn blank_comments(text: &str) -> Result<String, ImportError> {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let (mut in_string, mut escaped) = (false, false);
@@ -96,19 +164,26 @@ fn blank_comments(text: &str) -> String {
             ('/', Some('*')) => {
                 chars.next();
                 out.push_str("  ");
+                let at = out.len();
                 let mut prev = ' ';
+                let mut closed = false;
                 for n in chars.by_ref() {
                     out.push(if n == '\n' { '\n' } else { ' ' });
                     if prev == '*' && n == '/' {
+                        closed = true;
                         break;
                     }
                     prev = n;
+                }
+                if !closed {
+                    let line = out[..at].matches('\n').count() + 1;
+                    return fail("", format!("line {line}: a /* comment is never closed"));
                 }
             }
             _ => out.push(c),
         }
     }
-    out
+    Ok(out)
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -175,6 +250,8 @@ struct Phase {
     sleep: Ns,
     timer: Option<Ns>,
     weight: u64,
+    /// The `loop` given, if any.
+    count: Option<i64>,
 }
 
 const IGNORED_PROPERTIES: &[&str] = &[
@@ -201,7 +278,7 @@ fn phase(
     in_thread: bool,
     notices: &mut Vec<String>,
 ) -> Result<Phase, ImportError> {
-    let mut p = Phase { run: 0, sleep: 0, timer: None, weight: 1 };
+    let mut p = Phase { run: 0, sleep: 0, timer: None, weight: 1, count: None };
     for (key, v) in obj {
         let at = join(path, key);
         match key.as_str() {
@@ -209,6 +286,7 @@ fn phase(
             "instance" | "phases" if in_thread => {}
             "loop" => {
                 let n = int(&at, v, "a whole number of loops")?;
+                p.count = Some(n);
                 if !in_thread && n > 0 {
                     p.weight = n as u64;
                 } else if n > 0 {
@@ -220,6 +298,10 @@ fn phase(
                 int(&at, v, "a whole number")?;
                 notices.push(format!("{at}: ignored (every simulated task has the same weight)"));
             }
+            "dl-runtime" => notices.push(format!(
+                "{at}: ignored: SCHED_DEADLINE's runtime, or with SCHED_OTHER the task's custom slice \
+                 (EEVDF, sched_attr.sched_runtime, Linux 6.12), which the engine does not model per task"
+            )),
             k if IGNORED_PROPERTIES.contains(&k) => notices.push(format!("{at}: ignored (not simulated)")),
             k if k.starts_with("runtime") || k.starts_with("run") => {
                 p.run = p.run.saturating_add(micros(&at, v)?);
@@ -249,6 +331,11 @@ fn phase(
     Ok(p)
 }
 
+/// The notice for a loop count other than -1 that rt-app runs forever.
+fn forever(path: &str, n: i64) -> String {
+    format!("{path}.loop: {n} loops forever, as in rt-app (rt-app.c ends a loop when its counter, from 0, equals it)")
+}
+
 /// Reads one thread into a task group (`None` when it creates no thread or never runs).
 fn thread(path: &str, v: &Value, notices: &mut Vec<String>) -> Result<Option<PeriodicTask>, ImportError> {
     let obj = object(path, v)?;
@@ -267,8 +354,14 @@ fn thread(path: &str, v: &Value, notices: &mut Vec<String>) -> Result<Option<Per
         }
     };
     let top = phase(path, obj, true, notices)?;
+    let thread_loop = top.count;
     let phases: Vec<Phase> = match obj.get("phases") {
-        None => vec![top],
+        None => {
+            if let Some(n) = thread_loop.filter(|&n| n < 1 && n != -1) {
+                notices.push(forever(path, n));
+            }
+            vec![top]
+        }
         Some(pv) => {
             let at = join(path, "phases");
             let list = object(&at, pv)?;
@@ -278,10 +371,29 @@ fn thread(path: &str, v: &Value, notices: &mut Vec<String>) -> Result<Option<Per
             if top.run > 0 || top.sleep > 0 || top.timer.is_some() {
                 notices.push(format!("{path}: events next to \"phases\" are ignored (rt-app runs the phases)"));
             }
+            match thread_loop {
+                Some(0) => {
+                    notices.push(format!("{path}.loop: 0 with phases never runs the thread (rt-app.c); skipped"));
+                    return Ok(None);
+                }
+                Some(n) if n < -1 => notices.push(forever(path, n)),
+                _ => {}
+            }
             let mut out = Vec::new();
             for (name, ph) in list {
                 let pp = join(&at, name);
-                out.push(phase(&pp, object(&pp, ph)?, false, notices)?);
+                let p = phase(&pp, object(&pp, ph)?, false, notices)?;
+                let forever = p.count.is_some_and(|n| n < 1);
+                out.push(p);
+                if forever {
+                    // rt-app stays in this phase: the ones before it ran once, none after.
+                    notices.push(format!(
+                        "{pp}.loop: {} is below 1: rt-app repeats this phase forever, so it alone is simulated",
+                        out[out.len() - 1].count.unwrap_or(0)
+                    ));
+                    out = out.split_off(out.len() - 1);
+                    break;
+                }
             }
             out
         }
@@ -341,7 +453,7 @@ pub fn import(text: &str) -> Result<ImportResult, ImportError> {
     if text.len() > MAX_FILE_BYTES {
         return fail("", format!("the file is {} bytes; the limit is {MAX_FILE_BYTES}", text.len()));
     }
-    let root: Value = serde_json::from_str(&blank_comments(text)).or_else(|e| {
+    let root: Value = serde_json::from_str(&rtapp_dialect(text)?).or_else(|e| {
         let full = e.to_string();
         let what = full.rsplit_once(" at line ").map_or(full.as_str(), |(w, _)| w);
         fail("", format!("not valid JSON at line {}, column {}: {what}", e.line(), e.column()))

@@ -299,11 +299,26 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
 
     if query.len() > MAX_QUERY_LEN {
         let cut = query.as_bytes()[..=MAX_QUERY_LEN].iter().rposition(|&b| b == b'&').unwrap_or(0);
+        // Name the keys that were dropped, so a long link never loses one silently.
+        let keys = query[cut..].split('&').filter_map(|p| p.split('=').next()).filter(|k| !k.is_empty());
+        let (mut named, mut more) = (Vec::new(), 0usize);
+        for k in keys {
+            if named.len() < 8 {
+                named.push(shorten(&percent_decode(k).unwrap_or_else(|_| k.to_string())));
+            } else {
+                more += 1;
+            }
+        }
+        let lost = match (named.is_empty(), more) {
+            (true, _) => String::new(),
+            (false, 0) => format!("; not read: {}", named.join(", ")),
+            (false, n) => format!("; not read: {} and {n} more", named.join(", ")),
+        };
         notices.push(
             "(query)",
             "",
             format!(
-                "the query is {} characters long; only the first {} were read (the limit is {MAX_QUERY_LEN})",
+                "the query is {} bytes long; only the first {} were read (the limit is {MAX_QUERY_LEN} bytes){lost}",
                 query.len(),
                 cut
             ),

@@ -45,9 +45,20 @@
 //!   `if (cfs_rq && cfs_rq->nr_running > 1) gran *= min(cfs_rq->nr_running >> 1,
 //!   sched_nr_latency)` before `calc_delta_fair`. `check_preempt_wakeup` passes the rq's
 //!   cfs_rq, after the wakee's enqueue (so nr_running counts it and curr); the buddy checks
-//!   of `pick_next_entity` pass NULL (buddies are not modelled).
+//!   of `pick_next_entity` pass NULL (BUDDIES below).
 //!
-//! Simplified: no group scheduling, no buddies (NEXT_BUDDY/LAST_BUDDY), no SCHED_IDLE or
+//! BUDDIES (2.6.32+ design; fair.c of 5.15.100 read: `check_preempt_wakeup`,
+//! `pick_next_entity`, `set_next_entity`, `dequeue_entity`, `check_preempt_tick`; 3.11 and
+//! 4.17 list the same LAST_BUDDY (on) and NEXT_BUDDY (off) and are taken to follow the
+//! same rules, not read here). With `scale = nr_running >= sched_nr_latency` (curr and the
+//! wakee counted), NEXT_BUDDY marks every woken task `cfs_rq->next`; a wakeup that preempts
+//! marks the wakee `next` whatever the feature, and under LAST_BUDDY with `scale` marks
+//! the preempted curr `last`. `pick_next_entity` takes `next`, else `last`, if that buddy
+//! is not more than `wakeup_gran(left)` ahead of the leftmost (`wakeup_preempt_entity <
+//! 1`, the granularity unscaled). A buddy is forgotten when picked (`set_next_entity`),
+//! dequeued, or when the tick finds curr past its ideal runtime. No skip buddy (no yield).
+//!
+//! Simplified: no group scheduling, no SCHED_IDLE or
 //! SCHED_BATCH, no TREE_AVG/APPROX_AVG (off by default). Tasks created at t = 0 have no parent
 //! running on their core, so child_runs_first has nothing to swap with.
 
@@ -62,6 +73,9 @@ struct Rq {
     curr: Option<usize>,
     min_vruntime: u64,
     load: u64,
+    /// `cfs_rq->next` and `cfs_rq->last` (module doc: BUDDIES).
+    next: Option<usize>,
+    last: Option<usize>,
 }
 
 pub struct Cfs {
@@ -84,6 +98,9 @@ pub struct Cfs {
     gran_scale: bool,
     /// `se->peer_preempt` per task (PREEMPT_RESTRICT), grown on demand.
     peer_preempt: Vec<u32>,
+    /// LAST_BUDDY and NEXT_BUDDY (2.6.32+ design only).
+    last_buddy: bool,
+    next_buddy: bool,
 }
 
 impl Cfs {
@@ -108,7 +125,28 @@ impl Cfs {
             vslice_nice0: cfg.kernel.vslice_has_nice0(),
             gran_scale: cfg.wakeup_gran_scale,
             peer_preempt: Vec::new(),
+            last_buddy: fs.has(Feat::LastBuddy),
+            next_buddy: fs.has(Feat::NextBuddy),
         }
+    }
+
+    /// `clear_buddies`: a buddy that is picked, dequeued or ran its slice is forgotten.
+    fn clear_buddies(&mut self, c: usize, task: usize) {
+        let rq = &mut self.rqs[c];
+        if rq.next == Some(task) {
+            rq.next = None;
+        }
+        if rq.last == Some(task) {
+            rq.last = None;
+        }
+    }
+
+    /// `wakeup_preempt_entity(curr, se) < 1` as `pick_next_entity` asks it of a buddy
+    /// against the leftmost: the buddy is not more than `wakeup_gran(left)` ahead (the
+    /// granularity unscaled: the buddy checks pass no cfs_rq to `wakeup_gran`).
+    fn buddy_fair(&self, se: &[SchedEntity], buddy: usize, left: usize) -> bool {
+        let vdiff = se[buddy].vruntime as i128 - se[left].vruntime as i128;
+        vdiff <= calc_delta_fair(self.wakeup_gran, se[left].weight) as i128
     }
 
     fn nr_running(&self, c: usize) -> u64 {
@@ -223,6 +261,7 @@ impl Policy for Cfs {
     }
 
     fn dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) -> bool {
+        self.clear_buddies(c, task);
         let rq = &mut self.rqs[c];
         if remove(&mut rq.queue, task) {
             rq.load -= se[task].weight;
@@ -234,7 +273,16 @@ impl Policy for Cfs {
 
     #[inline(always)] // into `Sim::pick_loop` through `AnyPolicy::pick_next`
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, _now: Ns) -> Option<usize> {
-        let t = self.leftmost(se, c)?;
+        let left = self.leftmost(se, c)?;
+        // pick_next_entity: the next buddy, else the last buddy, if not unfair to `left`.
+        let rq = &self.rqs[c];
+        let t = match (rq.next, rq.last) {
+            (Some(n), _) if self.buddy_fair(se, n, left) => n,
+            (_, Some(l)) if self.buddy_fair(se, l, left) => l,
+            _ => left,
+        };
+        // set_next_entity -> clear_buddies.
+        self.clear_buddies(c, t);
         remove(&mut self.rqs[c].queue, t);
         self.rqs[c].curr = Some(t);
         se[t].prev_sum_exec = se[t].sum_exec;
@@ -251,8 +299,9 @@ impl Policy for Cfs {
 
     fn dequeue_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
         self.update_min_vruntime(se, c);
-        // dequeue_entity(sleep): peer_preempt = 0 (PREEMPT_RESTRICT).
+        // dequeue_entity(sleep): peer_preempt = 0 (PREEMPT_RESTRICT); clear_buddies.
         *self.peer(task) = 0;
+        self.clear_buddies(c, task);
         let rq = &mut self.rqs[c];
         debug_assert_eq!(rq.curr, Some(task));
         rq.curr = None;
@@ -276,6 +325,8 @@ impl Policy for Cfs {
                 }
                 // check_preempt_tick (2.6.32+)
                 if ran > ideal {
+                    // "ensure it doesn't get re-elected due to buddy favours".
+                    self.clear_buddies(c, curr);
                     return true;
                 }
                 if ran < self.min_gran {
@@ -298,6 +349,12 @@ impl Policy for Cfs {
     }
 
     fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, woken: usize) -> bool {
+        // `scale = cfs_rq->nr_running >= sched_nr_latency`, the wakee counted (5.15).
+        let scale = self.design == CfsDesign::Modern && self.nr_running(c) >= self.nr_latency;
+        let marked = self.next_buddy && scale;
+        if marked {
+            self.rqs[c].next = Some(woken);
+        }
         if !self.wakeup_preempt {
             return false;
         }
@@ -310,7 +367,18 @@ impl Policy for Cfs {
                 if self.gran_scale && nr > 1 {
                     gran *= (nr >> 1).min(self.nr_latency);
                 }
-                lead > calc_delta_fair(gran, se[woken].weight) as i128
+                let preempt = lead > calc_delta_fair(gran, se[woken].weight) as i128;
+                if preempt {
+                    // "Bias pick_next to pick the sched entity that is triggering this
+                    // preemption" (always), and return the CPU to curr after it (LAST_BUDDY).
+                    if !marked {
+                        self.rqs[c].next = Some(woken);
+                    }
+                    if self.last_buddy && scale {
+                        self.rqs[c].last = Some(curr);
+                    }
+                }
+                preempt
             }
             _ => {
                 // 2007: the granularity in curr's virtual time.
@@ -588,5 +656,51 @@ mod tests {
             p.enqueue(&mut se, 0, t, Arrival::New, 0);
         }
         assert_eq!(p.sched_slice(0, NICE_0_LOAD, 0), 4_000_000);
+    }
+
+    #[test]
+    fn a_preempted_task_is_the_last_buddy_and_gets_the_cpu_back_under_load() {
+        // 5.15, 1 CPU: gran 1 ms, sched_nr_latency 8. curr and 7 queued tasks; a wakee
+        // 2 ms behind curr preempts (nr_running 9 >= 8: `scale`), so curr becomes the
+        // last buddy. After the wakee runs and sleeps, the pick returns curr although a
+        // queued task is leftmost, as long as curr is within the granularity of it.
+        for (features, back) in [(&[][..], true), (&["NO_LAST_BUDDY"][..], false)] {
+            let (mut p, mut se) = on(Kernel::V515, 1, features, 9);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            let curr = p.pick_next(&mut se, 0, 0).unwrap();
+            for t in 1..=7 {
+                p.enqueue(&mut se, 0, t, Arrival::New, 0);
+                // Queued tasks slightly behind curr: the leftmost is 0.5 ms behind it.
+                se[t].vruntime = se[curr].vruntime - 500_000 + t as u64;
+            }
+            p.enqueue(&mut se, 0, 8, Arrival::Wakeup { from: 0 }, 0);
+            se[8].vruntime = se[curr].vruntime - 2_000_000;
+            assert!(p.check_preempt_wakeup(&mut se, 0, curr, 8), "2 ms lead > 1 ms");
+            p.put_prev(&mut se, 0, curr, 0);
+            assert_eq!(p.pick_next(&mut se, 0, 0), Some(8), "the wakee (next buddy, leftmost)");
+            p.dequeue_curr(&mut se, 0, 8, 0);
+            let want = if back { curr } else { 1 };
+            assert_eq!(p.pick_next(&mut se, 0, 0), Some(want), "{features:?}");
+        }
+    }
+
+    #[test]
+    fn buddies_need_scale_and_fairness() {
+        // Below sched_nr_latency no last buddy is set; a buddy too far ahead of the
+        // leftmost (more than the granularity) is passed over.
+        let (mut p, mut se) = on(Kernel::V515, 1, &[], 3);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        let curr = p.pick_next(&mut se, 0, 0).unwrap();
+        p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+        se[1].vruntime = se[curr].vruntime - 500_000;
+        p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
+        se[2].vruntime = se[curr].vruntime - 2_000_000;
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 2));
+        assert_eq!(p.rqs[0].last, None, "nr_running 3 < 8: no last buddy");
+        assert_eq!(p.rqs[0].next, Some(2), "the preempting wakee is always the next buddy");
+        // A next buddy 1.5 ms ahead of the leftmost is unfair: the leftmost runs.
+        p.put_prev(&mut se, 0, curr, 0);
+        se[2].vruntime = se[1].vruntime + 1_500_000;
+        assert_eq!(p.pick_next(&mut se, 0, 0), Some(1));
     }
 }

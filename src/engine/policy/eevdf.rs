@@ -1,4 +1,4 @@
-//! EEVDF as released in 6.6 and 6.12: lag, eligibility, virtual deadlines, RUN_TO_PARITY, PLACE_LAG.
+//! EEVDF as released in 6.6 and 6.12: lag, eligibility, virtual deadlines, RUN_TO_PARITY, PLACE_LAG, DELAY_DEQUEUE.
 //!
 //! Follows kernel/sched/fair.c of v6.6.0 and v6.12.0 (read in full; see
 //! `notes/r1-sched-eras.md`, sections 6.6 and 6.12). Per core:
@@ -12,8 +12,14 @@
 //!   `check_preempt_tick`: the tick reschedules only through this.
 //! - 6.12 PREEMPT_SHORT: `update_curr` also reschedules when `did_preempt_short`: curr's
 //!   RUN_TO_PARITY stash no longer matches its deadline and curr is not eligible.
-//!   (`do_preempt_short` at wakeup needs a wakee with a shorter custom slice; every task
-//!   here has the base slice, so that half never applies.)
+//!   At wakeup, `do_preempt_short` (the wakee's slice is shorter, it is eligible, and its
+//!   deadline is earlier or curr is not eligible) cancels curr's RUN_TO_PARITY stash
+//!   before `pick_eevdf` decides (fair.c v6.12, read in a 6.12.67 tree; 85e511df3cec).
+//! - 6.12 custom slices (syscalls.c `__setscheduler_params`, 857b158dc5e8): a SCHED_OTHER
+//!   task's `sched_attr.sched_runtime`, clamped to 0.1..100 ms (`policy::custom_slice`,
+//!   unscaled), is its `se->slice` for its virtual deadline (`place_entity`,
+//!   `update_deadline`), the hrtick (`slice - ran`) and the lag clamp; other tasks keep
+//!   the base slice. A workload gives it through `Workload::sched_runtime` (none does yet).
 //! - The pick (`pick_eevdf`) is the eligible task with the earliest virtual deadline (ties
 //!   by task id; the kernel's depend on the tree's shape); if none is eligible by rounding,
 //!   the smallest vruntime (6.6's "EEVDF scheduling fail, picking leftmost").
@@ -48,12 +54,21 @@
 //! The pick after a preemption is `pick_next_task_fair`'s `simple:` path (put_prev, then
 //! `pick_next_entity(cfs_rq, NULL)`), as without CONFIG_FAIR_GROUP_SCHED: the preempted
 //! task competes as any queued task, so RUN_TO_PARITY acts at wakeup only (with
-//! FAIR_GROUP_SCHED the pick also sees curr and its stash). The wakeup check uses curr's
-//! vruntime as last charged (the kernel first calls `update_curr`).
-//! NOT modelled: 6.12's DELAY_DEQUEUE and DELAY_ZERO (a sleeping task with negative lag
-//! staying queued, ineligible, until picked or its lag reaches 0): a task that blocks here
-//! leaves the runqueue at once, as with NO_DELAY_DEQUEUE. Custom slices (`sched_attr`
-//! `sched_runtime`) and NEXT_BUDDY are not modelled either.
+//! FAIR_GROUP_SCHED the pick also sees curr and its stash). The simulator charges curr
+//! (`update_curr`, so `update_deadline`) before every enqueue and wakeup check (`sim::wakeup`).
+//! - 6.12 DELAY_DEQUEUE (on; fair.c v6.12 `dequeue_entity`, read in a 6.12.67 tree): a
+//!   task that sleeps while not eligible is not dequeued (`set_delayed`): it stays in the
+//!   queue, counted in V and in nr_running, until `pick_next_entity` picks it (then
+//!   `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` saves its lag, dequeues it and the
+//!   pick starts `again`) or it is woken: core.c `ttwu_runnable` finds it still queued and
+//!   calls `enqueue_task(ENQUEUE_DELAYED)` -> `requeue_delayed_entity` on that CPU, without
+//!   `select_task_rq` (`sim::wakeup`), then `wakeup_preempt`. DELAY_ZERO: a positive lag
+//!   is clipped to 0 at that dequeue (`finish_delayed_dequeue_entity`), and a delayed task
+//!   woken with positive lag is placed again at V with lag 0 (`requeue_delayed_entity`).
+//!   An exiting task is never delayed (`task_dead_fair` dequeues it). The load balancer
+//!   here does not move a delayed task (simplified; 6.12.0's `detach_tasks` can).
+//!
+//! Not modelled: NEXT_BUDDY (off by default).
 
 use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, VRUNTIME_BASE};
 use crate::engine::config::Config;
@@ -84,9 +99,16 @@ pub struct Eevdf {
     /// PLACE_DEADLINE_INITIAL and an era whose first enqueue carries ENQUEUE_INITIAL.
     initial_half_slice: bool,
     preempt_short: bool,
+    /// 6.12 honours `se->custom_slice` (`sched_attr.sched_runtime`); 6.6 has none.
+    custom_slices: bool,
     place_rel_deadline: bool,
     /// PLACE_REL_DEADLINE: `deadline - vruntime` of a task taken off a queue to migrate.
     rel_deadline: Vec<Option<u64>>,
+    /// 6.12 DELAY_DEQUEUE and DELAY_ZERO.
+    delay_dequeue: bool,
+    delay_zero: bool,
+    /// `se->sched_delayed` per task: asleep but still on its runqueue (grown on demand).
+    sched_delayed: Vec<bool>,
 }
 
 impl Eevdf {
@@ -102,9 +124,55 @@ impl Eevdf {
             place_lag: fs.has(Feat::PlaceLag),
             initial_half_slice: fs.has(Feat::PlaceDeadlineInitial) && cfg.kernel.eevdf_initial_enqueue(),
             preempt_short: fs.has(Feat::PreemptShort),
+            custom_slices: cfg.kernel.custom_slices(),
             place_rel_deadline: fs.has(Feat::PlaceRelDeadline),
             rel_deadline: Vec::new(),
+            delay_dequeue: fs.has(Feat::DelayDequeue),
+            delay_zero: fs.has(Feat::DelayZero),
+            sched_delayed: Vec::new(),
         }
+    }
+
+    fn is_delayed(&self, task: usize) -> bool {
+        self.sched_delayed.get(task).copied().unwrap_or(false)
+    }
+
+    fn set_delayed(&mut self, task: usize, on: bool) {
+        if self.sched_delayed.len() <= task {
+            self.sched_delayed.resize(task + 1, false);
+        }
+        self.sched_delayed[task] = on;
+    }
+
+    /// `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` from `pick_next_entity`: the
+    /// picked task was delayed; its lag is saved now (`update_entity_lag`, while it still
+    /// counts in V) and it leaves the queue; DELAY_ZERO clips a positive lag to 0
+    /// (`finish_delayed_dequeue_entity`).
+    fn finish_delayed_dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize) {
+        self.save_lag(se, c, task);
+        remove(&mut self.rqs[c].queue, task);
+        self.set_delayed(task, false);
+        if self.delay_zero && se[task].vlag > 0 {
+            se[task].vlag = 0;
+        }
+    }
+
+    /// `requeue_delayed_entity` (6.12): a delayed task is woken where it is queued. With
+    /// DELAY_ZERO, if its lag has turned positive it is placed again at V with lag 0
+    /// (`place_entity(cfs_rq, se, 0)`, taken off the tree first so V excludes it).
+    fn requeue_delayed(&mut self, se: &mut [SchedEntity], c: usize, task: usize) {
+        if self.delay_zero {
+            self.save_lag(se, c, task);
+            if se[task].vlag > 0 {
+                remove(&mut self.rqs[c].queue, task);
+                let v = self.avg_vruntime(se, c);
+                se[task].vlag = 0;
+                se[task].vruntime = v;
+                se[task].deadline = v + self.vslice(&se[task]);
+                self.rqs[c].queue.push(task);
+            }
+        }
+        self.set_delayed(task, false);
     }
 
     /// avg_vruntime: V over curr + queued (weighted mean, rounded down).
@@ -128,14 +196,38 @@ impl Eevdf {
         rq.queue.iter().copied().chain(rq.curr).map(|t| se[t].weight).sum()
     }
 
-    fn vslice(&self, w: u64) -> u64 {
-        calc_delta_fair(self.base_slice, w)
+    /// `se->slice`: the custom slice (6.12) or `sysctl_sched_base_slice`.
+    fn slice(&self, s: &SchedEntity) -> Ns {
+        if self.custom_slices && s.custom_slice > 0 {
+            s.custom_slice
+        } else {
+            self.base_slice
+        }
+    }
+
+    /// `calc_delta_fair(se->slice, se)`.
+    fn vslice(&self, s: &SchedEntity) -> u64 {
+        calc_delta_fair(self.slice(s), s.weight)
+    }
+
+    /// `entity_eligible`: `V >= v` (V rounded down).
+    fn eligible(&mut self, se: &[SchedEntity], c: usize, task: usize) -> bool {
+        se[task].vruntime <= self.avg_vruntime(se, c)
+    }
+
+    /// 6.12 `do_preempt_short`: the wakee has a shorter slice, is eligible, and either has
+    /// the earlier deadline or curr is not eligible.
+    fn do_preempt_short(&mut self, se: &[SchedEntity], c: usize, pse: usize, curr: usize) -> bool {
+        self.preempt_short
+            && self.slice(&se[pse]) < self.slice(&se[curr])
+            && self.eligible(se, c, pse)
+            && ((se[pse].deadline as i64).wrapping_sub(se[curr].deadline as i64) < 0 || !self.eligible(se, c, curr))
     }
 
     /// update_entity_lag: `V - v`, clamped to `calc_delta_fair(max(2 * slice, TICK_NSEC))`.
     fn save_lag(&mut self, se: &mut [SchedEntity], c: usize, task: usize) {
         let v = self.avg_vruntime(se, c);
-        let limit = calc_delta_fair((2 * self.base_slice).max(self.tick_nsec), se[task].weight) as i64;
+        let limit = calc_delta_fair((2 * self.slice(&se[task])).max(self.tick_nsec), se[task].weight) as i64;
         se[task].vlag = (v as i64).wrapping_sub(se[task].vruntime as i64).clamp(-limit, limit);
     }
 
@@ -158,9 +250,15 @@ impl Eevdf {
 
 impl Policy for Eevdf {
     fn enqueue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, how: Arrival, _now: Ns) {
+        if self.is_delayed(task) {
+            // ttwu_runnable -> enqueue_task(ENQUEUE_DELAYED): still queued here.
+            debug_assert!(self.rqs[c].queue.contains(&task), "a delayed task is woken on its own queue");
+            self.requeue_delayed(se, c, task);
+            return;
+        }
         // place_entity
         let v = self.avg_vruntime(se, c);
-        let vs = self.vslice(se[task].weight);
+        let vs = self.vslice(&se[task]);
         let load = self.load(se, c);
         let lag = match how {
             // A new task's vlag is 0 (`__sched_fork`).
@@ -199,7 +297,12 @@ impl Policy for Eevdf {
 
     #[inline(always)] // into `Sim::pick_loop` through `AnyPolicy::pick_next`
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, _now: Ns) -> Option<usize> {
-        let t = self.pick(se, c, None)?;
+        let mut t = self.pick(se, c, None)?;
+        while self.is_delayed(t) {
+            // pick_next_entity: a delayed pick is dequeued, and pick_task_fair goes `again`.
+            self.finish_delayed_dequeue(se, c, t);
+            t = self.pick(se, c, None)?;
+        }
         let rq = &mut self.rqs[c];
         remove(&mut rq.queue, t);
         rq.curr = Some(t);
@@ -225,8 +328,27 @@ impl Policy for Eevdf {
         rq.resched = false;
     }
 
+    fn block_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) {
+        // 6.12 dequeue_entity(DEQUEUE_SLEEP): `if (sched_feat(DELAY_DEQUEUE) && delay &&
+        // !entity_eligible(cfs_rq, se))` set_delayed and stay: put_prev_entity puts it back
+        // in the tree (it is still `on_rq`), where it competes until picked.
+        if self.delay_dequeue && se[task].vruntime > self.avg_vruntime(se, c) {
+            let rq = &mut self.rqs[c];
+            rq.curr = None;
+            rq.resched = false;
+            rq.queue.push(task);
+            self.set_delayed(task, true);
+            return;
+        }
+        self.dequeue_curr(se, c, task, now);
+    }
+
+    fn delayed(&self, task: usize) -> bool {
+        self.is_delayed(task)
+    }
+
     fn update_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, delta: Ns) {
-        let vs = self.vslice(se[task].weight);
+        let vs = self.vslice(&se[task]);
         let s = &mut se[task];
         s.sum_exec += delta;
         s.vruntime += calc_delta_fair(delta, s.weight);
@@ -262,6 +384,11 @@ impl Policy for Eevdf {
         if !self.wakeup_preempt {
             return false;
         }
+        // 6.12 PREEMPT_SHORT: a wakee with a shorter slice cancels curr's RUN_TO_PARITY
+        // protection (`se->vlag = se->deadline + 1`), even if it does not preempt now.
+        if self.do_preempt_short(se, c, woken, curr) && self.rqs[c].picked_deadline == se[curr].deadline {
+            self.rqs[c].picked_deadline = se[curr].deadline.wrapping_add(1);
+        }
         // check_preempt_wakeup(_fair): preempt iff pick_eevdf, curr included, picks the wakee.
         self.pick(se, c, Some(curr)) == Some(woken)
     }
@@ -276,7 +403,7 @@ impl Policy for Eevdf {
             return None;
         }
         let ran = se[curr].sum_exec - se[curr].prev_sum_exec;
-        Some(self.base_slice as i64 - ran.min(i64::MAX as Ns) as i64)
+        Some(self.slice(&se[curr]) as i64 - ran.min(i64::MAX as Ns) as i64)
     }
 
     fn queued(&self, c: usize) -> &[usize] {
@@ -481,6 +608,105 @@ mod tests {
             p.enqueue(&mut se, 1, 1, Arrival::Migrated { from: 0 }, 0);
             let rel = se[1].deadline - se[1].vruntime;
             assert_eq!(rel == 123, keep, "{} '{features}': {rel}", k.name());
+        }
+    }
+
+    #[test]
+    fn delay_dequeue_keeps_an_ineligible_sleeper_queued_until_it_is_picked() {
+        for (features, delays) in [("", true), ("NO_DELAY_DEQUEUE", false)] {
+            let mut p = Eevdf::new(&cfg(Kernel::V612, features));
+            let mut se = nice0(2);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+            let t = p.pick_next(&mut se, 0, 0).unwrap();
+            let other = 1 - t;
+            // curr runs ahead of V (ineligible) and sleeps.
+            p.update_curr(&mut se, 0, t, 4 * p.base_slice);
+            assert!(se[t].vruntime > p.avg_vruntime(&se, 0));
+            p.block_curr(&mut se, 0, t, 0);
+            assert_eq!(p.delayed(t), delays, "'{features}'");
+            assert_eq!(p.queued(0).contains(&t), delays, "'{features}': still on the runqueue");
+            // The other task is picked; when it leaves, the delayed task is the only
+            // candidate: the pick dequeues it and finds nothing to run.
+            assert_eq!(p.pick_next(&mut se, 0, 0), Some(other));
+            p.dequeue_curr(&mut se, 0, other, 0);
+            assert_eq!(p.pick_next(&mut se, 0, 0), None, "'{features}': nothing runnable");
+            assert!(!p.delayed(t) && p.queued(0).is_empty());
+            if delays {
+                // Alone on the queue it was at V: its lag was spent while delayed.
+                assert_eq!(se[t].vlag, 0);
+            } else {
+                assert!(se[t].vlag < 0, "the lag saved when it slept");
+            }
+        }
+    }
+
+    #[test]
+    fn a_delayed_task_woken_with_positive_lag_is_placed_again_at_zero_lag() {
+        let mut p = Eevdf::new(&cfg(Kernel::V612, ""));
+        let mut se = nice0(2);
+        p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+        p.enqueue(&mut se, 0, 1, Arrival::New, 0);
+        let t = p.pick_next(&mut se, 0, 0).unwrap();
+        let other = 1 - t;
+        p.update_curr(&mut se, 0, t, 2 * p.base_slice);
+        p.block_curr(&mut se, 0, t, 0);
+        assert!(p.delayed(t));
+        // The other task runs far past it: the sleeper's lag turns positive while delayed.
+        assert_eq!(p.pick_next(&mut se, 0, 0), Some(other));
+        p.update_curr(&mut se, 0, other, 8 * p.base_slice);
+        p.put_prev(&mut se, 0, other, 0);
+        // V over the queue less the delayed task: the other task's vruntime.
+        let v_without = se[other].vruntime;
+        p.enqueue(&mut se, 0, t, Arrival::Wakeup { from: 0 }, 0);
+        assert!(!p.delayed(t));
+        assert_eq!(se[t].vruntime, v_without, "requeue_delayed_entity: placed at V, lag 0");
+        assert_eq!(se[t].deadline - se[t].vruntime, p.base_slice);
+    }
+
+    #[test]
+    fn a_custom_slice_sets_the_deadline_and_the_hrtick_in_6_12_only() {
+        for (k, custom) in [(Kernel::V612, true), (Kernel::V66, false)] {
+            let mut p = Eevdf::new(&cfg(k, ""));
+            let mut se = nice0(2);
+            se[0].custom_slice = crate::engine::policy::custom_slice(300 * US);
+            p.enqueue(&mut se, 0, 0, Arrival::Wakeup { from: 0 }, 0);
+            p.enqueue(&mut se, 0, 1, Arrival::Wakeup { from: 0 }, 0);
+            let want = if custom { 300 * US } else { p.base_slice };
+            assert_eq!(se[0].deadline - se[0].vruntime, want, "{}", k.name());
+            assert_eq!(se[1].deadline - se[1].vruntime, p.base_slice);
+            if custom {
+                // The short-slice task is picked first (the earlier deadline).
+                assert_eq!(p.pick_next(&mut se, 0, 0), Some(0));
+                assert_eq!(p.hrtick_delta(&se, 0, 0), Some(300_000), "se->slice - ran");
+            }
+        }
+        assert_eq!(crate::engine::policy::custom_slice(10 * US), 100 * US, "clamped to 0.1 ms");
+        assert_eq!(crate::engine::policy::custom_slice(SEC), 100_000 * US, "clamped to 100 ms");
+        assert_eq!(crate::engine::policy::custom_slice(0), 0, "none: the base slice");
+    }
+
+    #[test]
+    fn preempt_short_lets_a_short_slice_wakee_past_run_to_parity() {
+        // curr (base slice) was just picked: RUN_TO_PARITY protects it. A wakee with a
+        // shorter custom slice, eligible, with an earlier deadline, preempts in 6.12;
+        // with NO_PREEMPT_SHORT (or the same slice) the protection holds.
+        for (features, slice, preempts) in [("", 200 * US, true), ("NO_PREEMPT_SHORT", 200 * US, false), ("", 0, false)]
+        {
+            let mut p = Eevdf::new(&cfg(Kernel::V612, features));
+            let mut se = nice0(3);
+            p.enqueue(&mut se, 0, 0, Arrival::Wakeup { from: 0 }, 0);
+            p.enqueue(&mut se, 0, 1, Arrival::Wakeup { from: 0 }, 0);
+            let curr = p.pick_next(&mut se, 0, 0).unwrap();
+            se[1 - curr].vruntime += 100 * US;
+            p.update_curr(&mut se, 0, curr, 10 * US);
+            assert!(se[curr].vruntime <= p.avg_vruntime(&se, 0), "curr still eligible");
+            se[2].custom_slice = slice;
+            se[2].vlag = 20_000;
+            p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
+            let shorter = if slice > 0 { se[2].deadline < se[curr].deadline } else { true };
+            assert!(shorter, "the wakee's deadline is earlier");
+            assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, 2), preempts, "'{features}' slice {slice}");
         }
     }
 }

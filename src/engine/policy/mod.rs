@@ -7,7 +7,8 @@
 //!
 //! Protocol: `pick_next` removes the chosen task from the queue and makes it the core's
 //! `curr`; `put_prev` gives a still-runnable `curr` back; `dequeue_curr` drops a `curr`
-//! that blocks or exits; `enqueue`/`dequeue` move waiting tasks (wakeups, migration).
+//! that exits, `block_curr` one that sleeps (6.12 EEVDF may keep it queued, `delayed`);
+//! `enqueue`/`dequeue` move waiting tasks (wakeups, migration).
 
 pub mod cfs;
 pub mod cfs_2623;
@@ -46,6 +47,19 @@ pub struct SchedEntity {
     pub rr_left: Ns,
     /// Whether the task has ever been enqueued.
     pub started: bool,
+    /// A custom slice (6.12 `sched_attr.sched_runtime` on SCHED_OTHER, `se->custom_slice`),
+    /// already clamped; 0: none, the base slice.
+    pub custom_slice: Ns,
+}
+
+/// 6.12 `__setscheduler_params` (kernel/sched/syscalls.c, 857b158dc5e8): a SCHED_OTHER
+/// task's `sched_runtime` becomes its slice, clamped to 0.1 ms..100 ms; 0 keeps the base slice.
+pub fn custom_slice(sched_runtime: Ns) -> Ns {
+    if sched_runtime == 0 {
+        0
+    } else {
+        sched_runtime.clamp(100_000, 100_000_000)
+    }
 }
 
 /// How a task arrives on a runqueue.
@@ -69,8 +83,18 @@ pub trait Policy {
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, now: Ns) -> Option<usize>;
     /// Puts a still-runnable `curr` back in the queue.
     fn put_prev(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns);
-    /// `curr` blocks or exits: it leaves the runqueue.
+    /// `curr` exits (or blocks, by default): it leaves the runqueue.
     fn dequeue_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns);
+    /// `curr` sleeps (blocks or waits on a timer): `dequeue_task(DEQUEUE_SLEEP)`. Default:
+    /// it leaves the runqueue (`dequeue_curr`); 6.12's DELAY_DEQUEUE may keep it there.
+    fn block_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) {
+        self.dequeue_curr(se, c, task, now)
+    }
+    /// Whether a sleeping `task` is still on a runqueue, delayed (6.12 DELAY_DEQUEUE): its
+    /// wakeup requeues it there (`ttwu_runnable`) without `select_task_rq`. Default: never.
+    fn delayed(&self, _task: usize) -> bool {
+        false
+    }
     /// Charges `delta` ns of CPU time to `curr`.
     fn update_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, delta: Ns);
     /// The periodic tick (or the hrtick's expiry) on a core running `curr`: true to reschedule.
@@ -137,6 +161,14 @@ impl Policy for AnyPolicy {
     #[inline]
     fn dequeue_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) {
         each!(self, p => p.dequeue_curr(se, c, task, now))
+    }
+    #[inline]
+    fn block_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, now: Ns) {
+        each!(self, p => p.block_curr(se, c, task, now))
+    }
+    #[inline]
+    fn delayed(&self, task: usize) -> bool {
+        each!(self, p => p.delayed(task))
     }
     #[inline]
     fn update_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, delta: Ns) {

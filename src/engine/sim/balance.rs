@@ -1,7 +1,7 @@
 //! Load balancing: idle balance (newly idle pull), the periodic balancer and the nohz idle
 //! balancer's push to an idle core (kernel/sched/fair.c).
 
-use super::Sim;
+use super::{Sim, TaskState};
 use crate::engine::policy::{Arrival, Policy};
 use crate::engine::trace::InstantKind;
 
@@ -23,7 +23,9 @@ impl Sim {
         // Not a task queued at a time still ahead of this core's (its core ran ahead), nor one
         // whose affinity excludes `to` (can_migrate_task: cpumask_test_cpu(dst_cpu, p->cpus_ptr)).
         let queued = self.policy.queued(from);
-        let allowed = |k: usize| self.tasks[k].pinned.is_none_or(|p| p == to);
+        // A sleeping task still queued (6.12 DELAY_DEQUEUE, `sched_delayed`) is not moved.
+        let allowed =
+            |k: usize| self.tasks[k].pinned.is_none_or(|p| p == to) && self.tasks[k].state == TaskState::Runnable;
         let Some(&task) = queued.iter().rev().find(|&&k| self.tasks[k].queued_at <= t && allowed(k)) else {
             return false;
         };

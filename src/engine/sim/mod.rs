@@ -93,6 +93,10 @@ pub enum Ev {
         queued: bool,
         sys: bool,
     },
+    /// The softlockup watchdog's per-CPU hrtimer fires (`sim::tick::on_watchdog`).
+    Watchdog {
+        c: u16,
+    },
     #[default]
     Nop,
 }
@@ -164,6 +168,16 @@ struct Core {
     kick_pending: bool,
     idle_stamp: Option<Ns>,
     avg_idle: Ns,
+    /// Next expiry of the softlockup watchdog's hrtimer (`Ns::MAX`: none in this era).
+    wd_next: Ns,
+    /// The core left idle and has not switched to a task since (`sim::idle_path`).
+    from_idle: bool,
+    /// When the tick last updated this rq's clock (`scheduler_tick`).
+    tick_clock: Ns,
+    /// The rq's `cpu_load[0]` as the last tick or nohz exit left it (3.11's menu reads it).
+    cpu_load0: u64,
+    /// The CPU's PELT utilisation (teo's util-awareness reads it).
+    pelt: idle_path::Pelt,
     /// Remote wakeups on their way here (the waker is ahead of global time).
     arriving: u32,
     /// TTWU_QUEUE: (task, its previous core) queued for this core's IPI handler to enqueue.
@@ -253,6 +267,11 @@ struct Counters {
     preemptions: u64,
     user_ns: u64,
     sys_ns: u64,
+    /// Tick samples of a task's mode (`account_process_tick`): system, user.
+    tick_sys: u64,
+    tick_user: u64,
+    /// Runtime the stale rq clock adds to tasks switched in from idle (3.11).
+    stale_ns: u64,
     overhead: [u64; 7],
     idle_ns: Vec<u64>,
     idle_entries: Vec<u64>,
@@ -284,6 +303,8 @@ pub struct Sim {
     /// What the hardware does in each of them (same positions).
     idle_hw: Vec<idle_path::HwIdle>,
     idle_route: idle_path::IdleRoute,
+    /// Per package, how deep its cores idle (the package part of the exit latency).
+    pkg: idle_path::Packages,
     idle_names: Vec<String>,
     /// The power model (`profile::power_model`): per state position, and one busy core, mW.
     idle_mw: Vec<u64>,
@@ -300,8 +321,18 @@ pub struct Sim {
     sleeping: Vec<u32>,
     /// HRTICK resolved from the era and the config's features.
     hrtick: bool,
+    /// 3.11's menu governor runs (it reads `cpu_load[0]`, kept only then).
+    menu_311: bool,
+    /// teo with util-awareness runs (it reads the PELT utilisation, kept only then).
+    teo_util: bool,
+    /// The cores in the order their watchdog hrtimers expire (one period apart each, so the
+    /// order never changes) and the next one's position: one watchdog event is pending.
+    wd_order: Vec<u16>,
+    wd_pos: usize,
     /// TTWU_QUEUE resolved from the era and the config's features.
     ttwu_queue: bool,
+    /// `preempt=full`: kernel-mode work is preempted at once (`schedule.rs`: PREEMPTION MODEL).
+    preempt_full: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
     latency_clamps: u64,
     stop: Option<(StopReason, Ns)>,
@@ -395,9 +426,14 @@ impl Sim {
                 kick_pending: false,
                 idle_stamp: None,
                 avg_idle: 2 * cfg.migration_cost,
+                wd_next: Ns::MAX,
+                from_idle: false,
+                tick_clock: 0,
+                cpu_load0: 0,
+                pelt: idle_path::Pelt::default(),
                 arriving: 0,
                 wake_list: Vec::new(),
-                gov: GovernorState::new(cfg.governor, idle_states.len()),
+                gov: GovernorState::for_era(cfg.governor, idle_states.len(), cfg.kernel.menu_is_3_11()),
                 domain: c / llc_cores,
                 ticks: 0,
                 run_ns: 0,
@@ -406,6 +442,7 @@ impl Sim {
             })
             .collect::<Vec<_>>();
         let ndomains = ncores.div_ceil(llc_cores);
+        let pkg = idle_path::Packages::new(prof, &cores.iter().map(|c| c.domain).collect::<Vec<_>>());
         let specs = wl.tasks();
         let mut rec = Recorder::new(trace);
         rec.trace.cores = ncores as u16;
@@ -431,8 +468,15 @@ impl Sim {
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();
-        let se =
-            specs.iter().map(|s| SchedEntity { weight: weight_of_nice(s.nice), ..SchedEntity::default() }).collect();
+        let se = specs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SchedEntity {
+                weight: weight_of_nice(s.nice),
+                custom_slice: wl.sched_runtime(i).map_or(0, policy::custom_slice),
+                ..SchedEntity::default()
+            })
+            .collect();
         let nstates = idle_names.len();
         let power = super::profile::power_model(prof);
         Sim {
@@ -454,6 +498,7 @@ impl Sim {
                 .map(|h| power.idle_mw((h.index as usize).checked_sub(1).map(|i| &prof.cstates[i])))
                 .collect(),
             active_mw: power.active_mw,
+            pkg,
             idle_hw: idle.hw,
             idle_route: idle.route,
             idle_names,
@@ -466,7 +511,12 @@ impl Sim {
             past_events: 0,
             sleeping: vec![0; ncores],
             hrtick: cfg.feats().has(Feat::Hrtick),
+            menu_311: cfg.kernel.menu_is_3_11() && cfg.governor == super::config::Governor::Menu,
+            teo_util: cfg.kernel.teo_util_aware() && cfg.governor == super::config::Governor::Teo,
+            wd_order: Vec::new(),
+            wd_pos: 0,
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
+            preempt_full: cfg.preempt_model() == crate::engine::kernel::PreemptModel::Full,
             latency_clamps: 0,
             stop: None,
             started: false,
@@ -518,6 +568,7 @@ impl Sim {
             let c = self.tasks[t].core;
             self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
         }
+        self.start_watchdogs();
         for c in 0..self.cores.len() {
             self.q.push_late(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
             self.pick_loop(c);
@@ -564,6 +615,7 @@ impl Sim {
             Ev::TtwuRemote { task, from, prev, queued, sys } => {
                 self.on_ttwu_remote(task as usize, from as usize, prev as usize, queued, sys)
             }
+            Ev::Watchdog { c } => self.on_watchdog(c as usize),
             Ev::Nop => {}
         }
         true
@@ -603,6 +655,7 @@ impl Sim {
         }
         let result = self.wl.result(end);
         let secs = |ns: u64| ns as f64 / 1e9;
+        let (user_ns, sys_ns) = self.time_user_sys();
         let idle_total: u64 = self.m.idle_ns.iter().sum();
         let mut m = Metrics {
             elapsed_s: secs(end),
@@ -620,10 +673,10 @@ impl Sim {
             hrtick_fires: self.m.hrtick_fires,
             wakeups: self.m.wakeups,
             preemptions: self.m.preemptions,
-            user_s: secs(self.m.user_ns),
-            sys_s: secs(self.m.sys_ns),
+            user_s: secs(user_ns),
+            sys_s: secs(sys_ns),
             idle_s: secs(idle_total),
-            cpu_percent: if end == 0 { 0.0 } else { (self.m.user_ns + self.m.sys_ns) as f64 * 100.0 / end as f64 },
+            cpu_percent: if end == 0 { 0.0 } else { (user_ns + sys_ns) as f64 * 100.0 / end as f64 },
             wakeup_latency_us: Percentiles {
                 p50: self.lat.percentile(50) as f64 / 1e3,
                 p99: self.lat.percentile(99) as f64 / 1e3,

@@ -13,7 +13,8 @@
 //! (`task_stime`, later `cputime_adjust`). IRQ_TIME_ACCOUNTING (2.6.37+, off by default on
 //! the seeds' kernels) is not modelled. So the model counts as the task's sys, exactly
 //! rather than by tick sampling (the sampling's expectation when ticks do not beat with the
-//! work), every kernel span laid while a core holds a task's context:
+//! work; 3.11's `time`, sampled, is `sim/idle_path.rs::time_user_sys`), every kernel span
+//! laid while a core holds a task's context:
 //! - the context switch into or out of a task (`Switch`: every switch has a task on one side);
 //! - the ttwu a task performs (`Wakeup`), the IPIs it sends (`Ipi`), the hrtick it arms
 //!   (`Reprogram`), and the tick, hrtick, timer and IPI handlers that interrupt it;
@@ -27,6 +28,20 @@
 //! between `__schedule`'s start and the switch). The cache refill after a switch is the
 //! task's user time (it is the task's own loads missing). A waker that ran ahead of global
 //! time pays the IPI it sent then in the context it had then (`charge_at`).
+//!
+//! PREEMPTION MODEL (`preempt=`, `Kernel::preempt_default`). A reschedule request that
+//! reaches a core from outside its task's own steps (a reschedule IPI, the tick, the hrtick,
+//! a timer interrupt) takes `curr` off the CPU at once only if `curr` runs user code or the
+//! model is `full` (CONFIG_PREEMPT: `preempt_schedule_irq` on the interrupt's return to
+//! kernel code). Under `none` and `voluntary` a kernel-mode burst (`Step::Run { sys }`: a
+//! syscall's work) runs on with `need_resched` set, and `continue_task` preempts it where
+//! the burst ends: the return to user space (`exit_to_user_mode_loop`), where every model
+//! preempts. `voluntary` adds `_cond_resched()` to each `might_sleep()`; in the modelled
+//! syscall paths those points (the `mutex_lock` of `pipe_read`/`pipe_write`, the socket
+//! lock) are at a syscall's start, which is a step boundary here, and no point inside a
+//! burst is modelled: `voluntary` runs as `none`. The overhead spans (switch, ttwu, IPI
+//! handlers) are kernel work too; a request arriving during them is handled after them
+//! in every model, as before.
 
 use super::Ev;
 use super::{oh_index, Sim, TaskState};
@@ -150,6 +165,19 @@ impl Sim {
         Some(task)
     }
 
+    /// `update_curr` on core `c` from outside its own events (a remote enqueue): charges a
+    /// running `curr` up to the cursor and lets it run on. True if the charge asked to
+    /// reschedule it (EEVDF `update_deadline`); the flag is then set (`interrupt`).
+    pub(super) fn update_curr(&mut self, c: usize) -> bool {
+        if !self.cores[c].running {
+            return false;
+        }
+        let before = self.cores[c].need_resched;
+        self.interrupt(c);
+        self.resume(c);
+        !before && self.cores[c].need_resched
+    }
+
     /// Lets `curr` continue its burst from the cursor.
     pub(super) fn resume(&mut self, c: usize) {
         let Some(task) = self.cores[c].curr else { return };
@@ -191,6 +219,24 @@ impl Sim {
     }
 
     // ------------------------------------------------------------ scheduling
+
+    /// Whether `curr` on core `c` (interrupted) may be preempted now (module doc:
+    /// PREEMPTION MODEL): always under `full`, else unless it is inside a kernel-mode burst.
+    fn preemptible(&self, c: usize) -> bool {
+        self.preempt_full
+            || self.cores[c].curr.is_none_or(|t| !(self.tasks[t].burst_sys && self.tasks[t].burst_left > 0))
+    }
+
+    /// A reschedule request on core `c`, whose `curr` was interrupted: preempt it now if
+    /// the preemption model allows, else let it run on with `need_resched` set.
+    pub(super) fn preempt_or_defer(&mut self, c: usize) {
+        if self.preemptible(c) {
+            self.preempt(c);
+        } else {
+            self.cores[c].need_resched = true;
+            self.resume(c);
+        }
+    }
 
     /// Preempts `curr` (if any) and picks again.
     pub(super) fn preempt(&mut self, c: usize) {
@@ -243,6 +289,7 @@ impl Sim {
                 }
                 self.m.context_switches += 1;
                 self.tasks[n].stats.switches_in += 1;
+                self.switch_in_clock(c, n);
                 self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
                 let refill = self.refill_cost(c, n);
                 if refill > 0 {
@@ -319,7 +366,12 @@ impl Sim {
                 }
                 Step::Block | Step::SleepUntil(_) | Step::Exit => {
                     let t = self.cursor(c);
-                    self.policy.dequeue_curr(&mut self.se, c, n, t);
+                    if matches!(step, Step::Exit) {
+                        self.policy.dequeue_curr(&mut self.se, c, n, t);
+                    } else {
+                        // dequeue_task(DEQUEUE_SLEEP): 6.12 DELAY_DEQUEUE may keep it queued.
+                        self.policy.block_curr(&mut self.se, c, n, t);
+                    }
                     self.release_curr(c);
                     self.cores[c].need_resched = false;
                     let tk = &mut self.tasks[n];

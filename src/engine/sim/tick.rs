@@ -37,16 +37,17 @@
 use super::{Ev, Sim, BALANCE_EVERY, HRTICK_MIN};
 use crate::engine::config::Policy as PolicyKind;
 use crate::engine::policy::Policy;
+use crate::engine::rng::{stream, SimRng};
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
 
 impl Sim {
     /// The earliest expiry, after `t`, of core `c`'s timers other than the hrtick: the
-    /// periodic tick (ticks fall on multiples of the period while it runs) and the timers
-    /// of tasks sleeping on `c`.
+    /// periodic tick (ticks fall on multiples of the period while it runs), the timers
+    /// of tasks sleeping on `c` and the softlockup watchdog's hrtimer.
     pub(super) fn next_other_timer(&self, c: usize, t: Ns) -> Ns {
         let tick = if self.cores[c].tick_stopped { Ns::MAX } else { (t / self.tick_period + 1) * self.tick_period };
-        let sleeper = match self.next_task_timer(c, t) {
+        let sleeper = match self.next_timer(c, t) {
             Ns::MAX => Ns::MAX,
             d => t + d,
         };
@@ -117,6 +118,14 @@ impl Sim {
         self.q.push_late(self.now + self.tick_period, Ev::Tick { c: c as u16, gen });
         self.m.ticks += 1;
         self.cores[c].ticks += 1;
+        self.cores[c].tick_clock = self.now;
+        if self.menu_311 {
+            // scheduler_tick -> update_cpu_load_active: cpu_load[0] = the rq's load now.
+            self.cores[c].cpu_load0 = self.rq_weight(c);
+        }
+        if self.cfg.kernel.tick_sampled_time() {
+            self.sample_tick(c);
+        }
         let balance = self.cores[c].ticks % BALANCE_EVERY == 0;
         if self.cores[c].idle.is_some() {
             // The tick wakes an idle core: exit, handle, maybe balance, idle again.
@@ -146,9 +155,92 @@ impl Sim {
             self.balance(c);
         }
         if resched || self.cores[c].need_resched {
-            self.preempt(c);
+            self.preempt_or_defer(c);
         } else {
             self.resume(c);
+        }
+    }
+
+    /// Arms every CPU's softlockup watchdog hrtimer (`Kernel::watchdog_period`). The CPUs
+    /// started theirs at boot, at times unrelated to the benchmark: each first expiry is
+    /// drawn uniformly within one period from the config's seed (its own stream, so the
+    /// workload's draws do not move). All share one period, so they expire in a fixed
+    /// cyclic order: one event is pending at a time (`wd_order`), not one per core, which
+    /// would sit in the event heap and slow every pop.
+    pub(super) fn start_watchdogs(&mut self) {
+        let Some(period) = self.cfg.kernel.watchdog_period() else { return };
+        let mut rng = SimRng::new(self.cfg.seed, stream::WATCHDOG);
+        for c in 0..self.cores.len() {
+            self.cores[c].wd_next = rng.range(1, period);
+        }
+        let mut order: Vec<u16> = (0..self.cores.len() as u16).collect();
+        order.sort_by_key(|&c| (self.cores[c as usize].wd_next, c));
+        if let Some(&c) = order.first() {
+            self.q.push(self.cores[c as usize].wd_next, Ev::Watchdog { c });
+        }
+        self.wd_order = order;
+        self.wd_pos = 0;
+    }
+
+    /// `watchdog_timer_fn` (kernel/watchdog.c): the hrtimer interrupt re-arms itself one
+    /// period on (`hrtimer_forward_now`) and kicks the softlockup detector. On an idle CPU
+    /// it ends the idle period (exit latency, the governor learns of it, as for any timer);
+    /// on a busy one it interrupts the task. Its cost is charged as `tick_handler` (an
+    /// hrtimer interrupt with a short callback: an assumption, no measured figure).
+    /// Simplified: the detector's kick (3.11: `wake_up_process` of the SCHED_FIFO
+    /// `watchdog/N` kthread; 4.x+: `stop_one_cpu_nowait(softlockup_fn)` on the stopper
+    /// thread) runs a kernel thread for a few microseconds every 4 s; that thread and its
+    /// two switches are not modelled.
+    pub(super) fn on_watchdog(&mut self, c: usize) {
+        let Some(period) = self.cfg.kernel.watchdog_period() else { return };
+        self.cores[c].wd_next = self.now + period;
+        // The next core in expiry order; this one is now last, a period away.
+        self.wd_pos = (self.wd_pos + 1) % self.wd_order.len();
+        let n = self.wd_order[self.wd_pos];
+        self.q.push(self.cores[n as usize].wd_next, Ev::Watchdog { c: n });
+        if self.cores[c].idle.is_some() {
+            self.leave_idle(c, false);
+            self.overhead(c, Overhead::Tick, self.prof.tick_handler);
+            self.pick_loop(c);
+            return;
+        }
+        let running = self.interrupt(c);
+        self.overhead(c, Overhead::Tick, self.prof.tick_handler);
+        if running.is_some() {
+            if self.cores[c].need_resched {
+                self.preempt(c);
+            } else {
+                self.resume(c);
+            }
+        }
+    }
+
+    /// The rq's load: the weights of `curr` and the queued tasks (`rq->load.weight`).
+    fn rq_weight(&self, c: usize) -> u64 {
+        let queued: u64 = self.policy.queued(c).iter().map(|&n| self.se[n].weight).sum();
+        queued + self.cores[c].curr.map_or(0, |n| self.se[n].weight)
+    }
+
+    /// `account_process_tick` (3.11, tick-sampled cputime): the mode the tick interrupted
+    /// on core `c`: kernel code in a task's context (an overhead span, a system burst) is a
+    /// system sample, a user burst a user sample; the idle task's ticks are idle time and
+    /// do not enter a task's ratio.
+    fn sample_tick(&mut self, c: usize) {
+        let core = &self.cores[c];
+        if core.idle.is_some() || core.curr.is_none() {
+            return;
+        }
+        if core.avail > self.now {
+            if self.in_task_context(c) {
+                self.m.tick_sys += 1;
+            }
+        } else if core.running {
+            let task = core.curr.unwrap_or(0);
+            if self.tasks[task].burst_sys {
+                self.m.tick_sys += 1;
+            } else {
+                self.m.tick_user += 1;
+            }
         }
     }
 
@@ -166,7 +258,7 @@ impl Sim {
         self.rec.instant(c, t, InstantKind::Hrtick);
         self.overhead(c, Overhead::Tick, self.prof.tick_handler);
         if !self.policy.queued(c).is_empty() || self.cores[c].need_resched {
-            self.preempt(c);
+            self.preempt_or_defer(c);
         } else {
             self.resume(c);
         }

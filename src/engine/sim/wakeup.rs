@@ -1,5 +1,17 @@
 //! The wakeup path: `try_to_wake_up`, `select_task_rq` (wake_affine, `select_idle_sibling`),
 //! `resched_curr`'s IPI or polling flag, and the events that deliver them (kernel/sched/core.c, fair.c).
+//!
+//! UPDATE_CURR. Every enqueue charges the target's running `curr` first: `enqueue_entity`
+//! opens with `update_curr(cfs_rq)` in every era modelled (2.6.23-5.15 kernel/sched_fair.c
+//! and kernel/sched/fair.c; 6.6 and 6.12 call it before `place_entity`, so V includes curr's
+//! latest run), and the wakeup check charges again (5.15 `check_preempt_wakeup`:
+//! `update_curr(cfs_rq_of(se))` before `wakeup_preempt_entity`; 6.6/6.12
+//! `check_preempt_wakeup_fair`: `update_curr(cfs_rq)` before `pick_eevdf`, read in a
+//! 6.12.67 tree). So a remote wakeup (`ttwu_remote`, direct) and a wake-list flush on a
+//! busy core decide on curr's vruntime as of the wakeup, not as of its last tick: `activate`
+//! calls `Sim::update_curr`. If EEVDF's `update_deadline` reschedules curr in that charge,
+//! the check finds `TIF_NEED_RESCHED` set and returns; the reschedule is delivered as a
+//! wakeup preemption's would be. Not charged: a migration's enqueue (`sim::balance`).
 
 use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
@@ -71,12 +83,16 @@ impl Sim {
             return;
         }
         let prev = self.tasks[w].core;
-        let target = self.select_core(w, waker, sync);
+        // 6.12 DELAY_DEQUEUE: a task still on its runqueue (`p->on_rq`, `sched_delayed`) is
+        // woken by `ttwu_runnable`, before `select_task_rq` and the wake list: it is requeued
+        // where it is (`enqueue_task(ENQUEUE_DELAYED)`, core.c v6.12).
+        let delayed = self.policy.delayed(w);
+        let target = if delayed { prev } else { self.select_core(w, waker, sync) };
         let why = self.rec.explaining(self.now);
         if why {
             self.why_wake(w, waker, sync, target);
         }
-        let queued = waker.is_some_and(|c| c != target && self.ttwu_queues_to(c, target));
+        let queued = !delayed && waker.is_some_and(|c| c != target && self.ttwu_queues_to(c, target));
         let sys = waker.is_some_and(|c| self.in_task_context(c));
         let t = match waker {
             Some(c) => {
@@ -165,7 +181,7 @@ impl Sim {
             }
             return;
         }
-        self.activate(w, prev, target, t);
+        let resched = self.activate(w, prev, target, t);
         if Some(target) == waker {
             if self.rec.on() {
                 self.why_delivery(w, Delivery::Local);
@@ -189,9 +205,13 @@ impl Sim {
                 self.why_delivery(w, Delivery::KickPending);
             }
         } else if let Some(curr) = self.cores[target].curr {
-            if self.preempt_check(target, curr, w) {
+            // update_deadline's resched_curr during the enqueue's update_curr: the wakeup
+            // check then finds TIF_NEED_RESCHED set and returns (`test_tsk_need_resched`).
+            if resched || self.preempt_check(target, curr, w) {
+                // resched_curr: no second IPI while TIF_NEED_RESCHED is set (a request held
+                // back by the preemption model until curr leaves kernel mode).
+                let pending = self.cores[target].kick_pending || (self.cores[target].need_resched && !resched);
                 self.cores[target].need_resched = true;
-                let pending = self.cores[target].kick_pending;
                 if self.rec.on() {
                     self.why_delivery(w, if pending { Delivery::KickPending } else { Delivery::Ipi });
                 }
@@ -208,12 +228,15 @@ impl Sim {
     }
 
     /// ttwu_do_activate: the enqueue on `target` at `t`, and the idle-length average.
-    fn activate(&mut self, w: usize, prev: usize, target: usize, t: Ns) {
+    /// True if charging `curr` first asked to reschedule it (module doc: UPDATE_CURR).
+    fn activate(&mut self, w: usize, prev: usize, target: usize, t: Ns) -> bool {
+        let resched = self.update_curr(target);
         self.policy.enqueue(&mut self.se, target, w, Arrival::Wakeup { from: prev }, t);
         self.tasks[w].queued_at = t;
 
         // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths.
         self.update_avg_idle(target, t);
+        resched
     }
 
     /// sched_ttwu_pending, in the target's IPI handler (or its idle loop when it polled):
@@ -227,9 +250,9 @@ impl Sim {
             let w = w as usize;
             self.overhead(c, Overhead::Wakeup, self.prof.ttwu);
             let t = self.cursor(c);
-            self.activate(w, prev as usize, c, t);
+            let resched = self.activate(w, prev as usize, c, t);
             if let Some(curr) = self.cores[c].curr {
-                if curr != w && self.preempt_check(c, curr, w) {
+                if curr != w && (resched || self.preempt_check(c, curr, w)) {
                     self.cores[c].need_resched = true;
                 }
             }
@@ -281,7 +304,7 @@ impl Sim {
             }
             self.flush_wake_list(c);
             if self.cores[c].need_resched {
-                self.preempt(c);
+                self.preempt_or_defer(c);
             } else {
                 if let Some(n) = self.cores[c].curr {
                     self.arm_hrtick(c, n);
@@ -312,7 +335,7 @@ impl Sim {
         self.overhead(k, Overhead::Tick, self.prof.ipi_receive);
         self.wake(task, Some(k), false);
         match running {
-            Some(_) if self.cores[k].need_resched => self.preempt(k),
+            Some(_) if self.cores[k].need_resched => self.preempt_or_defer(k),
             Some(n) => {
                 self.arm_hrtick(k, n);
                 self.resume(k)

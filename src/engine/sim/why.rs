@@ -33,7 +33,9 @@ impl Sim {
                 nr_running: self.nr_running(cpu) as u32,
             })
         });
-        debug_assert_eq!(again, target, "the replay picks what the wakeup picked");
+        // A delayed task (6.12 DELAY_DEQUEUE) is woken where it is queued, not where
+        // select_task_rq would send it (`sim::wakeup`, ttwu_runnable).
+        debug_assert!(again == target || self.policy.delayed(task), "the replay picks what the wakeup picked");
         let prev = self.tasks[task].core;
         let affine = match waker {
             _ if self.tasks[task].pinned.is_some() => "not asked: the task may run on one CPU only".to_string(),

@@ -105,6 +105,10 @@ pub trait Workload {
     fn pinned(&self, _task: usize) -> Option<usize> {
         None
     }
+    /// A task's `sched_attr.sched_runtime` (a custom slice, honoured from 6.12), if it sets one.
+    fn sched_runtime(&self, _task: usize) -> Option<Ns> {
+        None
+    }
     /// Figures of the workload's own beyond the main result (name, value), in a fixed
     /// order, given the elapsed simulated time; `Metrics::workload`. Empty for most.
     fn extra(&self, _elapsed: Ns) -> Vec<(String, f64)> {
@@ -203,6 +207,9 @@ impl Workload for AnyWorkload {
     }
     fn pinned(&self, task: usize) -> Option<usize> {
         each_wl!(self, w => w.pinned(task))
+    }
+    fn sched_runtime(&self, task: usize) -> Option<Ns> {
+        each_wl!(self, w => w.sched_runtime(task))
     }
     fn extra(&self, elapsed: Ns) -> Vec<(String, f64)> {
         each_wl!(self, w => w.extra(elapsed))

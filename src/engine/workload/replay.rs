@@ -34,6 +34,8 @@ use crate::engine::time::Ns;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     Run(Ns),
+    /// Kernel-mode CPU work (a syscall's), run as system time.
+    Sys(Ns),
     Wake(usize),
     Block,
     Sleep(Ns),
@@ -114,6 +116,7 @@ impl Workload for Replay {
                 }
                 Op::Wake(_) => {}
                 Op::Run(ns) => return Step::Run { ns: ns.max(1), sys: false },
+                Op::Sys(ns) => return Step::Run { ns: ns.max(1), sys: true },
                 Op::Block => {
                     if self.tokens[task] > 0 {
                         self.tokens[task] -= 1;

@@ -14,10 +14,13 @@
 //! replay starts it there). A pid whose task died
 //! (`sched_process_exit` or `prev_state=X/Z`) and appears again is a new task (pid reuse).
 //! Migrations are counted as changes of the CPU a task runs on between two runs.
+//! Per-CPU clocks can disagree (`trace_clock=local`): a wakeup stamped on one CPU after the
+//! wakee's switch-in on another is not reordered (which of the two clocks is right is not
+//! known); such switch-ins are counted in a notice, and the wakeup after it is ignored.
 
 use std::collections::BTreeMap;
 
-use super::parse::{parse_line, Event, Kind, Line, PrevState};
+use super::parse::{parse_line, Event, Kind, Line, LineError, PrevState, MAX_LINE};
 use crate::engine::time::Ns;
 
 /// How a run ended.
@@ -156,8 +159,11 @@ pub fn read(text: &str) -> Result<Model, ReadError> {
 pub struct Reader {
     events: Vec<Event>,
     m: Model,
-    /// The text after the last newline seen, waiting for the rest of its line.
+    /// The text after the last newline seen, waiting for the rest of its line: at most
+    /// `MAX_LINE + 1` bytes are kept (enough to refuse it), the rest only counted.
     partial: String,
+    /// Bytes of the unfinished line beyond those kept in `partial`.
+    partial_dropped: usize,
     line: usize,
     first_error: Option<String>,
     /// (line, message) of the first `MAX_NOTICES` bad lines.
@@ -167,6 +173,8 @@ pub struct Reader {
     /// The CPU count `trace-cmd report` prints in its header (`cpus=8`): CPUs that logged
     /// nothing are still the machine's, idle all along.
     header_cpus: u32,
+    /// What the header said that was not used.
+    header_notes: Vec<String>,
 }
 
 impl Reader {
@@ -174,16 +182,15 @@ impl Reader {
     pub fn push(&mut self, chunk: &str) {
         self.bytes += chunk.len() as u64;
         let mut rest = chunk;
-        if !self.partial.is_empty() {
+        if !self.partial.is_empty() || self.partial_dropped > 0 {
             match rest.find('\n') {
                 Some(k) => {
-                    let mut line = std::mem::take(&mut self.partial);
-                    line.push_str(&rest[..k]);
-                    self.one(&line);
+                    self.keep_partial(&rest[..k]);
+                    self.finish_partial();
                     rest = &rest[k + 1..];
                 }
                 None => {
-                    self.partial.push_str(rest);
+                    self.keep_partial(rest);
                     return;
                 }
             }
@@ -197,29 +204,94 @@ impl Reader {
                 self.one(l);
             }
         }
-        self.partial.push_str(tail);
+        self.keep_partial(tail);
+    }
+
+    /// Appends to the unfinished line, keeping at most `MAX_LINE + 1` bytes of it.
+    fn keep_partial(&mut self, s: &str) {
+        let room = (MAX_LINE + 1).saturating_sub(self.partial.len());
+        if s.len() <= room {
+            self.partial.push_str(s);
+        } else {
+            let mut n = room;
+            while !s.is_char_boundary(n) {
+                n -= 1;
+            }
+            self.partial.push_str(&s[..n]);
+            self.partial_dropped += s.len() - n;
+        }
+    }
+
+    /// Reads the unfinished line as complete (its newline came, or the input ended).
+    fn finish_partial(&mut self) {
+        let line = std::mem::take(&mut self.partial);
+        let dropped = std::mem::take(&mut self.partial_dropped);
+        if dropped == 0 {
+            self.one(&line);
+        } else {
+            self.line += 1;
+            let e = LineError {
+                line: self.line,
+                message: format!("longer than {MAX_LINE} bytes ({} bytes)", line.len() + dropped),
+            };
+            self.bad_line(e);
+        }
+    }
+
+    fn bad_line(&mut self, e: LineError) {
+        self.m.bad_lines += 1;
+        if self.first_error.is_none() {
+            self.first_error = Some(e.to_string());
+        }
+        if self.bad.len() < MAX_NOTICES {
+            self.bad.push((self.line, e.to_string()));
+        }
     }
 
     fn one(&mut self, raw: &str) {
         self.line += 1;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        if let Some(n) = raw.trim().strip_prefix("cpus=").and_then(|n| n.trim().parse::<u32>().ok()) {
-            self.header_cpus = self.header_cpus.max(n.min(MAX_CPUS));
+        if let Some(n) = raw.trim().strip_prefix("cpus=").map(str::trim) {
+            match n.parse::<u32>() {
+                Ok(n) if n <= MAX_CPUS => self.header_cpus = self.header_cpus.max(n),
+                _ => self.header_notes.push(format!(
+                    "line {}: the header's cpus={} is not a CPU count up to {MAX_CPUS}; ignored",
+                    self.line,
+                    super::shorten(n, 40)
+                )),
+            }
         }
         match parse_line(raw, self.line) {
             Ok(Line::Event(e)) => self.events.push(e),
             Ok(Line::Skipped(name)) => *self.m.skipped.entry(name).or_insert(0) += 1,
             Ok(Line::Blank) => {}
-            Err(e) => {
-                self.m.bad_lines += 1;
-                if self.first_error.is_none() {
-                    self.first_error = Some(e.to_string());
-                }
-                if self.bad.len() < MAX_NOTICES {
-                    self.bad.push((self.line, e.to_string()));
-                }
+            Err(e) => self.bad_line(e),
+        }
+    }
+
+    /// An event read from elsewhere (a trace.dat record; `line` is its record number).
+    pub fn push_event(&mut self, e: Event) {
+        self.events.push(e);
+    }
+
+    /// An event read from elsewhere that the model does not use (its name).
+    pub fn skip(&mut self, name: &str) {
+        match self.m.skipped.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                self.m.skipped.insert(name.to_string(), 1);
             }
         }
+    }
+
+    /// The machine's CPU count as a file's header gives it.
+    pub fn set_header_cpus(&mut self, n: u32) {
+        self.header_cpus = self.header_cpus.max(n.min(MAX_CPUS));
+    }
+
+    /// A notice about the file as a whole.
+    pub fn note(&mut self, n: String) {
+        self.header_notes.push(n);
     }
 
     /// Events read so far.
@@ -229,9 +301,8 @@ impl Reader {
 
     /// The model of everything pushed (a last line without its newline is read too).
     pub fn finish(mut self) -> Result<Model, ReadError> {
-        if !self.partial.is_empty() {
-            let last = std::mem::take(&mut self.partial);
-            self.one(&last);
+        if !self.partial.is_empty() || self.partial_dropped > 0 {
+            self.finish_partial();
         }
         let nlines = self.line;
         let mut m = self.m;
@@ -252,6 +323,7 @@ impl Reader {
             return Err(ReadError { message: format!("line {}: CPU {} is beyond {MAX_CPUS}", e.line, e.cpu) });
         }
         events.sort_by_key(|e| e.ts);
+        m.notices.extend(self.header_notes);
         build(&mut m, &events, self.header_cpus);
         Ok(m)
     }
@@ -264,12 +336,21 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
     m.events = events.len() as u64;
     let ncpu = events
         .iter()
-        .map(|e| match &e.kind {
-            Kind::Migrate { orig_cpu, dest_cpu, .. } => e.cpu.max(*orig_cpu).max(*dest_cpu),
-            Kind::Wakeup { target_cpu: Some(t), .. } => e.cpu.max(*t),
-            _ => e.cpu,
+        .map(|e| {
+            // A CPU a line names beyond MAX_CPUS is not the machine's (the line's own CPU is,
+            // and `finish` refuses it beyond MAX_CPUS): a wakeup on CPU 1023 naming
+            // target_cpu=99999 dropped 1023 from the count and indexed past it.
+            let named = match &e.kind {
+                Kind::Migrate { orig_cpu, dest_cpu, .. } => (*orig_cpu).max(*dest_cpu),
+                Kind::Wakeup { target_cpu: Some(t), .. } => *t,
+                _ => 0,
+            };
+            if named < MAX_CPUS {
+                e.cpu.max(named)
+            } else {
+                e.cpu
+            }
         })
-        .filter(|&c| c < MAX_CPUS)
         .max()
         .unwrap_or(0)
         .max(header_cpus.saturating_sub(1))
@@ -282,6 +363,13 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
     let mut by_pid: BTreeMap<u32, usize> = BTreeMap::new();
     let mut live: Vec<Live> = Vec::new();
     let start = m.start;
+    // Lines that contradict what the trace said before (noted, at most `MAX_NOTICES`).
+    let mut inconsistent: Vec<String> = Vec::new();
+    let mut cpu_seen = vec![false; ncpu as usize];
+    let mut cpu_switched = vec![false; ncpu as usize];
+    // Switch-ins of a sleeping task with no wakeup before them, in a file that has wakeups.
+    let has_wakeups = events.iter().any(|e| matches!(e.kind, Kind::Wakeup { .. }));
+    let mut unwoken = 0u64;
 
     // The task a pid names now (a new one after the old one died).
     fn id(
@@ -310,10 +398,26 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
     for e in events {
         let t = e.ts;
         let c = e.cpu as usize;
+        cpu_seen[c] = true;
         match &e.kind {
             Kind::Switch { prev_comm, prev_pid, prev_state, next_comm, next_pid, next_prio } => {
                 if *prev_pid != 0 {
                     let p = id(m, &mut live, &mut by_pid, *prev_pid, prev_comm, start);
+                    // It runs on another CPU by the trace so far: that CPU lost its switch-out.
+                    if let St::Running(oc) = live[p].st {
+                        if oc != e.cpu {
+                            if let Some((q, s)) = curr[oc as usize].filter(|&(q, _)| q == p) {
+                                close_run(m, &mut live, q, oc, s, t, RunEnd::Preempted);
+                                curr[oc as usize] = None;
+                            }
+                            live[p].st = St::Runnable(t);
+                            inconsistent.push(format!(
+                                "line {}: pid {} switches out on CPU {} while running on CPU {oc} (a lost event): \
+                                 its run on CPU {oc} ends here, and this switch-out counts no time",
+                                e.line, prev_pid, e.cpu
+                            ));
+                        }
+                    }
                     if let Some((q, s)) = curr[c] {
                         if q != p {
                             // A lost switch: the task we thought current is off the CPU.
@@ -325,7 +429,13 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
                     // Running since its switch-in here, or since the start if the trace began mid-run.
                     let since = match curr[c] {
                         Some((q, s)) if q == p => s,
-                        _ if m.tasks[p].runs.is_empty() && matches!(live[p].st, St::Runnable(_)) => start,
+                        // (Only on a CPU with no switch before: else another task was current.)
+                        _ if m.tasks[p].runs.is_empty()
+                            && matches!(live[p].st, St::Runnable(_))
+                            && !cpu_switched[c] =>
+                        {
+                            start
+                        }
                         _ => t,
                     };
                     let dead = *prev_state == PrevState::Dead || live[p].exiting;
@@ -351,6 +461,7 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
                     live[q].st = St::Runnable(t);
                 }
                 curr[c] = None;
+                cpu_switched[c] = true;
                 if *next_pid != 0 {
                     let n = id(m, &mut live, &mut by_pid, *next_pid, next_comm, start);
                     m.tasks[n].prio = *next_prio;
@@ -369,7 +480,12 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
                     }
                     match live[n].st {
                         St::Runnable(q) if !first_seen || q != start => m.tasks[n].wait += t - q,
-                        St::Sleeping(s) => m.tasks[n].sleep += t - s,
+                        St::Sleeping(s) => {
+                            m.tasks[n].sleep += t - s;
+                            if has_wakeups {
+                                unwoken += 1;
+                            }
+                        }
                         _ => {}
                     }
                     if let Some(w) = live[n].woke.take() {
@@ -463,6 +579,29 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
         }
     }
     m.cstates.sort_by_key(|&(c, s, _, _)| (s, c));
+    let n_inconsistent = inconsistent.len();
+    m.notices.extend(inconsistent.into_iter().take(MAX_NOTICES));
+    if n_inconsistent > MAX_NOTICES {
+        m.notices.push(format!("{} more lines contradict the trace before them", n_inconsistent - MAX_NOTICES));
+    }
+    if unwoken > 0 {
+        m.notices.push(format!(
+            "{unwoken} switch-ins of a sleeping task had no wakeup before them (its wakeup is stamped later \
+             on another CPU: per-CPU clock skew, or it was not traced): their wakeup latency is not counted"
+        ));
+    }
+    let silent = cpu_seen.iter().filter(|s| !**s).count();
+    if silent > 0 {
+        let top = events.iter().max_by_key(|e| e.cpu).map(|e| (e.cpu, e.line)).unwrap_or((0, 0));
+        let from = if header_cpus == ncpu {
+            format!("the header's cpus={header_cpus}")
+        } else {
+            format!("CPU {} on line {}", top.0, top.1)
+        };
+        m.notices.push(format!(
+            "{silent} of the {ncpu} CPUs (counted from {from}) logged no event: idle all along, or not traced"
+        ));
+    }
     for tk in &m.tasks {
         for r in &tk.runs {
             m.busy[r.cpu as usize] += r.end - r.start;

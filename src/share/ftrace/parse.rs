@@ -6,7 +6,9 @@
 //! anchored on the first `[digits]` that is followed by a timestamp and an event name.
 //! Timestamps are seconds with a decimal fraction (µs or ns digits), kept as integer ns.
 //! Field values run to the next ` key=`, so comm values with spaces survive.
-//! `prev_state` is read in both forms: letters (`S`, `R+`, `D|K`, newer kernels'
+//! `trace-cmd report`'s default `sched_switch` / `sched_wakeup` text (libtraceevent's
+//! plugin: `prev:1 [120] S ==> next:2 [120]`, `comm:3 [120] success=1 CPU:001`) is read
+//! too. `prev_state` is read in both forms: letters (`S`, `R+`, `D|K`, newer kernels'
 //! `sched_switch` TP_printk) and the old numeric bit mask (`1` = TASK_INTERRUPTIBLE,
 //! `2` = TASK_UNINTERRUPTIBLE, 0 = running, 16/32/64 = exit states; include/linux/sched.h).
 //! A value with no bit below 256 is runnable: it is TASK_STATE_MAX, which the kernel ORs in
@@ -15,6 +17,8 @@
 //! TASK_PARKED (asleep) from 4.14, and 256 is TASK_WAKING before 4.14; the number alone
 //! does not say which era wrote it, so 64 is read as dead and 256 as runnable (newer
 //! `trace-cmd` prints letters, which are exact).
+//! `irq_handler_entry` of an interrupt named `IPI` (arm64's and RISC-V's IPIs are per-CPU
+//! interrupts) is an IPI mark on the CPU that received it; other interrupts are skipped.
 //! The parser never panics: every failure is a `LineError` naming the line and what was expected.
 
 use crate::engine::time::Ns;
@@ -116,13 +120,14 @@ fn err(line: usize, message: impl Into<String>) -> LineError {
 
 /// Whether a line is a header or comment the tools print around events.
 fn is_header(t: &str) -> bool {
-    t.is_empty()
-        || t.starts_with('#')
-        || t.starts_with("cpus=")
-        || t.starts_with("version")
-        || t.starts_with("CPU ")
-        || t.starts_with("trace-cmd")
-        || t.starts_with("TRACE:")
+    t.is_empty() || t.starts_with('#') || t.starts_with("cpus=") || t.starts_with("TRACE:")
+}
+
+/// Whether a line may be a header (`version = 6`, `CPU 3 is empty`, `trace-cmd: ...`) when
+/// it is not an event: tasks are named `trace-cmd` (in every trace-cmd recording) and
+/// `CPU 0/KVM` (QEMU's vCPU threads), so such a line is read as an event first.
+fn maybe_header(t: &str) -> bool {
+    t.starts_with("version") || t.starts_with("CPU ") || t.starts_with("trace-cmd")
 }
 
 /// Seconds with a fraction (`46.299705`, `3376096.592216000`) as nanoseconds.
@@ -142,10 +147,34 @@ pub fn parse_ts(s: &str) -> Option<Ns> {
     secs.checked_mul(1_000_000_000)?.checked_add(f)
 }
 
+/// How far past the `]` of a CPU column the flags, timestamp and event name may reach:
+/// `tail` looks no further, so trying every `[digits]` of a line costs O(1) each and a
+/// line is read in time linear in its length (issue 30: `[1]` x 200,000 took 46 s).
+pub const TAIL_WINDOW: usize = 256;
+
+/// The longest `s[..n]` (n <= max) that ends on a character boundary.
+fn prefix(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut n = max;
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    &s[..n]
+}
+
 /// After the `]` of the CPU field: optional flags, timestamp, event name, fields.
+/// Looks at most `TAIL_WINDOW` bytes for everything before the fields.
 fn tail(rest: &str) -> Option<(Ns, &str, &str)> {
-    let rest = rest.trim_start();
-    let (first, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    // A CPU column is followed by a blank in every dialect.
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return None;
+    }
+    let head = prefix(rest, TAIL_WINDOW);
+    let skipped = head.len() - head.trim_start().len();
+    let h = &head[skipped..];
+    let (first, after) = h.split_once(char::is_whitespace).unwrap_or((h, ""));
     let (ts_tok, after) = if first.ends_with(':') && parse_ts(&first[..first.len() - 1]).is_some() {
         (first, after)
     } else {
@@ -155,10 +184,13 @@ fn tail(rest: &str) -> Option<(Ns, &str, &str)> {
     };
     let ts = parse_ts(ts_tok.strip_suffix(':')?)?;
     let after = after.trim_start();
+    // `after` is a suffix of `head`, which is a prefix of `rest`: its offset in `rest`.
+    let at = head.len() - after.len();
     // The event name ends at ': ' (perf names it `sched:sched_switch`), or a final ':'.
     let (name, fields) = match after.find(": ") {
-        Some(k) => (&after[..k], &after[k + 2..]),
-        None => (after.strip_suffix(':')?, ""),
+        Some(k) => (&after[..k], &rest[at + k + 2..]),
+        None if head.len() == rest.len() => (after.strip_suffix(':')?, ""),
+        None => return None,
     };
     if name.is_empty() || name.contains(char::is_whitespace) {
         return None;
@@ -196,8 +228,19 @@ fn task(left: &str) -> Option<(String, u32)> {
     Some((comm.to_string(), pid.parse().ok()?))
 }
 
+/// Longest line read, in bytes: a longer one is a bad line (named, ignored). Real lines
+/// are under 1 KiB (a `print` event's payload is at most a page); the bound keeps the
+/// memory a line can cost a small constant (issue 30: one 60 MB line took 975 MB).
+pub const MAX_LINE: usize = 64 * 1024;
+/// Latest timestamp read (2^62 ns, about 146 years: uptimes and epoch clocks fit, and
+/// sums of two trace times cannot overflow).
+pub const MAX_TS: Ns = 1 << 62;
+/// Most `key=value` fields an event line may have (`sched_switch` has 7).
+pub const MAX_FIELDS: usize = 64;
+
 /// `key=value` pairs; a value runs to the next ` key=` so it may contain spaces.
-fn fields(s: &str) -> Vec<(&str, &str)> {
+/// `None` when there are more than `MAX_FIELDS`.
+fn fields(s: &str) -> Option<Vec<(&str, &str)>> {
     let b = s.as_bytes();
     // Start of each `key=`: a run of [A-Za-z0-9_] at the start or after a space, then '='.
     let mut starts = Vec::new();
@@ -209,8 +252,13 @@ fn fields(s: &str) -> Vec<(&str, &str)> {
                 j += 1;
             }
             if j > i && j < b.len() && b[j] == b'=' {
+                if starts.len() == MAX_FIELDS {
+                    return None;
+                }
                 starts.push((i, j));
             }
+            i = j.max(i + 1);
+            continue;
         }
         i += 1;
     }
@@ -219,7 +267,7 @@ fn fields(s: &str) -> Vec<(&str, &str)> {
         let end = starts.get(k + 1).map(|&(n, _)| n).unwrap_or(b.len());
         out.push((&s[a..eq], s[eq + 1..end].trim()));
     }
-    out
+    Some(out)
 }
 
 fn get<'a>(f: &[(&'a str, &'a str)], key: &str) -> Option<&'a str> {
@@ -263,8 +311,64 @@ pub fn prev_state(v: &str) -> Option<PrevState> {
     })
 }
 
+/// `COMM:PID [PRIO]` (the prio optional), comm possibly with colons and spaces.
+fn plugin_task(s: &str) -> Option<(String, u32, Option<i32>)> {
+    let s = s.trim();
+    let (head, prio) = match s.strip_suffix(']').and_then(|x| x.rsplit_once(" [")) {
+        Some((h, p)) => (h, Some(p.trim().parse().ok()?)),
+        None => (s, None),
+    };
+    let (comm, pid) = head.rsplit_once(':')?;
+    Some((comm.to_string(), pid.trim().parse().ok()?, prio))
+}
+
+/// libtraceevent's sched_switch plugin text, the default of `trace-cmd report`
+/// (`plugins/plugin_sched_switch.c`): `PREV_COMM:PREV_PID [PRIO] STATE ==> NEXT_COMM:NEXT_PID
+/// [PRIO]`. Its state letters come from a fixed table (`SDTtZXxW`, later `SDTtXZPIp`),
+/// read by `prev_state` as the letters of the print format are.
+fn plugin_switch(rest: &str) -> Option<Kind> {
+    let (left, right) = rest.split_once(" ==> ")?;
+    let (left, state) = left.trim_end().rsplit_once(' ')?;
+    let (prev_comm, prev_pid, _) = plugin_task(left)?;
+    let (next_comm, next_pid, next_prio) = plugin_task(right)?;
+    Some(Kind::Switch {
+        prev_comm,
+        prev_pid,
+        prev_state: prev_state(state)?,
+        next_comm,
+        next_pid,
+        next_prio: next_prio.unwrap_or(120),
+    })
+}
+
+/// The plugin's sched_wakeup text: `COMM:PID [PRIO] success=1 CPU:005` (`success` and the
+/// CPU only when the event has those fields).
+fn plugin_wakeup(rest: &str) -> Option<(String, u32, Option<u32>)> {
+    let mut s = rest.trim();
+    let mut target = None;
+    if let Some((h, c)) = s.rsplit_once(" CPU:") {
+        target = Some(c.trim().parse().ok()?);
+        s = h;
+    }
+    if let Some((h, ok)) = s.rsplit_once(" success=") {
+        ok.trim().parse::<u32>().ok()?;
+        s = h;
+    }
+    let (comm, pid, _) = plugin_task(s)?;
+    Some((comm, pid, target))
+}
+
+/// Whether an interrupt's name is an IPI's: `IPI` (arm64, RISC-V since 5.10/5.16), or a
+/// name whose words include `IPI`.
+pub fn is_ipi_name(n: &str) -> bool {
+    n.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w.eq_ignore_ascii_case("ipi"))
+}
+
 /// Reads one line (1-based `line` number).
 pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
+    if raw.len() > MAX_LINE {
+        return Err(err(line, format!("longer than {MAX_LINE} bytes ({} bytes)", raw.len())));
+    }
     let t = raw.trim();
     if is_header(t) {
         return Ok(Line::Blank);
@@ -289,19 +393,46 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
         i += 1;
     }
     let Some((at, cpu, (ts, name, rest))) = found else {
+        if maybe_header(t) {
+            return Ok(Line::Blank);
+        }
         return Err(err(
             line,
             "expected 'COMM-PID [CPU] TIMESTAMP: EVENT: FIELDS' (trace-cmd report or perf script text)",
         ));
     };
     let cpu = cpu.ok_or_else(|| err(line, "expected a CPU number in [..]"))?;
-    let (comm, pid) =
-        task(&t[..at]).ok_or_else(|| err(line, "expected the task as COMM-PID (or COMM PID) before [CPU]"))?;
+    if ts > MAX_TS {
+        return Err(err(
+            line,
+            format!("timestamp {} s is beyond {} s (about 146 years)", ts / 1_000_000_000, MAX_TS / 1_000_000_000),
+        ));
+    }
+    let Some((comm, pid)) = task(&t[..at]) else {
+        if maybe_header(t) {
+            return Ok(Line::Blank);
+        }
+        return Err(err(line, "expected the task as COMM-PID (or COMM PID) before [CPU]"));
+    };
     // perf script names events `sched:sched_switch`.
     let name = name.rsplit(':').next().unwrap_or(name);
-    let f = fields(rest);
+    let used = matches!(name, "sched_switch" | "sched_wakeup" | "sched_wakeup_new" | "sched_waking")
+        || matches!(name, "sched_migrate_task" | "sched_process_exit" | "cpu_idle")
+        || name.starts_with("ipi_")
+        || name == "irq_handler_entry"
+        || name.starts_with("hrtimer_");
+    if !used {
+        return Ok(Line::Skipped(name.to_string()));
+    }
+    let f = fields(rest).ok_or_else(|| err(line, format!("{name}: more than {MAX_FIELDS} key=value fields")))?;
     let ev = |kind| Ok(Line::Event(Event { line, ts, cpu, pid, comm: comm.clone(), kind }));
     match name {
+        "sched_switch" if get(&f, "prev_pid").is_none() && rest.contains(" ==> ") => {
+            let k = plugin_switch(rest).ok_or_else(|| {
+                err(line, "sched_switch: expected 'PREV_COMM:PREV_PID [PRIO] STATE ==> NEXT_COMM:NEXT_PID [PRIO]'")
+            })?;
+            ev(k)
+        }
         "sched_switch" => {
             let ps = get(&f, "prev_state").ok_or_else(|| err(line, "sched_switch: expected prev_state=STATE"))?;
             let prev_state = prev_state(ps).ok_or_else(|| {
@@ -315,6 +446,11 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
                 next_pid: num(&f, "next_pid", line, name)?,
                 next_prio: get(&f, "next_prio").and_then(|v| v.parse().ok()).unwrap_or(120),
             })
+        }
+        "sched_wakeup" | "sched_wakeup_new" | "sched_waking" if get(&f, "pid").is_none() => {
+            let (comm, pid, target_cpu) = plugin_wakeup(rest)
+                .ok_or_else(|| err(line, format!("{name}: expected pid=NUMBER or 'COMM:PID [PRIO] CPU:NNN'")))?;
+            ev(Kind::Wakeup { comm, pid, target_cpu, new: name == "sched_wakeup_new", waking: name == "sched_waking" })
         }
         "sched_wakeup" | "sched_wakeup_new" | "sched_waking" => ev(Kind::Wakeup {
             comm: text(&f, "comm", line, name)?,
@@ -337,6 +473,13 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
             let cpu_id = get(&f, "cpu_id").and_then(|v| v.parse().ok()).unwrap_or(cpu);
             ev(Kind::CpuIdle { state: if state >= u32::MAX as u64 { None } else { Some(state as u32) }, cpu: cpu_id })
         }
+        "irq_handler_entry" => match get(&f, "name") {
+            // arm64 and RISC-V IPIs are per-CPU interrupts named "IPI" (arch/arm64/kernel/smp.c:
+            // request_percpu_irq(..., ipi_handler, "IPI", ...)): a mark on the receiving CPU
+            // (the sender is not in the event).
+            Some(n) if is_ipi_name(n) => ev(Kind::Ipi { name: format!("irq_handler_entry {n}"), target: Some(cpu) }),
+            _ => Ok(Line::Skipped(name.to_string())),
+        },
         n if n.starts_with("ipi_") => {
             let target = get(&f, "cpu").or_else(|| get(&f, "target_cpu")).and_then(|v| v.parse().ok());
             ev(Kind::Ipi { name: n.to_string(), target })
@@ -403,6 +546,29 @@ mod tests {
             parse_line("a-1 [000] 1.0: sched_stat_runtime: comm=a pid=1", 1).unwrap(),
             Line::Skipped("sched_stat_runtime".into())
         );
+    }
+
+    /// libtraceevent's sched_switch plugin (trace-cmd report's default): names with colons
+    /// and spaces, `[prio]`, a wakeup with `success=` and `CPU:`.
+    #[test]
+    fn trace_cmd_plugin_text() {
+        let e =
+            event("kworker/0:1-12 [000] 1.000000: sched_switch: kworker/0:1:12 [120] R+ ==> Web Content:4242 [100]");
+        match e.kind {
+            Kind::Switch { prev_comm, prev_pid, prev_state, next_comm, next_pid, next_prio } => {
+                assert_eq!((prev_comm.as_str(), prev_pid, prev_state), ("kworker/0:1", 12, PrevState::Runnable));
+                assert_eq!((next_comm.as_str(), next_pid, next_prio), ("Web Content", 4242, 100));
+            }
+            k => panic!("{k:?}"),
+        }
+        let e = event("a-1 [003] 2.000000: sched_wakeup: ls:4734 [120] success=1 CPU:005");
+        assert!(
+            matches!(e.kind, Kind::Wakeup { ref comm, pid: 4734, target_cpu: Some(5), new: false, .. } if comm == "ls")
+        );
+        let e = event("a-1 [003] 2.000000: sched_wakeup_new: x y:9 [120] CPU:001");
+        assert!(matches!(e.kind, Kind::Wakeup { pid: 9, target_cpu: Some(1), new: true, .. }));
+        let e = parse_line("a-1 [000] 1.0: sched_switch: a:1 [120] ==> b:2 [120]", 4).unwrap_err();
+        assert!(e.message.contains("PREV_COMM:PREV_PID [PRIO] STATE ==>"), "{e}");
     }
 
     #[test]

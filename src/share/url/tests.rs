@@ -342,3 +342,14 @@ fn the_experiments_view_and_a_tour_step_round_trip() {
     let (_, n) = parse("v=1&step=2");
     assert_eq!(keys(&n), vec!["step".to_string()]);
 }
+
+/// Issue 30, defect 9: a link over the limit was cut at its last `&` with a notice that
+/// named no key (what the reader lost was silent) and called bytes "characters".
+#[test]
+fn an_overlong_link_names_the_keys_it_did_not_read() {
+    let filler = format!("preset={}", "x".repeat(MAX_QUERY_LEN - 10));
+    let (_, notices) = parse(&format!("cores=2&{filler}&hz=1000&b.policy=eevdf"));
+    let n = notices.iter().find(|n| n.key == "(query)").expect("a notice for the query");
+    assert!(n.reason.contains("bytes long") && !n.reason.contains("characters"), "{}", n.reason);
+    assert!(n.reason.ends_with("not read: preset, hz, b.policy"), "{}", n.reason);
+}

@@ -1,0 +1,706 @@
+//! trace-cmd's binary `trace.dat`, read natively (no `trace-cmd` needed): file versions 6
+//! and 7, as trace-cmd's `Documentation/trace-cmd/trace-cmd.dat.v6.5.txt` and `.v7.5.txt`
+//! describe them and `lib/trace-cmd/trace-input.c` reads them.
+//!
+//! The file holds the kernel's own descriptions (`header_page`, each event's `format`
+//! text with its fields' offsets and sizes, `saved_cmdlines`) and, per CPU, the ftrace
+//! ring buffer's pages copied as they were (`kernel/trace/ring_buffer.c`): a page is a
+//! 64-bit timestamp, a `commit` word (a `long` of the traced kernel: its size is read from
+//! `header_page`; the low 27 bits are the bytes of data, bit 31 says events were lost),
+//! then events. An event is a 32-bit header, `type_len` (5 bits) and `time_delta` (27
+//! bits; which bits is the file's endianness, as libtraceevent's `kbuffer-parse.c` reads
+//! them): `type_len` 1-28 is a data record of `type_len * 4` bytes, 0 a data record whose
+//! length is the next word (that word included), 29 padding (or a discarded event), 30 a
+//! time extend (`delta | next_word << 27`), 31 an absolute time stamp. Every record's
+//! time is the page's timestamp plus the deltas so far.
+//!
+//! A data record starts with the common fields (`common_type` names its event format);
+//! the events the model uses are decoded by their format's field offsets: `sched_switch`,
+//! `sched_wakeup`, `sched_wakeup_new`, `sched_waking`, `sched_migrate_task`,
+//! `sched_process_exit`, `cpu_idle`, `ipi_*` (its target CPU when the event has a `cpu`
+//! field), `irq_handler_entry` of an `IPI` (as the text reader reads it), others counted
+//! as skipped by name. `prev_state` is turned into a letter as the
+//! file's own `print fmt` says (its `{ 0x1, "S" }` pairs: the state bits of the kernel
+//! that wrote it; no bit set is `R`), so 64 is `x` (dead) on 4.8 and `P` (parked) on 4.14,
+//! exactly as `trace-cmd report` prints them.
+//!
+//! Version 7 keeps the same pieces in sections found through options (`BUFFER` for the
+//! per-CPU data of the top instance, `CPUCOUNT`, `HEADER_INFO`, `EVENT_FORMATS`,
+//! `CMDLINES`), each with a 16-byte section header (id, flags, string id, a 64-bit size:
+//! the document says 4 bytes, the files trace-cmd 3.1 writes have 8). A `BUFFER` option
+//! has the page size (32 bits) between its clock and its CPU count.
+//! Refused with a message (simplified): compressed files (zlib/zstd: `trace-cmd convert
+//! --compression none` writes a plain copy), latency-format files, TSC2NSEC and guest
+//! time-shift clocks. The `OFFSET` option is added to every timestamp, as trace-cmd does.
+//! Other instances than the top one are left out, with a notice.
+//!
+//! Bounded: every size and offset is checked against the file; a record advances at least
+//! four bytes; memory is the file plus one `Event` per record. Never panics.
+
+use std::collections::BTreeMap;
+
+use super::model::{Model, ReadError, Reader, MAX_CPUS};
+use super::parse::{Event, Kind, PrevState};
+use crate::engine::time::Ns;
+
+/// The first bytes of every trace.dat.
+pub const MAGIC: &[u8] = b"\x17\x08\x44tracing";
+
+fn fail<T>(message: impl Into<String>) -> Result<T, ReadError> {
+    Err(ReadError { message: format!("trace.dat: {}", message.into()) })
+}
+
+/// A cursor over the file in its endianness; every read is checked.
+#[derive(Clone, Copy)]
+struct Buf<'a> {
+    b: &'a [u8],
+    pos: usize,
+    be: bool,
+}
+
+impl<'a> Buf<'a> {
+    fn at(b: &'a [u8], pos: usize, be: bool) -> Self {
+        Buf { b, pos, be }
+    }
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], ReadError> {
+        match self.pos.checked_add(n).filter(|&e| e <= self.b.len()) {
+            Some(end) => {
+                let s = &self.b[self.pos..end];
+                self.pos = end;
+                Ok(s)
+            }
+            None => fail(format!("cut short reading {what} at byte {}", self.pos)),
+        }
+    }
+    fn uint(&mut self, n: usize, what: &str) -> Result<u64, ReadError> {
+        let s = self.take(n, what)?;
+        Ok(uint_of(s, self.be))
+    }
+    fn u16(&mut self, what: &str) -> Result<u16, ReadError> {
+        self.uint(2, what).map(|v| v as u16)
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, ReadError> {
+        self.uint(4, what).map(|v| v as u32)
+    }
+    fn u64(&mut self, what: &str) -> Result<u64, ReadError> {
+        self.uint(8, what)
+    }
+    fn cstr(&mut self, what: &str) -> Result<&'a str, ReadError> {
+        let rest = &self.b[self.pos.min(self.b.len())..];
+        let Some(n) = rest.iter().position(|&c| c == 0) else {
+            return fail(format!("cut short reading {what} at byte {}", self.pos));
+        };
+        self.pos += n + 1;
+        Ok(std::str::from_utf8(&rest[..n]).unwrap_or(""))
+    }
+    /// `n` bytes whose count was read from the file.
+    fn sized(&mut self, n: u64, what: &str) -> Result<&'a [u8], ReadError> {
+        let n = usize::try_from(n).ok().filter(|&n| n <= self.b.len()).map_or(usize::MAX, |n| n);
+        self.take(n, what)
+    }
+}
+
+fn uint_of(s: &[u8], be: bool) -> u64 {
+    let mut v = 0u64;
+    if be {
+        for &c in s {
+            v = (v << 8) | c as u64;
+        }
+    } else {
+        for &c in s.iter().rev() {
+            v = (v << 8) | c as u64;
+        }
+    }
+    v
+}
+
+/// One field of an event's `format`.
+#[derive(Clone, Debug, Default)]
+struct Field {
+    name: String,
+    offset: usize,
+    size: usize,
+    signed: bool,
+    /// `char name[16]` (a fixed string) or `__data_loc char[]` (a dynamic one).
+    string: bool,
+    data_loc: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Format {
+    name: String,
+    fields: Vec<Field>,
+    /// `sched_switch`: the state bits and letters its `print fmt` lists.
+    states: Vec<(u64, char)>,
+}
+
+impl Format {
+    fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// Reads one `format` file: `name:`, `ID:`, `field:...;offset:N;size:N;signed:N;` lines and
+/// the `print fmt:`.
+fn parse_format(text: &str) -> Option<(u16, Format)> {
+    let mut f = Format::default();
+    let mut id = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(n) = t.strip_prefix("name:") {
+            f.name = n.trim().to_string();
+        } else if let Some(n) = t.strip_prefix("ID:") {
+            id = n.trim().parse::<u16>().ok();
+        } else if let Some(decl) = t.strip_prefix("field:") {
+            let mut parts = decl.split(';').map(str::trim);
+            let decl = parts.next()?.trim();
+            let mut fd = Field::default();
+            for p in parts {
+                if let Some(v) = p.strip_prefix("offset:") {
+                    fd.offset = v.parse().ok()?;
+                } else if let Some(v) = p.strip_prefix("size:") {
+                    fd.size = v.parse().ok()?;
+                } else if let Some(v) = p.strip_prefix("signed:") {
+                    fd.signed = v == "1";
+                }
+            }
+            fd.data_loc = decl.starts_with("__data_loc");
+            fd.string = decl.contains("char") && decl.contains('[');
+            let name = decl.split('[').next()?.split_whitespace().last()?;
+            fd.name = name.trim_start_matches('*').to_string();
+            f.fields.push(fd);
+        } else if let Some(p) = t.strip_prefix("print fmt:") {
+            f.states = state_letters(p);
+        }
+    }
+    Some((id?, f))
+}
+
+/// The `{ 0x0001, "S" }` pairs of a `sched_switch` print format (kernels list their own
+/// state bits there: `include/trace/events/sched.h`).
+fn state_letters(p: &str) -> Vec<(u64, char)> {
+    let mut out = Vec::new();
+    let mut rest = p;
+    while let Some(k) = rest.find('{') {
+        rest = &rest[k + 1..];
+        let Some(end) = rest.find('}') else { break };
+        let pair = &rest[..end];
+        if let Some((num, name)) = pair.split_once(',') {
+            let num = num.trim();
+            let v = match num.strip_prefix("0x") {
+                Some(h) => u64::from_str_radix(h, 16).ok(),
+                None => num.parse().ok(),
+            };
+            let letter = name.trim().trim_matches('"').chars().next();
+            if let (Some(v), Some(c)) = (v, letter) {
+                out.push((v, c));
+            }
+        }
+    }
+    out
+}
+
+/// What `header_page` says: where `commit` is and how big, where the data starts.
+#[derive(Clone, Copy, Debug)]
+struct PageHeader {
+    commit_offset: usize,
+    commit_size: usize,
+    data_offset: usize,
+}
+
+fn page_header(text: &str) -> PageHeader {
+    let (_, f) = parse_format(&format!("ID: 0\n{text}")).unwrap_or_default();
+    let commit = f.field("commit");
+    PageHeader {
+        commit_offset: commit.map_or(8, |c| c.offset),
+        commit_size: commit.map_or(8, |c| c.size),
+        data_offset: f.field("data").map_or(16, |d| d.offset),
+    }
+}
+
+/// Everything the header parts of either version give.
+#[derive(Default)]
+struct Meta {
+    page_header: Option<PageHeader>,
+    formats: BTreeMap<u16, Format>,
+    comms: BTreeMap<u32, String>,
+    cpus: u32,
+    offset: i64,
+    /// (cpu, file offset, size) of each CPU's ring-buffer pages.
+    cpu_data: Vec<(u32, u64, u64)>,
+    notices: Vec<String>,
+}
+
+fn read_formats(buf: &mut Buf, meta: &mut Meta, systems: bool) -> Result<(), ReadError> {
+    let nsys = if systems { buf.u32("the event systems")? } else { 1 };
+    for _ in 0..nsys {
+        if systems {
+            buf.cstr("a system name")?;
+        }
+        let n = buf.u32("an event count")?;
+        for _ in 0..n {
+            let size = buf.u64("a format size")?;
+            let text = buf.sized(size, "an event format")?;
+            if let Some((id, f)) = parse_format(&String::from_utf8_lossy(text)) {
+                meta.formats.insert(id, f);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read_header_info(buf: &mut Buf, meta: &mut Meta) -> Result<(), ReadError> {
+    if buf.take(12, "header_page")? != b"header_page\0" {
+        return fail("expected \"header_page\"");
+    }
+    let n = buf.u64("the header_page size")?;
+    meta.page_header = Some(page_header(&String::from_utf8_lossy(buf.sized(n, "header_page")?)));
+    if buf.take(13, "header_event")? != b"header_event\0" {
+        return fail("expected \"header_event\"");
+    }
+    let n = buf.u64("the header_event size")?;
+    buf.sized(n, "header_event")?;
+    Ok(())
+}
+
+fn read_cmdlines(buf: &mut Buf, meta: &mut Meta) -> Result<(), ReadError> {
+    let n = buf.u64("the saved command lines size")?;
+    let text = String::from_utf8_lossy(buf.sized(n, "the saved command lines")?).into_owned();
+    for line in text.lines() {
+        if let Some((pid, comm)) = line.split_once(' ') {
+            if let Ok(pid) = pid.trim().parse() {
+                meta.comms.insert(pid, comm.to_string());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One option (`id`, `data`): what it means for reading events.
+fn option(id: u16, data: &[u8], be: bool, meta: &mut Meta, v7: bool) -> Result<(), ReadError> {
+    let text = || String::from_utf8_lossy(data.split(|&c| c == 0).next().unwrap_or(&[])).trim().to_string();
+    match id {
+        3 if v7 => {
+            let mut b = Buf::at(data, 0, be);
+            b.u64("a BUFFER option")?;
+            let name = b.cstr("a BUFFER name")?.to_string();
+            b.cstr("a BUFFER clock")?;
+            // Version 7 writes the instance's page size here (trace-cmd's trace-output.c;
+            // the format document omits it).
+            b.u32("a BUFFER page size")?;
+            let n = b.u32("a BUFFER CPU count")?;
+            if !name.is_empty() {
+                meta.notices.push(format!("trace.dat: the instance '{name}' is left out (the top one is read)"));
+                return Ok(());
+            }
+            for _ in 0..n.min(MAX_CPUS) {
+                let cpu = b.u32("a BUFFER CPU")?;
+                let off = b.u64("a BUFFER offset")?;
+                let size = b.u64("a BUFFER size")?;
+                meta.cpu_data.push((cpu, off, size));
+            }
+        }
+        3 => meta.notices.push(format!("trace.dat: the instance '{}' is left out (the top one is read)", text())),
+        7 => {
+            meta.offset = text().parse().unwrap_or(0);
+        }
+        8 if data.len() >= 4 => meta.cpus = uint_of(&data[..4], be) as u32,
+        12 | 14 => {
+            return fail(
+                "its clock needs a TSC or guest time conversion (TSC2NSEC / TIME_SHIFT), which is not read; \
+                 use `trace-cmd report -t` text",
+            )
+        }
+        22 => return fail("it holds a latency-format (text) trace, not per-CPU ring-buffer pages"),
+        _ => {}
+    }
+    Ok(())
+}
+
+fn read_v6(mut buf: Buf) -> Result<Meta, ReadError> {
+    let mut meta = Meta::default();
+    read_header_info(&mut buf, &mut meta)?;
+    read_formats(&mut buf, &mut meta, false)?;
+    read_formats(&mut buf, &mut meta, true)?;
+    let n = buf.u32("the kallsyms size")?;
+    buf.sized(n as u64, "kallsyms")?;
+    let n = buf.u32("the printk formats size")?;
+    buf.sized(n as u64, "printk formats")?;
+    read_cmdlines(&mut buf, &mut meta)?;
+    let ncpus = buf.u32("the CPU count")?;
+    meta.cpus = ncpus;
+    let mut kind = buf.take(10, "the data kind")?;
+    if kind == b"options  \0" {
+        loop {
+            let id = buf.u16("an option id")?;
+            if id == 0 {
+                break;
+            }
+            let size = buf.u32("an option size")?;
+            let data = buf.sized(size as u64, "an option")?;
+            option(id, data, buf.be, &mut meta, false)?;
+        }
+        kind = buf.take(10, "the data kind")?;
+    }
+    match kind {
+        b"flyrecord\0" => {
+            for cpu in 0..ncpus.min(MAX_CPUS) {
+                let off = buf.u64("a CPU data offset")?;
+                let size = buf.u64("a CPU data size")?;
+                meta.cpu_data.push((cpu, off, size));
+            }
+        }
+        b"latency  \0" => return fail("it holds a latency-format (text) trace, not per-CPU ring-buffer pages"),
+        _ => return fail("expected \"flyrecord\" or \"latency\" after the header"),
+    }
+    Ok(meta)
+}
+
+/// A version 7 section at `off`: (id, content).
+fn section(b: &[u8], off: u64, be: bool) -> Result<(u16, &[u8]), ReadError> {
+    let Some(off) = usize::try_from(off).ok().filter(|&o| o < b.len()) else {
+        return fail(format!("a section offset ({off}) is outside the file"));
+    };
+    let mut buf = Buf::at(b, off, be);
+    let id = buf.u16("a section id")?;
+    let flags = buf.u16("section flags")?;
+    buf.u32("a section description")?;
+    let size = buf.u64("a section size")?;
+    if flags & 1 != 0 {
+        return fail("a section is compressed; write a plain copy with `trace-cmd convert --compression none`");
+    }
+    Ok((id, buf.sized(size, "a section")?))
+}
+
+fn read_v7(b: &[u8], mut buf: Buf) -> Result<Meta, ReadError> {
+    let be = buf.be;
+    let algo = buf.cstr("the compression name")?.to_string();
+    buf.cstr("the compression version")?;
+    if algo != "none" {
+        return fail(format!(
+            "it is compressed with {} (not read here); write a plain copy with \
+             `trace-cmd convert --compression none -i FILE -o PLAIN.dat`",
+            super::shorten(&algo, 20)
+        ));
+    }
+    let mut meta = Meta::default();
+    let mut next = buf.u64("the options offset")?;
+    let mut sections: Vec<(u16, u64)> = Vec::new();
+    let mut seen = 0;
+    while next != 0 {
+        seen += 1;
+        if seen > 64 {
+            return fail("more than 64 options sections (a loop?)");
+        }
+        let (id, data) = section(b, next, be)?;
+        if id != 0 {
+            return fail(format!("expected an options section at byte {next}, found section {id}"));
+        }
+        next = 0;
+        let mut ob = Buf::at(data, 0, be);
+        while ob.pos < data.len() {
+            let oid = ob.u16("an option id")?;
+            let size = ob.u32("an option size")?;
+            let od = ob.sized(size as u64, "an option")?;
+            match oid {
+                0 => {
+                    next = if od.len() >= 8 { uint_of(&od[..8], be) } else { 0 };
+                    break;
+                }
+                16..=21 if od.len() >= 8 => sections.push((oid, uint_of(&od[..8], be))),
+                _ => option(oid, od, be, &mut meta, true)?,
+            }
+        }
+    }
+    for (oid, off) in sections {
+        let (id, data) = section(b, off, be)?;
+        if id != oid {
+            return fail(format!("option {oid} points at section {id}"));
+        }
+        let mut sb = Buf::at(data, 0, be);
+        match id {
+            16 => read_header_info(&mut sb, &mut meta)?,
+            17 => read_formats(&mut sb, &mut meta, false)?,
+            18 => read_formats(&mut sb, &mut meta, true)?,
+            21 => read_cmdlines(&mut sb, &mut meta)?,
+            _ => {}
+        }
+    }
+    if meta.page_header.is_none() {
+        return fail("no HEADER_INFO section (the ring-buffer page format is unknown)");
+    }
+    Ok(meta)
+}
+
+/// Whether `bytes` is a trace.dat.
+pub fn looks_like(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
+
+/// Reads a trace.dat into the same `Model` its `trace-cmd report -t` text gives.
+pub fn read(bytes: &[u8]) -> Result<Model, ReadError> {
+    if !looks_like(bytes) {
+        return fail("not a trace-cmd trace.dat (no magic)");
+    }
+    let mut buf = Buf::at(bytes, MAGIC.len(), false);
+    let version = buf.cstr("the version")?.to_string();
+    let endian = buf.take(1, "the endianness")?[0];
+    let _long_size = buf.take(1, "the long size")?[0];
+    buf.be = endian == 1;
+    let page_size = buf.u32("the page size")? as usize;
+    if !(64..=1 << 20).contains(&page_size) {
+        return fail(format!("a page size of {page_size} bytes is not a ring-buffer page"));
+    }
+    let meta = match version.as_str() {
+        "6" => read_v6(buf)?,
+        "7" => read_v7(bytes, buf)?,
+        v => return fail(format!("file version {} is not read (6 and 7 are)", super::shorten(v, 20))),
+    };
+    let mut r = Reader::default();
+    r.set_header_cpus(meta.cpus.min(MAX_CPUS));
+    for n in &meta.notices {
+        r.note(n.clone());
+    }
+    let ph = meta.page_header.unwrap_or(PageHeader { commit_offset: 8, commit_size: 8, data_offset: 16 });
+    let dec = Decoder::new(&meta, buf.be);
+    let mut lost = 0u64;
+    let mut records = 0usize;
+    let mut per_cpu: Vec<Vec<Event>> = Vec::new();
+    for &(cpu, off, size) in &meta.cpu_data {
+        let mut events = Vec::new();
+        let Some(start) = usize::try_from(off).ok().filter(|&o| o <= bytes.len()) else {
+            return fail(format!("CPU {cpu}'s data offset ({off}) is outside the file"));
+        };
+        let end = usize::try_from(size).ok().and_then(|s| start.checked_add(s)).filter(|&e| e <= bytes.len());
+        let Some(end) = end else {
+            return fail(format!("CPU {cpu}'s data ({size} bytes at {off}) runs past the end of the file"));
+        };
+        let mut p = start;
+        while p + ph.data_offset <= end {
+            let page = &bytes[p..(p + page_size).min(end)];
+            lost += read_page(page, &ph, buf.be, cpu, meta.offset, &dec, &mut records, &mut events, &mut r);
+            p += page_size;
+        }
+        per_cpu.push(events);
+    }
+    if lost > 0 {
+        r.note(format!("trace.dat: ring-buffer pages say events were lost (at least {lost} pages)"));
+    }
+    for events in per_cpu {
+        for e in events {
+            r.push_event(e);
+        }
+    }
+    r.finish()
+}
+
+/// Reads one ring-buffer page's events (time order within a CPU); returns 1 if the page
+/// says events were lost before it.
+#[allow(clippy::too_many_arguments)]
+fn read_page(
+    page: &[u8],
+    ph: &PageHeader,
+    be: bool,
+    cpu: u32,
+    offset: i64,
+    dec: &Decoder,
+    records: &mut usize,
+    out: &mut Vec<Event>,
+    r: &mut Reader,
+) -> u64 {
+    if page.len() < ph.data_offset || page.len() < ph.commit_offset + ph.commit_size {
+        return 0;
+    }
+    let mut ts = uint_of(&page[..8], be);
+    let commit = uint_of(&page[ph.commit_offset..ph.commit_offset + ph.commit_size], be);
+    let size = (commit & ((1 << 27) - 1)) as usize;
+    let lost = u64::from(commit & (1 << 31) != 0);
+    let data = &page[ph.data_offset..];
+    let data = &data[..size.min(data.len())];
+    let mut i = 0usize;
+    while i + 4 <= data.len() {
+        let h = uint_of(&data[i..i + 4], be) as u32;
+        let (type_len, delta) = if be { (h >> 27, h & ((1 << 27) - 1)) } else { (h & 31, h >> 5) };
+        let word = |k: usize| (k + 4 <= data.len()).then(|| uint_of(&data[k..k + 4], be));
+        let (payload, next) = match type_len {
+            29 => {
+                ts = ts.wrapping_add(delta as u64);
+                match word(i + 4) {
+                    Some(n) if delta != 0 => (None, i + 4 + n as usize),
+                    _ => break, // the rest of the page is padding
+                }
+            }
+            30 => {
+                let Some(hi) = word(i + 4) else { break };
+                ts = ts.wrapping_add((hi << 27) | delta as u64);
+                (None, i + 8)
+            }
+            31 => {
+                let Some(hi) = word(i + 4) else { break };
+                // An absolute time stamp: its low 59 bits replace the time's.
+                let abs = (hi << 27) | delta as u64;
+                ts = (ts & !((1u64 << 59) - 1)) | (abs & ((1u64 << 59) - 1));
+                (None, i + 8)
+            }
+            0 => {
+                let Some(n) = word(i + 4) else { break };
+                if n < 4 {
+                    break;
+                }
+                let len = ((n - 4) as usize + 3) & !3;
+                ts = ts.wrapping_add(delta as u64);
+                (Some((i + 8, len)), i + 8 + len)
+            }
+            n => {
+                ts = ts.wrapping_add(delta as u64);
+                (Some((i + 4, n as usize * 4)), i + 4 + n as usize * 4)
+            }
+        };
+        if let Some((at, len)) = payload {
+            let rec = &data[at.min(data.len())..(at + len).min(data.len())];
+            *records += 1;
+            let t = (ts as i128 + offset as i128).clamp(0, Ns::MAX as i128) as Ns;
+            match dec.decode(rec, cpu, t, *records) {
+                Decoded::Event(e) => out.push(e),
+                Decoded::Skipped(name) => r.skip(name),
+                Decoded::Unknown => r.skip("(unknown event id)"),
+            }
+        }
+        if next <= i {
+            break;
+        }
+        i = next;
+    }
+    lost
+}
+
+enum Decoded<'m> {
+    Event(Event),
+    Skipped(&'m str),
+    Unknown,
+}
+
+/// Decodes records by their event format.
+struct Decoder<'m> {
+    meta: &'m Meta,
+    be: bool,
+}
+
+impl<'m> Decoder<'m> {
+    fn new(meta: &'m Meta, be: bool) -> Self {
+        Decoder { meta, be }
+    }
+
+    fn num(&self, rec: &[u8], f: &Field) -> Option<i64> {
+        let s = rec.get(f.offset..f.offset.checked_add(f.size)?)?;
+        let v = uint_of(s, self.be);
+        Some(if f.signed && f.size < 8 && f.size > 0 {
+            let shift = 64 - 8 * f.size as u32;
+            ((v << shift) as i64) >> shift
+        } else {
+            v as i64
+        })
+    }
+
+    fn string(&self, rec: &[u8], f: &Field) -> String {
+        let s = if f.data_loc {
+            let Some(loc) = self.num(rec, &Field { signed: false, ..f.clone() }) else { return String::new() };
+            let (o, n) = ((loc & 0xffff) as usize, ((loc >> 16) & 0xffff) as usize);
+            rec.get(o..o.saturating_add(n).min(rec.len())).unwrap_or(&[])
+        } else {
+            rec.get(f.offset..(f.offset + f.size).min(rec.len())).unwrap_or(&[])
+        };
+        let s = s.split(|&c| c == 0).next().unwrap_or(&[]);
+        String::from_utf8_lossy(s).into_owned()
+    }
+
+    fn decode(&self, rec: &[u8], cpu: u32, ts: Ns, n: usize) -> Decoded<'m> {
+        if rec.len() < 2 {
+            return Decoded::Unknown;
+        }
+        let id = uint_of(&rec[..2], self.be) as u16;
+        let Some(f) = self.meta.formats.get(&id) else {
+            return Decoded::Unknown;
+        };
+        let name = f.name.as_str();
+        let num = |k: &str| f.field(k).and_then(|fd| self.num(rec, fd));
+        let text = |k: &str| f.field(k).map(|fd| self.string(rec, fd)).unwrap_or_default();
+        let pid = num("common_pid").unwrap_or(0).max(0) as u32;
+        let comm = if pid == 0 {
+            "<idle>".to_string()
+        } else {
+            self.meta.comms.get(&pid).cloned().unwrap_or_else(|| "<...>".into())
+        };
+        let p = |v: Option<i64>| v.map(|v| v.clamp(0, u32::MAX as i64) as u32);
+        let kind = match name {
+            "sched_switch" => {
+                let (Some(prev_pid), Some(next_pid), Some(state)) =
+                    (p(num("prev_pid")), p(num("next_pid")), num("prev_state"))
+                else {
+                    return Decoded::Skipped(name);
+                };
+                Kind::Switch {
+                    prev_comm: text("prev_comm"),
+                    prev_pid,
+                    prev_state: switch_state(state as u64, &f.states),
+                    next_comm: text("next_comm"),
+                    next_pid,
+                    next_prio: num("next_prio").unwrap_or(120) as i32,
+                }
+            }
+            "sched_wakeup" | "sched_wakeup_new" | "sched_waking" => {
+                let Some(wpid) = p(num("pid")) else { return Decoded::Skipped(name) };
+                Kind::Wakeup {
+                    comm: text("comm"),
+                    pid: wpid,
+                    target_cpu: p(num("target_cpu")),
+                    new: name == "sched_wakeup_new",
+                    waking: name == "sched_waking",
+                }
+            }
+            "sched_migrate_task" => {
+                let (Some(mpid), Some(o), Some(d)) = (p(num("pid")), p(num("orig_cpu")), p(num("dest_cpu"))) else {
+                    return Decoded::Skipped(name);
+                };
+                Kind::Migrate { comm: text("comm"), pid: mpid, orig_cpu: o, dest_cpu: d }
+            }
+            "sched_process_exit" => {
+                let Some(xpid) = p(num("pid")) else { return Decoded::Skipped(name) };
+                Kind::Exit { comm: text("comm"), pid: xpid }
+            }
+            "cpu_idle" => {
+                let state = num("state").unwrap_or(-1) as u64 & 0xffff_ffff;
+                Kind::CpuIdle {
+                    state: (state < u32::MAX as u64).then_some(state as u32),
+                    cpu: p(num("cpu_id")).unwrap_or(cpu),
+                }
+            }
+            n if n.starts_with("ipi_") => Kind::Ipi { name: n.to_string(), target: p(num("cpu")) },
+            "irq_handler_entry" => {
+                let irq = text("name");
+                if !super::parse::is_ipi_name(&irq) {
+                    return Decoded::Skipped(name);
+                }
+                Kind::Ipi { name: format!("irq_handler_entry {irq}"), target: Some(cpu) }
+            }
+            n if n.starts_with("hrtimer_") => Kind::Hrtimer { name: n.to_string() },
+            other => return Decoded::Skipped(other),
+        };
+        Decoded::Event(Event { line: n, ts, cpu, pid, comm, kind })
+    }
+}
+
+/// `prev_state` as the format's own state letters: `R` when no listed bit is set.
+fn switch_state(v: u64, letters: &[(u64, char)]) -> PrevState {
+    if letters.is_empty() {
+        return super::parse::prev_state(&v.to_string()).unwrap_or(PrevState::Runnable);
+    }
+    let set: Vec<char> = letters.iter().filter(|(bit, _)| *bit != 0 && v & bit != 0).map(|&(_, c)| c).collect();
+    if set.is_empty() {
+        PrevState::Runnable
+    } else if set.iter().any(|c| matches!(c, 'X' | 'Z' | 'x')) {
+        PrevState::Dead
+    } else {
+        PrevState::Sleeping
+    }
+}
