@@ -1,4 +1,4 @@
-//! The simulation Web Worker (wasm32): answers `ui::jobs` requests off the main thread.
+//! The simulation Web Worker (wasm32): answers `ui::worker` requests off the main thread.
 //! Natively it does nothing (the CLI is the native entry point).
 
 #[cfg(target_arch = "wasm32")]
@@ -21,8 +21,10 @@ fn main() {
             .dyn_ref::<js_sys::Array>()
             .and_then(|a| Some((a.get(0).as_string()?, a.get(1).dyn_into::<web_sys::Blob>().ok()?)));
         let (answer, packed) = match pair {
-            Some((json, blob)) => schedscope::ui::traces::worker_io::handle(&json, blob, &mut progress),
-            None => schedscope::ui::jobs::handle_text_with(&data.as_string().unwrap_or_default(), &mut progress),
+            Some((json, blob)) => schedscope::ui::worker::trace_io::handle(&json, blob, &mut progress),
+            None => {
+                schedscope::ui::worker::execute::handle_text_with(&data.as_string().unwrap_or_default(), &mut progress)
+            }
         };
         if packed.is_empty() {
             let _ = reply.post_message(&JsValue::from_str(&answer));
@@ -36,7 +38,7 @@ fn main() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker does.
     on_message.forget();
-    let ready = schedscope::ui::jobs::to_text(&schedscope::ui::jobs::Response::Ready);
+    let ready = schedscope::ui::worker::protocol::to_text(&schedscope::ui::worker::protocol::Response::Ready);
     let _ = scope.post_message(&JsValue::from_str(&ready));
 }
 

@@ -30,6 +30,7 @@ const RUN_FLAGS: &[Flag] = &[
     Flag::value("--trace", "FILE"),
     Flag::value("--explain", "TIME"),
     Flag::value("--trace-text", "FILE"),
+    Flag::value("--trace-text-raw", "FILE"),
     Flag::value("--from-trace", "FILE"),
 ];
 
@@ -197,6 +198,10 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
     if let Some(path) = text_path {
         check_output("--trace-text", path)?;
     }
+    let raw_path = parsed.get("--trace-text-raw");
+    if let Some(path) = raw_path {
+        check_output("--trace-text-raw", path)?;
+    }
     let explain_at = match parsed.get("--explain") {
         Some(text) => Some(
             crate::engine::time::parse_duration(text)
@@ -210,7 +215,10 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
             window: (t.saturating_sub(EXPLAIN_TRACE), t.saturating_add(EXPLAIN_TRACE)),
             ..TraceOptions::default()
         }),
-        None => trace_path.or(text_path).map(|_| TraceOptions { max_items: 4_000_000, ..TraceOptions::default() }),
+        None => trace_path
+            .or(text_path)
+            .or(raw_path)
+            .map(|_| TraceOptions { max_items: 4_000_000, ..TraceOptions::default() }),
     };
     // A replay's export writes births and deaths as its recording showed them.
     let (setup, outcome, lives) = if parsed.get("--from-trace").is_some() {
@@ -235,10 +243,13 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
         text.push_str(&crate::engine::explain::render(&near, &names));
         return Ok(Out { text, notes: setup.notes, status: 0 });
     }
-    if let Some(path) = text_path {
-        let text = share_adapter::trace_text(&outcome.trace, &lives);
-        std::fs::write(path, text)
-            .map_err(|e| CliError::failure(format!("--trace-text: cannot write '{path}': {e}")))?;
+    // The text in the config's era's sched_switch format (`R+` from 3.2), readable or raw.
+    for (flag, path, raw) in [("--trace-text", text_path, false), ("--trace-text-raw", raw_path, true)] {
+        if let Some(path) = path {
+            let dialect = crate::share::ftrace::export::Dialect { kernel: setup.config.kernel, raw };
+            let text = share_adapter::trace_text(&outcome.trace, &lives, dialect);
+            std::fs::write(path, text).map_err(|e| CliError::failure(format!("{flag}: cannot write '{path}': {e}")))?;
+        }
     }
     if let Some(path) = trace_path {
         let json = share_adapter::perfetto_json(&outcome.trace, Some(&outcome.metrics), Some(&setup.config))

@@ -32,6 +32,10 @@ pub fn sweep_csv(param: &str, rows: &[(String, &Metrics)]) -> String {
 
 /// A simulated run's trace as `trace-cmd report` text (`lives`: a replay's births and
 /// deaths as recorded, `ftrace::replay::lives`; empty for a simulation).
-pub fn trace_text(trace: &Trace, lives: &[crate::share::ftrace::export::Life]) -> String {
-    crate::share::ftrace::export::to_text_with(trace, None, lives)
+pub fn trace_text(
+    trace: &Trace,
+    lives: &[crate::share::ftrace::export::Life],
+    dialect: crate::share::ftrace::export::Dialect,
+) -> String {
+    crate::share::ftrace::export::to_text_in(trace, None, lives, dialect)
 }

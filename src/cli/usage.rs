@@ -23,6 +23,7 @@ Subcommands:
       --explain TIME            print the decisions within 20us of TIME (e.g. 2ms): wakeup
                                 placement and latency parts, picks, idle-state choices
       --trace-text FILE         also write the trace as `trace-cmd report` text
+      --trace-text-raw FILE     ... in `trace-cmd report -R` form (numeric prev_state)
       --from-trace FILE         replay a recorded trace (trace-cmd report / perf script text,
                                 or a trace-cmd trace.dat)
                                 as the workload: its CPU count, then --preset/--set apply

@@ -10,8 +10,9 @@
 //!   target was told (`resched_curr`'s IPI, `set_nr_and_not_polling`'s polling flag,
 //!   TTWU_QUEUE's wake list), the `check_preempt_wakeup` verdict, and the wakeup latency
 //!   split into parts whose sum is exactly the latency the metrics count (from the moment
-//!   `try_to_wake_up` makes the task runnable to the moment it runs after its switch and
-//!   cache refill, as `sim/schedule.rs` measures it).
+//!   `try_to_wake_up` makes the task runnable to the context switch that puts it on the
+//!   CPU, `sched_wakeup` to `sched_switch` as a trace reader measures it; the switch's own
+//!   cost and the refill after it are the task's on-CPU time).
 //! - [`PickRecord`]: the runqueue `pick_next_task` saw (vruntime; EEVDF's V, lag,
 //!   eligibility, deadline, slice; SD's deadline and quantum), the task chosen, and the
 //!   task the class's rule picks, computed here independently (`pick_eevdf`: leftmost
@@ -204,7 +205,7 @@ pub struct WakeRecord {
     pub preempt: Option<PreemptCheck>,
     /// The waker's `try_to_wake_up` work before `time` (not in the latency).
     pub ttwu_waker_ns: Ns,
-    /// When the task ran (after its switch and refill); None if it had not by the end.
+    /// When the task was switched in (`sched_switch`); None if it had not been by the end.
     pub ran_at: Option<Ns>,
     /// The latency split, in ns; their sum is `ran_at - time`.
     pub parts: Vec<(Part, Ns)>,
@@ -240,13 +241,31 @@ pub struct PickRecord {
     pub class: String,
     /// EEVDF's V (`avg_vruntime`), else the smallest vruntime queued.
     pub avg_vruntime: u64,
+    /// An excerpt of the runqueue (`PICK_EXCERPT`): the first entries in the rule's order,
+    /// then the rule's pick, the task chosen and `prev` when they are further down.
     pub queue: Vec<RqEntry>,
+    /// How many tasks were queued (`rq->cfs.nr_running` without `curr`): `queue.len()` or
+    /// more, when the excerpt is cut (`more`).
+    #[serde(default)]
+    pub queued: u32,
     pub chosen: u32,
     /// What the rule below picks from `queue` (computed here, not by the policy).
     pub rule_pick: Option<u32>,
     pub rule: String,
     /// The task that ran before (None: the core was idle).
     pub prev: Option<u32>,
+}
+
+impl PickRecord {
+    /// How many queued tasks the excerpt leaves out (0: the whole runqueue is there).
+    pub fn more(&self) -> usize {
+        (self.queued as usize).saturating_sub(self.queue.len())
+    }
+
+    /// The runqueue's length, from `queued` (0 in records written before it existed).
+    pub fn nr_queued(&self) -> usize {
+        (self.queued as usize).max(self.queue.len())
+    }
 }
 
 /// The governor's own numbers at `select`.
@@ -315,6 +334,43 @@ impl Decisions {
     }
     pub fn len(&self) -> usize {
         self.wakeups.len() + self.picks.len() + self.idles.len() + self.wasted.len()
+    }
+
+    /// The bytes the records hold: each record's size and the heap its vectors and strings
+    /// own (capacities, as allocated), so a test can bound the memory of a traced run.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        fn vec<T>(v: &Vec<T>) -> usize {
+            v.capacity() * size_of::<T>()
+        }
+        let text = |s: &String| s.capacity();
+        let wakes: usize = self
+            .wakeups
+            .iter()
+            .map(|r| {
+                text(&r.affine)
+                    + text(&r.reason)
+                    + vec(&r.candidates)
+                    + r.candidates.iter().map(|c| text(&c.role)).sum::<usize>()
+                    + r.preempt.as_ref().map_or(0, |p| text(&p.rule))
+                    + vec(&r.parts)
+            })
+            .sum();
+        let picks: usize = self.picks.iter().map(|r| text(&r.class) + text(&r.rule) + vec(&r.queue)).sum();
+        let idles: usize = self
+            .idles
+            .iter()
+            .map(|r| {
+                text(&r.chosen_name)
+                    + text(&r.tick_reason)
+                    + text(&r.gov.governor)
+                    + r.best_name.as_ref().map_or(0, text)
+                    + vec(&r.gov.rows)
+                    + r.gov.rows.iter().map(|(a, b, c, d)| text(a) + text(b) + text(c) + text(d)).sum::<usize>()
+            })
+            .sum();
+        let wasted: usize = self.wasted.iter().map(|r| text(&r.cause)).sum();
+        vec(&self.wakeups) + vec(&self.picks) + vec(&self.idles) + vec(&self.wasted) + wakes + picks + idles + wasted
     }
 }
 
@@ -442,8 +498,46 @@ pub enum Class {
     Sd,
 }
 
+/// At most this many runqueue entries are copied into a pick record (`PickRecord::queue`),
+/// plus the task chosen, the rule's pick and the task that ran before when they are not
+/// among them: a record's memory is O(this), whatever the number of runnable tasks (a
+/// 16,384-task runqueue copied whole into each of `trace::DECISIONS_MAX` records took GBs
+/// and killed the page's worker).
+pub const PICK_EXCERPT: usize = 16;
+
+/// Task `t`'s entry as a pick of `class` sees it, against V = `v`.
+pub(crate) fn rq_entry(class: Class, se: &[SchedEntity], t: usize, v: u64, base_slice: Ns) -> RqEntry {
+    let s = &se[t];
+    let eevdf = class == Class::Eevdf;
+    RqEntry {
+        task: t as u32,
+        weight: s.weight,
+        vruntime: s.vruntime,
+        lag: if eevdf { (v as i128 - s.vruntime as i128) as i64 } else { 0 },
+        eligible: !eevdf || s.vruntime <= v,
+        deadline: if matches!(class, Class::Eevdf | Class::Sd) { s.deadline } else { 0 },
+        slice: match class {
+            Class::Eevdf => super::policy::calc_delta_fair(base_slice, s.weight),
+            Class::Sd => s.rr_left,
+            _ => 0,
+        },
+    }
+}
+
+/// The order in which the class's rule looks at its runqueue (`pos`: the place in the
+/// queue, SD's round-robin tie break): the excerpt keeps the first `PICK_EXCERPT` of it.
+fn rule_order(class: Class, e: &RqEntry, pos: usize) -> (bool, u64, u64) {
+    match class {
+        Class::Eevdf => (!e.eligible, e.deadline, e.task as u64),
+        Class::Cfs | Class::Cfs2623 => (false, e.vruntime, e.task as u64),
+        Class::Sd => (false, e.deadline, pos as u64),
+    }
+}
+
 /// A pick record from the queue the pick saw (`queue`, before `pick_next`), without
-/// touching the policy: EEVDF's V is `avg_vruntime`'s weighted mean, rounded down.
+/// touching the policy: EEVDF's V is `avg_vruntime`'s weighted mean, rounded down. V and
+/// the rule's pick are computed over the whole queue; only an excerpt of it is kept (the
+/// first `PICK_EXCERPT` in the rule's order, the rule's pick and `prev`), with its length.
 pub fn pick_record(
     class: Class,
     se: &[SchedEntity],
@@ -458,47 +552,49 @@ pub fn pick_record(
     });
     let min_v = queue.iter().map(|&t| se[t].vruntime).min().unwrap_or(0);
     let v = if den > 0 && class == Class::Eevdf { num.div_euclid(den) as u64 } else { min_v };
-    let entries: Vec<RqEntry> = queue
-        .iter()
-        .map(|&t| {
-            let s = &se[t];
-            let eevdf = class == Class::Eevdf;
-            RqEntry {
-                task: t as u32,
-                weight: s.weight,
-                vruntime: s.vruntime,
-                lag: if eevdf { (v as i128 - s.vruntime as i128) as i64 } else { 0 },
-                eligible: !eevdf || s.vruntime <= v,
-                deadline: if matches!(class, Class::Eevdf | Class::Sd) { s.deadline } else { 0 },
-                slice: match class {
-                    Class::Eevdf => super::policy::calc_delta_fair(base_slice, s.weight),
-                    Class::Sd => s.rr_left,
-                    _ => 0,
-                },
-            }
-        })
-        .collect();
-    let (rule_pick, rule) = match class {
-        Class::Eevdf => {
-            let best = entries.iter().filter(|e| e.eligible).min_by_key(|e| (e.deadline, e.task));
-            let pick = best.or_else(|| entries.iter().min_by_key(|e| (e.vruntime, e.task)));
-            let text = if best.is_some() {
-                "pick_eevdf: the eligible task (V >= vruntime) with the earliest virtual deadline"
-            } else {
-                "pick_eevdf: none eligible by rounding, the leftmost vruntime"
-            };
-            (pick.map(|e| e.task), text.to_string())
+    // One pass: the first PICK_EXCERPT in the rule's order (a bounded max-heap), and the
+    // leftmost vruntime (EEVDF's pick when rounding leaves none eligible).
+    let mut first: std::collections::BinaryHeap<((bool, u64, u64), usize)> =
+        std::collections::BinaryHeap::with_capacity(PICK_EXCERPT + 1);
+    let mut leftmost: Option<((u64, u32), usize)> = None;
+    for (pos, &t) in queue.iter().enumerate() {
+        let e = rq_entry(class, se, t, v, base_slice);
+        first.push((rule_order(class, &e, pos), pos));
+        if first.len() > PICK_EXCERPT {
+            first.pop();
         }
+        let lk = (e.vruntime, e.task);
+        if leftmost.is_none_or(|(k, _)| lk < k) {
+            leftmost = Some((lk, pos));
+        }
+    }
+    let first = first.into_sorted_vec();
+    let head = first.first().map(|&(k, pos)| (k.0, queue[pos] as u32));
+    let (rule_pick, rule) = match class {
+        Class::Eevdf => match head {
+            Some((false, task)) => (
+                Some(task),
+                "pick_eevdf: the eligible task (V >= vruntime) with the earliest virtual deadline".to_string(),
+            ),
+            _ => (
+                leftmost.map(|(_, pos)| queue[pos] as u32),
+                "pick_eevdf: none eligible by rounding, the leftmost vruntime".to_string(),
+            ),
+        },
         Class::Cfs => (
-            entries.iter().min_by_key(|e| (e.vruntime, e.task)).map(|e| e.task),
+            head.map(|h| h.1),
             "pick_next_entity: the leftmost task, smallest vruntime (__pick_first_entity)".to_string(),
         ),
         Class::Cfs2623 => (None, "2.6.23 pick_next_entity: the leftmost of the fair_key tree".to_string()),
-        Class::Sd => (
-            entries.iter().enumerate().min_by_key(|(i, e)| (e.deadline, *i)).map(|(_, e)| e.task),
-            "SD: the earliest deadline; ties in queue order (round robin)".to_string(),
-        ),
+        Class::Sd => (head.map(|h| h.1), "SD: the earliest deadline; ties in queue order (round robin)".to_string()),
     };
+    let mut entries: Vec<RqEntry> =
+        first.iter().map(|&(_, pos)| rq_entry(class, se, queue[pos], v, base_slice)).collect();
+    for t in [rule_pick.map(|t| t as usize), prev].into_iter().flatten() {
+        if queue.contains(&t) && !entries.iter().any(|e| e.task == t as u32) {
+            entries.push(rq_entry(class, se, t, v, base_slice));
+        }
+    }
     PickRecord {
         time,
         core: core as u16,
@@ -511,6 +607,7 @@ pub fn pick_record(
         .to_string(),
         avg_vruntime: v,
         queue: entries,
+        queued: queue.len() as u32,
         chosen: 0,
         rule_pick,
         rule,
@@ -727,7 +824,7 @@ pub fn counters(trace: &super::trace::Trace) -> CounterTracks {
     }
     // nr_running: picks then idle entries, merged by time (a stable sort keeps that order on ties).
     let mut nr: Vec<(u16, Ns, u32)> =
-        trace.decisions.picks.iter().map(|p| (p.core, p.time, p.queue.len() as u32)).collect();
+        trace.decisions.picks.iter().map(|p| (p.core, p.time, p.nr_queued() as u32)).collect();
     nr.extend(trace.decisions.idles.iter().map(|i| (i.core, i.time, 0)));
     nr.sort_by_key(|&(c, t, _)| (c, t));
     for (c, t, n) in nr {
@@ -845,6 +942,13 @@ pub fn render(d: &Decisions, tasks: &[String]) -> String {
                 us(e.slice)
             );
         }
+        if r.more() > 0 {
+            let _ = writeln!(
+                out,
+                "  ... {} more queued (the record keeps the first {PICK_EXCERPT} in the rule's order)",
+                r.more()
+            );
+        }
     }
     for r in &d.idles {
         let _ = writeln!(
@@ -933,6 +1037,59 @@ mod tests {
         assert_eq!(parts[0], (Part::CStateExit, 50), "no IPI parts: {parts:?}");
     }
 
+    /// The excerpt keeps the first `PICK_EXCERPT` in the rule's order, and its rule pick is
+    /// what a scan of the whole queue picks (the old record's rule, recomputed here).
+    #[test]
+    fn a_pick_record_keeps_a_bounded_excerpt_and_the_whole_queue_rule() {
+        let mut x: u64 = 7;
+        let mut next = move || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x >> 33
+        };
+        for class in [Class::Eevdf, Class::Cfs, Class::Sd] {
+            for n in [1usize, 5, 16, 17, 300] {
+                let se: Vec<SchedEntity> = (0..n)
+                    .map(|_| SchedEntity {
+                        weight: [1024, 335, 3121][next() as usize % 3],
+                        vruntime: 1_000_000 + next() % 50_000,
+                        deadline: 1_000_000 + next() % 80_000,
+                        rr_left: next() % 1000,
+                        ..SchedEntity::default()
+                    })
+                    .collect();
+                let queue: Vec<usize> = (0..n).rev().collect();
+                let prev = Some(queue[n / 2]);
+                let r = pick_record(class, &se, &queue, 3_000_000, 5, 0, prev);
+                let all: Vec<RqEntry> =
+                    queue.iter().map(|&t| rq_entry(class, &se, t, r.avg_vruntime, 3_000_000)).collect();
+                let want = match class {
+                    Class::Eevdf => all
+                        .iter()
+                        .filter(|e| e.eligible)
+                        .min_by_key(|e| (e.deadline, e.task))
+                        .or_else(|| all.iter().min_by_key(|e| (e.vruntime, e.task))),
+                    Class::Sd => all.iter().enumerate().min_by_key(|(i, e)| (e.deadline, *i)).map(|(_, e)| e),
+                    _ => all.iter().min_by_key(|e| (e.vruntime, e.task)),
+                };
+                assert_eq!(r.rule_pick, want.map(|e| e.task), "{class:?} n={n}");
+                assert_eq!(r.nr_queued(), n);
+                assert!(r.queue.len() <= PICK_EXCERPT + 2 && r.queue.len() <= n, "{class:?} n={n}");
+                assert_eq!(r.more(), n - r.queue.len());
+                assert!(r.queue.iter().any(|e| Some(e.task) == r.rule_pick));
+                assert!(r.queue.iter().any(|e| Some(e.task as usize) == prev));
+                let mut keys: Vec<_> =
+                    all.iter().enumerate().map(|(pos, e)| (rule_order(class, e, pos), e.task)).collect();
+                keys.sort_unstable();
+                for (_, task) in keys.iter().take(PICK_EXCERPT) {
+                    assert!(
+                        r.queue.iter().any(|e| e.task == *task),
+                        "{class:?} n={n}: the first in rule order are kept"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn nearest_keeps_the_closest_records_of_every_kind() {
         let pick = |time| PickRecord {
@@ -941,6 +1098,7 @@ mod tests {
             class: "cfs".into(),
             avg_vruntime: 0,
             queue: vec![],
+            queued: 0,
             chosen: 0,
             rule_pick: None,
             rule: String::new(),
@@ -980,6 +1138,7 @@ mod tests {
                     slice: 0,
                 })
                 .collect(),
+            queued: 2,
             chosen: 0,
             rule_pick: None,
             rule: String::new(),

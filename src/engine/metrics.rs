@@ -32,7 +32,14 @@ pub struct Percentiles {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TaskStats {
     pub name: String,
+    /// On-CPU time: from each `sched_switch` that puts the task on a CPU to the one that
+    /// takes it off (or the run's end), as a trace reader measures it (`trace stats`).
+    /// Includes the kernel work done in its context (`overhead_ns`).
     pub runtime_ns: u64,
+    /// The part of `runtime_ns` that is not the task's own bursts: the switch into it, its
+    /// cache refill, the wakeups it performs, IPIs it sends and handlers that interrupt it.
+    #[serde(default)]
+    pub overhead_ns: u64,
     pub refill_ns: u64,
     pub switches_in: u64,
     pub wakeups: u64,

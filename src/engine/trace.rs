@@ -100,6 +100,35 @@ pub struct Instant {
     pub kind: InstantKind,
 }
 
+/// How the task leaving the CPU left it, as `sched_switch`'s `prev_state` reports it
+/// (`__trace_sched_switch_state`, include/trace/events/sched.h).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrevState {
+    /// Preempted in the kernel, during a system-call burst (`__schedule(preempt=true)`:
+    /// `R+` from 3.2, `R` before).
+    Preempted,
+    /// Runnable, not a kernel preemption (`R`): preempted on the way back to user space,
+    /// or woken again before the switch.
+    Runnable,
+    /// Blocked or sleeping, TASK_INTERRUPTIBLE (`S`).
+    Sleeping,
+    /// Exited (`X`).
+    Dead,
+}
+
+/// A context switch on `core` at `time`, exactly where the engine counts one
+/// (`Metrics::context_switches`): `__schedule` calls `trace_sched_switch` only when
+/// `prev != next`. `None` is the idle task (pid 0, `swapper/N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Switch {
+    pub core: u16,
+    pub time: Ns,
+    pub prev: Option<u32>,
+    pub prev_state: PrevState,
+    pub next: Option<u32>,
+}
+
 /// Static facts about a task, for legends and exports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskInfo {
@@ -113,7 +142,7 @@ pub struct TaskInfo {
 pub struct TraceOptions {
     /// Record what overlaps `[window.0, window.1)`.
     pub window: (Ns, Ns),
-    /// At most this many spans + instants.
+    /// At most this many spans + instants + switches.
     pub max_items: usize,
 }
 
@@ -131,6 +160,10 @@ pub struct Trace {
     pub tasks: Vec<TaskInfo>,
     pub spans: Vec<Span>,
     pub instants: Vec<Instant>,
+    /// Every context switch the run counted, in the order made (`Switch`): the export's
+    /// `sched_switch` lines. Empty in a trace that did not come from a run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub switches: Vec<Switch>,
     /// Recording stopped early at `max_items`.
     pub truncated: bool,
     /// End of simulated time.
@@ -167,6 +200,19 @@ impl Recorder {
         Recorder { opts, trace: Trace { start, ..Trace::default() }, last: 0, ex: Explainer::new(cap) }
     }
 
+    /// A context switch (`Switch`), recorded like an instant (window, budget).
+    #[inline]
+    pub fn switch(&mut self, sw: Switch) {
+        let Some(o) = self.opts else { return };
+        if sw.time < o.window.0 || sw.time >= o.window.1 || self.trace.truncated {
+            return;
+        }
+        if self.room() {
+            self.trace.switches.push(sw);
+            self.last = self.last.max(sw.time);
+        }
+    }
+
     /// A span still open when the run ends (a core idle or running since `start`). In a
     /// trace cut at its item limit it is kept, clipped to where the trace stops, so a core
     /// idle all along does not show as a blank lane; `room` keeps one item per core back
@@ -178,7 +224,7 @@ impl Recorder {
         }
         let end = end.min(self.last).min(o.window.1);
         let start = start.max(o.window.0);
-        if start < end && self.trace.spans.len() + self.trace.instants.len() < o.max_items {
+        if start < end && self.items() < o.max_items {
             self.trace.spans.push(Span { core: core as u16, start, end, kind });
         }
     }
@@ -205,12 +251,18 @@ impl Recorder {
         }
     }
 
+    /// Items recorded: spans, instants and switches.
+    #[inline]
+    fn items(&self) -> usize {
+        self.trace.spans.len() + self.trace.instants.len() + self.trace.switches.len()
+    }
+
     #[inline]
     fn room(&mut self) -> bool {
         let Some(o) = self.opts else { return false };
         // One item per core is kept back for the spans still open at the end.
         let reserve = (self.trace.cores as usize).min(o.max_items / 2);
-        if self.trace.spans.len() + self.trace.instants.len() >= o.max_items - reserve {
+        if self.items() >= o.max_items - reserve {
             self.trace.truncated = true;
             return false;
         }

@@ -270,6 +270,7 @@ mod tests {
                 inst(0, 1_000, InstantKind::Hrtick),
                 inst(1, 6_000, InstantKind::Migrate { from: 0, task: 0 }),
             ],
+            switches: Vec::new(),
             truncated: false,
             end: 9_000,
             start: 0,

@@ -5,33 +5,23 @@
 //! browser calls and is tested natively; `ssr_tests` renders the app with yew's SSR.
 
 pub mod app;
-pub mod controls;
-pub mod format;
+pub mod common;
+pub mod explore;
 pub mod inspect;
-pub mod jobs;
-pub mod marks;
-pub mod palette;
-pub mod plots;
-pub mod replicas;
-pub mod runner;
-pub mod scale;
-pub mod share_ui;
-pub mod state;
+pub mod share;
 pub mod sweep;
 pub mod timeline;
-pub mod timeline_counters;
-pub mod timeline_draw;
-pub mod timeline_nav;
 pub mod tour;
-pub mod trace_window;
 pub mod traces;
-pub mod views;
+pub mod worker;
 
+#[cfg(test)]
+mod layering;
 #[cfg(all(test, feature = "ssr"))]
 mod ssr_tests;
 
 /// The shared state handle every component reads through `use_context`.
-pub type StateCtx = yew::UseReducerHandle<state::State>;
+pub type StateCtx = yew::UseReducerHandle<app::state::State>;
 
 /// Whether the page's CSS media query `query` matches (false off the browser, as in SSR).
 pub fn media_matches(query: &str) -> bool {

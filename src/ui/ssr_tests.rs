@@ -5,9 +5,9 @@ use std::rc::Rc;
 
 use crate::engine::config::KEYS;
 
-use super::app::{App, AppProps};
-use super::format::METRICS;
-use super::state::{Action, State};
+use crate::ui::app::state::{Action, State};
+use crate::ui::app::{App, AppProps};
+use crate::ui::common::format::METRICS;
 
 async fn render(state: State) -> String {
     // The local renderer: the state holds `Rc`s, which are not Send. BufStream may spawn
@@ -58,12 +58,12 @@ async fn keys_that_do_not_apply_are_disabled_with_a_note() {
 async fn compare_view_shows_both_sides_and_the_stub_run_is_explained() {
     let s = Rc::new(State::default());
     let gen = s.gen;
-    let run = crate::ui::jobs::execute(&crate::ui::jobs::Request::Run {
+    let run = crate::ui::worker::execute::execute(&crate::ui::worker::protocol::Request::Run {
         id: 1,
         config: s.config.clone(),
-        trace_items: crate::ui::jobs::LIVE_TRACE_ITEMS,
+        trace_items: crate::ui::worker::protocol::LIVE_TRACE_ITEMS,
     });
-    let crate::ui::jobs::Response::Run { result, .. } = run else { panic!() };
+    let crate::ui::worker::protocol::Response::Run { result, .. } = run else { panic!() };
     let s = yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false });
     let s = yew::Reducible::reduce(s, Action::PinA);
     let html = render((*s).clone()).await;
@@ -126,11 +126,15 @@ async fn the_full_app_has_the_share_bar() {
 
 /// The state a link describes and its config's preview run (preview event budget) with a
 /// trace cut at 2,000 items.
-fn preview_with_2000_items(query: &str) -> (Rc<State>, crate::ui::jobs::RunResult) {
+fn preview_with_2000_items(query: &str) -> (Rc<State>, crate::ui::worker::protocol::RunResult) {
     let s = Rc::new(from_link(query));
-    let (config, _) = crate::ui::jobs::capped(&s.config, crate::ui::jobs::PREVIEW_EVENT_BUDGET);
-    match crate::ui::jobs::execute(&crate::ui::jobs::Request::Run { id: 1, config, trace_items: 2_000 }) {
-        crate::ui::jobs::Response::Run { result: Ok(r), .. } => (s, r),
+    let (config, _) = crate::ui::worker::protocol::capped(&s.config, crate::ui::worker::protocol::PREVIEW_EVENT_BUDGET);
+    match crate::ui::worker::execute::execute(&crate::ui::worker::protocol::Request::Run {
+        id: 1,
+        config,
+        trace_items: 2_000,
+    }) {
+        crate::ui::worker::protocol::Response::Run { result: Ok(r), .. } => (s, r),
         other => panic!("the preview runs: {other:?}"),
     }
 }
@@ -144,7 +148,7 @@ async fn a_cut_trace_says_once_how_much_it_shows_and_a_preview_says_what_it_is()
     let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: Ok(r), preview: true });
     let html = render((*s).clone()).await;
     assert_eq!(html.matches("The timeline shows the first").count(), 1, "one note about the cut trace");
-    let shown = crate::ui::format::duration(last);
+    let shown = crate::ui::common::format::duration(last);
     assert!(html.contains(&format!("The timeline shows the first {shown} of")), "names where it stops ({shown})");
     assert!(html.contains("Preview (250,000 events)"), "the status says the figures are a preview");
     assert!(html.contains("Preview: these figures cover the first 250,000 events"));
@@ -173,7 +177,7 @@ async fn a_pinned_preview_is_labelled_as_one_until_its_full_run_is_in() {
     let s = yew::Reducible::reduce(s, Action::PinA);
     let s = yew::Reducible::reduce(s, Action::Set { key: "nohz_exit_reprograms", value: "1".into() });
     // B's full run (a stub that ran to its end); A still has only its preview.
-    let full = || Ok(crate::ui::jobs::RunResult { metrics: Default::default(), trace: Default::default() });
+    let full = || Ok(crate::ui::worker::protocol::RunResult { metrics: Default::default(), trace: Default::default() });
     let s = yew::Reducible::reduce(s.clone(), Action::RunDone { gen: s.gen, result: full(), preview: false });
     let html = render((*s).clone()).await;
     assert!(html.contains("data-preview=\"a\""), "the table says which side is a preview");
@@ -193,17 +197,16 @@ async fn a_pinned_preview_is_labelled_as_one_until_its_full_run_is_in() {
 }
 
 /// A full run of `config` through the worker's own entry point.
-fn full_run(config: &crate::engine::config::Config) -> Result<crate::ui::jobs::RunResult, String> {
-    let req = crate::ui::jobs::Request::Run { id: 1, config: config.clone(), trace_items: 0 };
-    match crate::ui::jobs::execute(&req) {
-        crate::ui::jobs::Response::Run { result, .. } => result,
+fn full_run(config: &crate::engine::config::Config) -> Result<crate::ui::worker::protocol::RunResult, String> {
+    let req = crate::ui::worker::protocol::Request::Run { id: 1, config: config.clone(), trace_items: 0 };
+    match crate::ui::worker::execute::execute(&req) {
+        crate::ui::worker::protocol::Response::Run { result, .. } => result,
         other => panic!("{other:?}"),
     }
 }
 
 #[tokio::test]
 async fn over_three_seeds_the_panel_and_the_ab_table_show_each_sides_mean() {
-    use yew::Reducible;
     let s = Rc::new(from_link("v=1&preset=intro&seeds=3"));
     let (a_config, gen) = (s.config.clone(), s.gen);
     let s = s.reduce(Action::RunDone { gen, result: full_run(&a_config), preview: false });
@@ -214,7 +217,7 @@ async fn over_three_seeds_the_panel_and_the_ab_table_show_each_sides_mean() {
     // Answer every further seed the state asks for, as the runner would.
     let mut s = s;
     for (kind, config) in s.replica_jobs() {
-        let crate::ui::jobs::JobKind::Replica { a, gen, index } = kind else { panic!("{kind:?}") };
+        let crate::ui::worker::scheduler::JobKind::Replica { a, gen, index } = kind else { panic!("{kind:?}") };
         let result = full_run(&config).map(|r| r.metrics);
         s = s.reduce(Action::ReplicaDone { a, gen, index, result });
     }

@@ -450,13 +450,14 @@ impl Sim {
 
     /// The core has nothing to run. Returns true if idle balancing pulled a task to run.
     pub(super) fn go_idle(&mut self, c: usize) -> bool {
-        if let Some(prev) = self.cores[c].last_task.take() {
-            // Switching to the idle task is a context switch too.
-            self.mark_cache(c, prev);
-            self.m.context_switches += 1;
-            self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
-            // idle_balance: stamps the start of the idle period, then pulls unless this core
-            // idles too briefly to be worth it (no avg_idle before 2.6.32: always).
+        if let Some(prev) = self.cores[c].last_task {
+            // idle_balance runs in __schedule before the pick, so before any switch
+            // (2.6.2x schedule() and 3.x __schedule: `if (unlikely(!rq->nr_running))
+            // idle_balance(cpu, rq);` then `pick_next_task`; later pick_next_task_fair's
+            // newidle balance): a task it pulls is switched to from prev directly, and
+            // only a core that finds nothing switches to the idle task. It stamps the start
+            // of the idle period, then pulls unless this core idles too briefly to be worth
+            // it (no avg_idle before 2.6.32: always).
             let t = self.cursor(c);
             if self.cfg.kernel.avg_idle_rule() == AvgIdleRule::None {
                 if self.pull_one(c) {
@@ -469,6 +470,11 @@ impl Sim {
                     return true;
                 }
             }
+            // Switching to the idle task is a context switch too.
+            self.mark_cache(c, prev);
+            self.count_switch(c, t, None);
+            self.cores[c].last_task = None;
+            self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
         }
         let t = self.cursor(c);
         if self.teo_util {

@@ -49,7 +49,7 @@ use super::policy::{self, cfs::weight_of_nice, AnyPolicy, Arrival, Policy, Sched
 use super::profile::Profile;
 use super::queue::EventQueue;
 use super::time::{Ns, SEC, US};
-use super::trace::{Overhead, Recorder, SpanKind, TaskInfo, TraceOptions};
+use super::trace::{Overhead, PrevState, Recorder, SpanKind, Switch, TaskInfo, TraceOptions};
 use super::workload::{self, AnyWorkload, Fx, Workload};
 use super::Outcome;
 
@@ -131,6 +131,10 @@ struct Task {
     sleep_until: Ns,
     /// The only core it may run on (`Workload::pinned`): wakeups and balancing keep it there.
     pinned: Option<usize>,
+    /// CPU time in its own bursts (the part of its on-CPU time that is not overhead).
+    burst_ns: Ns,
+    /// When it last blocked or went to sleep (its core's cursor then).
+    blocked_at: Ns,
     stats: TaskStats,
 }
 
@@ -157,6 +161,12 @@ struct Core {
     avail: Ns,
     /// The task whose context the core holds (None after switching to idle).
     last_task: Option<usize>,
+    /// When `last_task` (or the idle task) was switched in: its on-CPU time runs from here.
+    switched_at: Ns,
+    /// What this core counted at a time after global time (it runs ahead while it pays
+    /// overheads): kept until global time passes it, so the run's end can leave out what
+    /// lies past it (`Sim::count_late`). A few entries: global time soon catches up.
+    late: Vec<(Ns, Late)>,
     run_gen: u32,
     tick_gen: u32,
     hr_gen: u32,
@@ -416,6 +426,8 @@ impl Sim {
                 idle: None,
                 avail: 0,
                 last_task: None,
+                switched_at: 0,
+                late: Vec::new(),
                 run_gen: 0,
                 tick_gen: 0,
                 hr_gen: 0,
@@ -465,6 +477,8 @@ impl Sim {
                 timer_gen: 0,
                 sleep_until: 0,
                 pinned: wl.pinned(i).map(|p| p % ncores),
+                burst_ns: 0,
+                blocked_at: 0,
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();
@@ -617,7 +631,107 @@ impl Sim {
     }
 }
 
+/// Something counted at a time after global time (`Core::late`).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Late {
+    /// A switch (`count_switch`): prev had been on the CPU since `since`.
+    Switch { since: Ns, prev: Option<usize>, next: Option<usize> },
+    /// A wakeup of `task` (`wakeup::wake`).
+    Wake { task: usize },
+    /// A wakeup latency, added to the histogram once global time passes it.
+    Latency { ns: Ns },
+}
+
 impl Sim {
+    // ------------------------------------------------------------ counting
+
+    /// `__schedule`'s context switch on core `c` at `t` (before its cost is laid), from the
+    /// task whose context it holds to `next` (None: the idle task): the one place a switch
+    /// is counted, the on-CPU time of the task leaving is closed and the trace's
+    /// `sched_switch` is recorded (kernel/sched/core.c: `++*switch_count`,
+    /// `trace_sched_switch`, both only when `prev != next`). A task's `runtime_ns` is its
+    /// on-CPU time, switch to switch, as a trace reader measures it.
+    pub(super) fn count_switch(&mut self, c: usize, t: Ns, next: Option<usize>) {
+        let prev = self.cores[c].last_task;
+        let since = self.cores[c].switched_at;
+        self.m.context_switches += 1;
+        if let Some(p) = prev {
+            self.tasks[p].stats.runtime_ns += t.saturating_sub(since);
+        }
+        if let Some(n) = next {
+            self.tasks[n].stats.switches_in += 1;
+        }
+        self.cores[c].switched_at = t;
+        self.count_late(c, t, Late::Switch { since, prev, next });
+        if self.rec.on() {
+            let prev_state = match prev.map(|p| (self.tasks[p].state, self.tasks[p].woke_at.is_some())) {
+                // Preempted: in the kernel (a system-call burst: preempt_schedule, `R+`),
+                // else on the way back to user space (schedule(), `R`). Simplified: the
+                // preemption model (CONFIG_PREEMPT) is not modelled.
+                Some((TaskState::Runnable, false)) if self.tasks[prev.unwrap_or(0)].burst_sys => PrevState::Preempted,
+                Some((TaskState::Runnable, false)) => PrevState::Runnable,
+                // The idle task leaves through schedule_idle: not a preemption.
+                Some((TaskState::Runnable, true)) | None => PrevState::Runnable,
+                Some((TaskState::Blocked | TaskState::Sleeping, _)) => PrevState::Sleeping,
+                Some((TaskState::Exited, _)) => PrevState::Dead,
+            };
+            let (prev, next) = (prev.map(|p| p as u32), next.map(|n| n as u32));
+            self.rec.switch(Switch { core: c as u16, time: t, prev, prev_state, next });
+        }
+    }
+
+    /// Notes what core `c` counted at `t`: past global time it is kept (`Core::late`) until
+    /// global time passes it; what global time has passed is settled (latencies go into
+    /// the histogram).
+    pub(super) fn count_late(&mut self, c: usize, t: Ns, what: Late) {
+        let now = self.now;
+        let (core, lat) = (&mut self.cores[c], &mut self.lat);
+        core.late.retain(|&(at, l)| {
+            if at > now {
+                return true;
+            }
+            if let Late::Latency { ns } = l {
+                lat.add(ns);
+            }
+            false
+        });
+        if t > now {
+            core.late.push((t, what));
+        } else if let Late::Latency { ns } = what {
+            lat.add(ns);
+        }
+    }
+
+    /// At the run's end: what core `c` counted past `end` is left out (a switch, its
+    /// on-CPU time, a wakeup, a latency), so the figures are those of the trace cut at
+    /// `end`; the task on the CPU is on it until `end`.
+    fn close_on_cpu(&mut self, c: usize, end: Ns) {
+        for (at, l) in std::mem::take(&mut self.cores[c].late) {
+            match l {
+                Late::Latency { ns } if at <= end => self.lat.add(ns),
+                _ if at <= end => {}
+                Late::Switch { since, prev, next } => {
+                    self.m.context_switches -= 1;
+                    if let Some(p) = prev {
+                        self.tasks[p].stats.runtime_ns -= at - since.max(end).min(at);
+                    }
+                    if let Some(n) = next {
+                        self.tasks[n].stats.switches_in -= 1;
+                    }
+                }
+                Late::Wake { task } => {
+                    self.m.wakeups -= 1;
+                    self.tasks[task].stats.wakeups -= 1;
+                }
+                Late::Latency { .. } => {}
+            }
+        }
+        let since = self.cores[c].switched_at;
+        if let Some(k) = self.cores[c].last_task {
+            self.tasks[k].stats.runtime_ns += end.saturating_sub(since);
+        }
+    }
+
     // ------------------------------------------------------------ results
 
     fn finish(&mut self) -> Outcome {
@@ -629,7 +743,7 @@ impl Sim {
                 let task = core.curr.unwrap_or(0);
                 let ran = end - core.since;
                 self.cores[c].run_ns += ran;
-                self.tasks[task].stats.runtime_ns += ran;
+                self.tasks[task].burst_ns += ran;
                 if self.tasks[task].burst_sys {
                     self.m.sys_ns += ran;
                 } else {
@@ -647,6 +761,10 @@ impl Sim {
             }
             let excess = core.avail.saturating_sub(end);
             self.cores[c].overhead_ns -= excess.min(self.cores[c].overhead_ns);
+            self.close_on_cpu(c, end);
+        }
+        for t in &mut self.tasks {
+            t.stats.overhead_ns = t.stats.runtime_ns.saturating_sub(t.burst_ns);
         }
         let result = self.wl.result(end);
         let secs = |ns: u64| ns as f64 / 1e9;
@@ -709,6 +827,7 @@ impl Sim {
             s.end = s.end.min(end);
         }
         self.rec.trace.instants.retain(|i| i.time <= end);
+        self.rec.trace.switches.retain(|x| x.time <= end);
         self.rec.trace.end = end;
         Outcome { metrics: m, trace: std::mem::take(&mut self.rec.trace) }
     }

@@ -146,7 +146,7 @@ impl Sim {
         if ran > 0 {
             let tk = &mut self.tasks[task];
             tk.burst_left -= ran.min(tk.burst_left);
-            tk.stats.runtime_ns += ran;
+            tk.burst_ns += ran;
             if tk.burst_sys {
                 self.m.sys_ns += ran;
             } else {
@@ -194,7 +194,7 @@ impl Sim {
     pub(super) fn mark_cache(&mut self, c: usize, task: usize) {
         let d = self.cores[c].domain;
         let tk = &mut self.tasks[task];
-        if tk.cache_domain.is_some() || tk.stats.runtime_ns > 0 {
+        if tk.cache_domain.is_some() || tk.burst_ns > 0 {
             tk.cache_domain = Some(d);
             tk.cache_mark = self.touched[d];
         }
@@ -283,12 +283,13 @@ impl Sim {
             }
             self.cores[c].curr = Some(n);
             self.tasks[n].core = c;
+            // The switch's moment: `trace_sched_switch`, where a wakeup's latency ends.
+            let switched = self.cursor(c);
             if self.cores[c].last_task != Some(n) {
                 if let Some(prev) = self.cores[c].last_task {
                     self.mark_cache(c, prev);
                 }
-                self.m.context_switches += 1;
-                self.tasks[n].stats.switches_in += 1;
+                self.count_switch(c, switched, Some(n));
                 self.switch_in_clock(c, n);
                 self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
                 let refill = self.refill_cost(c, n);
@@ -302,11 +303,13 @@ impl Sim {
             if let Some(w) = self.tasks[n].woke_at.take() {
                 // A remote wakeup takes effect at the waker's time (`wakeup::wake`), so a
                 // task never starts before it was woken; a clamp would be a bug (counted).
-                let at = self.cursor(c);
+                // The latency ends at the switch, as `sched_wakeup` -> `sched_switch` in a
+                // trace (the switch's cost and the refill are the task's on-CPU time).
+                let at = switched;
                 if at < w {
                     self.latency_clamps += 1;
                 }
-                self.lat.add(at.saturating_sub(w));
+                self.count_late(c, at, super::Late::Latency { ns: at.saturating_sub(w) });
                 if self.rec.on() {
                     self.why_ran(n, c, at);
                 }
@@ -375,6 +378,7 @@ impl Sim {
                     self.release_curr(c);
                     self.cores[c].need_resched = false;
                     let tk = &mut self.tasks[n];
+                    tk.blocked_at = t;
                     match step {
                         Step::Block => tk.state = TaskState::Blocked,
                         Step::SleepUntil(at) => {

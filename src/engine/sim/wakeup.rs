@@ -104,24 +104,31 @@ impl Sim {
             }
             None => self.now,
         };
+        // A task whose core ran ahead may have blocked at a time after the waker's: until
+        // then it was runnable (ttwu_state_match fails), so the wakeup that counts, and
+        // its latency, start where it blocked (simplified: the waker is still the one that
+        // ran at `t`, the enqueue is not moved).
+        let t_woke = t.max(self.tasks[w].blocked_at);
         if why {
-            self.why_wake_time(w, t, if queued { 0 } else { self.prof.ttwu });
+            self.why_wake_time(w, t_woke, if queued { 0 } else { self.prof.ttwu });
         }
         self.m.wakeups += 1;
+        self.count_late(waker.unwrap_or(target), t_woke, super::Late::Wake { task: w });
         if self.tasks[w].state == TaskState::Sleeping {
             let k = self.tasks[w].core;
             self.sleeping[k] -= 1;
         }
         let tk = &mut self.tasks[w];
         tk.state = TaskState::Runnable;
-        tk.woke_at = Some(t);
+        tk.woke_at = Some(t_woke);
         tk.stats.wakeups += 1;
         if target != prev {
             self.m.migrations += 1;
             self.rec.instant(target, t, InstantKind::Migrate { from: prev as u16, task: w as u32 });
         }
         self.tasks[w].core = target;
-        self.rec.instant(target, t, InstantKind::Wakeup { from: waker.unwrap_or(target) as u16, task: w as u32 });
+        let from = waker.unwrap_or(target) as u16;
+        self.rec.instant(target, t_woke, InstantKind::Wakeup { from, task: w as u32 });
         match waker {
             Some(c) if c != target && t > self.now => {
                 self.cores[target].arriving += 1;

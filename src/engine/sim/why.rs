@@ -158,6 +158,12 @@ impl Sim {
     pub(super) fn why_pick_after(&mut self, chosen: usize) {
         if let Some(mut r) = self.rec.ex.pending_pick.take() {
             r.chosen = chosen as u32;
+            if !r.queue.iter().any(|e| e.task == r.chosen) {
+                // Further down than the excerpt (a buddy, or a pick against the rule): its
+                // entry as the pick left it (pick_next changes no vruntime, deadline or weight).
+                let slice = (self.cfg.min_granularity * self.cfg.granularity_factor()).max(1);
+                r.queue.push(explain::rq_entry(self.class(), &self.se, chosen, r.avg_vruntime, slice));
+            }
             self.rec.trace.decisions.picks.push(r);
         }
     }

@@ -557,7 +557,7 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
                 }
             }
             Kind::Ipi { target: Some(to), .. } => m.ipis.push((t, e.cpu, *to)),
-            Kind::Ipi { .. } | Kind::Hrtimer { .. } => {}
+            Kind::Ipi { .. } | Kind::Hrtimer { .. } | Kind::Marker => {}
         }
     }
     let end = m.end;

@@ -76,6 +76,8 @@ pub enum Kind {
     Hrtimer {
         name: String,
     },
+    /// A `print` (trace_marker) line.
+    Marker,
 }
 
 /// A parsed line.
@@ -420,7 +422,8 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
         || matches!(name, "sched_migrate_task" | "sched_process_exit" | "cpu_idle")
         || name.starts_with("ipi_")
         || name == "irq_handler_entry"
-        || name.starts_with("hrtimer_");
+        || name.starts_with("hrtimer_")
+        || (name == "print" && rest.contains("tracing_mark_write: schedscope: "));
     if !used {
         return Ok(Line::Skipped(name.to_string()));
     }
@@ -485,6 +488,10 @@ pub fn parse_line(raw: &str, line: usize) -> Result<Line, LineError> {
             ev(Kind::Ipi { name: n.to_string(), target })
         }
         n if n.starts_with("hrtimer_") => ev(Kind::Hrtimer { name: n.to_string() }),
+        // schedscope's export marks its run's start and end with ftrace's trace_marker
+        // (`print: tracing_mark_write: schedscope: ...`): no state, but it bounds the trace.
+        // Other prints stay counted as skipped.
+        "print" if rest.contains("tracing_mark_write: schedscope: ") => ev(Kind::Marker),
         other => Ok(Line::Skipped(other.to_string())),
     }
 }

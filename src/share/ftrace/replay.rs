@@ -233,7 +233,12 @@ pub fn program_with(m: &Model, costs: PathCosts) -> Program {
 pub fn lives(m: &Model) -> Vec<Life> {
     m.tasks
         .iter()
-        .map(|t| Life { new: t.birth == Birth::New, hidden: matches!(t.birth, Birth::SwitchIn(_)), exits: t.exited })
+        .map(|t| Life {
+            new: t.birth == Birth::New,
+            hidden: matches!(t.birth, Birth::SwitchIn(_)),
+            exits: t.exited,
+            asleep: t.sleeping_at_start,
+        })
         .collect()
 }
 

@@ -2,11 +2,11 @@
 //! run, the pick that chose it, the idle entry that chose a state, the wakeup an overhead served;
 //! and, for a span the page holds no records for, which stretch to simulate again for them.
 //!
-//! On-demand records: the page keeps only the run's first `jobs::PAGE_DECISIONS` records.
+//! On-demand records: the page keeps only the run's first `protocol::PAGE_DECISIONS` records.
 //! For a later span the inspector asks the worker to run the same config again recording
 //! only a small window around the span (`ask_range`: about `ASK_BEFORE` trace items before
 //! it and `ASK_AFTER` after, measured on the page's own trace, so a dense run gets a short
-//! window), and keeps the `jobs::ON_DEMAND_DECISIONS` records nearest it ([`OnDemand`],
+//! window), and keeps the `protocol::ON_DEMAND_DECISIONS` records nearest it ([`OnDemand`],
 //! taken only when its digest is the shown run's).
 
 use crate::engine::explain::{Decisions, IdleRecord, PickRecord, WakeRecord};
@@ -17,7 +17,7 @@ use crate::engine::trace::{Span, SpanKind, Trace};
 pub const ASK_BEFORE: usize = 400;
 pub const ASK_AFTER: usize = 200;
 
-/// Decision records fetched for one instant (`jobs::Request::Decisions`).
+/// Decision records fetched for one instant (`protocol::Request::Decisions`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OnDemand {
     /// The run they belong to: its generation and digest.
@@ -160,7 +160,12 @@ mod tests {
 
     #[test]
     fn a_late_wakeup_gets_its_records_on_demand_and_they_add_up() {
-        use crate::ui::jobs::{execute, Request, Response, LIVE_TRACE_ITEMS, ON_DEMAND_DECISIONS, PAGE_DECISIONS};
+        use crate::ui::worker::execute::execute;
+        use crate::ui::worker::protocol::Request;
+        use crate::ui::worker::protocol::Response;
+        use crate::ui::worker::protocol::LIVE_TRACE_ITEMS;
+        use crate::ui::worker::protocol::ON_DEMAND_DECISIONS;
+        use crate::ui::worker::protocol::PAGE_DECISIONS;
         let mut cfg = (preset("nohz-pipe").unwrap().config)();
         cfg.set("loops", "2000").unwrap();
         let run = |req| match execute(&req) {

@@ -4,7 +4,7 @@
 //! too deep or too shallow against the best state in hindsight, and what the misses cost in
 //! exit latency and energy) says how one governor did; this asks the page to run the same
 //! config once per governor (`Action::CompareGovernors`; the worker runs them one after
-//! another as `jobs::JobKind::Governor` jobs, each the config's own full run, so each row is
+//! another as `protocol::JobKind::Governor` jobs, each the config's own full run, so each row is
 //! `schedscope run --set governor=X`'s figures) and shows one table. The row of the
 //! governor the config has is marked. A transient table, not a view: it is not in the URL.
 
@@ -14,7 +14,7 @@ use yew::prelude::*;
 
 use crate::engine::config::Config;
 use crate::engine::Metrics;
-use crate::ui::format;
+use crate::ui::common::format;
 
 /// The governors compared, in the table's order (`governor=` values).
 pub const GOVERNORS: [&str; 3] = ["menu", "teo", "ladder"];

@@ -7,7 +7,7 @@
 //! entry's governor numbers, tick decision and verdict. Every number has its unit and the
 //! kernel function it mirrors.
 //!
-//! A span the page holds no records for (past the first `jobs::PAGE_DECISIONS`, or in a
+//! A span the page holds no records for (past the first `protocol::PAGE_DECISIONS`, or in a
 //! window recorded later) gets them on demand: the panel says "Finding the decisions…" and
 //! asks the page (`Action::NeedDecisions`) to simulate the same run again recording a small
 //! window around it (`find::ask_range`); the answer (`State::on_demand`, taken only when its
@@ -128,6 +128,9 @@ fn pick_html(trace: &Trace, r: &PickRecord) -> Html {
                     </tr>
                 }) }
             </table>
+            if r.more() > 0 {
+                <p class="inspect-more">{format!("... {} more queued (the record keeps the first {} in the rule's order)", r.more(), crate::engine::explain::PICK_EXCERPT)}</p>
+            }
         </section>
     }
 }
@@ -151,7 +154,7 @@ fn idle_html(r: &crate::engine::explain::IdleRecord) -> Html {
     }
 }
 
-/// Why a span has no decision: past the page's budget of records (`jobs::PAGE_DECISIONS`),
+/// Why a span has no decision: past the page's budget of records (`protocol::PAGE_DECISIONS`),
 /// or a span no decision leads to.
 fn none_text(trace: &crate::engine::trace::Trace, span: &crate::engine::trace::Span) -> String {
     let d = &trace.decisions;
@@ -163,11 +166,11 @@ fn none_text(trace: &crate::engine::trace::Trace, span: &crate::engine::trace::S
         .chain(d.idles.iter().map(|r| r.time))
         .max();
     match last {
-        Some(t) if d.len() >= super::jobs::PAGE_DECISIONS - 10 && span.start > t => format!(
+        Some(t) if d.len() >= crate::ui::worker::protocol::PAGE_DECISIONS - 10 && span.start > t => format!(
             "No decision recorded here: the page keeps the first {} decisions, up to {}. \
              Zoom into that stretch, or run `schedscope run --explain {}` with this config for this instant.",
-            super::format::count(d.len() as u64),
-            super::format::duration(t),
+            crate::ui::common::format::count(d.len() as u64),
+            crate::ui::common::format::duration(t),
             crate::engine::time::human_duration(span.start),
         ),
         _ => "No decision recorded for this span (outside the recorded window, or a span no decision leads to).".into(),
@@ -175,7 +178,7 @@ fn none_text(trace: &crate::engine::trace::Trace, span: &crate::engine::trace::S
 }
 
 /// Whether the shown run may fetch records for this trace: the current config's full run.
-fn fetchable(s: &crate::ui::state::State, trace: &Rc<Trace>) -> bool {
+fn fetchable(s: &crate::ui::app::state::State, trace: &Rc<Trace>) -> bool {
     s.result.as_ref().is_some_and(|r| r.gen == s.gen && !r.preview && Rc::ptr_eq(&r.trace, trace))
 }
 
@@ -197,7 +200,7 @@ pub fn inspector(p: &InspectProps) -> Html {
         use_effect_with(key, move |_| {
             if let (true, Some(ctx), Some(sp)) = (fetch, ctx, span_at) {
                 let (from, to, at) = find::ask_range(&trace, &sp);
-                ctx.dispatch(crate::ui::state::Action::NeedDecisions { from, to, at });
+                ctx.dispatch(crate::ui::app::state::Action::NeedDecisions { from, to, at });
             }
         });
     }
@@ -221,7 +224,7 @@ pub fn inspector(p: &InspectProps) -> Html {
             <button type="button" onclick={close} aria-label="Close the inspector" style="float:right">{"×"}</button>
             <h3 style="margin:0.2em 0">{"Inspector"}</h3>
             <ul class="inspect-details">
-                { for super::timeline_draw::describe(&p.trace, p.span.unwrap_or(0)).into_iter().map(|l| html! { <li>{l}</li> }) }
+                { for crate::ui::timeline::draw::describe(&p.trace, p.span.unwrap_or(0)).into_iter().map(|l| html! { <li>{l}</li> }) }
             </ul>
             if let Some(w) = found.wake { {wake_html(&p.trace, w)} }
             if let Some(k) = found.pick { {pick_html(&p.trace, k)} }

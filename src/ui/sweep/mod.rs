@@ -2,135 +2,36 @@
 //! second knob (a 2-D sweep drawn as a heatmap), replicas over seeds (a min-max band), a
 //! Pareto view of two metrics, and why a flat sweep is flat (`engine::knobs`).
 //!
-//! The plan itself lives on `state::Sweep` (cells row-major, replicas after the cells);
-//! this module turns a view (`share::url::SweepView`) into a plan and a plan's answers
-//! into figures. The points run on a pool of workers (`pool`).
+//! The plan and its figures are the pure `model` (`Sweep`, cells row-major, replicas after
+//! the cells; a view, `share::url::SweepView`, turned into a plan; a plan's answers into
+//! figures); this module draws them. The points run on a pool of workers (`worker::pool`).
 
-pub mod pool;
+pub mod model;
 
 use std::rc::Rc;
 
+use model::{cell_stats, cut_note, inert_note, pareto_front, sweepable, value, Sweep};
+
 use yew::prelude::*;
 
-use crate::engine::config::key_doc;
 use crate::engine::metrics::{self, Metrics};
-use crate::share::url::{SweepView, MAX_REPLICAS};
+use crate::share::url::SweepView;
 
-use super::controls::select_value;
-use super::format::num;
-use super::plots::{short, SweepPlot};
-use super::state::{plan_sweep_n, sweepable, Action, Sweep};
-use super::StateCtx;
-
-/// Points per axis of a 2-D sweep (8 x 8 = 64 runs).
-pub const GRID_POINTS: usize = 8;
-
-/// `sw` drawn as `view` says: a grid when `view.key2` names another sweepable key, and
-/// room for `view.replicas` seeds per cell.
-pub fn with_view(sw: Sweep, view: &SweepView) -> Sweep {
-    let key2 = view.key2.as_deref().and_then(key_doc).map(|d| d.key).filter(|k| sweepable(k) && *k != sw.key);
-    let mut sw = match key2 {
-        Some(k2) => {
-            let (Some(first), Some(second)) = (
-                plan_sweep_n(&sw.base, sw.key, sw.gen, Some(sw.unit.clone()), GRID_POINTS),
-                plan_sweep_n(&sw.base, k2, sw.gen, None, GRID_POINTS),
-            ) else {
-                return sw;
-            };
-            let mut g = first;
-            g.key2 = Some(k2);
-            g.values2 = second.values;
-            g.points = vec![None; g.values.len() * g.values2.len()];
-            g
-        }
-        None => sw,
-    };
-    let r = view.replicas.unwrap_or(1).clamp(1, MAX_REPLICAS) as usize;
-    sw.replicas = r;
-    sw.runs = vec![None; sw.points.len() * (r - 1)];
-    sw
-}
-
-/// A cell's figure over its replicas so far.
-pub use super::replicas::SeedStats as Spread;
-
-/// The figure `metric` of each cell (None until its first replica is in): mean, min, max
-/// over the replicas in. The order of the answers does not matter: each has its slot.
-pub fn cell_stats(sw: &Sweep, metric: &str) -> Vec<Option<Spread>> {
-    let cells = sw.points.len();
-    (0..cells)
-        .map(|i| {
-            sw.points[i].as_ref()?;
-            let vs = std::iter::once(&sw.points[i])
-                .chain((1..sw.replicas).map(|r| &sw.runs[(r - 1) * cells + i]))
-                .flatten()
-                .map(|m| value(m, metric));
-            super::replicas::spread(vs)
-        })
-        .collect()
-}
+use crate::ui::app::state::Action;
+use crate::ui::common::format::num;
+use crate::ui::explore::controls::select_value;
+use crate::ui::explore::plots::{short, SweepPlot};
+use crate::ui::StateCtx;
 
 /// The pinned A's `metric`, for the level drawn across the sweep plot: its full run's
 /// value, or the mean over its seeds once they are all in (`State::main_seeds`). None
 /// without a pin or before A's full run.
-pub fn pinned_level(s: &super::state::State, metric: &str) -> Option<f64> {
+pub fn pinned_level(s: &crate::ui::app::state::State, metric: &str) -> Option<f64> {
     let a = s.pin.as_ref()?.result.as_ref().filter(|r| !r.preview)?;
     match s.pin_reps().filter(|r| r.complete() && r.config == a.config) {
-        Some(reps) => super::replicas::stats(&a.metrics, reps, |m| value(m, metric)).map(|st| st.mean),
+        Some(reps) => crate::ui::explore::replicas::stats(&a.metrics, reps, |m| value(m, metric)).map(|st| st.mean),
         None => Some(value(&a.metrics, metric)),
     }
-}
-
-/// `metric` of `m` (an unknown name reads as the main result).
-pub fn value(m: &Metrics, metric: &str) -> f64 {
-    metrics::value(m, metric).unwrap_or(m.throughput)
-}
-
-/// Why the swept knob seems to do nothing: a rule over the current run's counters
-/// (`engine::knobs::why_inert`), else, once the sweep is done, the plain fact that every
-/// point gave the same counters.
-pub fn inert_note(sw: &Sweep, current: Option<&Metrics>) -> Option<String> {
-    if let Some(why) = current.and_then(|m| crate::engine::knobs::why_inert(sw.key, &sw.base, m)) {
-        return Some(format!("{} does nothing here: {why}.", sw.key));
-    }
-    let done: Vec<&Metrics> = sw.points.iter().flatten().map(|m| m.as_ref()).collect();
-    (sw.key2.is_none()
-        && done.len() == sw.points.len()
-        && done.len() > 1
-        && done.windows(2).all(|w| w[0].digest == w[1].digest))
-    .then(|| format!("{} does nothing here: every point of the sweep gave the same counters.", sw.key))
-}
-
-/// A note when points stopped at the sweep's event budget (`jobs::SWEEP_EVENT_BUDGET`):
-/// their figures are the first events', not the whole run's, so a curve of elapsed time or
-/// counts is not comparable with the main figures.
-pub fn cut_note(sw: &Sweep) -> Option<String> {
-    let done: Vec<&Metrics> = sw.points.iter().chain(&sw.runs).flatten().map(|m| m.as_ref()).collect();
-    let cut = done.iter().filter(|m| m.stop_reason == Some(metrics::StopReason::EventBudget)).count();
-    (cut > 0).then(|| {
-        format!(
-            "{cut} of {} points stopped at the sweep's budget of {} events: they show the first events' figures, not the whole run's (the metrics above are the whole run's).",
-            done.len(),
-            super::format::count(super::jobs::SWEEP_EVENT_BUDGET)
-        )
-    })
-}
-
-/// The indexes of the cells on the Pareto front of (x, y): no other cell is at least as
-/// good on both and better on one. `hx`/`hy`: whether higher is better on each axis.
-pub fn pareto_front(points: &[(f64, f64)], hx: bool, hy: bool) -> Vec<usize> {
-    let better = |a: f64, b: f64, higher: bool| if higher { a > b } else { a < b };
-    let at_least = |a: f64, b: f64, higher: bool| a == b || better(a, b, higher);
-    let mut front: Vec<usize> = (0..points.len())
-        .filter(|&i| {
-            let (x, y) = points[i];
-            !points
-                .iter()
-                .any(|&(ox, oy)| at_least(ox, x, hx) && at_least(oy, y, hy) && (better(ox, x, hx) || better(oy, y, hy)))
-        })
-        .collect();
-    front.sort_by(|&a, &b| points[a].0.total_cmp(&points[b].0).then(a.cmp(&b)));
-    front
 }
 
 /// A metric's label for a picker: `p99 wakeup latency`, `C6 residency`.
@@ -333,9 +234,9 @@ pub fn pareto_plot(props: &ParetoProps) -> Html {
     let hy = metrics::higher_is_better(&props.y, sample).unwrap_or(false);
     let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.1, p.2)).collect();
     let front = pareto_front(&xy, hx, hy);
-    let (x0, x1) = super::plots::y_range_fit(&xy.iter().map(|p| p.0).collect::<Vec<_>>());
-    let (y0, y1) = super::plots::y_range_fit(&xy.iter().map(|p| p.1).collect::<Vec<_>>());
-    let frame = super::plots::Frame { x0, x1, xlog: false, y0, y1 };
+    let (x0, x1) = crate::ui::explore::plots::y_range_fit(&xy.iter().map(|p| p.0).collect::<Vec<_>>());
+    let (y0, y1) = crate::ui::explore::plots::y_range_fit(&xy.iter().map(|p| p.1).collect::<Vec<_>>());
+    let frame = crate::ui::explore::plots::Frame { x0, x1, xlog: false, y0, y1 };
     let (xl, xu) = metrics::label_unit(&props.x, sample);
     let (yl, yu) = metrics::label_unit(&props.y, sample);
     let line: String = front
@@ -359,12 +260,12 @@ pub fn pareto_plot(props: &ParetoProps) -> Html {
         <figure class="plot pareto" data-x={props.x.clone()} data-y={props.y.clone()}>
             <figcaption><span>{format!("Pareto view: {yl} against {xl} ({} on the front)", front.len())}</span></figcaption>
             <svg viewBox="0 0 560 250" role="img" aria-label={format!("{yl} against {xl}")}>
-                { super::plots::axes(&frame, &format!("{yl} ({yu})"), &format!("{xl} ({xu})")) }
-                <path class="front" d={line} fill="none" stroke={super::palette::SERIES_A} stroke-width="1.5" />
+                { crate::ui::explore::plots::axes(&frame, &format!("{yl} ({yu})"), &format!("{xl} ({xu})")) }
+                <path class="front" d={line} fill="none" stroke={crate::ui::common::palette::SERIES_A} stroke-width="1.5" />
                 { for (0..pts.len()).map(|k| {
                     let on = front.contains(&k);
                     html! { <circle class={classes!(on.then_some("front"))} cx={frame.x(xy[k].0).to_string()} cy={frame.y(xy[k].1).to_string()}
-                        r={if on { "4" } else { "3" }} fill={if on { super::palette::SERIES_A } else { super::palette::SERIES_B }}>
+                        r={if on { "4" } else { "3" }} fill={if on { crate::ui::common::palette::SERIES_A } else { crate::ui::common::palette::SERIES_B }}>
                         <title>{format!("{}: {} {}, {} {}", label(k), num(xy[k].0), xu, num(xy[k].1), yu)}</title></circle> }
                 }) }
             </svg>
@@ -375,7 +276,8 @@ pub fn pareto_plot(props: &ParetoProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::state::{plan_sweep, State};
+    use crate::ui::app::state::State;
+    use crate::ui::sweep::model::*;
 
     fn m(throughput: f64, p99: f64) -> Rc<Metrics> {
         let mut m = Metrics { throughput, ..Default::default() };

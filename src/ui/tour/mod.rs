@@ -106,9 +106,13 @@ impl Step {
     pub fn right_answer(&self) -> String {
         match (self.number, self.answer) {
             (Some(n), _) if n.tolerance > 0.0 => {
-                format!("{} (± {})", super::format::num(n.value), super::format::num(n.tolerance))
+                format!(
+                    "{} (± {})",
+                    crate::ui::common::format::num(n.value),
+                    crate::ui::common::format::num(n.tolerance)
+                )
             }
-            (Some(n), _) => super::format::num(n.value),
+            (Some(n), _) => crate::ui::common::format::num(n.value),
             (None, Some(i)) => self.choices.get(i).cloned().unwrap_or_default(),
             (None, None) => String::new(),
         }
@@ -182,8 +186,8 @@ pub fn parse(text: &str) -> Result<Tour, TourError> {
                 });
             }
         }
-        if !super::format::METRICS.iter().any(|m| m.key == st.metric) {
-            let known: Vec<&str> = super::format::METRICS.iter().map(|m| m.key).collect();
+        if !crate::ui::common::format::METRICS.iter().any(|m| m.key == st.metric) {
+            let known: Vec<&str> = crate::ui::common::format::METRICS.iter().map(|m| m.key).collect();
             return Err(TourError {
                 line: at("\"metric\""),
                 message: format!("step {n}: unknown metric '{}' (known: {})", st.metric, known.join(", ")),

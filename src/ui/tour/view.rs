@@ -4,9 +4,9 @@
 
 use yew::prelude::*;
 
-use super::super::format::{metric_display, metric_label, METRICS};
-use super::super::state::{Action, State};
-use super::super::StateCtx;
+use crate::ui::app::state::{Action, State};
+use crate::ui::common::format::{metric_display, metric_label, METRICS};
+use crate::ui::StateCtx;
 
 /// Renders `text` with `backticked` spans as `<code>`.
 fn with_code(text: &str) -> Html {
@@ -129,7 +129,7 @@ pub fn tour_offer() -> Html {
     if ctx.tour.is_some() {
         return html! {};
     }
-    let Some(t) = super::for_preset(&ctx.preset) else { return html! {} };
+    let Some(t) = crate::ui::tour::for_preset(&ctx.preset) else { return html! {} };
     let onclick = {
         let (ctx, name) = (ctx.clone(), t.name.clone());
         Callback::from(move |_: MouseEvent| ctx.dispatch(Action::Tour(Some((name.clone(), 1)))))

@@ -2,7 +2,7 @@
 //! trace in chunks with progress, tell its format by content, and replay it under a config.
 //!
 //! A file arrives as a source of byte chunks (`execute`): in the worker it is the `File`
-//! read piece by piece (`FileReaderSync` over `Blob.slice`, see `worker_io`), natively and
+//! read piece by piece (`FileReaderSync` over `Blob.slice`, see `worker::trace_io`), natively and
 //! on the main thread a string cut into `CHUNK_BYTES` pieces. Between chunks a
 //! `Response::TraceProgress` goes out (bytes read of the file's size), so the page shows a
 //! progress bar and the main thread does no parsing at all. The format is told from the
@@ -17,16 +17,15 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::engine::config::Config;
 use crate::engine::trace::Trace;
-use crate::share::ftrace::{self, model::Reader, replay::Diff, Model, Stats};
+use crate::share::ftrace::{self, model::Reader, Model};
 use crate::share::perfetto_import;
-use crate::ui::jobs::{Request, Response};
+use crate::ui::worker::protocol::Request;
+use crate::ui::worker::protocol::Response;
 
 /// At most this many spans + instants of a recording (or a replay) travel to the page: half
-/// the live runs' `jobs::LIVE_TRACE_ITEMS`. A 48 MB trace cut at 200,000 items still cost the
+/// the live runs' `protocol::LIVE_TRACE_ITEMS`. A 48 MB trace cut at 200,000 items still cost the
 /// main thread one task of 54-68 ms on its arrival (unpack, index, first frame; e2e
 /// `traces.test.mjs` on a shared 2-core machine); at 100,000 none was over 50 ms. The table
 /// and the diff always cover the whole file.
@@ -95,34 +94,8 @@ pub fn refusal(format: Format) -> Option<String> {
     }
 }
 
-/// A recorded trace read: its statistics (`trace stats`), drawn as the timeline's `Trace`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Opened {
-    pub format: String,
-    pub bytes: u64,
-    pub stats: Stats,
-    pub cpus: u32,
-    /// Wakeup edges in the recording, and how many the replay follows as dependencies.
-    pub wakes: u64,
-    /// The recording on the engine's timeline (`ftrace::export::to_trace`); its task i is
-    /// `stats.tasks[i]`.
-    pub trace: Trace,
-    /// The timeline stops here (ns from the trace's start): `TRACE_ITEMS` reached.
-    pub cut: Option<u64>,
-}
-
-/// A replay under a config, against the recording (`ftrace::replay_and_diff`, as `trace diff`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Replayed {
-    pub diff: Diff,
-    /// The simulated run's trace, task i the replay of recorded task i.
-    pub trace: Trace,
-    /// The timeline stops here (ns): `TRACE_ITEMS` reached.
-    pub cut: Option<u64>,
-    /// The config the replay ran (the page's, with the trace's CPU count and time limit).
-    pub config: Config,
-    pub events: u64,
-}
+// The answers' types are the protocol's (`Response::TraceOpened`/`TraceReplayed` carry them).
+pub use crate::ui::worker::protocol::{Opened, Replayed};
 
 thread_local! {
     /// The last model read, by file key.
@@ -320,7 +293,7 @@ fn timeline_of(m: &Model) -> Timeline {
 
 /// Puts spans in (start, end) order and instants in time order, here in the worker (an
 /// import's export lists spans task by task): the page's timeline then finds each lane in
-/// order (`timeline_draw::IndexBuilder` sorts only a lane that is not), and needs no sort
+/// order (`timeline::draw::IndexBuilder` sorts only a lane that is not), and needs no sort
 /// of its own, which would be one more long loop in the page's unoptimised first run.
 pub fn in_order(t: &mut Trace) {
     t.spans.sort_by_key(|s| (s.start, s.end));
@@ -417,7 +390,7 @@ pub fn replay(m: &Model, base: &Config) -> Result<Replayed, String> {
 }
 
 /// The worker's handler for a trace request whose file travels beside it: JSON request in,
-/// the file as `next`; JSON response and packed trace items out (`jobs::respond`).
+/// the file as `next`; JSON response and packed trace items out (`packing::respond`).
 pub fn handle_with_file(
     text: &str,
     next: &mut dyn FnMut() -> Option<Vec<u8>>,
@@ -425,10 +398,10 @@ pub fn handle_with_file(
     progress: &mut dyn FnMut(String),
 ) -> (String, Vec<u8>) {
     let mut resp = match serde_json::from_str::<Request>(text) {
-        Ok(req) => execute(&req, next, total, &mut |p| progress(crate::ui::jobs::to_text(&p))),
+        Ok(req) => execute(&req, next, total, &mut |p| progress(crate::ui::worker::protocol::to_text(&p))),
         Err(e) => Response::Garbled { error: e.to_string() },
     };
-    crate::ui::jobs::respond(&mut resp)
+    crate::ui::worker::packing::respond(&mut resp)
 }
 
 #[cfg(test)]
@@ -531,19 +504,19 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
     #[test]
     fn open_then_replay_uses_the_cached_model_and_errors_keep_their_line() {
         let open = Request::TraceOpen { id: 1, key: "k".into(), text: TEXT.into() };
-        let Response::TraceOpened { result: Ok(o), .. } = crate::ui::jobs::execute(&open) else { panic!() };
+        let Response::TraceOpened { result: Ok(o), .. } = crate::ui::worker::execute::execute(&open) else { panic!() };
         assert_eq!((o.cpus, o.stats.tasks.len()), (2, 2));
         assert_eq!(o.trace.tasks.len(), 2);
         // The replay finds the model without the text.
         let rep = Request::TraceReplay { id: 2, key: "k".into(), config: Config::default(), text: String::new() };
-        let Response::TraceReplayed { result: Ok(r), .. } = crate::ui::jobs::execute(&rep) else { panic!() };
+        let Response::TraceReplayed { result: Ok(r), .. } = crate::ui::worker::execute::execute(&rep) else { panic!() };
         assert_eq!(r.diff.tasks.len(), 2);
         assert_eq!(r.config.cores, 2);
         let bad = Request::TraceOpen { id: 3, key: "x".into(), text: "hello\nworld\n".into() };
-        let Response::TraceOpened { result: Err(e), .. } = crate::ui::jobs::execute(&bad) else { panic!() };
+        let Response::TraceOpened { result: Err(e), .. } = crate::ui::worker::execute::execute(&bad) else { panic!() };
         assert!(e.contains("line 1: expected"), "{e}");
         let dat = Request::TraceOpen { id: 4, key: "d".into(), text: "\x17\x08\x44tracing6".into() };
-        let Response::TraceOpened { result: Err(e), .. } = crate::ui::jobs::execute(&dat) else { panic!() };
+        let Response::TraceOpened { result: Err(e), .. } = crate::ui::worker::execute::execute(&dat) else { panic!() };
         assert!(e.contains("trace-cmd report"), "{e}");
     }
 
@@ -571,9 +544,10 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
     #[test]
     fn an_opened_trace_crosses_the_wire_with_its_items_packed() {
         let open = Request::TraceOpen { id: 1, key: "w".into(), text: TEXT.into() };
-        let (json, packed) = crate::ui::jobs::handle_text(&crate::ui::jobs::to_text(&open));
+        let (json, packed) = crate::ui::worker::execute::handle_text(&crate::ui::worker::protocol::to_text(&open));
         assert!(!packed.is_empty());
-        let Response::TraceOpened { result: Ok(o), .. } = crate::ui::jobs::parse_message(&json, &packed) else {
+        let Response::TraceOpened { result: Ok(o), .. } = crate::ui::worker::packing::parse_message(&json, &packed)
+        else {
             panic!("{json}")
         };
         assert!(!o.trace.spans.is_empty());

@@ -6,7 +6,7 @@
 //! Parts: `job` (the worker's side: chunked reading with progress, format detection, the
 //! replay; pure, tested natively), `table` (the sortable per-task and diff tables), `web`
 //! (wasm: the page's trace worker, a second instance of the simulation worker bin, so a long
-//! parse never holds up the live runs and Cancel terminates only it), `worker_io` (wasm, in
+//! parse never holds up the live runs and Cancel terminates only it), `worker::trace_io` (wasm, in
 //! the worker: the `File` read in chunks with `FileReaderSync`). The file's bytes never pass
 //! through the main thread: the page posts the `File` object, the worker reads it.
 //!
@@ -19,8 +19,6 @@ pub mod job;
 pub mod table;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-#[cfg(target_arch = "wasm32")]
-pub mod worker_io;
 
 use std::rc::Rc;
 
@@ -28,7 +26,7 @@ use yew::prelude::*;
 
 use crate::engine::trace::Trace;
 use crate::share::ftrace::TaskStat;
-use crate::ui::format;
+use crate::ui::common::format;
 use crate::ui::timeline::{Timeline, ViewLink};
 use crate::ui::StateCtx;
 use job::{Opened, Replayed};
@@ -75,8 +73,6 @@ pub struct TraceState {
     pub sort: (Col, bool),
     pub diff_sort: (Col, bool),
     pub highlight: Option<usize>,
-    /// Why traces are read on the page (the trace worker could not start), once known.
-    pub on_page: Option<String>,
 }
 
 impl Default for TraceState {
@@ -90,7 +86,6 @@ impl Default for TraceState {
             sort: (Col::Runtime, true),
             diff_sort: (Col::Runtime, true),
             highlight: None,
-            on_page: None,
         }
     }
 }
@@ -120,8 +115,9 @@ pub enum TAction {
         result: Result<Replayed, String>,
     },
     Cancel,
-    /// The trace worker could not start (why): the page reads traces itself.
-    OnPage(String),
+    /// The trace worker could not start: what the panel says (`protocol::WorkerDown`). The
+    /// file is not read (the page never reads one itself); the rest is unchanged.
+    WorkerDown(String),
     /// A file refused before any reading (too large, unreadable, the worker failed).
     Fail(String),
     Sort(Col),
@@ -203,7 +199,10 @@ impl TraceState {
                     }
                 }
             }
-            TAction::OnPage(why) => self.on_page = Some(why),
+            TAction::WorkerDown(text) => {
+                self.reading = None;
+                self.error = Some(text);
+            }
             TAction::Fail(e) => {
                 self.reading = None;
                 self.error = Some(e);
@@ -251,7 +250,7 @@ thread_local! {
 }
 
 /// Whether a file dropped on the page is a trace for this panel (then it is taken): any
-/// file but JSON (rt-app and tours, `share_ui`), and JSON whose name says it is a Perfetto
+/// file but JSON (rt-app and tours, `ui::share`), and JSON whose name says it is a Perfetto
 /// export (`.perfetto.json`, `trace` in the name). The content decides in the worker.
 #[cfg(target_arch = "wasm32")]
 pub fn claim_drop(file: &web_sys::File) -> bool {
@@ -363,9 +362,9 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
     let copy_link = {
         let (ctx, copied) = (ctx.clone(), copied.clone());
         Callback::from(move |_: MouseEvent| {
-            let url = format!("{}?{}", super::share_ui::page_address(), ctx.query());
+            let url = format!("{}?{}", crate::ui::common::browser::page_address(), ctx.query());
             let copied = copied.clone();
-            super::share_ui::copy_text(&url, Callback::from(move |ok| copied.set(Some(ok))));
+            crate::ui::common::browser::copy_text(&url, Callback::from(move |ok| copied.set(Some(ok))));
         })
     };
 
@@ -474,11 +473,6 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
                 </label>
                 <span class="note">{"trace-cmd report, trace_pipe or perf script text of sched events (or drop the file on the page)"}</span>
             </div>
-            if let Some(why) = &st.on_page {
-                <p class="note trace-on-page" role="status">{format!(
-                    "Traces are read on this page, a chunk at a time: the trace worker could not start ({why})."
-                )}</p>
-            }
             { for reading }
             if let Some(e) = &st.error { <p class="err trace-error-msg" role="alert">{e.clone()}</p> }
             if let Some(l) = loaded { {l} } else if st.reading.is_none() {
@@ -495,7 +489,9 @@ fn replay_busy(st: &TraceState) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::jobs::{execute, Request, Response};
+    use crate::ui::worker::execute::execute;
+    use crate::ui::worker::protocol::Request;
+    use crate::ui::worker::protocol::Response;
 
     const TEXT: &str = "\
 a-1 [000] 1.000000: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120

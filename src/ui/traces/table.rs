@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::share::ftrace::replay::{Diff, DiffRow, Pair};
 use crate::share::ftrace::TaskStat;
-use crate::ui::format;
+use crate::ui::common::format;
 
 /// At most this many rows are drawn (a system-wide trace has thousands of tasks).
 pub const MAX_ROWS: usize = 300;

@@ -8,16 +8,26 @@
 //! key, resize, new trace) asks for one frame; playback keeps asking while it plays. The
 //! frame handle lives in the component's state, so unmounting cancels it (no `.forget()`).
 //! A large new trace takes a few frames to arrive (`Arrival`): on a new canvas one for the
-//! page's layout, then its index built a slice a frame (`timeline_draw::IndexBuilder`), one
+//! page's layout, then its index built a slice a frame (`timeline::draw::IndexBuilder`), one
 //! to take it in, then the first draw; a small one still arrives and is drawn in one frame.
 //! Each step is named for the browser's performance tools (`marks`), and the trace shown
 //! until then stays with its own index.
-//! Everything drawn comes from `timeline_draw` as a display list in device pixels; the 2D
+//! Everything drawn comes from `draw` as a display list in device pixels; the 2D
 //! context is cached and the canvas is sized to `devicePixelRatio` for crisp lines.
 //!
 //! Export: [`render_png_data_url`] draws a trace (or a window of it) onto an off-screen
 //! canvas and returns a `data:image/png;base64,...` URL; the "Save PNG" button uses it for
 //! the current view. [`canvas_png_data_url`] snapshots any canvas as is.
+//!
+//! Over 800 lines (about 1,350): the component still holds its frame loop, pointer and key
+//! handling, the arrival of a large trace and `ViewLink`; issue 28 asks for a component under
+//! 200 lines with canvas, window and hit testing in their own files, not done yet.
+
+pub mod counters;
+pub mod draw;
+pub mod nav;
+pub mod runqueue;
+pub mod window;
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -32,10 +42,9 @@ use web_sys::{
 };
 use yew::prelude::*;
 
-use super::timeline_draw::{self as draw, Align, Layout, Scene, TraceIndex, View};
-use super::timeline_nav as nav;
 use crate::engine::time::Ns;
 use crate::engine::trace::{Overhead, Trace};
+use draw::{Align, Layout, Scene, TraceIndex, View};
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -43,14 +52,14 @@ pub struct TimelineProps {
     /// Names the run (e.g. the policy) in the canvas's aria-label and the PNG file name.
     #[prop_or_default]
     pub label: AttrValue,
-    /// The trace is a preview's (`jobs::PREVIEW_TRACE_ITEMS`); `partial`: so are its figures
+    /// The trace is a preview's (`protocol::PREVIEW_TRACE_ITEMS`); `partial`: so are its figures
     /// (cut by the preview's event budget). The note under a cut trace says so.
     #[prop_or_default]
     pub preview: bool,
     #[prop_or_default]
     pub partial: bool,
     /// Called with a `from` (ns) when the view leaves the recorded stretch of a cut trace
-    /// (`trace_window::wanted`): the page records that stretch again. None: nothing to load.
+    /// (`window::wanted`): the page records that stretch again. None: nothing to load.
     #[prop_or_default]
     pub on_window: Option<Callback<Ns>>,
     /// The trace is such a stretch: keep the view when it arrives (do not fit it).
@@ -171,7 +180,7 @@ struct Inner {
     minimap: Option<nav::Minimap>,
     mini_seen: Option<(View, u32, bool)>,
     /// The optional counter tracks under the lanes (`timeline_counters`).
-    counters: super::timeline_counters::Counters,
+    counters: crate::ui::timeline::counters::Counters,
     /// A trace given but not shown yet (trace, label, keep_view): `frame` takes it in over
     /// a few frames (`Arrival`), so a 100,000-item trace makes no long task.
     pending: Option<(Rc<Trace>, String, bool)>,
@@ -260,11 +269,11 @@ impl Inner {
     /// Shows `trace` with its `index` (uncollapsed: `collapse` is applied here).
     fn adopt(&mut self, trace: Rc<Trace>, index: TraceIndex, label: String, keep_view: bool) {
         self.index = if self.collapse { index.collapse_idle() } else { index };
-        let (from, to) = super::trace_window::recorded(&trace);
+        let (from, to) = crate::ui::timeline::window::recorded(&trace);
         // Fit shows what was recorded; a cut trace whose other stretches can be loaded lets
         // the view reach the whole run.
         self.fit_view = View { t0: from as f64, t1: to.max(from + 1) as f64 }.clamp(self.index.end);
-        if self.on_window.is_some() && super::trace_window::is_partial(&trace) {
+        if self.on_window.is_some() && crate::ui::timeline::window::is_partial(&trace) {
             self.index.end = self.index.end.max(trace.end);
         }
         if keep_view {
@@ -310,8 +319,8 @@ impl Inner {
     /// Steps a new trace's arrival on as far as `INDEX_SLICE_MS` allows; false once it is
     /// ready to draw in this frame (a small trace: all in one frame, as before `Arrival`).
     fn arrive(&mut self) -> bool {
-        let t0 = super::marks::now();
-        let over = || super::marks::now() - t0 >= INDEX_SLICE_MS;
+        let t0 = crate::ui::common::marks::now();
+        let over = || crate::ui::common::marks::now() - t0 >= INDEX_SLICE_MS;
         loop {
             match std::mem::take(&mut self.arrival) {
                 Arrival::Came => {
@@ -320,7 +329,7 @@ impl Inner {
                 }
                 Arrival::Indexing(mut b) => {
                     let Some((trace, _, _)) = &self.pending else { return false };
-                    let t = super::marks::now();
+                    let t = crate::ui::common::marks::now();
                     let done = loop {
                         if b.step(trace, INDEX_PIECE) {
                             break true;
@@ -330,13 +339,13 @@ impl Inner {
                         }
                     };
                     self.arrival = if done { Arrival::Indexed(b.finish(trace)) } else { Arrival::Indexing(b) };
-                    super::marks::measure("schedscope timeline: index", t);
+                    crate::ui::common::marks::measure("schedscope timeline: index", t);
                     if !done || over() {
                         return true;
                     }
                 }
                 Arrival::Indexed(index) => {
-                    let t = super::marks::now();
+                    let t = crate::ui::common::marks::now();
                     if let Some((trace, label, keep_view)) = self.pending.take() {
                         self.adopt(trace, index, label, keep_view);
                     }
@@ -345,7 +354,7 @@ impl Inner {
                     if self.scratch.is_none() {
                         self.scratch = Scratch::new();
                     }
-                    super::marks::measure("schedscope timeline: adopt", t);
+                    crate::ui::common::marks::measure("schedscope timeline: adopt", t);
                     self.arrival = Arrival::Ready;
                     return over();
                 }
@@ -454,7 +463,9 @@ impl Inner {
         self.paint_minimap(&layout);
         self.counters.draw(&self.trace, &self.view, &layout, |c, sc| paint(c, sc, None));
         if self.on_window.is_some() {
-            if let Some(from) = super::trace_window::wanted(&self.trace, self.view.t0, self.view.t1, &self.asked) {
+            if let Some(from) =
+                crate::ui::timeline::window::wanted(&self.trace, self.view.t0, self.view.t1, &self.asked)
+            {
                 self.asked.push(from);
                 self.window_ask = Some(from);
             }
@@ -485,7 +496,7 @@ impl Inner {
         let (x0, pw) = (layout.gutter, layout.plot_w() as f64);
         let rows = m.rows.len().max(1);
         let row_h = (h - 2.0) / rows as f64;
-        ctx.set_fill_style_str(super::palette::SERIES_B);
+        ctx.set_fill_style_str(crate::ui::common::palette::SERIES_B);
         for (r, row) in m.rows.iter().enumerate() {
             let cw = pw / row.len().max(1) as f64;
             for (c, share) in row.iter().enumerate().filter(|(_, s)| **s > 0.0) {
@@ -496,8 +507,8 @@ impl Inner {
         ctx.set_global_alpha(1.0);
         // What the trace does not hold (a cut live trace of a long run) is said, not left blank.
         let mut note_at = None;
-        if super::trace_window::is_partial(&self.trace) {
-            let (from, to) = super::trace_window::recorded(&self.trace);
+        if crate::ui::timeline::window::is_partial(&self.trace) {
+            let (from, to) = crate::ui::timeline::window::recorded(&self.trace);
             let e = m.end.max(1) as f64;
             let (r0, r1) = (x0 + (from as f64 / e).clamp(0.0, 1.0) * pw, x0 + (to as f64 / e).clamp(0.0, 1.0) * pw);
             ctx.set_fill_style_str(if dark { "rgba(255,255,255,0.06)" } else { "rgba(0,0,0,0.06)" });
@@ -594,11 +605,11 @@ fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
     sync_link(cell);
     let (ended, playing, stopped, ask) = {
         let mut st = cell.borrow_mut();
-        let t0 = super::marks::now();
+        let t0 = crate::ui::common::marks::now();
         let ended = st.render(now);
         if matches!(st.arrival, Arrival::Ready) {
             st.arrival = Arrival::Shown;
-            super::marks::measure("schedscope timeline: first frame", t0);
+            crate::ui::common::marks::measure("schedscope timeline: first frame", t0);
         }
         let ask = st.window_ask.take().and_then(|from| st.on_window.clone().map(|cb| (cb, from)));
         (ended, st.playing, st.stopped.clone(), ask)
@@ -831,8 +842,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
     }
     let on_counters = {
         let (inner, on) = (inner.clone(), counters_on.clone());
-        Callback::from(move |e: super::timeline_counters::Edit| {
-            if let super::timeline_counters::Edit::On(v) = e {
+        Callback::from(move |e: crate::ui::timeline::counters::Edit| {
+            if let crate::ui::timeline::counters::Edit::On(v) = e {
                 on.set(v);
             }
             inner.borrow_mut().counters.edit(e);
@@ -1142,7 +1153,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     let dir = if k == "[" { -1 } else { 1 };
                     let cur = if k == "Enter" { None } else { *selected };
                     let t = (st.view.t0 + st.view.t1) / 2.0;
-                    if let Some(i) = super::inspect::find::step(&st.trace, &st.index.spans, cur, dir, t) {
+                    if let Some(i) = crate::ui::inspect::find::step(&st.trace, &st.index.spans, cur, dir, t) {
                         selected.set(Some(i));
                     }
                 }
@@ -1228,7 +1239,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </select>
                 </label>
                 <button type="button" onclick={save_png} title="Download the current view as a PNG image">{"Save PNG"}</button>
-                { super::timeline_counters::toggle(*counters_on, on_counters.clone()) }
+                { crate::ui::timeline::counters::toggle(*counters_on, on_counters.clone()) }
                 if idle_cores >= 2 {
                     <button type="button" class="idle-lanes" onclick={toggle_idle} aria-pressed={(!*collapse).to_string()}
                         title="CPUs on which no task ran: one lane, or a lane each">
@@ -1247,8 +1258,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     style={format!("display:block;width:100%;height:{MINIMAP_CSS_H}px;touch-action:none;cursor:pointer;margin-top:2px")}
                     onpointerdown={on_mini.clone()} onpointermove={on_mini}></canvas>
             </div>
-            <super::timeline_counters::CounterLanes trace={props.trace.clone()} on={*counters_on} node={counters_ref} on_edit={on_counters} />
-            <super::inspect::Inspector trace={props.trace.clone()} span={*selected}
+            <crate::ui::timeline::counters::CounterLanes trace={props.trace.clone()} on={*counters_on} node={counters_ref} on_edit={on_counters} />
+            <crate::ui::inspect::Inspector trace={props.trace.clone()} span={*selected}
                 on_close={{ let selected = selected.clone(); Callback::from(move |_| selected.set(None)) }} />
             if trace.spans.is_empty() {
                 <p class="timeline-note">{"This run recorded no timeline spans (tracing off, or a window outside the run)."}</p>
@@ -1258,9 +1269,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     if props.preview {
                         format!(
                             "The timeline shows the first {} of {}: a preview keeps at most {} spans and marks. {}",
-                            super::format::duration(draw::recorded_end(trace)),
-                            super::format::duration(trace.end),
-                            super::format::count(super::jobs::PREVIEW_TRACE_ITEMS as u64),
+                            crate::ui::common::format::duration(draw::recorded_end(trace)),
+                            crate::ui::common::format::duration(trace.end),
+                            crate::ui::common::format::count(crate::ui::worker::protocol::PREVIEW_TRACE_ITEMS as u64),
                             if props.partial {
                                 "The preview itself stops early; the full run follows."
                             } else {
@@ -1268,16 +1279,16 @@ pub fn timeline(props: &TimelineProps) -> Html {
                             },
                         )
                     } else {
-                        let (from, to) = super::trace_window::recorded(trace);
+                        let (from, to) = crate::ui::timeline::window::recorded(trace);
                         format!(
                             "The timeline shows {} of {}: the live trace keeps at most {} spans and marks. The figures cover the whole run.{}",
                             if from == 0 {
-                                format!("the first {}", super::format::duration(to))
+                                format!("the first {}", crate::ui::common::format::duration(to))
                             } else {
-                                format!("{} to {}", super::format::duration(from), super::format::duration(to))
+                                format!("{} to {}", crate::ui::common::format::duration(from), crate::ui::common::format::duration(to))
                             },
-                            super::format::duration(trace.end),
-                            super::format::count(super::jobs::LIVE_TRACE_ITEMS as u64),
+                            crate::ui::common::format::duration(trace.end),
+                            crate::ui::common::format::count(crate::ui::worker::protocol::LIVE_TRACE_ITEMS as u64),
                             if props.on_window.is_some() {
                                 " Zoom in and pan past the recorded stretch to record that part of the run instead (the run is simulated again, to the same figures)."
                             } else {
@@ -1289,8 +1300,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
             } else if trace.start > 0 {
                 <p class="timeline-note">{format!(
                     "The timeline shows {} to the end ({}): pan back before it to record that part again.",
-                    super::format::duration(trace.start),
-                    super::format::duration(trace.end),
+                    crate::ui::common::format::duration(trace.start),
+                    crate::ui::common::format::duration(trace.end),
                 )}</p>
             }
             if props.window_loading {
@@ -1335,5 +1346,5 @@ fn inspect_tap(st: &Inner, down: (f64, f64), up: (f64, f64)) -> Option<usize> {
 
 /// Whether the page is in dark colours (`prefers-color-scheme`, as the stylesheet decides).
 fn prefers_dark() -> bool {
-    super::media_matches("(prefers-color-scheme: dark)")
+    crate::ui::media_matches("(prefers-color-scheme: dark)")
 }

@@ -11,13 +11,13 @@ use crate::engine::config::Config;
 use crate::engine::metrics::{Metrics, StopReason};
 use crate::engine::presets::preset;
 
-use super::format::{
+use crate::ui::app::state::{Action, RunView, Seeds};
+use crate::ui::common::format::{
     better_way, delta_percent, delta_text, metric_display, metric_label, metric_unit, metric_value, num,
     stop_reason_text, time_scale, verdict, METRICS,
 };
-use super::jobs::SeedTable;
-use super::state::{Action, RunView, Seeds};
-use super::StateCtx;
+use crate::ui::worker::protocol::SeedTable;
+use crate::ui::StateCtx;
 
 #[derive(Properties, PartialEq)]
 pub struct MetricsPanelProps {
@@ -72,7 +72,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
             if props.result.as_ref().is_some_and(|r| r.preview && r.figures_partial()) {
                 <p class="note" data-metric="stop_reason">{format!(
                     "Preview: these figures cover the first {} events; {}",
-                    super::format::count(super::jobs::PREVIEW_EVENT_BUDGET),
+                    crate::ui::common::format::count(crate::ui::worker::protocol::PREVIEW_EVENT_BUDGET),
                     if props.cancelled { "the full run was cancelled (Run in full above)." } else { "the whole run follows." }
                 )}</p>
             } else if no_events {
@@ -92,14 +92,14 @@ fn seeds_line(ctx: &StateCtx, result: Option<&Rc<RunView>>) -> Html {
     let on_pick = {
         let ctx = ctx.clone();
         Callback::from(move |e: Event| {
-            let v = super::controls::select_value(&e);
+            let v = crate::ui::explore::controls::select_value(&e);
             ctx.dispatch(Action::MainSeeds(v.parse().unwrap_or(1)));
         })
     };
     let d = &METRICS[0];
     // Only a full run of the config the further seeds belong to is their replica 0.
     let reps = ctx.shown_reps().filter(|r| result.is_some_and(|res| res.gen == r.owner && !res.preview));
-    let stats = reps.zip(result).and_then(|(reps, res)| super::replicas::stats(&res.metrics, reps, d.get));
+    let stats = reps.zip(result).and_then(|(reps, res)| crate::ui::explore::replicas::stats(&res.metrics, reps, d.get));
     let m = result.map(|r| &r.metrics);
     let summary = match (stats, reps, m) {
         (Some(st), Some(reps), Some(m)) => {
@@ -124,7 +124,7 @@ fn seeds_line(ctx: &StateCtx, result: Option<&Rc<RunView>>) -> Html {
         <p class="seeds-line" data-metric="throughput_seeds">
             <label>{"Result over "}
                 <select name="main_seeds" onchange={on_pick} aria-label="Seeds the main figures average">
-                    { for super::replicas::CHOICES.iter().map(|c| html! {
+                    { for crate::ui::explore::replicas::CHOICES.iter().map(|c| html! {
                         <option value={c.to_string()} selected={*c == n}>{if *c == 1 { "one seed".to_string() } else { format!("{c} seeds") }}</option>
                     }) }
                 </select>
@@ -201,8 +201,9 @@ pub fn compare_table(props: &CompareProps) -> Html {
         }
         _ => None,
     };
-    let seeds_in =
-        |r: &Option<Rc<super::replicas::Reps>>| r.as_ref().map_or(1, |r| 1 + r.runs.iter().flatten().count());
+    let seeds_in = |r: &Option<Rc<crate::ui::explore::replicas::Reps>>| {
+        r.as_ref().map_or(1, |r| 1 + r.runs.iter().flatten().count())
+    };
     let seeds_note = if seeds <= 1 || partial {
         None
     } else if means.is_some() {
@@ -224,7 +225,7 @@ pub fn compare_table(props: &CompareProps) -> Html {
             if let Some((who, runs)) = preview_note {
                 <p class="note">{format!(
                     "{who} of the first {} events, not final figures; the change column waits for the full {runs}.",
-                    super::format::count(super::jobs::PREVIEW_EVENT_BUDGET),
+                    crate::ui::common::format::count(crate::ui::worker::protocol::PREVIEW_EVENT_BUDGET),
                 )}</p>
             }
             if let Some(n) = seeds_note { <p class="note seeds-note">{n}</p> }
@@ -234,14 +235,14 @@ pub fn compare_table(props: &CompareProps) -> Html {
                 <tbody>
                 { for METRICS.iter().map(|d| {
                     let seed_stats = means.as_ref().and_then(|(ra, rb)| {
-                        let st = |m: &Metrics, r: &super::replicas::Reps| super::replicas::stats(m, r, d.get);
+                        let st = |m: &Metrics, r: &crate::ui::explore::replicas::Reps| crate::ui::explore::replicas::stats(m, r, d.get);
                         st(&a.metrics, ra).zip(st(&b.metrics, rb))
                     });
                     let (va, vb) = match seed_stats {
                         Some((sa, sb)) => (sa.mean, sb.mean),
                         None => ((d.get)(&a.metrics), (d.get)(&b.metrics)),
                     };
-                    let noise = seed_stats.is_some_and(|(sa, sb)| super::replicas::within_seed_noise(&sa, &sb));
+                    let noise = seed_stats.is_some_and(|(sa, sb)| crate::ui::explore::replicas::within_seed_noise(&sa, &sb));
                     let v = match seed_stats {
                         _ if partial => None,
                         Some(_) if noise => None,
@@ -254,7 +255,7 @@ pub fn compare_table(props: &CompareProps) -> Html {
                     // One scale per row, from the larger side, so A and B read in the same unit.
                     let (div, unit) = if d.integer { (1.0, metric_unit(d, &b.metrics)) } else { time_scale(va.abs().max(vb.abs()), &metric_unit(d, &b.metrics)) };
                     let cell = |m: &Metrics, v: f64| if d.integer && seed_stats.is_none() { metric_value(d, m) } else { num(v / div) };
-                    let range = |s: Option<super::replicas::SeedStats>| s.map(|s| format!("seeds range {}–{}", num(s.min / div), num(s.max / div)));
+                    let range = |s: Option<crate::ui::explore::replicas::SeedStats>| s.map(|s| format!("seeds range {}–{}", num(s.min / div), num(s.max / div)));
                     html! {
                         <tr data-compare={d.key} title={d.help}>
                             <th scope="row">{metric_label(d, &b.metrics)}<span class="u">{" "}{unit}</span></th>

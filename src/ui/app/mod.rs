@@ -1,20 +1,31 @@
 //! The app shell: the reducer and its context, the runner wiring (re-simulation on every
 //! change: a quick preview first, latest wins), and the page layout (controls, metrics, compare, timeline, plots, seed tables).
 
+pub mod state;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::controls::Controls;
-use super::plots::DistPlot;
-use super::runner::Runner;
-use super::share_ui::{self, EmbedPage, Notices, ShareBar};
-use super::state::{Action, DistMode, Seeds, State, Tab};
-use super::timeline::{Timeline, ViewLink};
-use super::tour::view::{figures_revealed, TourCard, TourOffer};
-use super::views::{CompareTable, MetricsPanel, SeedView};
-use super::StateCtx;
+/// The app's reducer for yew (`app::state` names no yew).
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        State::reduce(self, action)
+    }
+}
+
+use crate::ui::app::state::{Action, DistMode, Seeds, State, Tab};
+use crate::ui::explore::controls::Controls;
+use crate::ui::explore::plots::DistPlot;
+use crate::ui::explore::views::{CompareTable, MetricsPanel, SeedView};
+use crate::ui::share::{self, EmbedPage, Notices, ShareBar};
+use crate::ui::timeline::{Timeline, ViewLink};
+use crate::ui::tour::view::{figures_revealed, TourCard, TourOffer};
+use crate::ui::worker::runner::Runner;
+use crate::ui::StateCtx;
 
 #[derive(Properties, PartialEq, Default)]
 pub struct AppProps {
@@ -24,14 +35,14 @@ pub struct AppProps {
 }
 
 fn is_phone() -> bool {
-    super::media_matches("(max-width: 720px)")
+    crate::ui::media_matches("(max-width: 720px)")
 }
 
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
     let initial = props.initial.clone();
     // Without a given state, start from the page's link (`?v=1&...`, see share::url).
-    let state = use_reducer(move || initial.map(|s| (*s).clone()).unwrap_or_else(share_ui::initial_state));
+    let state = use_reducer(move || initial.map(|s| (*s).clone()).unwrap_or_else(share::initial_state));
     let runner: Rc<RefCell<Option<Runner>>> = use_mut_ref(|| None);
     let phone = use_state(is_phone);
 
@@ -43,19 +54,17 @@ pub fn app(props: &AppProps) -> Html {
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
         let (gen, config) = (state.gen, state.config.clone());
-        // Whether the page should try the run itself: yes unless the shown run needed more.
-        let small = state.result.as_ref().is_none_or(|r| r.metrics.events <= super::jobs::INLINE_EVENT_BUDGET);
         // "Run in full" after a cancel (`reruns`) asks again for the same generation.
         use_effect_with((gen, state.reruns), move |_| {
             let mut r = runner.borrow_mut();
-            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config, None, small);
+            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config);
         });
     }
     // A new sweep runs on the pool of workers (every core), else on the runner's queue.
     {
         let (runner, dispatcher) = (runner.clone(), state.dispatcher());
         #[cfg(target_arch = "wasm32")]
-        let pool = use_mut_ref(|| None::<Option<super::sweep::pool::web::Pool>>);
+        let pool = use_mut_ref(|| None::<Option<crate::ui::worker::pool::web::Pool>>);
         #[cfg(not(target_arch = "wasm32"))]
         let pool = ();
         let sweep = state.sweep.as_ref().map(|s| (s.gen, s.point_configs()));
@@ -69,7 +78,7 @@ pub fn app(props: &AppProps) -> Html {
                     Rc::new(move |g, p| runner.request_sweep(g, p))
                 };
                 let mut slot = pool.borrow_mut();
-                let p = slot.get_or_insert_with(|| super::sweep::pool::web::Pool::start(dispatcher, fallback));
+                let p = slot.get_or_insert_with(|| crate::ui::worker::pool::web::Pool::start(dispatcher, fallback));
                 if let Some(p) = p {
                     p.want(gen, points);
                     return;
@@ -171,31 +180,30 @@ pub fn app(props: &AppProps) -> Html {
             let query = query.clone();
             let moved = last_nav.borrow().as_ref().is_some_and(|n| *n != nav);
             *last_nav.borrow_mut() = Some(nav);
-            if query == share_ui::current_query() {
+            if query == share::current_query() {
                 *url_timer.borrow_mut() = None;
             } else if moved {
                 // Write the entry being left as it was last seen, then add the new one.
                 if let Some((_, pending)) = url_timer.borrow_mut().take() {
-                    share_ui::replace_query(&pending);
+                    share::replace_query(&pending);
                 }
-                share_ui::push_query(&query);
+                share::push_query(&query);
             } else {
                 let q = query.clone();
-                let timer = gloo::timers::callback::Timeout::new(share_ui::URL_DEBOUNCE_MS, move || {
-                    share_ui::replace_query(&q)
-                });
+                let timer =
+                    gloo::timers::callback::Timeout::new(share::URL_DEBOUNCE_MS, move || share::replace_query(&q));
                 *url_timer.borrow_mut() = Some((timer, query));
             }
         });
     }
     {
         let d = state.dispatcher();
-        share_ui::use_popstate(Callback::from(move |a| d.dispatch(a)));
+        share::use_popstate(Callback::from(move |a| d.dispatch(a)));
     }
     // Drop an rt-app file anywhere on the full app to import it.
     {
         let d = state.dispatcher();
-        share_ui::use_drop_import(!state.embed, Callback::from(move |a| d.dispatch(a)));
+        share::use_drop_import(!state.embed, Callback::from(move |a| d.dispatch(a)));
     }
 
     html! {
@@ -268,6 +276,11 @@ fn results() -> Html {
     let progress = s.shown_progress();
     let a_cancelled = s.pin.as_ref().is_some_and(|p| p.cancelled);
     let status = match (&s.run_error, running, &progress) {
+        // No worker: nothing runs, and the page says why and how to fix it (the config stays).
+        _ if s.worker_down.is_some() => {
+            let text = s.worker_down.as_ref().map(|w| w.text.clone()).unwrap_or_default();
+            html! { <span class="status error worker-down" role="alert">{text}</span> }
+        }
         (Some(e), ..) => {
             html! { <span class="status error" role="alert">{format!("Cannot run this config: {e}")}</span> }
         }
@@ -275,7 +288,7 @@ fn results() -> Html {
         (None, _, Some((kind, p))) => {
             let shown = s.result.as_ref().filter(|r| r.gen == s.gen && r.preview);
             let who = match (kind, shown) {
-                (super::jobs::JobKind::Pin { .. }, _) => "Simulating A".to_string(),
+                (crate::ui::worker::scheduler::JobKind::Pin { .. }, _) => "Simulating A".to_string(),
                 (_, Some(r)) if r.figures_partial() => "Preview · simulating the rest".to_string(),
                 (_, Some(_)) => "Recording the full timeline".to_string(),
                 (_, None) => "Simulating".to_string(),
@@ -285,9 +298,9 @@ fn results() -> Html {
                     title="A long run: the figures shown are the preview's until it ends">
                     {format!(
                         "{who}: {} of ≤ {} simulated · {} events",
-                        super::format::duration(p.now),
-                        super::format::duration(p.duration),
-                        super::format::count(p.events)
+                        crate::ui::common::format::duration(p.now),
+                        crate::ui::common::format::duration(p.duration),
+                        crate::ui::common::format::count(p.events)
                     )}
                     <button type="button" class="cancel" onclick={cancel.clone()}
                         title="Stop this run; the figures shown stay a labelled preview">{"Cancel"}</button>
@@ -303,7 +316,7 @@ fn results() -> Html {
         (None, true, _) if s.result.as_ref().is_some_and(|r| r.preview && r.gen == s.gen && r.figures_partial()) => {
             html! {
                 <span class="status running" role="status" title="Figures of the first events; the whole run follows">
-                    {format!("Preview ({} events) · simulating the rest…", super::format::count(super::jobs::PREVIEW_EVENT_BUDGET))}
+                    {format!("Preview ({} events) · simulating the rest…", crate::ui::common::format::count(crate::ui::worker::protocol::PREVIEW_EVENT_BUDGET))}
                 </span>
             }
         }
@@ -403,16 +416,16 @@ fn results() -> Html {
             </section>
             // Below the timeline, not above it: the scoreboard's figures are in the metrics
             // already, and this panel pushed the timeline under the fold at 1280x800.
-            if figures_revealed(s) && b.as_ref().is_some_and(|r| super::inspect::governors::has_cstates(&r.trace)) {
-                <super::inspect::governors::GovernorCompare cmp={s.gov_compare.clone().filter(|c| c.gen == s.gen)}
+            if figures_revealed(s) && b.as_ref().is_some_and(|r| crate::ui::inspect::governors::has_cstates(&r.trace)) {
+                <crate::ui::inspect::governors::GovernorCompare cmp={s.gov_compare.clone().filter(|c| c.gen == s.gen)}
                     current={s.config.get("governor").unwrap_or_default()} on_compare={on_gov.clone()} />
             }
-            <super::traces::TracesPanel />
+            <crate::ui::traces::TracesPanel />
             <div class="plots">
                 <section class="panel" aria-label="Sweep">
                     <h2>{"What this knob does"}</h2>
                     if let Some(sw) = &s.sweep {
-                        <super::sweep::SweepPanel sweep={sw.clone()} />
+                        <crate::ui::sweep::SweepPanel sweep={sw.clone()} />
                     } else {
                         <p class="note">{"Change a numeric knob to see the result across its range."}</p>
                     }

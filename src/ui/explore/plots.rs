@@ -9,10 +9,11 @@ use crate::engine::config::key_doc;
 use crate::engine::metrics::Metrics;
 use crate::engine::time::parse_duration;
 
-use super::format::{duration, key_value, num};
-use super::palette::{idle_color, IDLE_OUTLINE, SERIES_A, SERIES_B};
-use super::scale::{linear_ticks, log_ticks};
-use super::state::{DistMode, Sweep};
+use crate::ui::app::state::DistMode;
+use crate::ui::common::format::{duration, key_value, num};
+use crate::ui::common::palette::{idle_color, IDLE_OUTLINE, SERIES_A, SERIES_B};
+use crate::ui::common::scale::{linear_ticks, log_ticks};
+use crate::ui::sweep::model::Sweep;
 
 const W: f64 = 560.0;
 const H: f64 = 250.0;
@@ -156,7 +157,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     let sw = &props.sweep;
     let doc = key_doc(sw.key);
     let is_dur = doc.is_some_and(|d| matches!(d.kind, crate::engine::config::KeyKind::Duration { .. }));
-    let stats = super::sweep::cell_stats(sw, &props.metric);
+    let stats = crate::ui::sweep::model::cell_stats(sw, &props.metric);
     let ys: Vec<Option<f64>> = stats.iter().map(|s| s.map(|s| s.mean)).collect();
     let a_value = props.a_value.filter(|v| v.is_finite());
     let known: Vec<f64> = stats.iter().flatten().flat_map(|s| [s.min, s.max]).chain(a_value).collect();
@@ -441,8 +442,8 @@ mod tests {
         assert_eq!(bars, ["POLL", "C1", "C6"], "not alphabetical (POLL last)");
         assert_eq!(dist_categories(DistMode::CStates, &m, None), bars);
         assert_eq!(
-            crate::ui::palette::idle_color(0, 3),
-            crate::ui::timeline_draw::IDLE_COLOURS[crate::ui::timeline_draw::idle_shade(0, 3) as usize]
+            crate::ui::common::palette::idle_color(0, 3),
+            crate::ui::timeline::draw::IDLE_COLOURS[crate::ui::timeline::draw::idle_shade(0, 3) as usize]
         );
     }
 

@@ -1,9 +1,9 @@
 //! The movable trace window: which stretch of a long run to record again when the timeline is panned past what the live trace kept.
 //!
-//! The live trace keeps at most `jobs::LIVE_TRACE_ITEMS` spans and marks, so a long run
+//! The live trace keeps at most `protocol::LIVE_TRACE_ITEMS` spans and marks, so a long run
 //! (a million pipe round trips) keeps only its first stretch. When the user zooms in and pans
 //! beyond it, the page asks the worker to simulate the same config again and record from
-//! just before the view (`jobs::Request::Window`): the run is deterministic, so its events and
+//! just before the view (`protocol::Request::Window`): the run is deterministic, so its events and
 //! figures are the live run's, and only the recorded stretch moves. A view longer than the
 //! stretch a trace can hold (Fit on a long run) asks for nothing: no window would cover it.
 //!

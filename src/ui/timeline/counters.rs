@@ -4,7 +4,7 @@
 //! tracks use too): the C-state from the idle spans, nr_running and avg_idle from the
 //! decision records (each pick's runqueue, each idle entry), a task's `vruntime - V` and
 //! EEVDF lag from the runqueues the picks saw. Decision-based tracks stop where the page's
-//! records stop (`jobs::PAGE_DECISIONS`), and the legend says so.
+//! records stop (`protocol::PAGE_DECISIONS`), and the legend says so.
 //!
 //! Drawn on a second canvas under the main one, on the same time axis (`Layout::x_of`, the
 //! same gutter), in the timeline's animation frame (`Counters::draw`, a one-line hook in
@@ -16,10 +16,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::timeline_draw::{Align, Layout, Scene, Text, View};
 use crate::engine::explain::{self, CounterTracks};
 use crate::engine::time::Ns;
 use crate::engine::trace::Trace;
+use crate::ui::timeline::draw::{Align, Layout, Scene, Text, View};
 
 /// Heights in CSS pixels: a track's title row, a CPU's row (fewer pixels on big machines),
 /// the task track.
@@ -34,8 +34,8 @@ pub fn row_css(cores: usize) -> f64 {
 /// The CPUs the tracks show: those on which a task ran (as the lanes fold the others, a
 /// CPU idle all along has nothing to show but its C-state); all of them if none ran.
 pub fn shown_cores(trace: &Trace) -> Vec<usize> {
-    let idle = super::timeline_draw::TraceIndex::idle_cores(trace);
-    let all = super::timeline_draw::TraceIndex::lanes_of(trace);
+    let idle = crate::ui::timeline::draw::TraceIndex::idle_cores(trace);
+    let all = crate::ui::timeline::draw::TraceIndex::lanes_of(trace);
     let busy: Vec<usize> = (0..all).filter(|c| !idle.contains(c)).collect();
     if busy.is_empty() {
         (0..all).collect()
@@ -98,7 +98,7 @@ fn runs(cols: &[Option<f64>]) -> Vec<(usize, usize, f64)> {
 
 /// Where the decision records end (tracks derived from them stop there) and the trace's.
 fn ends(trace: &Trace) -> (Ns, Ns) {
-    let rec = super::trace_window::recorded(trace).1;
+    let rec = crate::ui::timeline::window::recorded(trace).1;
     (explain::span_of(&trace.decisions).map_or(0, |s| s.1), rec)
 }
 
@@ -135,15 +135,15 @@ pub fn scene(trace: &Trace, tracks: &CounterTracks, task: Option<u32>, view: &Vi
     for (k, (name, colour, max, end)) in kinds.iter().enumerate() {
         let mut scale = match k {
             0 => format!("0 to {}", *max as u64),
-            1 => format!("0 to {}", super::format::duration(*max as Ns)),
+            1 => format!("0 to {}", crate::ui::common::format::duration(*max as Ns)),
             _ => format!("0 (C0) to {}", trace.idle_states.get(*max as usize).cloned().unwrap_or_default()),
         };
         // A view past the records the page holds: say so where the bars would be.
         if k < 2 && (*end as f64) < view.t0 {
             scale += &format!(
                 " \u{2014} no records in this view: the page keeps the first {} decisions, up to {}",
-                super::jobs::PAGE_DECISIONS,
-                super::format::duration(*end)
+                crate::ui::worker::protocol::PAGE_DECISIONS,
+                crate::ui::common::format::duration(*end)
             );
         }
         text(&mut sc, layout.gutter + 4.0 * s, y + title / 2.0, format!("{name}: {scale}"), 11.0, Align::Left);
@@ -182,7 +182,7 @@ pub fn scene(trace: &Trace, tracks: &CounterTracks, task: Option<u32>, view: &Vi
         format!(
             "{name}: vruntime \u{2212} V{}, \u{00b1}{} of virtual time",
             if eevdf { " and lag (V \u{2212} v)" } else { "" },
-            super::format::duration(big)
+            crate::ui::common::format::duration(big)
         ),
         11.0,
         Align::Left,
@@ -319,7 +319,7 @@ pub fn counter_lanes(p: &LanesProps) -> Html {
     let t = &p.trace;
     let shown = shown_cores(t);
     let cores = shown.len();
-    let hidden = super::timeline_draw::TraceIndex::lanes_of(t).saturating_sub(cores);
+    let hidden = crate::ui::timeline::draw::TraceIndex::lanes_of(t).saturating_sub(cores);
     let (rec_end, _) = ends(t);
     let pick = {
         let (chosen, on_edit) = (chosen.clone(), p.on_edit.clone());
@@ -352,7 +352,7 @@ pub fn counter_lanes(p: &LanesProps) -> Html {
             if rec_end > 0 {
                 <p class="timeline-note counter-note" style="font-size:0.85em">{format!(
                     "nr_running, avg_idle and vruntime come from the decision records the page holds, up to {} (the dashed line); the C-state track covers the whole recorded trace.{}",
-                    super::format::duration(rec_end),
+                    crate::ui::common::format::duration(rec_end),
                     if hidden > 0 { format!(" {hidden} CPUs on which no task ran are not drawn.") } else { String::new() }
                 )}</p>
             }
@@ -386,7 +386,7 @@ mod tests {
         let tracks = explain::counters(&trace);
         assert_eq!(tracks.cores.len(), trace.cores as usize);
         assert!(tracks.cores.iter().any(|c| !c.nr_running.is_empty() && !c.cstate.is_empty()));
-        let (lo, hi) = super::super::trace_window::recorded(&trace);
+        let (lo, hi) = crate::ui::timeline::window::recorded(&trace);
         let view = View { t0: lo as f64, t1: hi as f64 };
         let layout = Layout::new(800.0, trace.cores as usize, 1.0);
         let sc = scene(&trace, &tracks, Some(0), &view, &layout);

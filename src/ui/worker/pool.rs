@@ -10,7 +10,13 @@
 
 use crate::engine::config::Config;
 
-use super::super::jobs::{capped, JobKind, Request, SWEEP_EVENT_BUDGET};
+use crate::ui::worker::protocol::capped;
+
+use crate::ui::worker::scheduler::JobKind;
+
+use crate::ui::worker::protocol::Request;
+
+use crate::ui::worker::protocol::SWEEP_EVENT_BUDGET;
 
 /// Most workers in the pool.
 pub const MAX_WORKERS: usize = 16;
@@ -127,11 +133,13 @@ pub mod web {
     use web_sys::{Event, MessageEvent, Worker};
     use yew::UseReducerDispatcher;
 
-    use super::super::super::jobs::{to_text, Response};
-    use super::super::super::runner::action_for;
-    use super::super::super::state::{Action, State};
+    use crate::ui::worker::protocol::to_text;
+
     use super::{pool_size, Dispatch};
     use crate::engine::config::Config;
+    use crate::ui::app::state::{Action, State};
+    use crate::ui::worker::protocol::Response;
+    use crate::ui::worker::runner::action_for;
 
     /// A worker's message and error handlers, kept alive as long as the pool.
     type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(Event)>);
@@ -170,7 +178,7 @@ pub mod web {
                 let me = pool.clone();
                 let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                     let data = e.data();
-                    let resp = crate::ui::runner::web::decode(&data);
+                    let resp = crate::ui::worker::runner::web::decode(&data);
                     me.answer(slot, resp);
                 });
                 let me = pool.clone();
@@ -254,10 +262,10 @@ mod tests {
 
     use super::*;
     use crate::engine::config::Config;
-    use crate::ui::jobs::{execute, Response};
-    use crate::ui::runner::action_for;
-    use crate::ui::state::{Action, State};
-    use yew::Reducible;
+    use crate::ui::app::state::{Action, State};
+    use crate::ui::worker::execute::execute;
+    use crate::ui::worker::protocol::Response;
+    use crate::ui::worker::runner::action_for;
 
     /// Runs the current sweep of `s` on a pool of `n` workers whose answers come back in
     /// an order that depends on `n` (the last worker handed a point answers first).

@@ -6,7 +6,7 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::job;
+use crate::ui::traces::job;
 
 /// Handles `[json, blob]`; posts progress with `post` and returns the answer to send.
 pub fn handle(json: &str, blob: web_sys::Blob, post: &mut dyn FnMut(String)) -> (String, Vec<u8>) {
@@ -41,13 +41,13 @@ pub fn handle(json: &str, blob: web_sys::Blob, post: &mut dyn FnMut(String)) -> 
     let answer = job::handle_with_file(json, &mut next, total, post);
     match failed {
         Some(why) => {
-            let mut resp = crate::ui::jobs::parse_response(&answer.0);
+            let mut resp = crate::ui::worker::protocol::parse_response(&answer.0);
             match &mut resp {
-                crate::ui::jobs::Response::TraceOpened { result, .. } => *result = Err(why),
-                crate::ui::jobs::Response::TraceReplayed { result, .. } => *result = Err(why),
+                crate::ui::worker::protocol::Response::TraceOpened { result, .. } => *result = Err(why),
+                crate::ui::worker::protocol::Response::TraceReplayed { result, .. } => *result = Err(why),
                 _ => {}
             }
-            crate::ui::jobs::respond(&mut resp)
+            crate::ui::worker::packing::respond(&mut resp)
         }
         None => answer,
     }

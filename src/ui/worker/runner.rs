@@ -1,13 +1,17 @@
-//! Runs simulation jobs for the page: in a Web Worker (the `worker` bin, loaded from
-//! `worker_loader.js`) once it says it is ready, else on the main thread.
+//! Runs simulation jobs for the page in a Web Worker (the `worker` bin, loaded from
+//! `worker_loader.js`) once it says it is ready. The page never simulates: its wasm holds
+//! no engine run (the linker drops it), so a worker that cannot start or dies leaves the
+//! page saying so (`Action::WorkerDown`, `protocol::WorkerDown`: the cause and how to
+//! fix it), with the config kept; a worker that dies in a job is replaced (the job that
+//! killed it is not retried), one that cannot start is not retried.
 //!
-//! The `jobs::Scheduler` keeps one job in flight and the newest request waiting, so a
+//! The `scheduler::Scheduler` keeps one job in flight and the newest request waiting, so a
 //! dragged slider never queues stale work. Answers become reducer actions; the reducer
 //! drops those whose generation is stale. Browser calls only happen on wasm32 (the SSR
 //! test never starts a runner).
 //!
 //! A long run (the current config's full run, or the pinned A's) reports progress between
-//! chunks (`jobs::Response::Progress`), shown in the status line. The worker computes a run
+//! chunks (`protocol::Response::Progress`), shown in the status line. The worker computes a run
 //! in one go and reads no message meanwhile, so Cancel terminates it and starts a fresh
 //! worker (`cancel`); the same happens to a long full run that a newer config has made
 //! stale, so the new config's preview does not wait behind it.
@@ -19,8 +23,18 @@ use yew::UseReducerDispatcher;
 
 use crate::engine::config::Config;
 
-use super::jobs::{capped, execute, try_inline, JobKind, Request, Response, Scheduler, SWEEP_EVENT_BUDGET};
-use super::state::{Action, State};
+use crate::ui::worker::protocol::capped;
+
+use crate::ui::worker::scheduler::JobKind;
+
+use crate::ui::worker::protocol::Request;
+
+use crate::ui::worker::protocol::Response;
+
+use crate::ui::worker::scheduler::Scheduler;
+
+use crate::ui::app::state::{Action, State};
+use crate::ui::worker::protocol::SWEEP_EVENT_BUDGET;
 
 /// How long a knob must rest before the current config's full run is started (previews
 /// answer each change meanwhile).
@@ -32,14 +46,15 @@ enum Backend {
     /// The worker was created and has not said Ready yet.
     Starting,
     Worker,
-    Main,
+    /// No worker could start: nothing runs (the page says why).
+    Down,
 }
 
 struct Inner {
     sched: Scheduler,
     backend: Backend,
     dispatch: UseReducerDispatcher<State>,
-    /// The request in flight, to re-run on the main thread if the worker dies.
+    /// The request in flight.
     in_flight: Option<Request>,
     /// The job in flight has reported progress (it is a long one).
     progressed: bool,
@@ -92,7 +107,7 @@ impl Runner {
     pub fn new(dispatch: UseReducerDispatcher<State>) -> Self {
         let inner = Rc::new(RefCell::new(Inner {
             sched: Scheduler::default(),
-            backend: Backend::Main,
+            backend: Backend::Starting,
             dispatch,
             in_flight: None,
             progressed: false,
@@ -106,40 +121,19 @@ impl Runner {
         runner
     }
 
-    /// Asks for the preview and live runs of `config` (capped for interactivity) and,
-    /// when the sweep is new, for its points.
-    pub fn request(&self, gen: u64, config: &Config, sweep: Option<(u64, Vec<Config>)>, try_here: bool) {
-        // A small config is simulated right here, so its figures change in the input's frame
-        // (`try_here` is false when the last config needed far more events: no use trying).
-        let inline = if try_here { try_inline(config) } else { None };
+    /// Asks for the preview and live runs of `config` (the preview capped for interactivity).
+    pub fn request(&self, gen: u64, config: &Config) {
         {
             let mut i = self.inner.borrow_mut();
-            if inline.is_some() {
-                i.sched.drop_live();
-            } else {
-                i.sched.want_live(gen, config);
-            }
+            i.sched.want_live(gen, config);
             // A long full run of an older config would hold the new preview back: stop it.
             if i.progressed && i.backend == Backend::Worker && i.sched.in_flight_is_stale_live(gen) {
                 i.sched.abandon();
                 drop(i);
                 self.restart_worker();
-                i = self.inner.borrow_mut();
-            }
-            if let Some((sgen, points)) = sweep {
-                if sgen != i.sweep_gen {
-                    i.sweep_gen = sgen;
-                    let points = points.iter().map(|p| capped(p, SWEEP_EVENT_BUDGET).0).collect();
-                    i.sched.want_sweep(sgen, points);
-                }
             }
         }
-        if let Some(r) = inline {
-            let dispatch = self.inner.borrow().dispatch.clone();
-            dispatch.dispatch(Action::RunDone { gen, result: Ok(r), preview: false });
-        } else {
-            self.release_full_later(gen);
-        }
+        self.release_full_later(gen);
         self.pump();
     }
 
@@ -159,8 +153,8 @@ impl Runner {
         self.inner.borrow_mut().sched.release_full(gen);
     }
 
-    /// Runs a sweep's points here (one job at a time, after the live runs): the path when
-    /// the page has no pool of workers (`ui::sweep::pool`).
+    /// Runs a sweep's points on this runner's worker (one job at a time, after the live
+    /// runs): the path when the page has no pool of workers (`ui::sweep::pool`).
     pub fn request_sweep(&self, gen: u64, points: Vec<Config>) {
         {
             let mut i = self.inner.borrow_mut();
@@ -211,13 +205,13 @@ impl Runner {
         web::restart_worker(self);
     }
 
-    /// Asks for the trace of `gen`'s run from `from` on (`jobs::Request::Window`).
+    /// Asks for the trace of `gen`'s run from `from` on (`protocol::Request::Window`).
     pub fn request_window(&self, gen: u64, config: &Config, from: u64) {
         self.inner.borrow_mut().sched.want_window(gen, config, from);
         self.pump();
     }
 
-    /// Asks for the decision records of `gen`'s run near `at` (`jobs::Request::Decisions`).
+    /// Asks for the decision records of `gen`'s run near `at` (`protocol::Request::Decisions`).
     pub fn request_decisions(&self, gen: u64, config: &Config, range: (u64, u64, u64)) {
         self.inner.borrow_mut().sched.want_decisions(gen, config, range);
         self.pump();
@@ -238,7 +232,7 @@ impl Runner {
     fn pump(&self) {
         let (req, backend) = {
             let mut i = self.inner.borrow_mut();
-            if i.backend == Backend::Starting {
+            if i.backend != Backend::Worker {
                 return;
             }
             let Some(req) = i.sched.next_request() else { return };
@@ -251,27 +245,16 @@ impl Runner {
 
     fn send(&self, req: Request, backend: Backend) {
         #[cfg(target_arch = "wasm32")]
-        {
-            if backend == Backend::Worker && web::post(self, &req) {
-                return;
-            }
-            // Main thread: run after this event so the page paints first.
-            let me = self.clone();
-            let t = gloo::timers::callback::Timeout::new(0, move || {
-                let resp = execute(&req);
-                me.answer(resp);
-            });
-            self.inner.borrow_mut().web.main_timer = Some(t);
+        if backend == Backend::Worker && !web::post(self, &req) {
+            self.worker_failed("a request could not be posted to it".into());
         }
+        // Natively there is no page and no worker (the SSR tests never start a runner).
         #[cfg(not(target_arch = "wasm32"))]
-        {
-            let _ = backend;
-            let resp = execute(&req);
-            self.answer(resp);
-        }
+        let _ = (req, backend);
     }
 
     /// Handles one answer: marks its job done, dispatches, starts the next.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     fn answer(&self, resp: Response) {
         if let Response::Progress { id, .. } = &resp {
             // Not an answer: the job goes on.
@@ -323,25 +306,39 @@ impl Runner {
         self.pump();
     }
 
-    /// The worker is unusable: run everything on the main thread from now on, starting
-    /// with the job the worker lost.
+    /// The worker failed (`why`, the browser's words). Before it ever said Ready it could
+    /// not start: the runner stops (`Backend::Down`) and the page says why and how to fix it,
+    /// the work waiting where it is. After, it died in a job (a bug, e.g. "RuntimeError:
+    /// unreachable"): that job is dropped, not retried (it would die again), the page says
+    /// so, and a new worker takes the next job. Nothing ever runs on the main thread.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-    fn fall_back(&self, why: String) {
-        let dispatch = {
+    fn worker_failed(&self, why: String) {
+        let (dispatch, crashed) = {
             let mut i = self.inner.borrow_mut();
-            if i.backend == Backend::Main {
+            if i.backend == Backend::Down {
                 return;
             }
-            i.backend = Backend::Main;
-            if let (Some(req), Some(kind)) = (i.in_flight.take(), i.sched.abandon()) {
-                i.sched.retry(kind, req);
+            let crashed = i.backend == Backend::Worker;
+            i.in_flight = None;
+            i.progressed = false;
+            if crashed {
+                i.sched.abandon();
+            } else {
+                i.backend = Backend::Down;
             }
-            i.dispatch.clone()
+            (i.dispatch.clone(), crashed)
         };
-        dispatch.dispatch(Action::Notice(format!(
-            "Simulating on the main thread ({why}); the page may pause while a run computes."
+        dispatch.dispatch(Action::WorkerDown(crate::ui::worker::protocol::WorkerDown::new(
+            "simulation",
+            &why,
+            crashed,
         )));
-        self.pump();
+        // From a fresh task: this runs inside the dead worker's own error handler.
+        #[cfg(target_arch = "wasm32")]
+        if crashed {
+            let me = self.clone();
+            gloo::timers::callback::Timeout::new(0, move || web::restart_worker(&me)).forget();
+        }
     }
 }
 
@@ -352,8 +349,16 @@ pub(crate) mod web {
     use wasm_bindgen::JsCast;
     use web_sys::{Event, MessageEvent, Worker};
 
-    use super::super::jobs::{parse_message, parse_response, to_text, Request, Response};
+    use crate::ui::worker::packing::parse_message;
+
+    use crate::ui::worker::protocol::parse_response;
+
+    use crate::ui::worker::protocol::to_text;
+
+    use crate::ui::worker::protocol::Request;
+
     use super::{Backend, Runner};
+    use crate::ui::worker::protocol::Response;
 
     /// A worker's message as a `Response`: a string, or [string, Uint8Array] when a run's
     /// trace items travel packed. The page's runner, the sweep pool and the trace panel's
@@ -376,12 +381,20 @@ pub(crate) mod web {
         pub _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
         pub _on_error: Option<Closure<dyn FnMut(Event)>>,
         pub _ready_timeout: Option<gloo::timers::callback::Timeout>,
-        pub main_timer: Option<gloo::timers::callback::Timeout>,
         pub full_timer: Option<gloo::timers::callback::Timeout>,
     }
 
     /// Where Trunk puts the worker's loader (`data-loader-shim` on the worker link).
     const WORKER_URL: &str = "./worker_loader.js";
+    /// How long (ms) a starting worker may take to say Ready.
+    pub const READY_MS: u32 = 8_000;
+
+    /// The text of a thrown JS value (an `Error`'s message).
+    pub fn js_message(e: &JsValue) -> String {
+        e.as_string()
+            .or_else(|| js_sys::Reflect::get(e, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()))
+            .unwrap_or_else(|| "no Web Worker".into())
+    }
 
     /// Terminates the worker and starts a new one (Cancel: a worker busy with a run reads
     /// no message, so this is the one way to stop it).
@@ -395,17 +408,45 @@ pub(crate) mod web {
         start_worker(runner);
     }
 
+    /// The worker `static/boot.js` started at page load, before the app's own wasm (so it
+    /// loads and compiles meanwhile: the first figure waits for it), with the events it sent
+    /// before the app took it over; or the reason it could not be made. Taken once.
+    fn adopt_early() -> Option<Result<(Worker, js_sys::Array), String>> {
+        let window = web_sys::window()?;
+        let key = JsValue::from_str("schedscopeEarlyWorker");
+        let early = js_sys::Reflect::get(&window, &key).ok().filter(|v| v.is_object())?;
+        let _ = js_sys::Reflect::delete_property(window.unchecked_ref::<js_sys::Object>(), &key);
+        let field = |name: &str| js_sys::Reflect::get(&early, &JsValue::from_str(name)).ok();
+        if let Some(e) = field("error").and_then(|e| e.as_string()) {
+            return Some(Err(e));
+        }
+        let worker = field("worker")?.dyn_into::<Worker>().ok()?;
+        let events = field("events").and_then(|e| e.dyn_into::<js_sys::Array>().ok()).unwrap_or_default();
+        Some(Ok((worker, events)))
+    }
+
+    /// A worker's `error` event: what it says, else that its script did not load.
+    fn on_error_event(runner: &Runner, e: &Event) {
+        e.prevent_default();
+        // An ErrorEvent has a message; read it without needing that web-sys feature.
+        let msg = js_sys::Reflect::get(e, &JsValue::from_str("message"))
+            .ok()
+            .and_then(|m| m.as_string())
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| "its script did not load".into());
+        runner.worker_failed(msg);
+    }
+
     pub fn start_worker(runner: &Runner) {
-        let worker = match Worker::new(WORKER_URL) {
+        let made = match adopt_early() {
+            Some(early) => early,
+            None => Worker::new(WORKER_URL).map(|w| (w, js_sys::Array::new())).map_err(|e| js_message(&e)),
+        };
+        let (worker, early_events) = match made {
             Ok(w) => w,
-            Err(e) => {
-                let why = e.as_string().unwrap_or_else(|| "the worker could not start".into());
-                runner.inner.borrow_mut().backend = Backend::Main;
-                runner
-                    .inner
-                    .borrow()
-                    .dispatch
-                    .dispatch(super::Action::Notice(format!("Simulating on the main thread ({why}).")));
+            Err(why) => {
+                runner.inner.borrow_mut().backend = Backend::Starting;
+                runner.worker_failed(why);
                 return;
             }
         };
@@ -416,30 +457,38 @@ pub(crate) mod web {
             me.answer(resp);
         });
         let me = runner.clone();
-        let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
-            e.prevent_default();
-            // An ErrorEvent has a message; read it without needing that web-sys feature.
-            let msg = js_sys::Reflect::get(&e, &JsValue::from_str("message"))
-                .ok()
-                .and_then(|m| m.as_string())
-                .unwrap_or_else(|| "unknown error".into());
-            me.fall_back(format!("the worker failed: {msg}"));
-        });
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| on_error_event(&me, &e));
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         let me = runner.clone();
-        let ready_timeout = gloo::timers::callback::Timeout::new(8_000, move || {
+        let ready_timeout = gloo::timers::callback::Timeout::new(READY_MS, move || {
             if me.inner.borrow().backend == Backend::Starting {
-                me.fall_back("the worker did not start within 8 s".into());
+                me.worker_failed(format!("it did not answer within {} s", READY_MS / 1000));
             }
         });
-        let mut i = runner.inner.borrow_mut();
-        i.backend = Backend::Starting;
-        // The timers stay: a restarted worker must not lose a held full run's release.
-        i.web.worker = Some(worker);
-        i.web._on_message = Some(on_message);
-        i.web._on_error = Some(on_error);
-        i.web._ready_timeout = Some(ready_timeout);
+        {
+            let mut i = runner.inner.borrow_mut();
+            i.backend = Backend::Starting;
+            // The timers stay: a restarted worker must not lose a held full run's release.
+            i.web.worker = Some(worker);
+            i.web._on_message = Some(on_message);
+            i.web._on_error = Some(on_error);
+            i.web._ready_timeout = Some(ready_timeout);
+        }
+        // What the early worker said before the app took it (its Ready, or its failure), in
+        // order, from a fresh task (the app may be mid-render).
+        if early_events.length() > 0 {
+            let me = runner.clone();
+            gloo::timers::callback::Timeout::new(0, move || {
+                for e in early_events.iter() {
+                    match e.dyn_into::<MessageEvent>() {
+                        Ok(m) => me.answer(decode(&m.data())),
+                        Err(e) => on_error_event(&me, e.unchecked_ref()),
+                    }
+                }
+            })
+            .forget();
+        }
     }
 
     /// Posts a request to the worker; false if there is none or posting failed.
@@ -453,7 +502,7 @@ pub(crate) mod web {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::jobs::RunResult;
+    use crate::ui::worker::protocol::RunResult;
 
     #[test]
     fn answers_become_the_right_actions() {

@@ -5,7 +5,12 @@
 //! The URL format itself lives in `share::url`; the pure pieces here (iframe snippet,
 //! file names, sweep CSV, standalone SVG) are tested natively. Nothing from the URL or a
 //! file is ever written as markup: only parsed values reach the page, through yew.
+//!
+//! Over 800 lines (about 970, 120 of them tests): the URL sync, the Export… menu with its
+//! SVG/PNG files and the embed dialog share the page-address and file-name helpers; not split
+//! yet (issue 28: history into `app/`, the exports into their own file).
 
+use crate::ui::common::browser::{copy_text, page_address};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -17,12 +22,13 @@ use crate::engine::presets::preset;
 use crate::share::url::View;
 use crate::share::{csv, perfetto};
 
-use super::palette::{SERIES_A, SERIES_B};
-use super::plots::SweepPlot;
-use super::state::{Action, RunView, State, Sweep};
-use super::timeline::{render_png_data_url, Timeline};
-use super::views::{CompareTable, MetricsPanel};
-use super::StateCtx;
+use crate::ui::app::state::{Action, RunView, State};
+use crate::ui::common::palette::{SERIES_A, SERIES_B};
+use crate::ui::explore::plots::SweepPlot;
+use crate::ui::explore::views::{CompareTable, MetricsPanel};
+use crate::ui::sweep::model::Sweep;
+use crate::ui::timeline::{render_png_data_url, Timeline};
+use crate::ui::StateCtx;
 
 /// Quiet time after the last change before the address bar is rewritten.
 pub const URL_DEBOUNCE_MS: u32 = 300;
@@ -209,16 +215,6 @@ pub fn initial_state() -> State {
     State::from_url(&u, &notices)
 }
 
-/// The app's address without its query (`https://host/path/`).
-pub fn page_address() -> String {
-    window()
-        .map(|w| {
-            let l = w.location();
-            format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
-        })
-        .unwrap_or_default()
-}
-
 /// Rewrites the address bar to `?query` without a history entry (unless it already is).
 pub fn replace_query(query: &str) {
     set_query(query, false)
@@ -297,30 +293,6 @@ pub fn download_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
         .map_err(|e| format!("cannot make the file: {e:?}"))?;
     download_blob(&blob, name)
-}
-
-/// Puts `text` on the clipboard; `done(true)` when it is there, `done(false)` when the
-/// browser has no clipboard or refused (the caller shows a selected field instead).
-pub fn copy_text(text: &str, done: Callback<bool>) {
-    let Some(w) = window() else {
-        done.emit(false);
-        return;
-    };
-    let nav = w.navigator();
-    let has =
-        js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard")).is_ok_and(|c| !c.is_undefined() && !c.is_null());
-    if !has {
-        done.emit(false);
-        return;
-    }
-    let promise = nav.clipboard().write_text(text);
-    let (ok, err) = (done.clone(), done);
-    let ok = Closure::once(move |_: JsValue| ok.emit(true));
-    let err = Closure::once(move |_: JsValue| err.emit(false));
-    let _ = promise.then2(&ok, &err);
-    // One of the two is never called: a few bytes per click, the price of no futures crate.
-    ok.forget();
-    err.forget();
 }
 
 /// Reads an rt-app file and dispatches its import. The reader lives in `holder` until it
@@ -776,7 +748,7 @@ pub fn embed_page() -> Html {
                 <section class="panel" aria-label="Sweep" data-view="plot" style="min-width:0">
                     if let Some(sw) = &s.sweep {
                         <SweepPlot sweep={sw.clone()} metric={AttrValue::from(s.sweep_metric())}
-                            a_value={super::sweep::pinned_level(s, &s.sweep_metric())} />
+                            a_value={crate::ui::sweep::pinned_level(s, &s.sweep_metric())} />
                     }
                 </section>
             },
@@ -864,7 +836,7 @@ pub fn use_drop_import(enabled: bool, dispatch: Callback<Action>) {
                     .and_then(|f| f.get(0));
                 // A recorded trace goes to the trace panel (`ui::traces`), the rest is rt-app or a tour.
                 #[cfg(target_arch = "wasm32")]
-                let file = file.filter(|f| !super::traces::claim_drop(f));
+                let file = file.filter(|f| !crate::ui::traces::claim_drop(f));
                 if let Some(file) = file {
                     read_import(file, dispatch.clone(), reader.clone());
                 }

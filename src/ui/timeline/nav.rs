@@ -7,7 +7,7 @@
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, SpanKind, Trace};
 
-use super::timeline_draw::{Layout, View};
+use crate::ui::timeline::draw::{Layout, View};
 
 /// A drag shorter than this (CSS px) is a click, not a range to zoom to.
 pub const MIN_DRAG_CSS: f64 = 4.0;
@@ -62,31 +62,6 @@ pub fn wakeup_before(trace: &Trace, task: u32, core: u16, start: Ns) -> Option<N
         .filter(|m| matches!(m.kind, InstantKind::Wakeup { task: t, .. } if t == task))
         .map(|m| m.time)
         .max()
-}
-
-/// The tasks waiting in `core`'s runqueue at `t` (not the one running), from the decision
-/// records: the queue at the core's last pick before `t` less the task it chose, plus the
-/// tasks woken onto it since that had not run by `t`; empty after an idle entry. None where
-/// the records do not reach (`t` after the last record the trace holds, or no pick yet).
-/// A simplification: a task that left the queue without a pick (it migrated) still counts
-/// until the next pick.
-pub fn runqueue_at(trace: &Trace, core: u16, t: Ns) -> Option<Vec<u32>> {
-    let d = &trace.decisions;
-    let last = d.picks.iter().map(|p| p.time).chain(d.idles.iter().map(|i| i.time)).max()?;
-    if t > last {
-        return None;
-    }
-    let pick = d.picks.iter().filter(|p| p.core == core && p.time <= t).max_by_key(|p| p.time)?;
-    if d.idles.iter().any(|i| i.core == core && i.time > pick.time && i.time <= t) {
-        return Some(Vec::new());
-    }
-    let mut waiting: Vec<u32> = pick.queue.iter().map(|e| e.task).filter(|&k| k != pick.chosen).collect();
-    for w in d.wakeups.iter().filter(|w| w.target == core && w.time > pick.time && w.time <= t) {
-        if w.ran_at.is_none_or(|at| at > t) && !waiting.contains(&w.task) && w.task != pick.chosen {
-            waiting.push(w.task);
-        }
-    }
-    Some(waiting)
 }
 
 /// The minimap: per row, each column's busy share (0..1) of the whole run. One row per CPU
@@ -149,6 +124,7 @@ impl Minimap {
 mod tests {
     use super::*;
     use crate::engine::trace::{Instant, Span};
+    use crate::ui::timeline::runqueue::runqueue_at;
 
     fn run(core: u16, start: Ns, end: Ns, task: u32) -> Span {
         Span { core, start, end, kind: SpanKind::Run { task, sys: false } }

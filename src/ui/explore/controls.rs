@@ -14,10 +14,10 @@ use crate::engine::kernel::{FeatureDef, Kernel};
 use crate::engine::presets::{preset, PRESETS};
 use crate::engine::profile::PROFILES;
 
-use super::format::key_value;
-use super::scale::{mapping, SLIDER_STEPS};
-use super::state::{disabled_note, Action, State};
-use super::StateCtx;
+use crate::ui::app::state::{disabled_note, Action, State};
+use crate::ui::common::format::key_value;
+use crate::ui::common::scale::{mapping, SLIDER_STEPS};
+use crate::ui::StateCtx;
 
 /// Group names in KEYS order, each once.
 pub fn groups() -> Vec<&'static str> {
@@ -386,7 +386,7 @@ fn cstate_boxes() -> Html {
                         <input type="checkbox" id={id.clone()} name={format!("cstate-{}", s.name)}
                             checked={is_on} {onchange} />
                         <label for={id} title={format!("exit latency {}, target residency {}",
-                            super::format::duration(s.exit_latency), super::format::duration(s.target_residency))}>
+                            crate::ui::common::format::duration(s.exit_latency), crate::ui::common::format::duration(s.target_residency))}>
                             {s.name}
                         </label>
                     </span>

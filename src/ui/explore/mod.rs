@@ -1,0 +1,8 @@
+//! The explorer's panels: the controls generated from `KEYS` (`controls`), the metrics,
+//! A/B compare and Experiments tables (`views`), the SVG sweep and distribution plots
+//! (`plots`) and the mean of several seeds (`replicas`, pure).
+
+pub mod controls;
+pub mod plots;
+pub mod replicas;
+pub mod views;
