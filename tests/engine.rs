@@ -46,7 +46,7 @@ fn two_hogs(hz: &str, hrtick: &str) -> Config {
         policy: Policy::Cfs,
         workload: WorkloadKind::Rtapp,
         // Each activation needs the whole period: both tasks are always runnable.
-        tasks: vec![PeriodicTask { count: 2, run: 20 * MS, period: 20 * MS }],
+        tasks: vec![PeriodicTask { count: 2, run: 20 * MS, period: 20 * MS, slice: 0 }],
         duration: 100 * MS,
         ..Config::default()
     };
@@ -488,7 +488,7 @@ fn hogs_on_one_core(n: u32, kernel: &str, sets: &[(&str, &str)]) -> Config {
     let mut c = Config {
         cores: 1,
         workload: WorkloadKind::Rtapp,
-        tasks: vec![PeriodicTask { count: n, run: 10 * MS, period: 10 * MS }],
+        tasks: vec![PeriodicTask { count: n, run: 10 * MS, period: 10 * MS, slice: 0 }],
         duration: 1_000 * MS,
         ..Config::default()
     };
@@ -587,8 +587,8 @@ fn eevdf_run_to_parity_and_place_lag_are_switchable() {
 
 /// One core, HZ=1000: a CPU hog and periodic sleepers (`run/period` each), on `kernel`.
 fn hog_and_sleepers(kernel: &str, features: &str, sleepers: &[(Ns, Ns)], hz: &str) -> Config {
-    let mut tasks = vec![PeriodicTask { count: 1, run: 20 * MS, period: 20 * MS }];
-    tasks.extend(sleepers.iter().map(|&(run, period)| PeriodicTask { count: 1, run, period }));
+    let mut tasks = vec![PeriodicTask { count: 1, run: 20 * MS, period: 20 * MS, slice: 0 }];
+    tasks.extend(sleepers.iter().map(|&(run, period)| PeriodicTask { count: 1, run, period, slice: 0 }));
     let c = Config { cores: 1, workload: WorkloadKind::Rtapp, tasks, duration: 2_000 * MS, ..Config::default() };
     cfg_with(c, &[("kernel", kernel), ("features", features), ("hz", hz)])
 }

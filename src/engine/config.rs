@@ -85,6 +85,11 @@ pub struct PeriodicTask {
     pub count: u32,
     pub run: Ns,
     pub period: Ns,
+    /// The tasks' `sched_attr.sched_runtime` (rt-app's `dl-runtime` on SCHED_OTHER): a custom
+    /// slice that 6.12 honours (clamped to 0.1..100 ms, `policy::custom_slice`) and older
+    /// kernels ignore; 0 sets none. Written `@slice=DURATION` after the period.
+    #[serde(default)]
+    pub slice: Ns,
 }
 
 /// The `idle=` boot parameter: which idle routine the kernel uses.
@@ -197,8 +202,8 @@ impl Default for Config {
             streams: 4,
             jobs: 4,
             tasks: vec![
-                PeriodicTask { count: 2, run: 3 * MS, period: 10 * MS },
-                PeriodicTask { count: 2, run: 500 * US, period: 2 * MS },
+                PeriodicTask { count: 2, run: 3 * MS, period: 10 * MS, slice: 0 },
+                PeriodicTask { count: 2, run: 500 * US, period: 2 * MS, slice: 0 },
             ],
             pairs: 2,
             // Not a figure from the corpus (Smythies does not state his work per stop): 10 us,
@@ -403,7 +408,7 @@ pub const KEYS: &[KeyDoc] = &[
         key: "tasks",
         group: "Workload",
         kind: KeyKind::Text,
-        help: "rtapp: groups COUNTxRUN/PERIOD, comma separated (2x3ms/10ms).",
+        help: "rtapp: groups COUNTxRUN/PERIOD, comma separated (2x3ms/10ms); @slice=300us sets a 6.12 custom slice.",
     },
     KeyDoc {
         key: "pairs",
@@ -577,7 +582,8 @@ fn parse_dur(key: &str, v: &str, min: Ns, max: Ns) -> Result<Ns, ConfigError> {
     Ok(d)
 }
 
-/// Parses `2x3ms/10ms,1x500us/2ms` (a missing `COUNTx` means 1).
+/// Parses `2x3ms/10ms,1x500us/2ms@slice=300us` (a missing `COUNTx` means 1; `@slice=` sets
+/// the group's `sched_attr.sched_runtime`, 0 or absent for none).
 pub fn parse_tasks(v: &str) -> Result<Vec<PeriodicTask>, String> {
     let mut out = Vec::new();
     let mut total = 0usize;
@@ -586,9 +592,25 @@ pub fn parse_tasks(v: &str) -> Result<Vec<PeriodicTask>, String> {
             Some((c, r)) => (c.trim().parse::<u32>().map_err(|_| format!("'{c}' is not a task count in '{part}'"))?, r),
             None => (1, part),
         };
+        let (rest, slice) = match rest.split_once('@') {
+            Some((r, attr)) => {
+                let v = attr
+                    .trim()
+                    .strip_prefix("slice=")
+                    .ok_or_else(|| format!("'{part}': after '@' only slice=DURATION is known"))?;
+                (r, if v.trim() == "0" { 0 } else { parse_duration(v)? })
+            }
+            None => (rest, 0),
+        };
         let (run, period) = rest.split_once('/').ok_or_else(|| format!("'{part}' is not RUN/PERIOD"))?;
         let run = parse_duration(run)?;
         let period = parse_duration(period)?;
+        if slice > MAX_DURATION {
+            return Err(format!(
+                "'{part}': a slice of at most {} (the kernel clamps to 100ms)",
+                format_duration(MAX_DURATION)
+            ));
+        }
         if count == 0 {
             return Err(format!("'{part}' has a count of 0"));
         }
@@ -599,7 +621,7 @@ pub fn parse_tasks(v: &str) -> Result<Vec<PeriodicTask>, String> {
         if total > MAX_TASKS {
             return Err(format!("more than {MAX_TASKS} tasks"));
         }
-        out.push(PeriodicTask { count, run, period });
+        out.push(PeriodicTask { count, run, period, slice });
     }
     if out.is_empty() {
         return Err("no task groups (write e.g. 2x3ms/10ms)".into());
@@ -611,7 +633,10 @@ pub fn parse_tasks(v: &str) -> Result<Vec<PeriodicTask>, String> {
 pub fn format_tasks(tasks: &[PeriodicTask]) -> String {
     tasks
         .iter()
-        .map(|t| format!("{}x{}/{}", t.count, format_duration(t.run), format_duration(t.period)))
+        .map(|t| {
+            let slice = if t.slice > 0 { format!("@slice={}", format_duration(t.slice)) } else { String::new() };
+            format!("{}x{}/{}{slice}", t.count, format_duration(t.run), format_duration(t.period))
+        })
         .collect::<Vec<_>>()
         .join(",")
 }
@@ -1118,7 +1143,11 @@ mod tests {
     fn task_lists_parse_and_print() {
         let t = parse_tasks("2x3ms/10ms, 500us/2ms").unwrap();
         assert_eq!(format_tasks(&t), "2x3ms/10ms,1x500us/2ms");
-        for bad in ["", "3ms", "0x1ms/2ms", "2x3ms/1ms", "20000x1ms/2ms"] {
+        let t = parse_tasks("2x3ms/10ms@slice=300us, 500us/2ms@slice=0").unwrap();
+        assert_eq!((t[0].slice, t[1].slice), (300 * US, 0));
+        assert_eq!(format_tasks(&t), "2x3ms/10ms@slice=300us,1x500us/2ms");
+        assert_eq!(parse_tasks(&format_tasks(&t)).unwrap(), t);
+        for bad in ["", "3ms", "0x1ms/2ms", "2x3ms/1ms", "20000x1ms/2ms", "1ms/2ms@300us", "1ms/2ms@slice=x"] {
             assert!(parse_tasks(bad).is_err(), "{bad}");
         }
     }

@@ -179,9 +179,9 @@ fn eevdf_vs_cfs() -> Config {
         hz: 250,
         workload: WorkloadKind::Rtapp,
         tasks: vec![
-            PeriodicTask { count: 4, run: 8 * MS, period: 20 * MS },
-            PeriodicTask { count: 4, run: 2 * MS, period: 10 * MS },
-            PeriodicTask { count: 4, run: 300 * US, period: 3 * MS },
+            PeriodicTask { count: 4, run: 8 * MS, period: 20 * MS, slice: 0 },
+            PeriodicTask { count: 4, run: 2 * MS, period: 10 * MS, slice: 0 },
+            PeriodicTask { count: 4, run: 300 * US, period: 3 * MS, slice: 0 },
         ],
         duration: 2 * SEC,
         seed: 4,

@@ -5,7 +5,12 @@
 //! engine models each thread as a periodic task `PeriodicTask { count, run, period }`:
 //! * `count` is the thread's `instance` (default 1);
 //! * `run` is the sum of its `run`/`runtime` events in one loop;
-//! * `period` is its `timer` period, or run + sleep (the `sleep` events) without a timer.
+//! * `period` is its `timer` period, or run + sleep (the `sleep` events) without a timer;
+//! * `slice` is its `dl-runtime` when its policy (or `global.default_policy`) is SCHED_OTHER:
+//!   rt-app (`parse_thread_data`'s "Move from usec to nanosec" in `src/rt-app_parse_config.c`,
+//!   `__set_thread_sched_other_attrs` in `src/rt-app.c`) passes it as `sched_attr.sched_runtime`,
+//!   which Linux 6.12 takes as the task's custom slice and older kernels ignore for fair
+//!   tasks (a notice says so). A `dl-runtime` inside a phase is not modelled.
 //!
 //! Threads with several `phases` are averaged, weighted by each phase's `loop`, so the
 //! total CPU time and the number of activations stay those of the file. `global.duration`
@@ -230,8 +235,8 @@ fn object<'a>(path: &str, v: &'a Value) -> Result<&'a Map<String, Value>, Import
 
 const POLICIES: &[&str] = &["SCHED_OTHER", "SCHED_IDLE", "SCHED_RR", "SCHED_FIFO", "SCHED_DEADLINE"];
 
-/// Checks a policy name; anything but SCHED_OTHER is approximated.
-fn policy(path: &str, v: &Value, notices: &mut Vec<String>) -> Result<(), ImportError> {
+/// Checks a policy name and returns it; anything but SCHED_OTHER is approximated.
+fn policy<'a>(path: &str, v: &'a Value, notices: &mut Vec<String>) -> Result<&'a str, ImportError> {
     let Some(name) = v.as_str() else {
         return fail(path, format!("expected a policy name, found {}", kind(v)));
     };
@@ -241,7 +246,7 @@ fn policy(path: &str, v: &Value, notices: &mut Vec<String>) -> Result<(), Import
     if name != "SCHED_OTHER" {
         notices.push(format!("{path}: {name} is simulated as SCHED_OTHER (the engine has only the fair class)"));
     }
-    Ok(())
+    Ok(name)
 }
 
 /// One loop of a phase: CPU time, sleep time, timer period, and how many loops it runs.
@@ -252,20 +257,14 @@ struct Phase {
     weight: u64,
     /// The `loop` given, if any.
     count: Option<i64>,
+    /// The `policy` given, if any.
+    policy: Option<String>,
+    /// The `dl-runtime` given, with its JSON path, if any.
+    dl_runtime: Option<(String, Ns)>,
 }
 
-const IGNORED_PROPERTIES: &[&str] = &[
-    "cpus",
-    "delay",
-    "util_min",
-    "util_max",
-    "membind_nodes",
-    "taskgroup",
-    "dl-runtime",
-    "dl-period",
-    "dl-deadline",
-    "nice",
-];
+const IGNORED_PROPERTIES: &[&str] =
+    &["cpus", "delay", "util_min", "util_max", "membind_nodes", "taskgroup", "dl-period", "dl-deadline", "nice"];
 const IGNORED_EVENTS: &[&str] = &[
     "lock", "unlock", "wait", "signal", "broad", "sync", "barrier", "suspend", "resume", "mem", "iorun", "yield",
     "fork", "slack",
@@ -278,7 +277,7 @@ fn phase(
     in_thread: bool,
     notices: &mut Vec<String>,
 ) -> Result<Phase, ImportError> {
-    let mut p = Phase { run: 0, sleep: 0, timer: None, weight: 1, count: None };
+    let mut p = Phase { run: 0, sleep: 0, timer: None, weight: 1, count: None, policy: None, dl_runtime: None };
     for (key, v) in obj {
         let at = join(path, key);
         match key.as_str() {
@@ -293,15 +292,13 @@ fn phase(
                     notices.push(format!("{at}: {n} loops become a task that repeats until the run ends"));
                 }
             }
-            "policy" => policy(&at, v, notices)?,
+            "policy" => p.policy = Some(policy(&at, v, notices)?.to_string()),
             "priority" => {
                 int(&at, v, "a whole number")?;
                 notices.push(format!("{at}: ignored (every simulated task has the same weight)"));
             }
-            "dl-runtime" => notices.push(format!(
-                "{at}: ignored: SCHED_DEADLINE's runtime, or with SCHED_OTHER the task's custom slice \
-                 (EEVDF, sched_attr.sched_runtime, Linux 6.12), which the engine does not model per task"
-            )),
+            // Read by `thread`, which knows the policy it goes with.
+            "dl-runtime" => p.dl_runtime = Some((at.clone(), micros(&at, v)?)),
             k if IGNORED_PROPERTIES.contains(&k) => notices.push(format!("{at}: ignored (not simulated)")),
             k if k.starts_with("runtime") || k.starts_with("run") => {
                 p.run = p.run.saturating_add(micros(&at, v)?);
@@ -337,7 +334,13 @@ fn forever(path: &str, n: i64) -> String {
 }
 
 /// Reads one thread into a task group (`None` when it creates no thread or never runs).
-fn thread(path: &str, v: &Value, notices: &mut Vec<String>) -> Result<Option<PeriodicTask>, ImportError> {
+/// `default_policy` is `global.default_policy` (rt-app's default: SCHED_OTHER).
+fn thread(
+    path: &str,
+    v: &Value,
+    default_policy: &str,
+    notices: &mut Vec<String>,
+) -> Result<Option<PeriodicTask>, ImportError> {
     let obj = object(path, v)?;
     let count = match obj.get("instance") {
         None => 1,
@@ -355,6 +358,25 @@ fn thread(path: &str, v: &Value, notices: &mut Vec<String>) -> Result<Option<Per
     };
     let top = phase(path, obj, true, notices)?;
     let thread_loop = top.count;
+    let slice = match &top.dl_runtime {
+        None => 0,
+        Some((at, runtime)) => {
+            let pol = top.policy.as_deref().unwrap_or(default_policy);
+            if pol != "SCHED_OTHER" {
+                notices.push(format!("{at}: ignored: {pol}'s runtime (the engine has only the fair class)"));
+                0
+            } else {
+                if *runtime > 0 {
+                    notices.push(format!(
+                        "{at}: {} becomes the custom slice (sched_attr.sched_runtime) honoured from \
+                         Linux 6.12; older kernels ignore it for SCHED_OTHER, as kernel=6.6 and earlier do here",
+                        format_duration(*runtime)
+                    ));
+                }
+                *runtime
+            }
+        }
+    };
     let phases: Vec<Phase> = match obj.get("phases") {
         None => {
             if let Some(n) = thread_loop.filter(|&n| n < 1 && n != -1) {
@@ -383,6 +405,9 @@ fn thread(path: &str, v: &Value, notices: &mut Vec<String>) -> Result<Option<Per
             for (name, ph) in list {
                 let pp = join(&at, name);
                 let p = phase(&pp, object(&pp, ph)?, false, notices)?;
+                if let Some((at, _)) = &p.dl_runtime {
+                    notices.push(format!("{at}: ignored: a slice per phase is not modelled (only the thread's)"));
+                }
                 let forever = p.count.is_some_and(|n| n < 1);
                 out.push(p);
                 if forever {
@@ -445,7 +470,7 @@ fn thread(path: &str, v: &Value, notices: &mut Vec<String>) -> Result<Option<Per
     } else {
         run
     };
-    Ok(Some(PeriodicTask { count, run, period }))
+    Ok(Some(PeriodicTask { count, run, period, slice }))
 }
 
 /// Reads an rt-app JSON file. See the module doc for the mapping.
@@ -463,6 +488,7 @@ pub fn import(text: &str) -> Result<ImportResult, ImportError> {
     let mut changes: Vec<(String, String)> = vec![("workload".into(), "rtapp".into())];
 
     let mut duration = None;
+    let mut default_policy = "SCHED_OTHER";
     if let Some(g) = root.get("global") {
         for (key, v) in object("global", g)? {
             let at = join("global", key);
@@ -478,7 +504,7 @@ pub fn import(text: &str) -> Result<ImportResult, ImportError> {
                         duration = Some(s as u64 * SEC);
                     }
                 }
-                "default_policy" => policy(&at, v, &mut notices)?,
+                "default_policy" => default_policy = policy(&at, v, &mut notices)?,
                 // Logging, calibration and memory settings do not change scheduling.
                 "calibration" | "pi_enabled" | "lock_pages" | "logdir" | "log_basename" | "log_size" | "ftrace"
                 | "gnuplot" | "io_device" | "mem_buffer_size" | "cumulative_slack" => {}
@@ -501,7 +527,7 @@ pub fn import(text: &str) -> Result<ImportResult, ImportError> {
     let mut total = 0usize;
     for (name, t) in tasks {
         let at = join("tasks", name);
-        if let Some(g) = thread(&at, t, &mut notices)? {
+        if let Some(g) = thread(&at, t, default_policy, &mut notices)? {
             total += g.count as usize;
             if total > MAX_TASKS {
                 return fail(&at, format!("more than {MAX_TASKS} threads in total (the engine's limit)"));

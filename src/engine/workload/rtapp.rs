@@ -6,6 +6,8 @@
 //! next activation. Run times are wall-clock budgets on the simulated machine, as rt-app
 //! calibrates them, so they are not scaled by CPU speed. Tasks start at offsets drawn
 //! from the workload's random stream. Result: the percentage of periods met.
+//! A group's `slice` is each task's `sched_attr.sched_runtime` (`sched_runtime`), as rt-app's
+//! `__set_thread_sched_other_attrs` passes `dl-runtime` on SCHED_OTHER; 6.12 honours it.
 
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::config::PeriodicTask;
@@ -14,6 +16,8 @@ use crate::engine::time::Ns;
 
 struct Task {
     run: Ns,
+    /// `sched_attr.sched_runtime`, 0 for none.
+    slice: Ns,
     period: Ns,
     /// Start of the current activation.
     activation: Ns,
@@ -32,7 +36,7 @@ impl Rtapp {
         for g in groups {
             for _ in 0..g.count {
                 let offset = rng.range(0, g.period - 1);
-                tasks.push(Task { run: g.run, period: g.period, activation: offset, running: false });
+                tasks.push(Task { run: g.run, slice: g.slice, period: g.period, activation: offset, running: false });
             }
         }
         Rtapp { tasks, met: 0, missed: 0 }
@@ -77,6 +81,10 @@ impl Workload for Rtapp {
         }
         t.running = true;
         Step::Run { ns: t.run, sys: false }
+    }
+
+    fn sched_runtime(&self, task: usize) -> Option<Ns> {
+        Some(self.tasks[task].slice).filter(|&s| s > 0)
     }
 
     fn done(&self) -> bool {

@@ -329,7 +329,8 @@ fn every_rt_app_example_is_accounted_for() {
     assert!(import(&feature_snippet("global-only").0).unwrap_err().to_string().contains("\"tasks\""));
     let e = import(&feature_snippet("resources").0).unwrap_err();
     assert!(e.to_string().contains("no thread ever runs"), "{e}");
-    // custom-slice.json's SCHED_OTHER dl-runtime: said plainly that it is not modelled.
+    // custom-slice.json's SCHED_OTHER dl-runtime: the task's custom slice, honoured from 6.12.
     let r = import(&feature_snippet("dl-runtime").0).unwrap();
     has_notice(&r, "tasks.t.dl-runtime", "custom slice");
+    has_notice(&r, "tasks.t.dl-runtime", "6.12");
 }

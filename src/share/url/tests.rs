@@ -207,7 +207,7 @@ fn value_for(c: &Config, key: &str, r: u64) -> String {
                 .map(|g| {
                     let x = r.rotate_left(16 * g as u32);
                     let period = 10 * US + x % (1000 * MS);
-                    PeriodicTask { count: 1 + (x % 8) as u32, run: 1 + (x >> 8) % period, period }
+                    PeriodicTask { count: 1 + (x % 8) as u32, run: 1 + (x >> 8) % period, period, slice: 0 }
                 })
                 .collect();
             format_tasks(&tasks)
