@@ -13,5 +13,6 @@ mod explain;
 mod export;
 mod fuzz_props;
 mod preempt;
+mod slice;
 mod tidy;
 mod traces;

@@ -361,3 +361,27 @@ fn the_checks_catch_what_they_are_for() {
     assert_eq!(root_manifest_violations(&root.replace("\"0.23\", optional = true", "\"0.23\"")).len(), 1);
     assert_eq!(root_manifest_violations(&root.replace("ssr = [\"web\", ", "ssr = [\"dep:yew\", ")).len(), 1);
 }
+
+/// The `.rs` files directly under tests/ that tests/all.rs does not name as a module
+/// (`autotests = false`: such a file would compile into nothing and its tests never run).
+fn unlisted_test_files(all_rs: &str, files: &[String]) -> Vec<String> {
+    let listed: Vec<&str> =
+        all_rs.lines().filter_map(|l| l.trim().strip_prefix("mod ").and_then(|m| m.strip_suffix(';'))).collect();
+    // The wasm32 targets and the binary's own root are their own targets in Cargo.toml.
+    const OWN_TARGETS: &[&str] = &["all", "wasm", "wasm_bench"];
+    files
+        .iter()
+        .filter_map(|f| f.strip_prefix("tests/")?.strip_suffix(".rs"))
+        .filter(|name| !name.contains('/') && !OWN_TARGETS.contains(name) && !listed.contains(name))
+        .map(|name| format!("tests/{name}.rs"))
+        .collect()
+}
+
+#[test]
+fn every_integration_test_file_is_a_module_of_tests_all() {
+    let missing = unlisted_test_files(&read("tests/all.rs"), &rust_files("tests"));
+    assert!(missing.is_empty(), "add `mod NAME;` to tests/all.rs for: {missing:?}");
+    // The check itself: a file missing from the list is reported, a listed one is not.
+    let files = vec!["tests/a.rs".to_string(), "tests/b.rs".to_string(), "tests/common/mod.rs".to_string()];
+    assert_eq!(unlisted_test_files("mod a;\n", &files), vec!["tests/b.rs"]);
+}
