@@ -155,6 +155,19 @@ fn kernel_preemptions_print_r_plus_where_the_era_does() {
     assert!(!text("rr-kbuild").contains("prev_state=R+"), "2.6.21 prints no +");
 }
 
+/// The page's "trace-cmd text" export (`to_text_for`) writes the config's era, not 6.12's
+/// whatever the kernel: the same messaging trace has `R+` under 6.6 and none under 2.6.24.
+#[test]
+fn the_text_export_for_a_config_writes_its_era() {
+    let mut c = common::quick((schedscope::engine::presets::preset("messaging-run-to-parity").unwrap().config)());
+    c.set("duration", "10ms").unwrap();
+    let out = engine::run(&c, Some(TraceOptions::default())).unwrap();
+    assert!(export::to_text_for(&out.trace, &c).contains("prev_state=R+ "));
+    let mut old = c.clone();
+    old.kernel = schedscope::engine::kernel::Kernel::V2624;
+    assert!(!export::to_text_for(&out.trace, &old).contains("prev_state=R+"));
+}
+
 /// Every readable trace fixture, drawn as a `Trace` (`export::to_trace`) and written in both
 /// dialects, reads back to the same per-task on-CPU time as the file itself, and the two
 /// dialects read back alike.

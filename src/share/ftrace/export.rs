@@ -198,6 +198,12 @@ pub fn derived_switches(trace: &Trace) -> Vec<Switch> {
     out
 }
 
+/// `trace` as `trace-cmd report` text in the dialect of `config`'s kernel (what `run
+/// --trace-text` writes and the page's "trace-cmd text" export downloads).
+pub fn to_text_for(trace: &Trace, config: &crate::engine::Config) -> String {
+    to_text_in(trace, None, &[], Dialect { kernel: config.kernel, raw: false })
+}
+
 /// `to_text_with` in `dialect`.
 pub fn to_text_in(trace: &Trace, pids: Option<&[u32]>, lives: &[Life], dialect: Dialect) -> String {
     let derived;

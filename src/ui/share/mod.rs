@@ -532,7 +532,9 @@ pub fn share_bar() -> Html {
         let (r, stem) = (result.clone(), stem.clone());
         Rc::new(move || {
             let r = r.as_ref().ok_or("no run has finished yet")?;
-            let text = crate::share::ftrace::export::to_text(&r.trace, None);
+            // In the config's era's form (`R+` and the numeric states of that release), as
+            // `run --trace-text` writes it, not 6.12's whatever the kernel.
+            let text = crate::share::ftrace::export::to_text_for(&r.trace, &r.config);
             download_text(&format!("{stem}.trace.txt"), "text/plain", &text)
         })
     };
