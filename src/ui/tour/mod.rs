@@ -256,7 +256,7 @@ mod tests {
         let run = |c: &Config| crate::engine::run(c, None).expect("runs").metrics;
         let (a, _) = t.steps[0].configs(&t);
         let base = run(&a);
-        assert_eq!(format!("{:.0}", base.wakeup_latency_us.p50), "173", "step 1 quotes the preset's median");
+        assert_eq!(format!("{:.0}", base.wakeup_latency_us.p50), "120", "step 1 quotes the preset's median");
         assert_eq!(format!("{:.1}", base.throughput), "94.8", "step 3 quotes the preset's periods met");
         let b = |i: usize| run(&t.steps[i].configs(&t).1.expect("a B config"));
         let (cfs, hz) = (b(0), b(1));

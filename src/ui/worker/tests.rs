@@ -277,7 +277,14 @@ fn a_traced_run_crosses_the_wire_packed_and_comes_back_equal() {
     assert!(d.trace.spans.len() > 100 && !d.trace.instants.is_empty(), "a real trace to carry");
     assert_eq!(packed.len(), 12 + d.trace.spans.len() * 24 + d.trace.instants.len() * 18);
     let decisions = serde_json::to_string(&d.trace.decisions).expect("json").len();
-    assert!(answer.len() - decisions < 20_000, "the items are not in the JSON too ({} bytes)", answer.len());
+    // The switch records (`Trace::switches`, one per counted context switch) still cross as
+    // JSON, not packed: left for the packing to take over (they grow the answer the page decodes).
+    let switches = serde_json::to_string(&d.trace.switches).expect("json").len();
+    assert!(
+        answer.len() - decisions - switches < 20_000,
+        "the spans and instants are not in the JSON too ({} bytes)",
+        answer.len()
+    );
     assert!(!d.trace.decisions.is_empty() && d.trace.decisions.len() <= PAGE_DECISIONS);
     let back = parse_message(&answer, &packed);
     let Response::Run { result: Ok(b), .. } = &back else { panic!("{back:?}") };
