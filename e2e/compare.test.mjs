@@ -222,3 +222,45 @@ test('with seeds=3 a compare link shows each side as the mean of three seeds, an
     await browser.close();
   }
 });
+
+/** The `Amean` rows of a copied table: metric -> [A, B] as printed. */
+function ameans(text) {
+  return Object.fromEntries(text.split('\n').filter((l) => l.startsWith('Amean ')).map((l) => {
+    const [, metric, a, b] = l.trim().split(/\s+/);
+    return [metric, [Number(a), Number(b)]];
+  }));
+}
+
+test('"Copy as text" gives the A/B table for an email with the CLI compare\'s numbers (issue 30)', async () => {
+  const json = JSON.parse(execFileSync(CLI, ['compare', ...BASE, '--b', 'nohz_exit_reprograms=1', '--seeds', '1', '--json'],
+    { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    // Without the clipboard permission the page shows the text selected in a field instead:
+    // grant it, and read either.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const { page, problems } = await open(browser.context, new URL(LINK, server.url).href);
+    await finalFigures(page);
+    await page.click('.compare button.copy-as-text');
+    await page.waitForSelector('.compare .copy-text [role=status]', { timeout: 10_000 });
+    const field = await page.$('.compare textarea.copied-text');
+    const text = field ? await field.inputValue() : await page.evaluate(() => navigator.clipboard.readText());
+    const lines = text.split('\n');
+    assert.ok(lines.every((l) => l.length <= 72 || /^https?:\/\//.test(l)), `72 columns but the link:\n${text}`);
+    const link = lines[lines.indexOf('link:') + 1];
+    assert.equal(new URL(link).origin, new URL(server.url).origin, text);
+    // The configs close the text (wrapped at 72 columns): A's keys, then B's change.
+    assert.match(text, /^A: [^]*loops=100000[^]*^B: A with nohz_exit_reprograms=1$/m);
+    const got = ameans(text);
+    assert.deepEqual(Object.keys(got), json.rows.map((r) => r.metric));
+    for (const r of json.rows) {
+      for (const [side, v] of [[0, r.a.mean], [1, r.b.mean]]) {
+        const g = got[r.metric][side];
+        assert.ok(Math.abs(g - v) <= Math.abs(v) * 5e-4 + 1e-9, `${r.metric} ${side ? 'B' : 'A'}: page ${g}, CLI ${v}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});

@@ -2,8 +2,8 @@
 // Import trace… button, see it on the timeline with the per-task table, sort the table,
 // click a task (its runs are outlined on the canvas), switch the kernel to EEVDF and replay
 // the trace under it, read the diff view's numbers; then a file with no event shows a
-// line-numbered error and keeps the trace, the config and the link; a trace.dat says how to
-// convert it; and the page's own Perfetto export imports back (round trip).
+// line-numbered error and keeps the trace, the config and the link; a trace.dat is read (a
+// real one to the CLI's figures); and the page's own Perfetto export imports back (round trip).
 //
 // Needs dist/ (trunk build --release --offline); run with `node --test e2e/traces.test.mjs`.
 
@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
 import { bigTrace } from './big_trace.mjs';
+import { execFileSync } from 'node:child_process';
+import { cliBinary } from './cli.mjs';
 
 const DIST = process.env.SCHEDSCOPE_DIST ?? 'dist';
 const FIX = (n) => fileURLToPath(new URL(`../tests/fixtures/traces/${n}`, import.meta.url));
@@ -126,11 +128,32 @@ test('import, table, highlight, replay under EEVDF, errors keep everything', { t
     assert.equal(page.url(), url);
     assert.notEqual(url, before, 'the kernel change is in the link');
 
-    // trace.dat: how to convert it.
+    // A trace.dat cut after its magic: read as one, and the error says where it stops.
     await page.setInputFiles('input[name="trace-import"]', FIX('magic_only.dat'));
-    await page.waitForFunction((sel) => /trace-cmd report -i trace\.dat/.test(document.querySelector(sel)?.textContent ?? ''),
+    await page.waitForFunction((sel) => /Cannot import magic_only\.dat: trace\.dat: /.test(document.querySelector(sel)?.textContent ?? ''),
       `${panel} .trace-error-msg`, { timeout: WAIT });
+    assert.ok(await page.isVisible(`${panel} .trace-diffview`), 'the replay shown is kept');
 
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('a real trace.dat imports on the page with the CLI\'s per-task figures (issue 30)', { timeout: 180_000 }, async () => {
+  const cli = JSON.parse(execFileSync(cliBinary(), ['trace', 'stats', FIX('real_trappy_trace_idle.dat'), '--json'],
+    { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  const want = cli.tasks.map((t) => [`${t.comm}-${t.pid}`, String(t.wakeups)]).sort();
+  assert.ok(want.length > 1, 'the fixture has tasks');
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context, new URL('/?v=1', server.url).href);
+    await ready(page);
+    await page.setInputFiles('input[name="trace-import"]', FIX('real_trappy_trace_idle.dat'));
+    await page.waitForSelector(`${panel} table.trace-tasks tbody tr`, { timeout: WAIT });
+    assert.match(await page.textContent(`${panel} .trace-summary`),
+      new RegExp(`real_trappy_trace_idle\\.dat · trace-cmd trace\\.dat · ${cli.cpus.length} CPUs`));
+    assert.deepEqual((await rows(page)).sort(), want);
     assert.deepEqual(problems, []);
   } finally {
     await b.close();

@@ -18,10 +18,6 @@ use crate::share::url::{self, UrlState};
 /// Most seeds per side.
 pub const MAX_SEEDS: usize = 32;
 
-/// The metrics compared unless `--metric` names others.
-const DEFAULT_METRICS: &[&str] =
-    &["throughput", "wakeup_latency_p50", "wakeup_latency_p99", "context_switches", "migrations"];
-
 const FLAGS: &[Flag] = &[
     Flag::value("--preset", "NAME"),
     Flag::repeated("--set", "KEY=VALUE"),
@@ -77,7 +73,7 @@ pub fn compare(words: &[String]) -> Result<Out, CliError> {
     let seeds = count(&parsed, "--seeds", MAX_SEEDS, 5)?;
     let jobs = count(&parsed, "--jobs", MAX_JOBS, default_jobs())?;
     let keys: Vec<&str> = match parsed.all("--metric") {
-        m if m.is_empty() => DEFAULT_METRICS.to_vec(),
+        m if m.is_empty() => table::DEFAULT_METRICS.to_vec(),
         m => m,
     };
     for k in &keys {

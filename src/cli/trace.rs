@@ -103,17 +103,28 @@ fn stats(words: &[String]) -> Result<Out, CliError> {
             s.tasks.len()
         );
         t.push_str(&format!(
-            "{:>8}  {:<16} {:>11} {:>11} {:>11} {:>8} {:>6} {:>10} {:>10} {:>10}\n",
-            "pid", "comm", "runtime_s", "wait_s", "sleep_s", "wakeups", "migr", "p50_us", "p99_us", "max_us"
+            "{:>8}  {:<16} {:>11} {:>11} {:>11} {:>8} {:>8} {:>6} {:>10} {:>10} {:>10}\n",
+            "pid",
+            "comm",
+            "runtime_s",
+            "wait_s",
+            "sleep_s",
+            "switches",
+            "wakeups",
+            "migr",
+            "p50_us",
+            "p99_us",
+            "max_us"
         ));
         for r in &s.tasks {
             t.push_str(&format!(
-                "{:>8}  {:<16} {:>11.6} {:>11.6} {:>11.6} {:>8} {:>6} {:>10.1} {:>10.1} {:>10.1}\n",
+                "{:>8}  {:<16} {:>11.6} {:>11.6} {:>11.6} {:>8} {:>8} {:>6} {:>10.1} {:>10.1} {:>10.1}\n",
                 r.pid,
                 r.comm,
                 r.runtime_s,
                 r.wait_s,
                 r.sleep_s,
+                r.switches_in,
                 r.wakeups,
                 r.migrations,
                 r.wakeup_p50_us,

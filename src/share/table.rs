@@ -17,6 +17,10 @@ use crate::engine::metrics::{self, Metrics};
 /// Widest line.
 pub const WIDTH: usize = 72;
 
+/// The metrics compared unless others are named (`compare --metric`; the page's A/B table).
+pub const DEFAULT_METRICS: &[&str] =
+    &["throughput", "wakeup_latency_p50", "wakeup_latency_p99", "context_switches", "migrations"];
+
 /// Mean, minimum and maximum of one metric over the seeds of one side.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Spread {
@@ -103,7 +107,7 @@ fn wrap(lead: &str, words: &[String]) -> String {
             out.push('\n');
             line = " ".repeat(lead.chars().count());
         }
-        if !line.ends_with(' ') {
+        if !line.is_empty() && !line.ends_with(' ') {
             line.push(' ');
         }
         // A word longer than a line is cut, never the layout.
@@ -164,6 +168,114 @@ pub fn email_text(rows: &[Row], a: &Config, b: &Config, seeds: &[u64], link: &st
     s
 }
 
+/// The link on a line of its own, then the config as `key=value` words after `lead`.
+fn closing(s: &mut String, link: &str, lead: &str, config: &Config) {
+    s.push_str("link:\n");
+    s.push_str(link);
+    s.push('\n');
+    let mut d: Vec<String> = config.diff(&Config::default()).into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+    if d.is_empty() {
+        d.push("(defaults)".into());
+    }
+    s.push_str(&wrap(lead, &d));
+}
+
+/// One point of a sweep: the swept value and the metric over its seeds (None: not run).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepPoint {
+    pub value: String,
+    pub spread: Option<Spread>,
+    /// It stopped at the sweep's event budget: its figure is the first events', not a result.
+    pub cut: bool,
+}
+
+/// A sweep as text: per swept value the metric's mean, min and max over `seeds`, a point
+/// cut by its event budget marked `cut` (not a result), then the link and the config.
+pub fn sweep_text(
+    key: &str,
+    metric: &str,
+    unit: &str,
+    points: &[SweepPoint],
+    seeds: usize,
+    base: &Config,
+    link: &str,
+) -> String {
+    let mut s = String::new();
+    let title = format!("{metric}{} across {key}", if unit.is_empty() { String::new() } else { format!(" ({unit})") });
+    s.push_str(&wrap("", &title.split(' ').map(str::to_string).collect::<Vec<_>>()));
+    let head = format!("{:<22} {:>12} {:>12} {:>12}", key.chars().take(22).collect::<String>(), "Amean", "Min", "Max");
+    s.push_str(&head);
+    s.push('\n');
+    for p in points {
+        let v: String = p.value.chars().take(22).collect();
+        let line = match p.spread {
+            Some(sp) => format!(
+                "{v:<22} {:>12} {:>12} {:>12} {:>8}",
+                num(sp.mean),
+                num(sp.min),
+                num(sp.max),
+                if p.cut { "cut" } else { "" }
+            ),
+            None => format!("{v:<22} {:>12}", "not run"),
+        };
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s.push_str(&wrap("seeds:", &[format!("{seeds} per point")]));
+    if points.iter().any(|p| p.cut) {
+        s.push_str("(cut: stopped at the sweep's event budget; the first events' figure)\n");
+    }
+    closing(&mut s, link, "config:", base);
+    s
+}
+
+/// The Experiments view as text: per table its title and source, then per row and column
+/// the reported and simulated figures, both changes against the row's reference and the
+/// verdict; the score of the judged rows first; the link last.
+pub fn validation_text(tables: &[crate::engine::validate::Table], link: &str) -> String {
+    let mut s = String::new();
+    let judged: Vec<bool> = tables.iter().flat_map(|t| t.rows.iter().filter_map(|r| r.pass)).collect();
+    s.push_str(&format!("{} of {} judged rows pass\n", judged.iter().filter(|p| **p).count(), judged.len()));
+    let pct = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{:+.1}%", x * 100.0));
+    for t in tables {
+        s.push('\n');
+        s.push_str(&wrap("", &t.title.split(' ').map(str::to_string).collect::<Vec<_>>()));
+        if !t.source.is_empty() {
+            s.push_str(&wrap("reported:", &t.source.split(' ').map(str::to_string).collect::<Vec<_>>()));
+        }
+        s.push_str(&format!(
+            "{:<14} {:<12} {:>9} {:>9} {:>8} {:>8} {:>5}\n",
+            "row", "column", "reported", "simulated", "d rep", "d sim", "check"
+        ));
+        for r in &t.rows {
+            for (k, c) in r.cells.iter().enumerate() {
+                let label: String = if k == 0 { r.label.chars().take(14).collect() } else { String::new() };
+                let column: String = c.column.chars().take(12).collect();
+                let check = match c.pass {
+                    Some(true) => "pass",
+                    Some(false) => "FAIL",
+                    None if r.vs == r.label => "base",
+                    None => "-",
+                };
+                let reported = c.reported.map_or("-".to_string(), num);
+                let line = format!(
+                    "{label:<14} {column:<12} {:>9} {:>9} {:>8} {:>8} {check:>5}",
+                    reported,
+                    num(c.simulated),
+                    pct(c.reported_change),
+                    pct(Some(c.simulated_change)),
+                );
+                s.push_str(line.trim_end());
+                s.push('\n');
+            }
+        }
+    }
+    s.push_str("\nlink:\n");
+    s.push_str(link);
+    s.push('\n');
+    s
+}
+
 /// The numbers of the table's rows as (metric, stat, A, B), read back from `email_text`.
 pub fn parse_numbers(text: &str) -> Vec<(String, String, f64, f64)> {
     text.lines()
@@ -213,5 +325,90 @@ mod tests {
         assert_eq!(num(123456.0), "123456");
         assert_eq!(num(-1.5), "-1.500");
         assert_eq!(pct(None), "n/a");
+    }
+
+    #[test]
+    fn a_sweep_as_text_marks_cut_points_and_keeps_72_columns() {
+        let sp = |mean: f64, min: f64, max: f64| Some(Spread { mean, min, max });
+        let points = [
+            SweepPoint { value: "1ms".into(), spread: sp(0.2345, 0.2111, 0.258), cut: false },
+            SweepPoint { value: "16ms".into(), spread: sp(1235.0, 1111.0, 1358.0), cut: true },
+            SweepPoint { value: "5000ms".into(), spread: None, cut: false },
+        ];
+        let mut base = Config::default();
+        base.set("hz", "1000").unwrap();
+        let text = sweep_text("rr_interval", "elapsed_s", "s", &points, 3, &base, "http://h/?v=1&hz=1000");
+        for l in text.lines() {
+            assert!(l.chars().count() <= WIDTH, "{} columns: {l}", l.chars().count());
+        }
+        assert!(text.starts_with("elapsed_s (s) across rr_interval\n"), "{text}");
+        assert!(text.contains("\n1ms                          0.2345       0.2111       0.2580\n"), "{text}");
+        assert!(text.contains("\n16ms                           1235         1111         1358      cut\n"), "{text}");
+        assert!(text.contains("\n5000ms                      not run\n"), "{text}");
+        assert!(text.contains("seeds: 3 per point\n(cut: "), "{text}");
+        assert!(text.trim_end().ends_with("link:\nhttp://h/?v=1&hz=1000\nconfig: hz=1000"), "{text}");
+    }
+
+    #[test]
+    fn the_experiments_as_text_score_first_a_verdict_per_figure() {
+        use crate::engine::validate::{Cell, Row as VRow, Table};
+        let cell =
+            |column: &str, reported: Option<f64>, simulated: f64, rc: Option<f64>, sc: f64, pass: Option<bool>| Cell {
+                column: column.into(),
+                reported,
+                simulated,
+                reported_change: rc,
+                simulated_change: sc,
+                pass,
+                abs_error: reported.map(|r| simulated / r - 1.0),
+            };
+        let row = |label: &str, vs: &str, pass: Option<bool>, cells: Vec<Cell>| VRow {
+            label: label.into(),
+            sets: vec![],
+            reported: cells[0].reported,
+            simulated: cells[0].simulated,
+            reported_change: cells[0].reported_change,
+            simulated_change: cells[0].simulated_change,
+            pass,
+            vs: vs.into(),
+            cells,
+            context_switches: 0,
+            timer_reprograms: 0,
+            ipis: 0,
+            refill_s: 0.0,
+            user_s: 0.0,
+            sys_s: 0.0,
+        };
+        let t = Table {
+            preset: "p".into(),
+            title: "hackbench-process-pipes on a machine with a rather long name, 5.15".into(),
+            source: "Mel Gorman, LKML 2021".into(),
+            metric: "elapsed_s".into(),
+            unit: "s".into(),
+            columns: vec![],
+            rows: vec![
+                row("vanilla", "vanilla", None, vec![cell("elapsed_s", Some(1.0), 1.1, None, 0.0, None)]),
+                row(
+                    "scaled, a long label",
+                    "vanilla",
+                    Some(false),
+                    vec![
+                        cell("elapsed_s", Some(0.86), 0.99, Some(-0.14), -0.1, Some(true)),
+                        cell("context_switches", None, 2_560_000.0, None, -0.8, Some(false)),
+                    ],
+                ),
+            ],
+            corpus: true,
+            notes: String::new(),
+        };
+        let text = validation_text(&[t], "http://h/?view=seeds");
+        for l in text.lines() {
+            assert!(l.chars().count() <= WIDTH, "{} columns: {l}", l.chars().count());
+        }
+        assert!(text.starts_with("0 of 1 judged rows pass\n"), "{text}");
+        assert!(text.contains("\nvanilla        elapsed_s        1.000     1.100        -    +0.0%  base\n"), "{text}");
+        assert!(text.contains("\nscaled, a long elapsed_s       0.8600    0.9900   -14.0%   -10.0%  pass\n"), "{text}");
+        assert!(text.contains("\n               context_swit         -   2560000        -   -80.0%  FAIL\n"), "{text}");
+        assert!(text.trim_end().ends_with("link:\nhttp://h/?view=seeds"), "{text}");
     }
 }

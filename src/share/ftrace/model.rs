@@ -83,6 +83,8 @@ pub struct TaskRec {
     pub wait: Ns,
     pub sleep: Ns,
     pub wakeups: u64,
+    /// `sched_switch` lines that put it on a CPU (`next_pid`).
+    pub switches_in: u64,
     pub migrations: u64,
     /// Wakeup to switch-in, one per wakeup that got the CPU within the trace.
     pub latencies: Vec<Ns>,
@@ -465,6 +467,7 @@ fn build(m: &mut Model, events: &[Event], header_cpus: u32) {
                 if *next_pid != 0 {
                     let n = id(m, &mut live, &mut by_pid, *next_pid, next_comm, start);
                     m.tasks[n].prio = *next_prio;
+                    m.tasks[n].switches_in += 1;
                     // If it still runs elsewhere (a lost switch-out), end that run here.
                     if let St::Running(oc) = live[n].st {
                         if let Some((q, s)) = curr[oc as usize] {
@@ -640,6 +643,10 @@ pub struct TaskStat {
     pub wakeup_max_us: f64,
     /// Exact on-CPU nanoseconds (the same as `runtime_s`).
     pub runtime_ns: u64,
+    /// Times a `sched_switch` put it on a CPU (`perf sched latency`'s "Switches"; the
+    /// engine's `switches_in`).
+    #[serde(default)]
+    pub switches_in: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -709,6 +716,7 @@ impl Model {
             wakeup_p99_us: lat.p99_us,
             wakeup_max_us: lat.max_us,
             runtime_ns: t.runtime,
+            switches_in: t.switches_in,
         }
     }
 

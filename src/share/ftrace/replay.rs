@@ -324,6 +324,7 @@ pub fn diff(rec: &Stats, sim: &Stats) -> Diff {
         wakeup_p99_us: 0.0,
         wakeup_max_us: 0.0,
         runtime_ns: 0,
+        switches_in: 0,
     };
     let mut rows = Vec::new();
     let mut sums = [[0.0f64; 3]; 8];

@@ -1,8 +1,9 @@
 //! What every feature shares and none owns: units and numbers (`format`), slider scales
-//! (`scale`), colours (`palette`), User Timing marks (`marks`) and the few browser helpers
-//! (`browser`). Depends on nothing else in `ui`.
+//! (`scale`), colours (`palette`), User Timing marks (`marks`), the few browser helpers
+//! (`browser`) and the "Copy as text" button (`copy`). Depends on nothing else in `ui`.
 
 pub mod browser;
+pub mod copy;
 pub mod format;
 pub mod marks;
 pub mod palette;

@@ -11,11 +11,14 @@ use crate::engine::config::Config;
 use crate::engine::metrics::{Metrics, StopReason};
 use crate::engine::presets::preset;
 
+use crate::share::table;
 use crate::ui::app::state::{Action, RunView, Seeds};
+use crate::ui::common::copy::CopyText;
 use crate::ui::common::format::{
     better_way, delta_percent, delta_text, metric_display, metric_label, metric_unit, metric_value, num,
     stop_reason_text, time_scale, verdict, METRICS,
 };
+use crate::ui::explore::replicas::Reps;
 use crate::ui::worker::protocol::SeedTable;
 use crate::ui::StateCtx;
 
@@ -269,8 +272,42 @@ pub fn compare_table(props: &CompareProps) -> Html {
                 }) }
                 </tbody>
             </table>
+            if !partial { <CopyText what="the A/B table" text={email_text(a, b, b_config, means.as_ref(), ctx.as_ref())} /> }
         </div>
     }
+}
+
+/// The A/B table as plain text for an email (`share::table`, as `schedscope compare` prints
+/// it): the CLI's metrics over each side's seeds, the link and both configs. Made on press.
+fn email_text(
+    a: &Rc<RunView>,
+    b: &Rc<RunView>,
+    b_config: &Config,
+    means: Option<&(Rc<Reps>, Rc<Reps>)>,
+    ctx: Option<&StateCtx>,
+) -> Callback<(), String> {
+    let (a, b, b_config, means) = (a.clone(), b.clone(), b_config.clone(), means.cloned());
+    let link = ctx.map(|c| format!("{}?{}", crate::ui::common::browser::page_address(), c.query())).unwrap_or_default();
+    Callback::from(move |()| {
+        let runs = |first: &Metrics, more: Option<&Rc<Reps>>| -> Vec<Metrics> {
+            std::iter::once(first.clone())
+                .chain(more.into_iter().flat_map(|r| r.runs.iter().flatten().map(|m| (**m).clone())))
+                .collect()
+        };
+        let ra = runs(&a.metrics, means.as_ref().map(|m| &m.0));
+        let rb = runs(&b.metrics, means.as_ref().map(|m| &m.1));
+        let seeds: Vec<u64> = (0..ra.len() as u64).map(|r| a.config.seed.wrapping_add(r)).collect();
+        let rows = table::rows(table::DEFAULT_METRICS, &ra, &rb);
+        table::email_text(&rows, &a.config, &b_config, &seeds, &link)
+    })
+}
+
+/// The Experiments tables as plain text (`share::table::validation_text`), made on press.
+fn validation_text(tables: &[SeedTable], query: String) -> Callback<(), String> {
+    let tables = tables.to_vec();
+    Callback::from(move |()| {
+        table::validation_text(&tables, &format!("{}?{query}", crate::ui::common::browser::page_address()))
+    })
 }
 
 /// The Experiments view: the seed experiments, then the validation corpus; reported figures
@@ -302,6 +339,8 @@ pub fn seed_view() -> Html {
                 }
                 if more {
                     <p class="note" role="status">{format!("{} of {} tables in; computing the next one (quick mode)…", tables.len(), crate::engine::validate::table_presets().len())}</p>
+                } else {
+                    <CopyText what="the Experiments tables" text={validation_text(tables, ctx.query())} />
                 }
             </div>
             }

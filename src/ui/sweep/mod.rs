@@ -10,6 +10,7 @@ pub mod model;
 
 use std::rc::Rc;
 
+use crate::ui::common::copy::CopyText;
 use model::{cell_stats, cut_note, inert_note, pareto_front, sweepable, value, Sweep};
 
 use yew::prelude::*;
@@ -120,8 +121,25 @@ pub fn sweep_panel(props: &SweepPanelProps) -> Html {
             }
             if let Some(n) = note { <p class="note inert" role="note">{n}</p> }
             if let Some(n) = cut { <p class="note sweep-cut" role="note">{n}</p> }
+            <CopyText what="the sweep" text={sweep_text(sw, &metric, ctx.query())} />
         </div>
     }
+}
+
+/// The sweep as plain text (`share::table::sweep_text`), made on press.
+fn sweep_text(sw: &Sweep, metric: &str, query: String) -> Callback<(), String> {
+    let (sw, metric) = (sw.clone(), metric.to_string());
+    Callback::from(move |()| {
+        let sample = sw.points.iter().flatten().next().map(|m| m.as_ref());
+        let (_, unit) = metrics::label_unit(&metric, sample);
+        let key = match sw.key2 {
+            Some(k2) => format!("{} x {k2}", sw.key),
+            None => sw.key.to_string(),
+        };
+        let link = format!("{}?{query}", crate::ui::common::browser::page_address());
+        let points = model::text_points(&sw, &metric);
+        crate::share::table::sweep_text(&key, &metric, &unit, &points, sw.replicas, &sw.base, &link)
+    })
 }
 
 const HW: f64 = 560.0;

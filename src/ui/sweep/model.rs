@@ -202,6 +202,29 @@ pub fn cell_stats(sw: &Sweep, metric: &str) -> Vec<Option<Spread>> {
         .collect()
 }
 
+/// Each cell as a point of `share::table::sweep_text`: its value (both values on a grid),
+/// `metric` over its replicas, and whether one of its runs stopped at the event budget.
+pub fn text_points(sw: &Sweep, metric: &str) -> Vec<crate::share::table::SweepPoint> {
+    let cells = sw.points.len();
+    let n2 = sw.values2.len().max(1);
+    cell_stats(sw, metric)
+        .into_iter()
+        .enumerate()
+        .map(|(i, st)| {
+            let value = match sw.key2 {
+                Some(_) => format!("{} {}", sw.values[i / n2], sw.values2.get(i % n2).map_or("", String::as_str)),
+                None => sw.values[i].clone(),
+            };
+            let cut = std::iter::once(&sw.points[i])
+                .chain((1..sw.replicas).map(|r| &sw.runs[(r - 1) * cells + i]))
+                .flatten()
+                .any(|m| m.stop_reason == Some(metrics::StopReason::EventBudget));
+            let spread = st.map(|s| crate::share::table::Spread { mean: s.mean, min: s.min, max: s.max });
+            crate::share::table::SweepPoint { value, spread, cut }
+        })
+        .collect()
+}
+
 /// `metric` of `m` (an unknown name reads as the main result).
 pub fn value(m: &Metrics, metric: &str) -> f64 {
     metrics::value(m, metric).unwrap_or(m.throughput)

@@ -6,10 +6,11 @@
 //! on the main thread a string cut into `CHUNK_BYTES` pieces. Between chunks a
 //! `Response::TraceProgress` goes out (bytes read of the file's size), so the page shows a
 //! progress bar and the main thread does no parsing at all. The format is told from the
-//! first bytes: a `trace.dat` (trace-cmd's binary, magic `\x17\x08\x44tracing`) is refused
-//! with how to convert it, JSON is this tool's Perfetto export (`share::perfetto_import`, which
-//! needs the whole text), anything else is `trace-cmd report` / `trace_pipe` / `perf script`
-//! text (`share::ftrace::model::Reader`, fed line by line as the chunks come).
+//! first bytes (`share::ftrace::detect`): a `trace.dat` (trace-cmd's binary) is kept whole and
+//! read at the end (`share::ftrace::tracedat`, which needs the file's sections and pages), JSON
+//! is this tool's Perfetto export (`share::perfetto_import`, which needs the whole text),
+//! anything else is `trace-cmd report` / `trace_pipe` / `perf script` text
+//! (`share::ftrace::model::Reader`, fed line by line as the chunks come).
 //!
 //! The last model read is kept (`CACHE`, by the page's file key), so a replay under another
 //! config does not read the file again; a worker restarted since (Cancel) reads it again.
@@ -34,60 +35,24 @@ pub const TRACE_ITEMS: usize = 100_000;
 /// Bytes read between two progress reports (about 10-20 ms of parsing in wasm).
 pub const CHUNK_BYTES: usize = 1 << 20;
 
-/// trace-cmd's `trace.dat` starts with these bytes (trace-cmd's `trace-output.c`: `\x17\x08\x44` then "tracing").
-pub const TRACE_DAT_MAGIC: &[u8] = b"\x17\x08\x44tracing";
+pub use crate::share::ftrace::{detect, Format};
 
-/// What a file is, from its first bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// `trace-cmd report`, `trace_pipe` or `perf script` text.
-    Text,
-    /// schedscope's Chrome/Perfetto JSON export.
-    Perfetto,
-    /// trace-cmd's binary file.
-    TraceDat,
-    /// Some other binary file.
-    Binary,
-}
-
-impl Format {
-    pub fn label(self) -> &'static str {
-        match self {
-            Format::Text => "trace-cmd report / perf script text",
-            Format::Perfetto => "schedscope Perfetto JSON",
-            Format::TraceDat => "trace-cmd trace.dat",
-            Format::Binary => "binary",
-        }
+/// How the panel names a format.
+pub fn label(format: Format) -> &'static str {
+    match format {
+        Format::Text => "trace-cmd report / perf script text",
+        Format::Perfetto => "schedscope Perfetto JSON",
+        Format::TraceDat => "trace-cmd trace.dat",
+        Format::Binary => "binary",
     }
-}
-
-/// The format of a file whose first bytes are `head`.
-pub fn detect(head: &[u8]) -> Format {
-    if head.starts_with(TRACE_DAT_MAGIC) {
-        return Format::TraceDat;
-    }
-    let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
-    if head.get(start) == Some(&b'{') {
-        return Format::Perfetto;
-    }
-    if head.iter().take(4096).any(|&b| b == 0) {
-        return Format::Binary;
-    }
-    Format::Text
 }
 
 /// The message for a file that is not read, and what to do instead.
 pub fn refusal(format: Format) -> Option<String> {
     match format {
-        Format::TraceDat => Some(
-            "this is a trace-cmd trace.dat (binary) file, which the page cannot read yet. Convert it to text \
-             with `trace-cmd report -i trace.dat > trace.txt` (add `-t` for nanosecond timestamps) and import \
-             trace.txt."
-                .into(),
-        ),
         Format::Binary => Some(
-            "this is a binary file, not a trace. The page reads `trace-cmd report` or `trace_pipe` text, \
-             `perf script` text of sched events, and schedscope's own Perfetto JSON export."
+            "this is a binary file, not a trace. The page reads trace-cmd's trace.dat, `trace-cmd report` or \
+             `trace_pipe` text, `perf script` text of sched events, and schedscope's own Perfetto JSON export."
                 .into(),
         ),
         _ => None,
@@ -170,6 +135,8 @@ pub struct Stream {
     utf8: Utf8,
     reader: Reader,
     json: String,
+    /// A trace.dat's bytes, read at `finish`.
+    dat: Vec<u8>,
     format: Option<Format>,
     bytes: u64,
     text: String,
@@ -183,6 +150,7 @@ impl Stream {
             utf8: Utf8::default(),
             reader: Reader::default(),
             json: String::new(),
+            dat: Vec::new(),
             format: None,
             bytes: 0,
             text: String::new(),
@@ -208,22 +176,31 @@ impl Stream {
         if let Some(why) = refusal(f) {
             return Err(why);
         }
+        if f == Format::TraceDat {
+            self.dat.extend_from_slice(chunk);
+            return Ok(self.progress());
+        }
         self.text.clear();
         self.utf8.feed(chunk, &mut self.text);
         match f {
             Format::Perfetto => self.json.push_str(&self.text),
             _ => self.reader.push(&self.text),
         }
-        Ok(Response::TraceProgress { id: self.id, bytes: self.bytes, total: self.total.max(self.bytes) })
+        Ok(self.progress())
+    }
+
+    fn progress(&self) -> Response {
+        Response::TraceProgress { id: self.id, bytes: self.bytes, total: self.total.max(self.bytes) }
     }
 
     /// The model read and its format, and the bytes read.
     pub fn finish(self) -> Result<(Model, Format, u64), String> {
-        let Stream { utf8, mut reader, mut json, format, bytes, mut text, .. } = self;
+        let Stream { utf8, mut reader, mut json, dat, format, bytes, mut text, .. } = self;
         text.clear();
         utf8.finish(&mut text);
         let format = format.unwrap_or(Format::Text);
         let model = match format {
+            Format::TraceDat => ftrace::tracedat::read(&dat).map_err(|e| e.message)?,
             Format::Perfetto => {
                 json.push_str(&text);
                 let t = perfetto_import::to_trace(&json).map_err(|e| e.message)?;
@@ -303,7 +280,7 @@ pub fn in_order(t: &mut Trace) {
 fn opened(m: &Model, format: Format, bytes: u64, timeline: Option<Timeline>) -> Opened {
     let (trace, cut) = timeline.unwrap_or_else(|| timeline_of(m));
     Opened {
-        format: format.label().to_string(),
+        format: label(format).to_string(),
         bytes,
         stats: m.stats(),
         cpus: m.cpus,
@@ -440,7 +417,8 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
     #[test]
     fn formats_are_told_by_content() {
         assert_eq!(detect(b"\x17\x08\x44tracing6\0"), Format::TraceDat);
-        assert!(refusal(Format::TraceDat).unwrap().contains("trace-cmd report -i trace.dat"));
+        assert_eq!(refusal(Format::TraceDat), None, "a trace.dat is read");
+        assert!(refusal(Format::Binary).unwrap().contains("not a trace"));
         assert_eq!(detect(b"  {\"traceEvents\":[]}"), Format::Perfetto);
         assert_eq!(detect(b"\x7fELF\0\0\0"), Format::Binary);
         assert_eq!(detect(TEXT.as_bytes()), Format::Text);
@@ -466,6 +444,30 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
         assert!(m.tasks.iter().any(|t| t.comm == "bé"));
         assert_eq!(reports.len(), bytes.len().div_ceil(7));
         assert_eq!(reports.last(), Some(&Response::TraceProgress { id: 3, bytes: n, total: n }));
+    }
+
+    /// Issue 30: the page reads a trace.dat itself (it used to refuse it with the
+    /// `trace-cmd report` command), in the worker's chunks, to the CLI's figures.
+    #[test]
+    fn a_trace_dat_read_in_chunks_equals_the_cli_read() {
+        for name in ["real_trappy_trace_idle.dat", "real_trappy_raw_trace.v7.dat"] {
+            let path = format!("{}/tests/fixtures/traces/{name}", env!("CARGO_MANIFEST_DIR"));
+            let bytes = std::fs::read(path).unwrap();
+            let mut at = 0;
+            let mut next = || {
+                let end = (at + CHUNK_BYTES / 3).min(bytes.len());
+                let c = (at < bytes.len()).then(|| bytes[at..end].to_vec());
+                at = end;
+                c
+            };
+            let mut reports = 0;
+            let (m, f, n) = read_source(7, &mut next, bytes.len() as u64, &mut |_| reports += 1).unwrap();
+            assert_eq!((f, n), (Format::TraceDat, bytes.len() as u64), "{name}");
+            assert!(reports >= 3, "{name}: progress as it reads ({reports} reports)");
+            let cli = ftrace::read_bytes(&bytes).unwrap().stats();
+            assert!(!cli.tasks.is_empty(), "{name}");
+            assert_eq!(m.stats(), cli, "{name}");
+        }
     }
 
     #[test]
@@ -517,7 +519,7 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
         assert!(e.contains("line 1: expected"), "{e}");
         let dat = Request::TraceOpen { id: 4, key: "d".into(), text: "\x17\x08\x44tracing6".into() };
         let Response::TraceOpened { result: Err(e), .. } = crate::ui::worker::execute::execute(&dat) else { panic!() };
-        assert!(e.contains("trace-cmd report"), "{e}");
+        assert!(e.starts_with("trace.dat: cut short"), "a trace.dat cut after its magic: {e}");
     }
 
     #[test]

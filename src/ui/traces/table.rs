@@ -372,6 +372,7 @@ mod tests {
             wakeup_p99_us: 0.0,
             wakeup_max_us: 0.0,
             runtime_ns: run_ns,
+            switches_in: 0,
         }
     }
 
