@@ -13,6 +13,7 @@
 pub mod cfs;
 pub mod cfs_2623;
 pub mod eevdf;
+pub mod runq;
 pub mod sd;
 
 use super::config::{Config, Policy as PolicyKind};
