@@ -58,18 +58,24 @@
 //! 1`, the granularity unscaled). A buddy is forgotten when picked (`set_next_entity`),
 //! dequeued, or when the tick finds curr past its ideal runtime. No skip buddy (no yield).
 //!
+//! The tree (`__enqueue_entity`, `entity_before`: ordered by vruntime) is a `runq::Timeline`
+//! keyed by (vruntime, arrival number): equal vruntimes go right (`__enqueue_entity`'s
+//! `entity_before` is strict), so among equals the task queued first is leftmost; the
+//! leftmost (`__pick_first_entity`) is found by a walk, not cached (`rb_leftmost`).
+//! `update_min_vruntime` reads the leftmost, O(log n), as the kernel does.
+//!
 //! Simplified: no group scheduling, no SCHED_IDLE or
 //! SCHED_BATCH, no TREE_AVG/APPROX_AVG (off by default). Tasks created at t = 0 have no parent
 //! running on their core, so child_runs_first has nothing to swap with.
 
-use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, NICE_0_LOAD, VRUNTIME_BASE};
+use super::runq::{Fifo, Timeline};
+use super::{calc_delta_fair, Arrival, Policy, Queued, SchedEntity, NICE_0_LOAD, VRUNTIME_BASE};
 use crate::engine::config::Config;
 use crate::engine::kernel::{CfsDesign, Feat};
 use crate::engine::time::Ns;
 
 #[derive(Clone, Debug, Default)]
 struct Rq {
-    queue: Vec<usize>,
     curr: Option<usize>,
     min_vruntime: u64,
     load: u64,
@@ -80,6 +86,12 @@ struct Rq {
 
 pub struct Cfs {
     rqs: Vec<Rq>,
+    /// Every core's waiting tasks in arrival order.
+    fifo: Fifo,
+    /// `cfs_rq->tasks_timeline`: the same tasks by (vruntime, arrival number).
+    timeline: Timeline<(u64, u64), ()>,
+    /// Arrival numbers (`push` order), the tie breaker.
+    seq: u64,
     design: CfsDesign,
     latency: Ns,
     min_gran: Ns,
@@ -109,6 +121,9 @@ impl Cfs {
         let fs = cfg.feats();
         Cfs {
             rqs: vec![Rq { min_vruntime: VRUNTIME_BASE, ..Rq::default() }; cfg.cores as usize],
+            fifo: Fifo::new(cfg.cores as usize),
+            timeline: Timeline::new(cfg.cores as usize),
+            seq: 0,
             design: cfg.kernel.cfs_design(),
             latency: s.latency,
             min_gran: s.min_granularity.max(1),
@@ -150,8 +165,31 @@ impl Cfs {
     }
 
     fn nr_running(&self, c: usize) -> u64 {
-        let rq = &self.rqs[c];
-        rq.queue.len() as u64 + rq.curr.is_some() as u64
+        self.fifo.len(c) as u64 + self.rqs[c].curr.is_some() as u64
+    }
+
+    /// `__enqueue_entity`: into the tree at the task's vruntime, after its equals.
+    fn push(&mut self, se: &[SchedEntity], c: usize, task: usize) {
+        self.seq += 1;
+        self.fifo.push(c, task, se[task].weight);
+        self.timeline.insert(c, task, (se[task].vruntime, self.seq), ());
+    }
+
+    /// `__dequeue_entity`. False if `task` is not queued on `c`.
+    fn remove(&mut self, c: usize, task: usize) -> bool {
+        self.timeline.remove(c, task);
+        self.fifo.remove(c, task)
+    }
+
+    /// Tests that move a queued task's vruntime behind the policy's back (the kernel
+    /// never does: an entity is dequeued first) put it back in its place with this.
+    #[cfg(test)]
+    fn rekey(&mut self, se: &[SchedEntity], c: usize) {
+        for t in self.fifo.view(c).to_vec() {
+            let (key, ()) = self.timeline.entry(t);
+            self.timeline.remove(c, t);
+            self.timeline.insert(c, t, (se[t].vruntime, key.1), ());
+        }
     }
 
     fn peer(&mut self, t: usize) -> &mut u32 {
@@ -193,11 +231,11 @@ impl Cfs {
     }
 
     fn update_min_vruntime(&mut self, se: &[SchedEntity], c: usize) {
-        let rq = &mut self.rqs[c];
-        let mut v = rq.curr.map(|t| se[t].vruntime);
-        if let Some(left) = rq.queue.iter().map(|&t| se[t].vruntime).min() {
+        let mut v = self.rqs[c].curr.map(|t| se[t].vruntime);
+        if let Some(left) = self.leftmost(se, c).map(|t| se[t].vruntime) {
             v = Some(v.map_or(left, |cv| cv.min(left)));
         }
+        let rq = &mut self.rqs[c];
         if let Some(v) = v {
             rq.min_vruntime = rq.min_vruntime.max(v);
         }
@@ -205,7 +243,9 @@ impl Cfs {
 
     fn leftmost(&self, se: &[SchedEntity], c: usize) -> Option<usize> {
         // Ties go to the task queued first, like an rbtree that inserts equal keys to the right.
-        self.rqs[c].queue.iter().copied().min_by_key(|&t| se[t].vruntime)
+        let t = self.timeline.first(c)?;
+        debug_assert_eq!(self.timeline.entry(t).0 .0, se[t].vruntime, "a queued vruntime never moves");
+        Some(t)
     }
 }
 
@@ -255,16 +295,14 @@ impl Policy for Cfs {
             }
         }
         se[task].started = true;
-        let rq = &mut self.rqs[c];
-        rq.queue.push(task);
-        rq.load += w;
+        self.push(se, c, task);
+        self.rqs[c].load += w;
     }
 
     fn dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) -> bool {
         self.clear_buddies(c, task);
-        let rq = &mut self.rqs[c];
-        if remove(&mut rq.queue, task) {
-            rq.load -= se[task].weight;
+        if self.remove(c, task) {
+            self.rqs[c].load -= se[task].weight;
             true
         } else {
             false
@@ -283,7 +321,7 @@ impl Policy for Cfs {
         };
         // set_next_entity -> clear_buddies.
         self.clear_buddies(c, t);
-        remove(&mut self.rqs[c].queue, t);
+        self.remove(c, t);
         self.rqs[c].curr = Some(t);
         se[t].prev_sum_exec = se[t].sum_exec;
         Some(t)
@@ -293,7 +331,7 @@ impl Policy for Cfs {
         let rq = &mut self.rqs[c];
         debug_assert_eq!(rq.curr, Some(task));
         rq.curr = None;
-        rq.queue.push(task);
+        self.push(se, c, task);
         self.update_min_vruntime(se, c);
     }
 
@@ -320,7 +358,7 @@ impl Policy for Cfs {
         let ran = se[curr].sum_exec - se[curr].prev_sum_exec;
         match self.design {
             CfsDesign::Modern => {
-                if self.rqs[c].queue.is_empty() {
+                if self.fifo.is_empty(c) {
                     return false;
                 }
                 // check_preempt_tick (2.6.32+)
@@ -397,7 +435,7 @@ impl Policy for Cfs {
     }
 
     fn slice_left(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<Ns> {
-        if self.rqs[c].queue.is_empty() {
+        if self.fifo.is_empty(c) {
             return None;
         }
         let ideal = self.sched_slice(c, se[curr].weight, 0);
@@ -405,8 +443,8 @@ impl Policy for Cfs {
         Some(ideal.saturating_sub(ran))
     }
 
-    fn queued(&self, c: usize) -> &[usize] {
-        &self.rqs[c].queue
+    fn queued(&self, c: usize) -> Queued<'_> {
+        self.fifo.view(c)
     }
 }
 
@@ -583,6 +621,7 @@ mod tests {
             let w = queued + 1;
             p.enqueue(&mut se, 0, w, Arrival::New, 0);
             se[w].vruntime = se[curr].vruntime - 2_000_000;
+            p.rekey(&se, 0); // a queued task moved: back to its place in the tree
             assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, w), preempts, "{queued} queued, scale {scale}");
         }
     }
@@ -675,6 +714,7 @@ mod tests {
             }
             p.enqueue(&mut se, 0, 8, Arrival::Wakeup { from: 0 }, 0);
             se[8].vruntime = se[curr].vruntime - 2_000_000;
+            p.rekey(&se, 0); // a queued task moved: back to its place in the tree
             assert!(p.check_preempt_wakeup(&mut se, 0, curr, 8), "2 ms lead > 1 ms");
             p.put_prev(&mut se, 0, curr, 0);
             assert_eq!(p.pick_next(&mut se, 0, 0), Some(8), "the wakee (next buddy, leftmost)");
@@ -695,12 +735,138 @@ mod tests {
         se[1].vruntime = se[curr].vruntime - 500_000;
         p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
         se[2].vruntime = se[curr].vruntime - 2_000_000;
+        p.rekey(&se, 0); // a queued task moved: back to its place in the tree
         assert!(p.check_preempt_wakeup(&mut se, 0, curr, 2));
         assert_eq!(p.rqs[0].last, None, "nr_running 3 < 8: no last buddy");
         assert_eq!(p.rqs[0].next, Some(2), "the preempting wakee is always the next buddy");
         // A next buddy 1.5 ms ahead of the leftmost is unfair: the leftmost runs.
         p.put_prev(&mut se, 0, curr, 0);
         se[2].vruntime = se[1].vruntime + 1_500_000;
+        p.rekey(&se, 0); // a queued task moved: back to its place in the tree
         assert_eq!(p.pick_next(&mut se, 0, 0), Some(1));
+    }
+}
+
+/// Issue 30: the tree's leftmost against the scan it replaced (the first smallest vruntime
+/// in queue order), over random enqueue / dequeue / pick / run / sleep sequences.
+#[cfg(test)]
+mod equivalence {
+    use super::*;
+    use crate::engine::kernel::Kernel;
+    use rand::{Rng, SeedableRng};
+
+    fn check(p: &Cfs, se: &[SchedEntity], c: usize) {
+        let queue = p.queued(c).to_vec();
+        // `min_by_key` keeps the first of equals: the task queued first, as before.
+        let scan = queue.iter().copied().min_by_key(|&t| se[t].vruntime);
+        assert_eq!(p.leftmost(se, c), scan);
+        let mut by_key: Vec<(usize, usize)> = queue.iter().copied().enumerate().collect();
+        by_key.sort_by_key(|&(pos, t)| (se[t].vruntime, pos));
+        assert_eq!(p.timeline.in_order(c), by_key.iter().map(|&(_, t)| t).collect::<Vec<_>>());
+        let load: u64 = queue.iter().copied().chain(p.rqs[c].curr).map(|t| se[t].weight).sum();
+        assert_eq!(p.rqs[c].load, load);
+    }
+
+    fn run(kernel: Kernel, seed: u64, tasks: usize, steps: usize) -> usize {
+        let mut cfg = Config { cores: 2, ..Config::default() };
+        cfg.set_kernel(kernel);
+        let mut p = Cfs::new(&cfg);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut se = vec![SchedEntity { weight: NICE_0_LOAD, ..Default::default() }; tasks];
+        let mut on: Vec<Option<usize>> = vec![None; tasks];
+        let mut last_core = vec![0usize; tasks];
+        let mut picks = 0;
+        for _ in 0..steps {
+            let c = rng.gen_range(0..2usize);
+            let r = rng.gen_range(0..100);
+            if r < 40 {
+                let t = rng.gen_range(0..tasks);
+                if on[t].is_some() {
+                    continue;
+                }
+                se[t].weight = [NICE_0_LOAD, NICE_0_LOAD, 820, 1277][rng.gen_range(0..4)];
+                if let Some(k) = p.rqs[c].curr {
+                    p.update_curr(&mut se, c, k, rng.gen_range(0..10) * 100_000);
+                }
+                let how = if se[t].started { Arrival::Wakeup { from: last_core[t] } } else { Arrival::New };
+                p.enqueue(&mut se, c, t, how, 0);
+                on[t] = Some(c);
+                last_core[t] = c;
+                if let Some(k) = p.rqs[c].curr {
+                    if p.check_preempt_wakeup(&mut se, c, k, t) {
+                        p.put_prev(&mut se, c, k, 0);
+                    }
+                }
+            } else if r < 50 {
+                let queued = p.queued(c).to_vec();
+                if queued.is_empty() {
+                    continue;
+                }
+                let t = queued[rng.gen_range(0..queued.len())];
+                assert!(p.dequeue(&mut se, c, t, 0));
+                p.enqueue(&mut se, 1 - c, t, Arrival::Migrated { from: c }, 0);
+                on[t] = Some(1 - c);
+                last_core[t] = 1 - c;
+            } else if let Some(k) = p.rqs[c].curr {
+                p.update_curr(&mut se, c, k, rng.gen_range(0..30) * 100_000);
+                let tick = p.task_tick(&mut se, c, k, 0);
+                match rng.gen_range(0..4) {
+                    0 if !tick => {}
+                    0 | 1 => p.put_prev(&mut se, c, k, 0),
+                    _ => {
+                        p.dequeue_curr(&mut se, c, k, 0);
+                        on[k] = None;
+                    }
+                }
+            } else if let Some(t) = p.pick_next(&mut se, c, 0) {
+                picks += 1;
+                on[t] = Some(c);
+            }
+            for c in 0..2 {
+                check(&p, &se, c);
+            }
+            for (t, at) in on.iter().enumerate() {
+                if let Some(at) = *at {
+                    assert!(p.queued(at).contains(t) || p.rqs[at].curr == Some(t), "task {t} lost from core {at}");
+                }
+            }
+        }
+        picks
+    }
+
+    #[test]
+    fn the_tree_finds_the_leftmost_the_scan_found_in_every_vruntime_era() {
+        for seed in 0..6 {
+            for k in [Kernel::SchedDevel2007, Kernel::V2624, Kernel::V417, Kernel::V515] {
+                let picks = run(k, seed, 40, 3_000);
+                assert!(picks > 300, "{} seed {seed}: {picks} picks", k.name());
+            }
+        }
+    }
+
+    /// 16,384 tasks on one core: a pick, a put_prev and the tick's leftmost examine O(log n)
+    /// tree nodes (`Timeline::visits`), where the scans examined every task.
+    #[test]
+    fn picks_and_enqueues_examine_log_n_nodes_at_16384_tasks() {
+        let n = 16_384;
+        let mut p = Cfs::new(&Config { cores: 1, ..Config::default() });
+        let mut se = vec![SchedEntity { weight: NICE_0_LOAD, ..Default::default() }; n];
+        for t in 0..n {
+            p.enqueue(&mut se, 0, t, Arrival::New, 0);
+        }
+        p.timeline.take_visits();
+        let bound = 8 * (n as f64).log2() as u64;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..2_000 {
+            let t = p.pick_next(&mut se, 0, 0).unwrap();
+            let pick = p.timeline.take_visits();
+            p.update_curr(&mut se, 0, t, rng.gen_range(1..40) * 100_000);
+            p.task_tick(&mut se, 0, t, 0);
+            p.put_prev(&mut se, 0, t, 0);
+            let rest = p.timeline.take_visits();
+            assert!(pick > 0 && pick <= bound, "pick examined {pick} nodes (bound {bound})");
+            assert!(rest > 0 && rest <= 2 * bound, "update_curr + tick + put_prev examined {rest} nodes");
+        }
+        assert_eq!(p.queued(0).len(), n);
     }
 }

@@ -45,8 +45,11 @@
 //! meaningful with SLEEPER_AVG; it would need `cpu_load[2]`), PRECISE_CPU_LOAD (the engine
 //! keeps no `cpu_load[]`), SKIP_INITIAL, SCHED_BATCH's granularity, group scheduling, yield.
 //! 2.6.23 has no hrtick (`slice_left` is None).
+//! The tree (`__enqueue_entity`, ordered by `fair_key`) is a `runq::Timeline` keyed by
+//! (fair_key, arrival number): equal keys go right, so the one queued first is leftmost.
 
-use super::{remove, Arrival, Policy, SchedEntity, NICE_0_LOAD, PRIO_TO_WEIGHT};
+use super::runq::{Fifo, Timeline};
+use super::{Arrival, Policy, Queued, SchedEntity, NICE_0_LOAD, PRIO_TO_WEIGHT};
 use crate::engine::config::Config;
 use crate::engine::kernel::Feat;
 use crate::engine::time::Ns;
@@ -102,7 +105,6 @@ struct Ent {
 
 #[derive(Clone, Debug, Default)]
 struct Rq {
-    queue: Vec<usize>,
     curr: Option<usize>,
     fair_clock: u64,
     /// Sum of the weights of every task on the queue, curr included (`cfs_rq->load`).
@@ -112,6 +114,12 @@ struct Rq {
 
 pub struct Cfs2623 {
     rqs: Vec<Rq>,
+    /// Every core's waiting tasks in arrival order.
+    fifo: Fifo,
+    /// The same tasks by (fair_key, arrival number).
+    timeline: Timeline<(i64, u64), ()>,
+    /// Arrival numbers (`push` order), the tie breaker.
+    seq: u64,
     ents: Vec<Ent>,
     latency: Ns,
     min_gran: Ns,
@@ -127,6 +135,9 @@ impl Cfs2623 {
         let fs = cfg.feats();
         Cfs2623 {
             rqs: vec![Rq::default(); cfg.cores as usize],
+            fifo: Fifo::new(cfg.cores as usize),
+            timeline: Timeline::new(cfg.cores as usize),
+            seq: 0,
             ents: Vec::new(),
             latency: s.latency,
             min_gran: s.min_granularity,
@@ -149,8 +160,7 @@ impl Cfs2623 {
     }
 
     fn nr_running(&self, c: usize) -> u64 {
-        let rq = &self.rqs[c];
-        rq.queue.len() as u64 + rq.curr.is_some() as u64
+        self.fifo.len(c) as u64 + self.rqs[c].curr.is_some() as u64
     }
 
     /// `sched_granularity(cfs_rq)`: `latency/nr - latency/nr/nr`, at least min_granularity.
@@ -241,7 +251,21 @@ impl Cfs2623 {
 
     fn leftmost(&self, c: usize) -> Option<usize> {
         // Equal keys: the one inserted first is further left (`__enqueue_entity` goes right on ties).
-        self.rqs[c].queue.iter().copied().min_by_key(|&t| self.key(t))
+        let t = self.timeline.first(c)?;
+        debug_assert_eq!(self.timeline.entry(t).0 .0, self.key(t), "a queued fair_key never moves");
+        Some(t)
+    }
+
+    /// `__enqueue_entity`: into the tree at the task's current key.
+    fn push(&mut self, se: &[SchedEntity], c: usize, task: usize) {
+        self.seq += 1;
+        self.fifo.push(c, task, se[task].weight);
+        self.timeline.insert(c, task, (self.key(task), self.seq), ());
+    }
+
+    fn remove(&mut self, c: usize, task: usize) -> bool {
+        self.timeline.remove(c, task);
+        self.fifo.remove(c, task)
     }
 }
 
@@ -298,13 +322,12 @@ impl Policy for Cfs2623 {
             }
         }
         se[task].started = true;
-        let rq = &mut self.rqs[c];
-        rq.queue.push(task);
-        rq.load += w;
+        self.push(se, c, task);
+        self.rqs[c].load += w;
     }
 
     fn dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) -> bool {
-        if !remove(&mut self.rqs[c].queue, task) {
+        if !self.remove(c, task) {
             return false;
         }
         // update_stats_dequeue: a waiting task's wait ends here.
@@ -316,7 +339,7 @@ impl Policy for Cfs2623 {
     #[inline(always)] // into `Sim::pick_loop` through `AnyPolicy::pick_next`
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, _now: Ns) -> Option<usize> {
         let t = self.leftmost(c)?;
-        remove(&mut self.rqs[c].queue, t);
+        self.remove(c, t);
         // set_next_entity
         self.wait_end(se, c, t);
         self.rqs[c].curr = Some(t);
@@ -324,12 +347,12 @@ impl Policy for Cfs2623 {
         Some(t)
     }
 
-    fn put_prev(&mut self, _se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
+    fn put_prev(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
         debug_assert_eq!(self.rqs[c].curr, Some(task));
         // put_prev_entity: the key stays where the last tick or enqueue put it.
         self.rqs[c].curr = None;
         self.wait_start(c, task);
-        self.rqs[c].queue.push(task);
+        self.push(se, c, task);
     }
 
     fn dequeue_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
@@ -380,8 +403,8 @@ impl Policy for Cfs2623 {
         None
     }
 
-    fn queued(&self, c: usize) -> &[usize] {
-        &self.rqs[c].queue
+    fn queued(&self, c: usize) -> Queued<'_> {
+        self.fifo.view(c)
     }
 }
 
@@ -511,5 +534,51 @@ mod tests {
         // delta_mine = 1 ms, all of it taken from the bonus: a pays the whole 2 ms.
         assert_eq!(p.rqs[0].sleeper_bonus, bonus - 1_000_000);
         assert_eq!(p.ents[a].wait_runtime, wr - 2_000_000);
+    }
+}
+
+/// Issue 30: the tree's leftmost against the scan it replaced (the first smallest fair_key).
+#[cfg(test)]
+mod equivalence {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn the_tree_finds_the_leftmost_the_scan_found() {
+        let mut cfg = Config { cores: 1, ..Config::default() };
+        cfg.set("kernel", "2.6.23").unwrap();
+        for seed in 0..4 {
+            let mut p = Cfs2623::new(&cfg);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut se = vec![SchedEntity { weight: NICE_0_LOAD, ..Default::default() }; 30];
+            let mut queued_or_curr = [false; 30];
+            for _ in 0..4_000 {
+                let t = rng.gen_range(0..30);
+                match (p.rqs[0].curr, rng.gen_range(0..3)) {
+                    (_, 0) if !queued_or_curr[t] => {
+                        se[t].weight = [NICE_0_LOAD, 820, 1277][rng.gen_range(0..3)];
+                        let how = if se[t].started { Arrival::Wakeup { from: 0 } } else { Arrival::New };
+                        p.enqueue(&mut se, 0, t, how, 0);
+                        queued_or_curr[t] = true;
+                    }
+                    (Some(k), 1) => {
+                        p.update_curr(&mut se, 0, k, rng.gen_range(0..40) * 100_000);
+                        p.task_tick(&mut se, 0, k, 0);
+                        p.put_prev(&mut se, 0, k, 0);
+                    }
+                    (Some(k), _) => {
+                        p.dequeue_curr(&mut se, 0, k, 0);
+                        queued_or_curr[k] = false;
+                    }
+                    (None, _) => {}
+                }
+                let queue = p.queued(0).to_vec();
+                let scan = queue.iter().copied().min_by_key(|&t| p.key(t));
+                assert_eq!(p.leftmost(0), scan);
+                if p.rqs[0].curr.is_none() {
+                    assert_eq!(p.pick_next(&mut se, 0, 0), scan);
+                }
+            }
+        }
     }
 }

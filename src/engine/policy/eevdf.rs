@@ -50,7 +50,24 @@
 //!   2025) made it 0.70 ms and was backported to later 6.6.y stable releases; the
 //!   released tags modelled here have 0.75 ms.
 //!
-//! Simplified: V is computed by a scan of the (small) runqueue, not kept incrementally.
+//! Runqueue (issue 30; 6.6 fair.c `avg_vruntime_add`/`avg_vruntime_sub`/`avg_vruntime`,
+//! `__enqueue_entity`, `__pick_eevdf`): V is kept incrementally, as `cfs_rq->avg_vruntime`
+//! (`sum (v_i - base) * w_i`) and `cfs_rq->avg_load` (`sum w_i`) over the queued tasks,
+//! updated at every enqueue and dequeue; `avg_vruntime` adds curr and divides, rounding down
+//! (the kernel's `if (avg < 0) avg -= (load - 1)` before `div_s64`). Simplified: the base is
+//! the fixed `VRUNTIME_BASE`, not min_vruntime (`avg_vruntime_update` re-bases when it moves),
+//! and the sums are i128, so nothing overflows and no re-basing is needed; the floor of the
+//! exact mean does not depend on the base, so V is the value the scan computed before.
+//! The queued tasks are in a `runq::Timeline` ordered by (deadline, task id) with the smallest
+//! (vruntime, task id) per subtree, as 6.8+ and 6.12 keep it (sorted by deadline,
+//! `min_vruntime_cb`; 2227a957e1d5, "sched/eevdf: Sort the rbtree by virtual deadline"), and
+//! the pick is 6.12's heap search: go left while the left subtree has an eligible task, else
+//! take the node if eligible, else go right: the eligible task with the earliest deadline in
+//! O(log n). 6.6.0 sorts its tree by vruntime and keeps `min_deadline` per subtree
+//! (`min_deadline_cb`; its `__pick_eevdf` walks the eligible prefix, as fixed by b01db23d5923
+//! "sched/eevdf: Fix pick_eevdf()"): a different tree that returns the same entity, the
+//! earliest eligible deadline (here ties by task id in both eras, as before). 6.12's O(1)
+//! leftmost fast path is the same answer and is not taken separately.
 //! The pick after a preemption is `pick_next_task_fair`'s `simple:` path (put_prev, then
 //! `pick_next_entity(cfs_rq, NULL)`), as without CONFIG_FAIR_GROUP_SCHED: the preempted
 //! task competes as any queued task, so RUN_TO_PARITY acts at wakeup only (with
@@ -70,15 +87,19 @@
 //!
 //! Not modelled: NEXT_BUDDY (off by default).
 
-use super::{calc_delta_fair, remove, Arrival, Policy, SchedEntity, VRUNTIME_BASE};
+use super::runq::{Fifo, MinVruntime, Timeline};
+use super::{calc_delta_fair, Arrival, Policy, Queued, SchedEntity, VRUNTIME_BASE};
 use crate::engine::config::Config;
 use crate::engine::kernel::Feat;
 use crate::engine::time::{Ns, SEC};
 
 #[derive(Clone, Debug, Default)]
 struct Rq {
-    queue: Vec<usize>,
     curr: Option<usize>,
+    /// `cfs_rq->avg_vruntime`: `sum (v_i - VRUNTIME_BASE) * w_i` over the queued tasks.
+    avg_vruntime: i128,
+    /// `cfs_rq->avg_load`: `sum w_i` over the queued tasks.
+    avg_load: u64,
     /// Last computed V, kept for placing tasks on an empty queue.
     last_v: u64,
     /// `se->vlag = se->deadline` at `set_next_entity`: curr's deadline when it was picked.
@@ -89,6 +110,10 @@ struct Rq {
 
 pub struct Eevdf {
     rqs: Vec<Rq>,
+    /// Every core's queued tasks in arrival order (`Policy::queued`).
+    fifo: Fifo,
+    /// The same tasks by (deadline, task id), with the least (vruntime, task id) per subtree.
+    timeline: Timeline<(u64, u32), MinVruntime>,
     /// `sysctl_sched_base_slice`, scaled.
     base_slice: Ns,
     /// `TICK_NSEC` = (NSEC_PER_SEC + HZ/2) / HZ, for the lag clamp.
@@ -117,6 +142,8 @@ impl Eevdf {
         let hz = cfg.hz.max(1) as u64;
         Eevdf {
             rqs: vec![Rq { last_v: VRUNTIME_BASE, ..Rq::default() }; cfg.cores.max(1) as usize],
+            fifo: Fifo::new(cfg.cores.max(1) as usize),
+            timeline: Timeline::new(cfg.cores.max(1) as usize),
             base_slice: (cfg.min_granularity * cfg.granularity_factor()).max(1),
             tick_nsec: (SEC + hz / 2) / hz,
             wakeup_preempt: fs.has(Feat::WakeupPreempt),
@@ -144,13 +171,55 @@ impl Eevdf {
         self.sched_delayed[task] = on;
     }
 
+    /// `__enqueue_entity` + `avg_vruntime_add`: `task` joins core `c`'s tree with its
+    /// current vruntime, deadline and weight (none changes while it is queued).
+    fn push(&mut self, se: &[SchedEntity], c: usize, task: usize) {
+        let s = &se[task];
+        self.fifo.push(c, task, s.weight);
+        self.timeline.insert(c, task, (s.deadline, task as u32), MinVruntime(s.vruntime, task as u32));
+        let rq = &mut self.rqs[c];
+        rq.avg_vruntime += (s.vruntime as i128 - VRUNTIME_BASE as i128) * s.weight as i128;
+        rq.avg_load += s.weight;
+    }
+
+    /// `__dequeue_entity` + `avg_vruntime_sub`, with the values `task` was queued with.
+    /// False if it is not on core `c`'s queue.
+    fn remove(&mut self, se: &[SchedEntity], c: usize, task: usize) -> bool {
+        if !self.fifo.contains(c, task) {
+            return false;
+        }
+        let w = self.fifo.weight(task);
+        let ((deadline, _), MinVruntime(v, _)) = self.timeline.entry(task);
+        debug_assert_eq!((v, deadline, w), (se[task].vruntime, se[task].deadline, se[task].weight));
+        self.timeline.remove(c, task);
+        self.fifo.remove(c, task);
+        let rq = &mut self.rqs[c];
+        rq.avg_vruntime -= (v as i128 - VRUNTIME_BASE as i128) * w as i128;
+        rq.avg_load -= w;
+        true
+    }
+
+    /// Tests that move a queued task's vruntime or deadline behind the policy's back (the
+    /// kernel never does: an entity is dequeued first) put it back in its place with this.
+    #[cfg(test)]
+    fn rekey(&mut self, se: &[SchedEntity], c: usize) {
+        for t in self.fifo.view(c).to_vec() {
+            let w = self.fifo.weight(t);
+            let ((_, _), MinVruntime(v, _)) = self.timeline.entry(t);
+            self.timeline.remove(c, t);
+            self.timeline.insert(c, t, (se[t].deadline, t as u32), MinVruntime(se[t].vruntime, t as u32));
+            let rq = &mut self.rqs[c];
+            rq.avg_vruntime += (se[t].vruntime as i128 - v as i128) * w as i128;
+        }
+    }
+
     /// `dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)` from `pick_next_entity`: the
     /// picked task was delayed; its lag is saved now (`update_entity_lag`, while it still
     /// counts in V) and it leaves the queue; DELAY_ZERO clips a positive lag to 0
     /// (`finish_delayed_dequeue_entity`).
     fn finish_delayed_dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize) {
         self.save_lag(se, c, task);
-        remove(&mut self.rqs[c].queue, task);
+        self.remove(se, c, task);
         self.set_delayed(task, false);
         if self.delay_zero && se[task].vlag > 0 {
             se[task].vlag = 0;
@@ -164,28 +233,27 @@ impl Eevdf {
         if self.delay_zero {
             self.save_lag(se, c, task);
             if se[task].vlag > 0 {
-                remove(&mut self.rqs[c].queue, task);
+                self.remove(se, c, task);
                 let v = self.avg_vruntime(se, c);
                 se[task].vlag = 0;
                 se[task].vruntime = v;
                 se[task].deadline = v + self.vslice(&se[task]);
-                self.rqs[c].queue.push(task);
+                self.push(se, c, task);
             }
         }
         self.set_delayed(task, false);
     }
 
-    /// avg_vruntime: V over curr + queued (weighted mean, rounded down).
+    /// avg_vruntime: V over curr + queued (weighted mean, rounded down), O(1).
     fn avg_vruntime(&mut self, se: &[SchedEntity], c: usize) -> u64 {
         let rq = &mut self.rqs[c];
-        let base = rq.last_v;
-        let (mut num, mut den) = (0i128, 0i128);
-        for t in rq.queue.iter().copied().chain(rq.curr) {
-            num += (se[t].vruntime as i128 - base as i128) * se[t].weight as i128;
+        let (mut num, mut den) = (rq.avg_vruntime, rq.avg_load as i128);
+        if let Some(t) = rq.curr {
+            num += (se[t].vruntime as i128 - VRUNTIME_BASE as i128) * se[t].weight as i128;
             den += se[t].weight as i128;
         }
         if den > 0 {
-            rq.last_v = (base as i128 + num.div_euclid(den)) as u64;
+            rq.last_v = (VRUNTIME_BASE as i128 + num.div_euclid(den)) as u64;
         }
         rq.last_v
     }
@@ -193,7 +261,7 @@ impl Eevdf {
     /// Load on the queue, curr included (`cfs_rq->avg_load` + curr's weight).
     fn load(&self, se: &[SchedEntity], c: usize) -> u64 {
         let rq = &self.rqs[c];
-        rq.queue.iter().copied().chain(rq.curr).map(|t| se[t].weight).sum()
+        rq.avg_load + rq.curr.map_or(0, |t| se[t].weight)
     }
 
     /// `se->slice`: the custom slice (6.12) or `sysctl_sched_base_slice`.
@@ -241,10 +309,21 @@ impl Eevdf {
                 return Some(k);
             }
         }
-        let cands = rq.queue.iter().copied().chain(curr);
-        let best = cands.clone().filter(|&t| se[t].vruntime <= v).min_by_key(|&t| (se[t].deadline, t));
+        // __pick_eevdf's heap search over the tree, then curr if eligible and earlier.
+        let tree = self.timeline.first_where(c, |m| m.0 <= v);
+        let key = |t: usize| (se[t].deadline, t);
+        let eligible_curr = curr.filter(|&k| se[k].vruntime <= v);
+        let best = match (tree, eligible_curr) {
+            (Some(a), Some(b)) => Some(if key(b) < key(a) { b } else { a }),
+            (a, b) => a.or(b),
+        };
+        if best.is_some() {
+            return best;
+        }
         // Never nothing: if no task is eligible by rounding, take the smallest vruntime.
-        best.or_else(|| cands.min_by_key(|&t| (se[t].vruntime, t)))
+        let least = self.timeline.total(c).map(|m| (m.0, m.1 as usize));
+        let curr_v = curr.map(|k| (se[k].vruntime, k));
+        [least, curr_v].into_iter().flatten().min().map(|(_, t)| t)
     }
 }
 
@@ -252,7 +331,7 @@ impl Policy for Eevdf {
     fn enqueue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, how: Arrival, _now: Ns) {
         if self.is_delayed(task) {
             // ttwu_runnable -> enqueue_task(ENQUEUE_DELAYED): still queued here.
-            debug_assert!(self.rqs[c].queue.contains(&task), "a delayed task is woken on its own queue");
+            debug_assert!(self.fifo.contains(c, task), "a delayed task is woken on its own queue");
             self.requeue_delayed(se, c, task);
             return;
         }
@@ -276,15 +355,15 @@ impl Policy for Eevdf {
             _ => vruntime + vs,
         };
         se[task].started = true;
-        self.rqs[c].queue.push(task);
+        self.push(se, c, task);
     }
 
     fn dequeue(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) -> bool {
-        if !self.rqs[c].queue.contains(&task) {
+        if !self.fifo.contains(c, task) {
             return false;
         }
         self.save_lag(se, c, task);
-        remove(&mut self.rqs[c].queue, task);
+        self.remove(se, c, task);
         if self.place_rel_deadline {
             // Not a sleep (a migration): the deadline is kept relative (6.12 dequeue_entity).
             if self.rel_deadline.len() <= task {
@@ -303,8 +382,8 @@ impl Policy for Eevdf {
             self.finish_delayed_dequeue(se, c, t);
             t = self.pick(se, c, None)?;
         }
+        self.remove(se, c, t);
         let rq = &mut self.rqs[c];
-        remove(&mut rq.queue, t);
         rq.curr = Some(t);
         // set_next_entity: `prev_sum_exec_runtime = sum_exec_runtime`, `vlag = deadline`.
         rq.picked_deadline = se[t].deadline;
@@ -313,12 +392,12 @@ impl Policy for Eevdf {
         Some(t)
     }
 
-    fn put_prev(&mut self, _se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
+    fn put_prev(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
         let rq = &mut self.rqs[c];
         debug_assert_eq!(rq.curr, Some(task));
         rq.curr = None;
         rq.resched = false;
-        rq.queue.push(task);
+        self.push(se, c, task);
     }
 
     fn dequeue_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
@@ -336,7 +415,7 @@ impl Policy for Eevdf {
             let rq = &mut self.rqs[c];
             rq.curr = None;
             rq.resched = false;
-            rq.queue.push(task);
+            self.push(se, c, task);
             self.set_delayed(task, true);
             return;
         }
@@ -357,7 +436,7 @@ impl Policy for Eevdf {
         if renewed {
             s.deadline = s.vruntime + vs;
         }
-        if self.rqs[c].queue.is_empty() {
+        if self.fifo.is_empty(c) {
             return; // cfs_rq->nr_running == 1
         }
         // 6.12 did_preempt_short: parity lost (stash != deadline) and curr not eligible.
@@ -399,15 +478,15 @@ impl Policy for Eevdf {
 
     fn hrtick_delta(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<i64> {
         // hrtick_start_fair: only while rq->cfs.h_nr_running > 1; `se->slice - ran`.
-        if self.rqs[c].queue.is_empty() {
+        if self.fifo.is_empty(c) {
             return None;
         }
         let ran = se[curr].sum_exec - se[curr].prev_sum_exec;
         Some(self.slice(&se[curr]) as i64 - ran.min(i64::MAX as Ns) as i64)
     }
 
-    fn queued(&self, c: usize) -> &[usize] {
-        &self.rqs[c].queue
+    fn queued(&self, c: usize) -> Queued<'_> {
+        self.fifo.view(c)
     }
 }
 
@@ -485,6 +564,7 @@ mod tests {
             let other = 1 - curr;
             // curr runs a little, stays at or behind V (eligible): move the other ahead.
             se[other].vruntime += 100 * US;
+            p.rekey(&se, 0); // a queued task moved: back to its place in the tree
             p.update_curr(&mut se, 0, curr, 10 * US);
             // A wakee placed with a deadline earlier than curr's (positive lag).
             se[2].vlag = 50_000;
@@ -537,6 +617,7 @@ mod tests {
         p.enqueue(&mut se, 0, 0, Arrival::New, 0);
         p.enqueue(&mut se, 0, 1, Arrival::New, 0);
         se[1].vruntime += 100 * p.tick_nsec;
+        p.rekey(&se, 0); // a queued task moved: back to its place in the tree
         p.dequeue(&mut se, 0, 1, 0);
         let limit = (2 * p.base_slice).max(p.tick_nsec) as i64;
         assert_eq!(se[1].vlag, -limit);
@@ -604,6 +685,7 @@ mod tests {
             p.enqueue(&mut se, 0, 0, Arrival::New, 0);
             p.enqueue(&mut se, 0, 1, Arrival::New, 0);
             se[1].deadline = se[1].vruntime + 123;
+            p.rekey(&se, 0); // a queued task moved: back to its place in the tree
             assert!(p.dequeue(&mut se, 0, 1, 0));
             p.enqueue(&mut se, 1, 1, Arrival::Migrated { from: 0 }, 0);
             let rel = se[1].deadline - se[1].vruntime;
@@ -625,7 +707,7 @@ mod tests {
             assert!(se[t].vruntime > p.avg_vruntime(&se, 0));
             p.block_curr(&mut se, 0, t, 0);
             assert_eq!(p.delayed(t), delays, "'{features}'");
-            assert_eq!(p.queued(0).contains(&t), delays, "'{features}': still on the runqueue");
+            assert_eq!(p.queued(0).contains(t), delays, "'{features}': still on the runqueue");
             // The other task is picked; when it leaves, the delayed task is the only
             // candidate: the pick dequeues it and finds nothing to run.
             assert_eq!(p.pick_next(&mut se, 0, 0), Some(other));
@@ -699,6 +781,7 @@ mod tests {
             p.enqueue(&mut se, 0, 1, Arrival::Wakeup { from: 0 }, 0);
             let curr = p.pick_next(&mut se, 0, 0).unwrap();
             se[1 - curr].vruntime += 100 * US;
+            p.rekey(&se, 0); // a queued task moved: back to its place in the tree
             p.update_curr(&mut se, 0, curr, 10 * US);
             assert!(se[curr].vruntime <= p.avg_vruntime(&se, 0), "curr still eligible");
             se[2].custom_slice = slice;
@@ -708,5 +791,174 @@ mod tests {
             assert!(shorter, "the wakee's deadline is earlier");
             assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, 2), preempts, "'{features}' slice {slice}");
         }
+    }
+}
+
+/// Issue 30: the tree and the incremental V against the scans they replaced, written out
+/// here as they were, over random enqueue / dequeue / pick / run / sleep sequences.
+#[cfg(test)]
+mod equivalence {
+    use super::*;
+    use crate::engine::kernel::Kernel;
+    use crate::engine::policy::PRIO_TO_WEIGHT;
+    use crate::engine::time::US;
+    use rand::{Rng, SeedableRng};
+
+    /// V before issue 30: a scan of curr and the queue relative to the last V, rounded down.
+    fn scan_v(se: &[SchedEntity], queue: &[usize], curr: Option<usize>, last_v: u64) -> u64 {
+        let (mut num, mut den) = (0i128, 0i128);
+        for t in queue.iter().copied().chain(curr) {
+            num += (se[t].vruntime as i128 - last_v as i128) * se[t].weight as i128;
+            den += se[t].weight as i128;
+        }
+        if den > 0 {
+            (last_v as i128 + num.div_euclid(den)) as u64
+        } else {
+            last_v
+        }
+    }
+
+    /// pick_eevdf before issue 30: the earliest eligible deadline by a scan, else the least vruntime.
+    fn scan_pick(se: &[SchedEntity], queue: &[usize], curr: Option<usize>, v: u64) -> Option<usize> {
+        let cands = queue.iter().copied().chain(curr);
+        let best = cands.clone().filter(|&t| se[t].vruntime <= v).min_by_key(|&t| (se[t].deadline, t));
+        best.or_else(|| cands.min_by_key(|&t| (se[t].vruntime, t)))
+    }
+
+    fn check(p: &mut Eevdf, se: &[SchedEntity], c: usize) {
+        let queue = p.queued(c).to_vec();
+        let curr = p.rqs[c].curr;
+        let want_v = scan_v(se, &queue, curr, p.rqs[c].last_v);
+        assert_eq!(p.avg_vruntime(se, c), want_v, "V");
+        let load: u64 = queue.iter().copied().chain(curr).map(|t| se[t].weight).sum();
+        assert_eq!(p.load(se, c), load);
+        // The tree holds the queue, in (deadline, task) order.
+        let mut by_key = queue.clone();
+        by_key.sort_by_key(|&t| (se[t].deadline, t));
+        assert_eq!(p.timeline.in_order(c), by_key);
+        assert_eq!(p.pick(se, c, None), scan_pick(se, &queue, None, want_v), "pick, curr out");
+        if let Some(k) = curr {
+            let parity = p.run_to_parity && se[k].vruntime <= want_v && se[k].deadline == p.rqs[c].picked_deadline;
+            let want = if parity { Some(k) } else { scan_pick(se, &queue, Some(k), want_v) };
+            assert_eq!(p.pick(se, c, Some(k)), want, "pick, curr in");
+        }
+    }
+
+    fn run(kernel: Kernel, features: &str, seed: u64, tasks: usize, steps: usize) -> usize {
+        let mut cfg = Config { cores: 2, ..Config::default() };
+        cfg.set("kernel", kernel.name()).unwrap();
+        cfg.set("features", features).unwrap();
+        let mut p = Eevdf::new(&cfg);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut se = vec![SchedEntity { weight: 1024, ..Default::default() }; tasks];
+        // Where each task is: None asleep (or never started), Some(core) queued or running there.
+        let mut on: Vec<Option<usize>> = vec![None; tasks];
+        let mut last_core = vec![0usize; tasks];
+        let mut picks = 0;
+        for _ in 0..steps {
+            let c = rng.gen_range(0..2usize);
+            let r = rng.gen_range(0..100);
+            if r < 40 {
+                // A wakeup (or a delayed task's requeue), curr charged first (`sim::wakeup`).
+                let t = rng.gen_range(0..tasks);
+                if on[t].is_some() && !p.delayed(t) {
+                    continue;
+                }
+                let c = if p.delayed(t) { last_core[t] } else { c };
+                if !p.delayed(t) {
+                    // Weights and slices change only off the queue; few values, many ties.
+                    se[t].weight = [1024, 1024, 1024, PRIO_TO_WEIGHT[19], PRIO_TO_WEIGHT[25]][rng.gen_range(0..5)];
+                    se[t].custom_slice = [0, 0, 300 * US][rng.gen_range(0..3)];
+                }
+                if let Some(k) = p.rqs[c].curr {
+                    p.update_curr(&mut se, c, k, rng.gen_range(0..20) * 50 * US);
+                }
+                let how = if se[t].started { Arrival::Wakeup { from: last_core[t] } } else { Arrival::New };
+                p.enqueue(&mut se, c, t, how, 0);
+                on[t] = Some(c);
+                last_core[t] = c;
+                if let Some(k) = p.rqs[c].curr {
+                    check(&mut p, &se, c);
+                    if p.check_preempt_wakeup(&mut se, c, k, t) {
+                        p.put_prev(&mut se, c, k, 0);
+                    }
+                }
+            } else if r < 50 {
+                // The load balancer moves a queued, not delayed task to the other core.
+                let queued: Vec<usize> = p.queued(c).iter().filter(|&t| !p.delayed(t)).collect();
+                if queued.is_empty() {
+                    continue;
+                }
+                let t = queued[rng.gen_range(0..queued.len())];
+                assert!(p.dequeue(&mut se, c, t, 0));
+                p.enqueue(&mut se, 1 - c, t, Arrival::Migrated { from: c }, 0);
+                on[t] = Some(1 - c);
+                last_core[t] = 1 - c;
+            } else if let Some(k) = p.rqs[c].curr {
+                p.update_curr(&mut se, c, k, rng.gen_range(0..30) * 50 * US);
+                p.take_resched(c);
+                match rng.gen_range(0..4) {
+                    0 => {}
+                    1 => p.put_prev(&mut se, c, k, 0),
+                    2 => {
+                        p.block_curr(&mut se, c, k, 0);
+                        on[k] = None;
+                    }
+                    _ => {
+                        p.dequeue_curr(&mut se, c, k, 0);
+                        on[k] = None;
+                    }
+                }
+            } else if let Some(t) = p.pick_next(&mut se, c, 0) {
+                picks += 1;
+                on[t] = Some(c);
+                last_core[t] = c;
+            }
+            for c in 0..2 {
+                check(&mut p, &se, c);
+            }
+            for (t, at) in on.iter().enumerate() {
+                if let Some(at) = *at {
+                    assert!(p.queued(at).contains(t) || p.rqs[at].curr == Some(t), "task {t} lost from core {at}");
+                }
+            }
+        }
+        picks
+    }
+
+    #[test]
+    fn the_tree_picks_what_the_scan_picked_in_6_6_and_6_12() {
+        for seed in 0..6 {
+            for (k, features) in [(Kernel::V66, ""), (Kernel::V66, "NO_RUN_TO_PARITY,NO_PLACE_LAG"), (Kernel::V612, "")]
+            {
+                let picks = run(k, features, seed, 40, 3_000);
+                assert!(picks > 300, "{} '{features}' seed {seed}: {picks} picks", k.name());
+            }
+        }
+    }
+
+    /// 16,384 tasks on one core: a pick, an enqueue and a dequeue examine O(log n) tree
+    /// nodes (`Timeline::visits`), where the scans examined every task.
+    #[test]
+    fn picks_and_enqueues_examine_log_n_nodes_at_16384_tasks() {
+        let n = 16_384;
+        let mut p = Eevdf::new(&Config { cores: 1, ..Config::default() });
+        let mut se = vec![SchedEntity { weight: 1024, ..Default::default() }; n];
+        for t in 0..n {
+            p.enqueue(&mut se, 0, t, Arrival::New, 0);
+        }
+        p.timeline.take_visits();
+        let bound = 8 * (n as f64).log2() as u64;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..2_000 {
+            let t = p.pick_next(&mut se, 0, 0).unwrap();
+            let pick = p.timeline.take_visits();
+            p.update_curr(&mut se, 0, t, rng.gen_range(1..40) * 50 * US);
+            p.put_prev(&mut se, 0, t, 0);
+            let enqueue = p.timeline.take_visits();
+            assert!(pick > 0 && pick <= bound, "pick examined {pick} nodes (bound {bound})");
+            assert!(enqueue > 0 && enqueue <= bound, "put_prev examined {enqueue} nodes (bound {bound})");
+        }
+        assert_eq!(p.queued(0).len(), n);
     }
 }

@@ -10,19 +10,26 @@
 //! preempts a task with a later deadline. Simplified: every task has the same priority
 //! (the prio ratio is 1); per-core queues with the engine's balancer stand in for BFS's
 //! single global queue; the hrtick is not used by this policy (SD predates it).
+//! The queue is ordered by (deadline, arrival) in a `runq::Timeline`, O(log n) per pick.
 
-use super::{remove, Arrival, Policy, SchedEntity};
+use super::runq::{Fifo, Timeline};
+use super::{Arrival, Policy, Queued, SchedEntity};
 use crate::engine::config::Config;
 use crate::engine::time::Ns;
 
 #[derive(Clone, Debug, Default)]
 struct Rq {
-    queue: Vec<usize>,
     curr: Option<usize>,
 }
 
 pub struct Sd {
     rqs: Vec<Rq>,
+    /// Every core's waiting tasks in arrival order.
+    fifo: Fifo,
+    /// The same tasks by (deadline, arrival number): the earliest deadline first, ties FIFO.
+    timeline: Timeline<(u64, u64), ()>,
+    /// Arrival numbers (`push` order), the tie breaker.
+    seq: u64,
     rr_interval: Ns,
     /// Half a tick: expiry is seen at the tick nearest to the quantum's end.
     half_tick: Ns,
@@ -33,6 +40,9 @@ impl Sd {
     pub fn new(cfg: &Config) -> Self {
         Sd {
             rqs: vec![Rq::default(); cfg.cores as usize],
+            fifo: Fifo::new(cfg.cores as usize),
+            timeline: Timeline::new(cfg.cores as usize),
+            seq: 0,
             rr_interval: cfg.rr_interval,
             half_tick: crate::engine::time::SEC / cfg.hz.max(1) as u64 / 2,
             wakeup_preempt: true,
@@ -43,6 +53,17 @@ impl Sd {
         s.rr_left = self.rr_interval;
         s.deadline = now + self.rr_interval;
     }
+
+    fn push(&mut self, se: &[SchedEntity], c: usize, task: usize) {
+        self.seq += 1;
+        self.fifo.push(c, task, se[task].weight);
+        self.timeline.insert(c, task, (se[task].deadline, self.seq), ());
+    }
+
+    fn remove(&mut self, c: usize, task: usize) -> bool {
+        self.timeline.remove(c, task);
+        self.fifo.remove(c, task)
+    }
 }
 
 impl Policy for Sd {
@@ -51,26 +72,27 @@ impl Policy for Sd {
             self.refill(&mut se[task], now);
         }
         se[task].started = true;
-        self.rqs[c].queue.push(task);
+        self.push(se, c, task);
     }
 
     fn dequeue(&mut self, _se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) -> bool {
-        remove(&mut self.rqs[c].queue, task)
+        self.remove(c, task)
     }
 
     #[inline(always)] // into `Sim::pick_loop` through `AnyPolicy::pick_next`
     fn pick_next(&mut self, se: &mut [SchedEntity], c: usize, _now: Ns) -> Option<usize> {
         // Earliest deadline; ties by queue position (FIFO), which is round robin.
-        let (pos, &t) = self.rqs[c].queue.iter().enumerate().min_by_key(|&(i, &t)| (se[t].deadline, i))?;
-        self.rqs[c].queue.remove(pos);
+        let t = self.timeline.first(c)?;
+        debug_assert_eq!(self.timeline.entry(t).0 .0, se[t].deadline, "a queued deadline never moves");
+        self.remove(c, t);
         self.rqs[c].curr = Some(t);
         se[t].prev_sum_exec = se[t].sum_exec;
         Some(t)
     }
 
-    fn put_prev(&mut self, _se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
+    fn put_prev(&mut self, se: &mut [SchedEntity], c: usize, task: usize, _now: Ns) {
         self.rqs[c].curr = None;
-        self.rqs[c].queue.push(task);
+        self.push(se, c, task);
     }
 
     fn dequeue_curr(&mut self, _se: &mut [SchedEntity], c: usize, _task: usize, _now: Ns) {
@@ -91,7 +113,7 @@ impl Policy for Sd {
         }
         // Quantum expired: refill, new deadline, and switch if anyone else waits.
         self.refill(&mut se[curr], now);
-        !self.rqs[c].queue.is_empty()
+        !self.fifo.is_empty(c)
     }
 
     fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], _c: usize, curr: usize, woken: usize) -> bool {
@@ -102,8 +124,8 @@ impl Policy for Sd {
         None
     }
 
-    fn queued(&self, c: usize) -> &[usize] {
-        &self.rqs[c].queue
+    fn queued(&self, c: usize) -> Queued<'_> {
+        self.fifo.view(c)
     }
 }
 
@@ -126,5 +148,50 @@ mod tests {
         assert!(p.task_tick(&mut se, 0, a, 2 * MS), "expired with another task waiting");
         p.put_prev(&mut se, 0, a, 2 * MS);
         assert_ne!(p.pick_next(&mut se, 0, 2 * MS), Some(a), "the other task runs next");
+    }
+}
+
+/// Issue 30: the tree's pick against the scan it replaced (earliest deadline, ties in queue order).
+#[cfg(test)]
+mod equivalence {
+    use super::*;
+    use crate::engine::time::MS;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn the_tree_picks_what_the_scan_picked() {
+        let cfg = Config { cores: 1, hz: 250, rr_interval: 6 * MS, ..Config::default() };
+        for seed in 0..4 {
+            let mut p = Sd::new(&cfg);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut se = vec![SchedEntity { weight: 1024, ..Default::default() }; 30];
+            let mut queued_or_curr = [false; 30];
+            let mut now = 0;
+            for _ in 0..4_000 {
+                now += rng.gen_range(0..4) * MS;
+                let t = rng.gen_range(0..30);
+                match (p.rqs[0].curr, rng.gen_range(0..3)) {
+                    (_, 0) if !queued_or_curr[t] => {
+                        let how = if se[t].started { Arrival::Wakeup { from: 0 } } else { Arrival::New };
+                        p.enqueue(&mut se, 0, t, how, now);
+                        queued_or_curr[t] = true;
+                    }
+                    (Some(k), 1) => {
+                        p.update_curr(&mut se, 0, k, rng.gen_range(0..4) * MS);
+                        p.task_tick(&mut se, 0, k, now);
+                        p.put_prev(&mut se, 0, k, now);
+                    }
+                    (Some(k), _) => {
+                        p.dequeue_curr(&mut se, 0, k, now);
+                        queued_or_curr[k] = false;
+                    }
+                    (None, _) => {
+                        let queue = p.queued(0).to_vec();
+                        let scan = queue.iter().enumerate().min_by_key(|&(i, &t)| (se[t].deadline, i)).map(|(_, &t)| t);
+                        assert_eq!(p.pick_next(&mut se, 0, now), scan);
+                    }
+                }
+            }
+        }
     }
 }

@@ -26,7 +26,7 @@ impl Sim {
         // A sleeping task still queued (6.12 DELAY_DEQUEUE, `sched_delayed`) is not moved.
         let allowed =
             |k: usize| self.tasks[k].pinned.is_none_or(|p| p == to) && self.tasks[k].state == TaskState::Runnable;
-        let Some(&task) = queued.iter().rev().find(|&&k| self.tasks[k].queued_at <= t && allowed(k)) else {
+        let Some(task) = queued.iter().rev().find(|&k| self.tasks[k].queued_at <= t && allowed(k)) else {
             return false;
         };
         if !self.policy.dequeue(&mut self.se, from, task, t) {

@@ -62,7 +62,7 @@
 //! anyway; the tick is restarted when the core leaves idle for any reason, not only when it
 //! schedules (`tick_nohz_idle_exit`).
 
-use super::{Ev, IdleSpan, Sim, TaskState};
+use super::{Ev, IdleSpan, Sim};
 use crate::engine::config::{CStates, Config, IdleMode};
 use crate::engine::idle::{IdleRequest, IdleState};
 use crate::engine::kernel::AvgIdleRule;
@@ -358,15 +358,8 @@ impl Sim {
 
     /// Next timer on core `c` after `t` (sleeping tasks' timers live on their last core).
     pub(super) fn next_task_timer(&self, c: usize, t: Ns) -> Ns {
-        if self.sleeping[c] == 0 {
-            return Ns::MAX;
-        }
-        self.tasks
-            .iter()
-            .filter(|k| k.state == TaskState::Sleeping && k.core == c)
-            .map(|k| k.sleep_until.saturating_sub(t))
-            .min()
-            .unwrap_or(Ns::MAX)
+        // The earliest expiry is the least time left (`saturating_sub` keeps the order).
+        self.sleeping[c].first().map_or(Ns::MAX, |&(at, _)| at.saturating_sub(t))
     }
 
     /// Next timer of any kind on core `c` after `t`, as `get_next_timer_interrupt` and the
@@ -640,6 +633,36 @@ mod tests {
             c.set(k, v).unwrap();
         }
         Sim::new(&c, None)
+    }
+
+    /// Issue 30: the next task timer from the per-core timerqueue is the one the scan of
+    /// every task found (sleeping on that core, least time left), at every event of a run
+    /// with many sleepers on three cores, timers firing, tasks woken and migrating.
+    #[test]
+    fn the_timerqueue_gives_the_timer_the_scan_gave() {
+        for kernel in ["4.17", "6.12"] {
+            let mut c = lonely(kernel, true).cfg.clone();
+            c.set("cores", "3").unwrap();
+            c.set("tasks", "40x30us/700us,9x300us/2ms").unwrap();
+            let mut sim = Sim::new(&c, None);
+            sim.start();
+            let mut seen = 0;
+            while sim.step() {
+                let t = sim.now;
+                for c in 0..3 {
+                    let scan = sim
+                        .tasks
+                        .iter()
+                        .filter(|k| k.state == super::super::TaskState::Sleeping && k.core == c)
+                        .map(|k| k.sleep_until.saturating_sub(t))
+                        .min()
+                        .unwrap_or(Ns::MAX);
+                    assert_eq!(sim.next_task_timer(c, t), scan, "{kernel} core {c} at {t}");
+                    seen += (scan != Ns::MAX) as u32;
+                }
+            }
+            assert!(seen > 10_000, "{kernel}: sleepers were seen ({seen})");
+        }
     }
 
     /// Defect 6, idle_stamp: ticks that wake an idle core and let it idle again run no

@@ -327,8 +327,11 @@ pub struct Sim {
     events: u64,
     /// Events popped with a time before `now` (must stay 0; see `run_checked`).
     past_events: u64,
-    /// Tasks sleeping on a timer, per core (their timers live on that core).
-    sleeping: Vec<u32>,
+    /// Tasks sleeping on a timer, per core (their timers live on that core), by expiry:
+    /// (`sleep_until`, task), the hrtimer base's timerqueue (`timerqueue_add`, an rbtree
+    /// ordered by expiry whose leftmost `__hrtimer_next_event_base` reads). Issue 30: the
+    /// next timer was a scan of every task at each idle entry.
+    sleeping: Vec<std::collections::BTreeSet<(Ns, u32)>>,
     /// HRTICK resolved from the era and the config's features.
     hrtick: bool,
     /// 3.11's menu governor runs (it reads `cpu_load[0]`, kept only then).
@@ -523,7 +526,7 @@ impl Sim {
             lat: Hist::new(),
             events: 0,
             past_events: 0,
-            sleeping: vec![0; ncores],
+            sleeping: vec![std::collections::BTreeSet::new(); ncores],
             hrtick: cfg.feats().has(Feat::Hrtick),
             menu_311: cfg.kernel.menu_is_3_11() && cfg.governor == super::config::Governor::Menu,
             teo_util: cfg.kernel.teo_util_aware() && cfg.governor == super::config::Governor::Teo,

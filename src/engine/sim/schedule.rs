@@ -385,7 +385,8 @@ impl Sim {
                             tk.state = TaskState::Sleeping;
                             tk.timer_gen = tk.timer_gen.wrapping_add(1);
                             tk.sleep_until = at.max(t);
-                            self.sleeping[c] += 1;
+                            debug_assert_eq!(tk.core, c, "a task sleeps on the core it ran on");
+                            self.sleeping[tk.core].insert((tk.sleep_until, n as u32));
                             self.q.push(at.max(t), Ev::Timer { task: n as u32, gen: tk.timer_gen });
                         }
                         _ => tk.state = TaskState::Exited,

@@ -217,8 +217,8 @@ impl Sim {
 
     /// The rq's load: the weights of `curr` and the queued tasks (`rq->load.weight`).
     fn rq_weight(&self, c: usize) -> u64 {
-        let queued: u64 = self.policy.queued(c).iter().map(|&n| self.se[n].weight).sum();
-        queued + self.cores[c].curr.map_or(0, |n| self.se[n].weight)
+        // The queue keeps its load as tasks come and go (`update_load_add` at enqueue).
+        self.policy.queued(c).load() + self.cores[c].curr.map_or(0, |n| self.se[n].weight)
     }
 
     /// `account_process_tick` (3.11, tick-sampled cputime): the mode the tick interrupted

@@ -116,7 +116,8 @@ impl Sim {
         self.count_late(waker.unwrap_or(target), t_woke, super::Late::Wake { task: w });
         if self.tasks[w].state == TaskState::Sleeping {
             let k = self.tasks[w].core;
-            self.sleeping[k] -= 1;
+            let armed = self.sleeping[k].remove(&(self.tasks[w].sleep_until, w as u32));
+            debug_assert!(armed, "a sleeping task's timer is on its core");
         }
         let tk = &mut self.tasks[w];
         tk.state = TaskState::Runnable;

@@ -149,7 +149,8 @@ impl Sim {
             None
         } else {
             let slice = (self.cfg.min_granularity * self.cfg.granularity_factor()).max(1);
-            Some(explain::pick_record(self.class(), &self.se, queue, slice, t, c, self.cores[c].last_task))
+            let queue = queue.to_vec();
+            Some(explain::pick_record(self.class(), &self.se, &queue, slice, t, c, self.cores[c].last_task))
         };
     }
 
