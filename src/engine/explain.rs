@@ -814,7 +814,7 @@ pub fn counters(trace: &super::trace::Trace) -> CounterTracks {
             _ => None,
         })
         .collect();
-    idle.sort_unstable();
+    crate::order::sort(&mut idle);
     for (i, &(c, start, end, state)) in idle.iter().enumerate() {
         let k = core(&mut out, c);
         out.cores[k].cstate.push((start, state));
@@ -826,19 +826,19 @@ pub fn counters(trace: &super::trace::Trace) -> CounterTracks {
     let mut nr: Vec<(u16, Ns, u32)> =
         trace.decisions.picks.iter().map(|p| (p.core, p.time, p.nr_queued() as u32)).collect();
     nr.extend(trace.decisions.idles.iter().map(|i| (i.core, i.time, 0)));
-    nr.sort_by_key(|&(c, t, _)| (c, t));
+    crate::order::sort_by_key(&mut nr, |&(c, t, _)| (c, t));
     for (c, t, n) in nr {
         let k = core(&mut out, c);
         out.cores[k].nr_running.push((t, n));
     }
     let mut ai: Vec<(u16, Ns, Ns)> = trace.decisions.idles.iter().map(|i| (i.core, i.time, i.avg_idle)).collect();
-    ai.sort_by_key(|&(c, t, _)| (c, t));
+    crate::order::sort_by_key(&mut ai, |&(c, t, _)| (c, t));
     for (c, t, v) in ai {
         let k = core(&mut out, c);
         out.cores[k].avg_idle.push((t, v));
     }
     let mut picks: Vec<&PickRecord> = trace.decisions.picks.iter().collect();
-    picks.sort_by_key(|p| p.time);
+    crate::order::sort_by_key(&mut picks, |p| p.time);
     for p in picks {
         let v = p.avg_vruntime as i128;
         for e in &p.queue {

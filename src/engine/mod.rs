@@ -18,6 +18,7 @@ pub mod idle;
 pub mod kernel;
 pub mod knobs;
 pub mod metrics;
+pub mod order;
 pub mod policy;
 pub mod presets;
 pub mod profile;

@@ -146,7 +146,7 @@ fn flatten(prefix: &str, node: &Node, out: &mut Vec<(String, String)>) {
                 .collect();
             let distinct = names.as_ref().is_some_and(|n| {
                 let mut s = n.clone();
-                s.sort_unstable();
+                crate::engine::order::sort(&mut s);
                 s.dedup();
                 s.len() == n.len()
             });

@@ -212,7 +212,7 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
     }
 
     // Stable: equal keys keep generation order (a core's counter steps stay in order).
-    keyed.sort_by_key(|k| (k.ns, k.core, k.rank));
+    crate::engine::order::sort_by_key(&mut keyed, |k| (k.ns, k.core, k.rank));
     events.extend(keyed.into_iter().map(|k| k.event));
 
     let mut metadata = Map::new();

@@ -29,6 +29,7 @@ use std::fmt::Write;
 
 use super::model::Model;
 use crate::engine::kernel::Kernel;
+use crate::engine::order;
 use crate::engine::time::Ns;
 use crate::engine::trace::{Instant, InstantKind, PrevState, Span, SpanKind, Switch, TaskInfo, Trace};
 
@@ -167,7 +168,7 @@ pub fn derived_switches(trace: &Trace) -> Vec<Switch> {
         }
     }
     for v in runs.iter_mut().chain(wakes.iter_mut()) {
-        v.sort_unstable();
+        order::sort(v);
     }
     let state_after = |k: usize, t: Ns| {
         let next_run = runs[k].get(runs[k].partition_point(|&s| s < t)).copied();
@@ -180,7 +181,7 @@ pub fn derived_switches(trace: &Trace) -> Vec<Switch> {
     };
     let mut out = Vec::new();
     for (core, spans) in per_core.iter_mut().enumerate() {
-        spans.sort_by_key(|s| (s.start, s.end));
+        order::sort_by_key(spans, |s| (s.start, s.end));
         let mut cur: Option<u32> = None;
         for s in spans.iter() {
             let next = match s.kind {
@@ -194,7 +195,7 @@ pub fn derived_switches(trace: &Trace) -> Vec<Switch> {
             }
         }
     }
-    out.sort_by_key(|x| (x.time, x.core));
+    order::sort_by_key(&mut out, |x| (x.time, x.core));
     out
 }
 
@@ -360,7 +361,7 @@ pub fn to_text_in(trace: &Trace, pids: Option<&[u32]>, lives: &[Life], dialect: 
     };
     let end = end.max(trace.start);
     push(end, END, 0, current(0, end), format!("print: tracing_mark_write: schedscope: {mark}"));
-    lines.sort_by_key(|(t, rank, n, _)| (*t, *rank, *n));
+    order::sort_by_key(&mut lines, |(t, rank, n, _)| (*t, *rank, *n));
     let mut out = String::with_capacity(lines.len() * 120 + 32);
     let _ = writeln!(out, "cpus={}", trace.cores);
     for (_, _, _, l) in lines {

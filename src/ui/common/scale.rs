@@ -127,7 +127,7 @@ impl Mapping {
                 .collect()
         };
         out.push(current.clamp(self.min, self.max));
-        out.sort_unstable();
+        crate::engine::order::sort(&mut out);
         out.dedup();
         out
     }

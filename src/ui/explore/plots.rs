@@ -9,6 +9,7 @@ use crate::engine::config::key_doc;
 use crate::engine::metrics::Metrics;
 use crate::engine::time::parse_duration;
 
+use crate::engine::order;
 use crate::ui::app::state::DistMode;
 use crate::ui::common::format::{duration, key_value, num};
 use crate::ui::common::palette::{idle_color, IDLE_OUTLINE, SERIES_A, SERIES_B};
@@ -316,7 +317,7 @@ pub fn dist_bars(mode: DistMode, m: &Metrics) -> Vec<(String, f64)> {
         }
         DistMode::CStates => {
             let mut bars: Vec<(String, f64)> = m.cstate_residency.iter().map(|(k, v)| (k.clone(), v * 100.0)).collect();
-            bars.sort_by_key(|(name, _)| idle_depth_key(name));
+            order::sort_by_key(&mut bars, |(name, _)| idle_depth_key(name));
             bars
         }
     }
@@ -352,7 +353,7 @@ pub fn dist_categories(mode: DistMode, b: &Metrics, a: Option<&Metrics>) -> Vec<
                 .chain(a.iter().flat_map(|a| &a.wakeup_latency_hist))
                 .map(|(hi, _)| *hi)
                 .collect();
-            bounds.sort_by(f64::total_cmp);
+            order::sort_by(&mut bounds, f64::total_cmp);
             for hi in bounds {
                 push(format!("≤{}", bin_label(hi)));
             }
@@ -363,7 +364,7 @@ pub fn dist_categories(mode: DistMode, b: &Metrics, a: Option<&Metrics>) -> Vec<
                     push(l);
                 }
             }
-            cats.sort_by_key(|name| idle_depth_key(name));
+            order::sort_by_key(&mut cats, |name| idle_depth_key(name));
         }
     }
     cats

@@ -273,6 +273,6 @@ pub fn pareto_front(points: &[(f64, f64)], hx: bool, hy: bool) -> Vec<usize> {
                 .any(|&(ox, oy)| at_least(ox, x, hx) && at_least(oy, y, hy) && (better(ox, x, hx) || better(oy, y, hy)))
         })
         .collect();
-    front.sort_by(|&a, &b| points[a].0.total_cmp(&points[b].0).then(a.cmp(&b)));
+    crate::engine::order::sort_by(&mut front, |&a, &b| points[a].0.total_cmp(&points[b].0).then(a.cmp(&b)));
     front
 }

@@ -22,6 +22,7 @@
 //! scene, hit testing and the legend are one pure file; issue 28 asks for them apart, not
 //! done yet.
 
+use crate::engine::order;
 use crate::engine::time::{Ns, MS, SEC, US};
 use crate::engine::trace::{InstantKind, Overhead, Span, SpanKind, Trace};
 
@@ -402,7 +403,7 @@ impl IndexBuilder {
                 let s = &trace.spans[i as usize];
                 (s.start, s.end)
             };
-            self.spans[c].sort_by_key(|&i| key(i));
+            order::sort_by_key(&mut self.spans[c], |&i| key(i));
             let mut m = 0;
             self.max_end[c] = self.spans[c]
                 .iter()
@@ -414,7 +415,7 @@ impl IndexBuilder {
             self.starts[c] = self.spans[c].iter().map(|&i| trace.spans[i as usize].start).collect();
         }
         for c in (0..lanes).filter(|&c| !self.instants_sorted[c]) {
-            self.instants[c].sort_by_key(|&i| trace.instants[i as usize].time);
+            order::sort_by_key(&mut self.instants[c], |&i| trace.instants[i as usize].time);
         }
         // A truncated trace ends where recording stopped: fitting the whole run would show
         // an empty canvas with the recorded part squeezed into its first pixels.
@@ -1224,7 +1225,7 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
         if dense {
             // Arrivals only, coloured by kind (a wakeup wins a shared column).
             let mut sorted = marks.arrivals.clone();
-            sorted.sort_by_key(|a| std::cmp::Reverse(a.1 as u8));
+            order::sort_by_key(&mut sorted, |a| std::cmp::Reverse(a.1 as u8));
             let colour = |k: ArrowKind| {
                 hex_rgb(match k {
                     ArrowKind::Wakeup => ch.wakeup_arrow,

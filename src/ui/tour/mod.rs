@@ -76,7 +76,7 @@ pub struct NumberAnswer {
 fn in_key_order(set: &BTreeMap<String, String>) -> Vec<(&str, &str)> {
     let pos = |k: &str| KEYS.iter().position(|d| d.key == k).unwrap_or(usize::MAX);
     let mut v: Vec<(&str, &str)> = set.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    v.sort_by_key(|(k, _)| pos(k));
+    crate::engine::order::sort_by_key(&mut v, |(k, _)| pos(k));
     v
 }
 

@@ -7,6 +7,7 @@
 
 use yew::prelude::*;
 
+use crate::engine::order;
 use crate::share::ftrace::replay::{Diff, DiffRow, Pair};
 use crate::share::ftrace::TaskStat;
 use crate::ui::common::format;
@@ -110,11 +111,11 @@ fn pair_of(r: &DiffRow, c: Col) -> Option<&Pair> {
 pub fn order(tasks: &[TaskStat], col: Col, desc: bool) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..tasks.len()).collect();
     match col {
-        Col::Task => idx.sort_by(|&a, &b| {
+        Col::Task => order::sort_by(&mut idx, |&a, &b| {
             let k = |i: usize| (tasks[i].comm.to_lowercase(), tasks[i].pid);
             k(a).cmp(&k(b))
         }),
-        _ => idx.sort_by(|&a, &b| stat_value(&tasks[a], col).total_cmp(&stat_value(&tasks[b], col))),
+        _ => order::sort_by(&mut idx, |&a, &b| stat_value(&tasks[a], col).total_cmp(&stat_value(&tasks[b], col))),
     }
     if desc {
         // Reverse but keep ties in trace order.
@@ -129,7 +130,7 @@ pub fn order(tasks: &[TaskStat], col: Col, desc: bool) -> Vec<usize> {
                 j += 1;
             }
             let mut run: Vec<usize> = idx[i..=j].to_vec();
-            run.sort_unstable();
+            order::sort(&mut run);
             out.extend(run);
             i = j + 1;
         }
@@ -143,10 +144,10 @@ pub fn diff_order(rows: &[DiffRow], col: Col, desc: bool) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..rows.len()).collect();
     let key = |i: usize| pair_of(&rows[i], col).map_or(0.0, |p| p.diff.abs());
     match col {
-        Col::Task => idx.sort_by(|&a, &b| {
+        Col::Task => order::sort_by(&mut idx, |&a, &b| {
             (rows[a].comm.to_lowercase(), rows[a].pid).cmp(&(rows[b].comm.to_lowercase(), rows[b].pid))
         }),
-        _ => idx.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b))),
+        _ => order::sort_by(&mut idx, |&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b))),
     }
     if desc {
         idx.reverse();
