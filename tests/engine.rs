@@ -272,7 +272,15 @@ fn a_woken_task_never_runs_before_it_is_woken() {
     let eevdf = (preset("eevdf-vs-cfs").unwrap().config)();
     let cfs = cfg_with(eevdf.clone(), &[("policy", "cfs")]);
     let pipe = cfg_with((preset("nohz-pipe").unwrap().config)(), &[("loops", "5000")]);
-    for (c, what) in [(&eevdf, "eevdf-vs-cfs"), (&cfs, "eevdf-vs-cfs policy=cfs"), (&pipe, "nohz-pipe")] {
+    // The revert of 'runlen' (0ac8deb): a wakee whose CPU ran ahead (a 133 us C6 exit)
+    // blocked after its waker's time, and was enqueued on another CPU at the waker's.
+    let hb = cfg_with((preset("hackbench-wakeup-gran-clx").unwrap().config)(), &[("groups", "2")]);
+    for (c, what) in [
+        (&eevdf, "eevdf-vs-cfs"),
+        (&cfs, "eevdf-vs-cfs policy=cfs"),
+        (&pipe, "nohz-pipe"),
+        (&hb, "hackbench-wakeup-gran-clx"),
+    ] {
         let woken = assert_no_early_runs(c, what);
         assert!(woken > 1000, "{what}: only {woken} wakeups");
     }

@@ -50,7 +50,7 @@ const SWEEP_FLAGS: &[Flag] = &[
 ];
 
 /// A whole number flag in `lo..=hi`, or `default` when absent.
-fn count_flag(parsed: &Parsed, flag: &str, lo: usize, hi: usize, default: usize) -> Result<usize, CliError> {
+pub(super) fn count_flag(parsed: &Parsed, flag: &str, lo: usize, hi: usize, default: usize) -> Result<usize, CliError> {
     match parsed.get(flag) {
         None => Ok(default),
         Some(t) => match t.trim().parse::<usize>() {

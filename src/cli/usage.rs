@@ -51,8 +51,12 @@ Subcommands:
                                 and 7, systrace JSON)
   trace diff FILE [--preset NAME] [--set KEY=VALUE]... [--json]
                                 replay FILE and compare recorded vs simulated per task
-  validate [--quick] [--json]   the seed experiments: reported beside simulated figures;
-                                exit status 1 if a row fails
+  validate [--quick] [--json] [--jobs N] [--preset NAME]
+                                the seed and corpus tables: reported beside simulated
+                                figures, each row at its source's length or shown settled
+                                (length, change on doubling, stop reason); rows on N
+                                threads (default: every core); --quick: the page's short
+                                runs; exit status 1 if a row fails
   bench [--events N] [--json]   engine events/s beside a bare event-queue loop (best of 3)
   help, --help                  this text
   --version                     the version

@@ -1,7 +1,10 @@
 //! `validate`: the seed experiments' tables, reported figures beside simulated ones.
 //!
 //! One line per row and reported column: reported, simulated, the change against the
-//! first row (reported and simulated) with the relative check, and the absolute error.
+//! first row (reported and simulated) with the relative check, and the absolute error;
+//! on a row's first line its run length, the change of its figure per unit of work when
+//! the run doubled, and why its run stopped. The rows run on every core (`--jobs N`,
+//! scoped threads, the largest first); the output does not depend on the order.
 //! Exit status 1 when any row fails (`pass == Some(false)`: one of its columns fails), so a
 //! script or CI can gate on it; rows without a verdict are the baseline (first row) or a
 //! prediction.
@@ -9,9 +12,43 @@
 use super::args::{self, Flag};
 use super::report::{self, Table};
 use super::{usage, CliError, Out, EXIT_FAILURE};
-use crate::engine::validate::{validate_all, Table as SeedTable};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
-const FLAGS: &[Flag] = &[Flag::switch("--quick"), Flag::switch("--json")];
+use crate::engine::validate::{self as engine_validate, Measured, RowJob, Table as SeedTable};
+
+const FLAGS: &[Flag] =
+    &[Flag::switch("--quick"), Flag::switch("--json"), Flag::value("--jobs", "N"), Flag::value("--preset", "NAME")];
+
+/// Measures `jobs` on `threads` scoped threads, the costliest first; answers in the jobs' order.
+/// A full run (not `quick`) says on stderr as each row is done, since it takes minutes.
+pub fn run_rows(jobs: &[RowJob], quick: bool, threads: usize) -> Vec<Option<Measured>> {
+    let finished = AtomicUsize::new(0);
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].cost));
+    let next = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<Measured>>> = Mutex::new(vec![None; jobs.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, jobs.len().max(1)) {
+            scope.spawn(|| {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let j = jobs[i];
+                    let m = crate::engine::presets::preset(j.preset)
+                        .and_then(|p| engine_validate::measure(p, j.row, quick));
+                    if !quick {
+                        let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                        let how = m.as_ref().map_or("failed".into(), |m| format!("{}, {}", m.length, m.stop_reason));
+                        eprintln!("validate: {n}/{} rows done ({} row {}: {how})", jobs.len(), j.preset, j.row);
+                    }
+                    if let Ok(mut s) = slots.lock() {
+                        s[i] = m;
+                    }
+                }
+            });
+        }
+    });
+    slots.into_inner().unwrap_or_default()
+}
 
 /// A signed fraction (0.10) as a percentage (`+10.0%`).
 fn signed_percent(x: f64) -> String {
@@ -54,6 +91,9 @@ pub fn render(tables: &[SeedTable]) -> String {
             "simulated change",
             "verdict",
             "abs error",
+            "length",
+            "change on doubling",
+            "stop",
         ]);
         if !table.notes.is_empty() {
             s.push_str(&format!("  {}\n", table.notes));
@@ -95,14 +135,37 @@ pub fn render(tables: &[SeedTable]) -> String {
                     report::num(c.simulated),
                     c.reported_change.map(signed_percent).unwrap_or_else(|| "-".into()),
                     signed_percent(c.simulated_change),
-                    verdict(baseline, c.pass, any_reported).into(),
+                    format!(
+                        "{}{}",
+                        verdict(baseline, c.pass, any_reported),
+                        if row.needs_full_run && c.pass.is_some() { " *" } else { "" }
+                    ),
                     c.abs_error.map(signed_percent).unwrap_or_else(|| "-".into()),
+                    if k == 0 { row.length.clone() } else { String::new() },
+                    if k == 0 {
+                        row.convergence.map(|x| format!("{:.2}%", 100.0 * x)).unwrap_or_else(|| "-".into())
+                    } else {
+                        String::new()
+                    },
+                    if k == 0 { row.stop_reason.clone() } else { String::new() },
                 ]);
             }
         }
         s.push_str(&t.render("  "));
         s.push('\n');
     }
+    if tables.iter().flat_map(|t| &t.rows).any(|r| r.needs_full_run) {
+        s.push_str("* a quick run (shortened, or its length not checked): the verdict needs the full `validate`\n");
+    }
+    let unsettled = tables
+        .iter()
+        .flat_map(|t| &t.rows)
+        .filter(|r| r.convergence.is_some_and(|c| c >= engine_validate::SETTLED))
+        .count();
+    let on_budget = tables.iter().flat_map(|t| &t.rows).filter(|r| r.stop_reason == "event_budget").count();
+    s.push_str(&format!(
+        "run lengths: {unsettled} rows not settled within 2%, {on_budget} stopped on the event budget\n"
+    ));
     s.push_str(&format!("rows: {pass} pass, {fail} fail, {predicted} predicted\n"));
     s.push_str(&format!(
         "relative checks: {cells_pass} pass, {cells_fail} fail; absolute error within 25%: {within} of {with_abs}\n"
@@ -124,7 +187,17 @@ pub fn validate(words: &[String]) -> Result<Out, CliError> {
     if parsed.help {
         return Ok(Out { text: usage::usage(), ..Out::default() });
     }
-    let tables = validate_all(parsed.has("--quick"));
+    let quick = parsed.has("--quick");
+    let threads = super::run::count_flag(&parsed, "--jobs", 1, super::sweep::MAX_JOBS, super::sweep::default_jobs())?;
+    let mut jobs = engine_validate::row_jobs(quick);
+    if let Some(name) = parsed.get("--preset") {
+        jobs.retain(|j| j.preset == name);
+        if jobs.is_empty() {
+            let known = engine_validate::table_presets().join(", ");
+            return Err(CliError::usage(format!("--preset: '{name}' has no table (tables: {known})")));
+        }
+    }
+    let tables = engine_validate::assemble(&jobs, run_rows(&jobs, quick, threads));
     let failed = tables.iter().flat_map(|t| &t.rows).any(|r| r.pass == Some(false));
     let text = if parsed.has("--json") { report::to_json(&tables)? } else { render(&tables) };
     Ok(Out { text, notes: Vec::new(), status: if failed { EXIT_FAILURE } else { 0 } })
@@ -161,6 +234,10 @@ mod tests {
             refill_s: 0.0,
             user_s: 0.0,
             sys_s: 0.0,
+            length: "100 loops".into(),
+            convergence: Some(0.013),
+            stop_reason: "completed".into(),
+            needs_full_run: false,
         }
     }
 
@@ -204,6 +281,29 @@ mod tests {
         let text = render(&[t]);
         assert_eq!(text.matches("baseline").count(), 2, "{text}");
         assert!(text.contains("judged against menu") && text.contains("corpus rows: 1 of 2 pass (50%"), "{text}");
+    }
+
+    #[test]
+    fn rows_measured_on_one_thread_or_two_give_the_same_tables() {
+        let jobs: Vec<RowJob> =
+            engine_validate::row_jobs(true).into_iter().filter(|j| j.preset == "token-governors").collect();
+        assert_eq!(jobs.len(), 6);
+        let strip = |mut v: Vec<Option<Measured>>| {
+            for m in v.iter_mut().flatten() {
+                m.metrics.wall_s = 0.0;
+            }
+            v
+        };
+        let one = strip(run_rows(&jobs, true, 1));
+        let two = strip(run_rows(&jobs, true, 2));
+        assert!(one.iter().all(|m| m.is_some()));
+        assert_eq!(one, two);
+        let text = render(&engine_validate::assemble(&jobs, one));
+        // Every verdict of a quick run is marked as needing the full run, pass or fail.
+        assert!(
+            text.contains("2000 loops of 20000 loops (quick)") && (text.contains("PASS *") || text.contains("FAIL *")),
+            "{text}"
+        );
     }
 
     #[test]

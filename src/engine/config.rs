@@ -20,7 +20,8 @@ pub use super::workload::hackbench::{Ipc, Mode as HackbenchMode};
 /// Hard caps that keep any config (from a URL, a file, a slider) from freezing a tab.
 pub const MAX_CORES: u32 = 128;
 pub const MAX_DURATION: Ns = 600 * SEC;
-pub const MAX_EVENTS: u64 = 200_000_000;
+/// (4 G events: hackbench's largest corpus rows at mmtests' 10,000 loops need ~2.5 G.)
+pub const MAX_EVENTS: u64 = 4_000_000_000;
 /// hackbench's largest table (296 groups of 40 tasks) fits.
 pub const MAX_TASKS: usize = 16_384;
 /// hackbench groups that fit in `MAX_TASKS` (40 tasks a group and the parent).
@@ -52,6 +53,9 @@ pub enum WorkloadKind {
     Token,
     Hackbench,
     Schbench,
+    /// stress-ng `--pipe N` (`workload/stressng.rs`).
+    #[serde(rename = "stress-ng-pipe")]
+    StressNgPipe,
 }
 
 impl WorkloadKind {
@@ -161,6 +165,8 @@ pub struct Config {
     pub schbench_footprint: u32,
     pub schbench_sleep: Ns,
     pub schbench_locking: bool,
+    /// stress-ng-pipe: workers (`--pipe N`).
+    pub workers: u32,
     pub duration: Ns,
     pub seed: u64,
     pub max_events: u64,
@@ -214,6 +220,7 @@ impl Default for Config {
             schbench_footprint: 256,
             schbench_sleep: 100 * US,
             schbench_locking: true,
+            workers: 4,
             duration: 200 * MS,
             seed: 1,
             max_events: 50_000_000,
@@ -381,8 +388,8 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "workload",
         group: "Workload",
-        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp", "token", "hackbench", "schbench"]),
-        help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, pinned token passing, hackbench groups, or schbench message and worker threads.",
+        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp", "token", "hackbench", "schbench", "stress-ng-pipe"]),
+        help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, pinned token passing, hackbench groups, schbench message and worker threads, or stress-ng's pipe stressor.",
     },
     KeyDoc {
         key: "loops",
@@ -444,6 +451,12 @@ pub const KEYS: &[KeyDoc] = &[
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 64 },
         help: "schbench: message threads (-m), each posting requests to its own workers over futexes.",
+    },
+    KeyDoc {
+        key: "workers",
+        group: "Workload",
+        kind: KeyKind::Int { min: 1, max: 4096 },
+        help: "stress-ng-pipe: workers (--pipe N), each a writer and a reader process over one pipe.",
     },
     KeyDoc {
         key: "schbench_workers",
@@ -781,10 +794,13 @@ impl Config {
                     "token" => WorkloadKind::Token,
                     "hackbench" => WorkloadKind::Hackbench,
                     "schbench" => WorkloadKind::Schbench,
+                    "stress-ng-pipe" => WorkloadKind::StressNgPipe,
                     _ => {
                         return Err(err(
                             key,
-                            format!("'{v}' is not one of pipe, iperf, kbuild, rtapp, token, hackbench, schbench"),
+                            format!(
+                                "'{v}' is not one of pipe, iperf, kbuild, rtapp, token, hackbench, schbench, stress-ng-pipe"
+                            ),
                         ))
                     }
                 };
@@ -824,6 +840,7 @@ impl Config {
             }
             "schbench_message_threads" => self.schbench_message_threads = int(v)? as u32,
             "schbench_workers" => self.schbench_workers = int(v)? as u32,
+            "workers" => self.workers = int(v)? as u32,
             "schbench_operations" => self.schbench_operations = int(v)? as u32,
             "schbench_footprint" => self.schbench_footprint = int(v)? as u32,
             "schbench_sleep" => self.schbench_sleep = dur(v)?,
@@ -890,6 +907,7 @@ impl Config {
                 WorkloadKind::Token => "token",
                 WorkloadKind::Hackbench => "hackbench",
                 WorkloadKind::Schbench => "schbench",
+                WorkloadKind::StressNgPipe => "stress-ng-pipe",
             }
             .into(),
             "loops" => self.loops.to_string(),
@@ -912,6 +930,7 @@ impl Config {
             .into(),
             "schbench_message_threads" => self.schbench_message_threads.to_string(),
             "schbench_workers" => self.schbench_workers.to_string(),
+            "workers" => self.workers.to_string(),
             "schbench_operations" => self.schbench_operations.to_string(),
             "schbench_footprint" => self.schbench_footprint.to_string(),
             "schbench_sleep" => format_duration(self.schbench_sleep),
@@ -1036,6 +1055,7 @@ impl Config {
             "tasks" => self.workload == WorkloadKind::Rtapp,
             "pairs" | "work" => self.workload == WorkloadKind::Token,
             "groups" | "msg_size" | "hackbench_mode" | "ipc" => self.workload == WorkloadKind::Hackbench,
+            "workers" => self.workload == WorkloadKind::StressNgPipe,
             "schbench_message_threads"
             | "schbench_workers"
             | "schbench_operations"

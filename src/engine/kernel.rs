@@ -907,6 +907,29 @@ pub fn feature_name(kernel: Kernel, feat: Feat) -> Option<&'static str> {
     kernel.features().iter().find(|d| d.feat == Some(feat)).map(|d| d.name)
 }
 
+/// Pipes (`workload::pipe::PipeBuf`).
+impl Kernel {
+    /// How `pipe_read` and `pipe_write` wake each other in this release (`PipeWake`): one
+    /// shared non-exclusive queue woken when a buffer is released or filled up to 5.4
+    /// (2.6.x, 3.11, 4.17 here); exclusive writer waits woken by every read of a full pipe
+    /// from 5.6 (5.15, 6.6, 6.12).
+    pub fn pipe_wake(self) -> super::workload::pipe::PipeWake {
+        use super::workload::pipe::PipeWake;
+        if self >= Kernel::V515 {
+            PipeWake::WasFull
+        } else {
+            PipeWake::SharedQueue
+        }
+    }
+
+    /// `pipe2(fds, O_DIRECT)` makes a packet pipe (one write a buffer, one read a write):
+    /// 3.4 (9883035ae7ed "pipes: add a 'packetized pipe' mode for writing"). Before, the
+    /// flag is refused and stress-ng falls back to a plain `pipe()`.
+    pub fn pipe_packets(self) -> bool {
+        self >= Kernel::V311
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -49,13 +49,33 @@ pub struct SeedTable {
     /// A reported change smaller than this is the benchmark's noise: the row then passes on
     /// the reported sign or on no effect (`validate::judge_noisy`); 0 for the seeds.
     pub noise: f64,
-    /// Loops of the reported experiment when the preset runs fewer (absolute times and
-    /// counts are compared with the same fraction of the reported ones); 0: the same.
-    pub reported_loops: u64,
+    /// How long the full `validate` runs each row (`validate::measure`).
+    pub length: Length,
     /// The rows `--quick` runs (each with its `vs`); empty: all.
     pub quick_rows: &'static [usize],
     /// How the table is judged and what it assumes, for the reader.
     pub notes: &'static str,
+}
+
+/// How long the full `validate` runs a table's rows (`validate::measure`): as the source
+/// ran them, or until the judged figures per unit of work are shown to have settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Length {
+    /// The preset is the source's own length (nohz-pipe's 1,000,000 round trips, the whole
+    /// build, messaging's 5,000 loops): run as it is.
+    Source,
+    /// The source ran `loops` (hackbench: mmtests' 10,000). Each row is configured with them
+    /// and advanced in chunks of events; once at least `warmup` loops' worth of work is
+    /// done and the time per unit of work over the last half of the work done differs by
+    /// under 2% from the quarter before it (the figure per unit of work moves < 2% when the
+    /// run doubles), the run stops and the rest is extrapolated at the last half's rate. A
+    /// run that never settles runs to the end.
+    Steady { loops: u64, warmup: u64 },
+    /// The preset's length (its `loops`, or its `duration` for a time-limited workload) and
+    /// twice that, doubled again (up to 8x) until every judged figure per unit of work moves
+    /// < 2%; the figure is the longest run's, scaled to `source` units of work when the
+    /// source states them (0: not stated, the per-unit figure stands).
+    Doubling { source: u64 },
 }
 
 pub const fn col(key: &'static str, label: &'static str, unit: &'static str) -> SeedColumn {
@@ -70,7 +90,7 @@ const SEED: SeedTable = SeedTable {
     rows: &[],
     corpus: false,
     noise: 0.0,
-    reported_loops: 0,
+    length: Length::Source,
     quick_rows: &[],
     notes: "Judged: each row's change against the first row, every column the seed reports.",
 };
@@ -206,6 +226,8 @@ pub const PRESETS: &[Preset] = &[
                     vs: 0,
                 },
             ],
+            // iperf -t 300; throughput is a rate: 1 s, doubled until it settles.
+            length: Length::Doubling { source: 300 * SEC },
             ..SEED
         }),
     },

@@ -1,11 +1,23 @@
 //! The seed experiments' and the corpus's tables: reported figures beside simulated ones, and the verdict.
 //!
-//! The corpus tables (`corpus.rs`) are judged the same way, with three additions: a row is
+//! RUN LENGTH. Each row runs as its source ran it, or long enough to show it does not
+//! matter (`presets::Length`, `measure`): `Source` runs the preset as it is (the source's own
+//! loops or duration); `Steady` (hackbench) configures the source's loops and advances the
+//! run in chunks, stopping once, past a warm-up, the time per unit of work over the last
+//! half of the work done differs by under `SETTLED` (2%) from the quarter before it, the
+//! rest extrapolated at the last half's rate (`window_change`); `Doubling` (iperf, token)
+//! runs the preset's length and twice it, doubling again until every judged figure per
+//! unit of work moves < 2%. Every validation run has the largest event budget
+//! (`config::MAX_EVENTS`), and each row shows the length used, the change measured and its
+//! stop reason. `quick` (the page) runs shortened rows and compares growing columns with
+//! the same share of the reported figure; such verdicts are marked as needing the full run.
+//! The full run's rows are independent jobs (`row_jobs`, `measure`, `assemble`): the CLI runs
+//! them on every core (`validate_all_with`) and gets the same tables in any order.
+//!
+//! The corpus tables (`corpus.rs`) are judged the same way, with two additions: a row is
 //! measured against its own `vs` row (a hackbench row with the patch against the vanilla
-//! row of the same size), a reported change under the table's `noise` passes on the
-//! reported sign or on no effect (`judge_noisy`), and a preset that runs fewer loops than
-//! the reported experiment (`reported_loops`) compares its absolute times and counts with
-//! the same fraction of the reported ones.
+//! row of the same size), and a reported change under the table's `noise` passes on the
+//! reported sign or on no effect (`judge_noisy`).
 //!
 //! For every row of every seed table (presets.rs) the simulation runs the row's config
 //! and reports, for EVERY column the seed reports (iperf's throughput; rr-kbuild's
@@ -19,16 +31,11 @@
 //!   hardware the model only approximates).
 //!
 //! Rows without reported figures are predictions: shown, never judged.
-//! `quick` shortens the pipe runs (a tenth of the loops, the same for every row, which
-//! keeps relative changes comparable; absolute pipe times and their errors are then a
-//! tenth: the absolute error is computed against a tenth of the reported figure). It
-//! leaves iperf alone: a quarter second is mostly the streams' start-up transient, which
-//! hides the steady-state difference.
 
 use serde::{Deserialize, Serialize};
 
 use super::config::{Config, WorkloadKind};
-use super::presets::{row_config, PRESETS};
+use super::presets::{row_config, Length, Preset, PRESETS};
 use super::Metrics;
 
 /// One column of a seed table.
@@ -83,6 +90,18 @@ pub struct Row {
     pub refill_s: f64,
     pub user_s: f64,
     pub sys_s: f64,
+    /// The length the row ran (`Measured::length`).
+    #[serde(default)]
+    pub length: String,
+    /// The change of its figure per unit of work when the run doubled (None: at length).
+    #[serde(default)]
+    pub convergence: Option<f64>,
+    /// Why its run stopped (`Measured::stop_reason`).
+    #[serde(default)]
+    pub stop_reason: String,
+    /// A quick run: the verdict needs the full `validate`.
+    #[serde(default)]
+    pub needs_full_run: bool,
 }
 
 /// One seed experiment.
@@ -137,9 +156,10 @@ pub fn quicken(mut c: Config) -> Config {
     c
 }
 
-/// Columns whose figure grows with the loops run (compared with the same fraction of the
-/// reported figure when a run is shortened).
-fn scales_with_loops(key: &str) -> bool {
+/// Columns whose figure grows with the work done (a run of twice the loops has twice the
+/// figure): compared per unit of work when a run's length is checked, and scaled to the
+/// source's length.
+fn scales_with_length(key: &str) -> bool {
     matches!(key, "elapsed_s" | "user_s" | "sys_s" | "context_switches")
 }
 
@@ -151,6 +171,405 @@ pub fn metric_of(m: &Metrics, key: &str) -> f64 {
 /// The mean of reported runs (None for none).
 fn mean(runs: &[f64]) -> Option<f64> {
     (!runs.is_empty()).then(|| runs.iter().sum::<f64>() / runs.len() as f64)
+}
+
+/// The change in a figure per unit of work under which a run counts as settled (the issue's
+/// "moves less than 2% when the run doubles").
+pub const SETTLED: f64 = 0.02;
+/// Events between two looks at a steady-state run's progress.
+const STEADY_CHUNK: u64 = 250_000;
+/// A `Length::Steady` run that has not settled by this many times its warm-up stops there
+/// (its row says so, with the change measured), so that one row cannot take the whole budget.
+const STEADY_CAP: u64 = 4;
+/// Doublings a `Length::Doubling` run may take (1x, 2x, 4x, 8x the preset's length).
+const MAX_DOUBLINGS: u32 = 3;
+
+/// One row's run, measured as its table's `Length` asks (or as `quick` shortens it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// The metrics of the (longest) run.
+    pub metrics: Metrics,
+    /// Per table column, the simulated figure at the source's length (`quick`: the run's own).
+    pub figures: Vec<f64>,
+    /// `quick` only: the factor the reported figures of growing columns are compared at
+    /// (the run's share of the source's work); 1 otherwise.
+    pub reported_scale: f64,
+    /// The length used, for the reader ("10000 loops", "steady after 1250 of 10000 loops").
+    pub length: String,
+    /// The change of the figure per unit of work when the run doubled (None: run at length).
+    pub convergence: Option<f64>,
+    /// Why the run stopped: `completed`, `time_limit`, `event_budget`, `steady` (settled and
+    /// extrapolated), `unsettled` (stopped at the cap without settling).
+    pub stop_reason: String,
+    /// `quick` shortened the run or skipped its length check: the verdict needs the full run.
+    pub needs_full_run: bool,
+}
+
+/// The unit of work a config's length counts: its loops, or its duration for a
+/// time-limited workload, with the amount.
+fn units(c: &Config) -> (&'static str, u64) {
+    match c.workload {
+        WorkloadKind::Pipe | WorkloadKind::Token | WorkloadKind::Hackbench => ("loops", c.loops),
+        _ => ("ns", c.duration),
+    }
+}
+
+fn with_units(mut c: Config, n: u64) -> Config {
+    match units(&c).0 {
+        "loops" => c.loops = n,
+        _ => c.duration = n.min(super::config::MAX_DURATION),
+    }
+    c
+}
+
+fn units_text(key: &str, n: u64) -> String {
+    if key == "loops" {
+        format!("{n} loops")
+    } else {
+        super::time::format_duration(n)
+    }
+}
+
+fn stop_text(m: &Metrics) -> String {
+    match m.stop_reason {
+        Some(super::metrics::StopReason::Completed) => "completed",
+        Some(super::metrics::StopReason::TimeLimit) => "time_limit",
+        Some(super::metrics::StopReason::EventBudget) => "event_budget",
+        None => "-",
+    }
+    .into()
+}
+
+/// Runs `c` with the largest event budget (`config::MAX_EVENTS`): a validation run stops on
+/// its work or its duration, never on the budget.
+fn run_full(mut c: Config) -> Option<Metrics> {
+    c.max_events = super::config::MAX_EVENTS;
+    super::run(&c, None).ok().map(|o| o.metrics)
+}
+
+/// How much the time per unit of work changed between the last half of the work done
+/// and the quarter before it (`samples`: (work done, time), in order), if both windows hold work.
+pub fn window_change(samples: &[(u64, u64)]) -> Option<(f64, f64)> {
+    let &(w, t) = samples.last()?;
+    let at = |target: u64| samples.iter().find(|s| s.0 >= target).copied();
+    let (wh, th) = at(w / 2)?;
+    let (wq, tq) = at(w / 4)?;
+    if !(w > wh && wh > wq) {
+        return None;
+    }
+    let late = (t - th) as f64 / (w - wh) as f64;
+    let early = (th - tq) as f64 / (wh - wq) as f64;
+    (early > 0.0).then(|| ((late / early - 1.0).abs(), late))
+}
+
+/// `Length::Steady`: the source's loops, advanced in chunks until settled (see `Length`).
+fn run_steady(mut c: Config, loops: u64, warmup: u64, columns: &[super::presets::SeedColumn]) -> Option<Measured> {
+    c.loops = loops;
+    c.max_events = super::config::MAX_EVENTS;
+    super::check(&c).ok()?;
+    let mut sim = super::sim::Sim::new(&c, None);
+    let mut samples: Vec<(u64, u64)> = Vec::new();
+    let mut settled: Option<(f64, f64, u64, u64)> = None; // (change, ns per unit, done, total)
+    let mut unsettled = false;
+    let mut last_change = None;
+    while !sim.advance(STEADY_CHUNK) {
+        let Some((done, total)) = super::workload::Workload::progress(sim.workload()) else { continue };
+        samples.push((done, sim.progress().now));
+        let warm = warmup.saturating_mul(total) / loops.max(1);
+        if done < warm || done == 0 {
+            continue;
+        }
+        if let Some((change, rate)) = window_change(&samples) {
+            last_change = Some(change);
+            if change < SETTLED {
+                settled = Some((change, rate, done, total));
+                break;
+            }
+            if done >= warm.saturating_mul(STEADY_CAP) {
+                settled = Some((change, rate, done, total));
+                unsettled = true;
+                break;
+            }
+        }
+    }
+    let m = sim.into_outcome().metrics;
+    let Some((change, rate, done, total)) = settled else {
+        // Ran to its end: at length.
+        return Some(Measured {
+            figures: columns.iter().map(|col| metric_of(&m, col.key)).collect(),
+            reported_scale: 1.0,
+            length: format!("{loops} loops (at length)"),
+            convergence: last_change,
+            stop_reason: stop_text(&m),
+            needs_full_run: false,
+            metrics: m,
+        });
+    };
+    let left = total - done;
+    let figures = columns
+        .iter()
+        .map(|col| {
+            let v = metric_of(&m, col.key);
+            match col.key {
+                // The rest of the work at the last half's rate.
+                "elapsed_s" => v + left as f64 * rate / 1e9,
+                k if scales_with_length(k) => v * total as f64 / done as f64,
+                _ => v,
+            }
+        })
+        .collect();
+    let share = 100.0 * done as f64 / total as f64;
+    Some(Measured {
+        figures,
+        reported_scale: 1.0,
+        length: format!(
+            "{} after {:.0} of {loops} loops ({share:.0}%), extrapolated",
+            if unsettled { "stopped unsettled" } else { "steady" },
+            loops as f64 * done as f64 / total as f64
+        ),
+        convergence: Some(change),
+        stop_reason: if unsettled { "unsettled" } else { "steady" }.into(),
+        needs_full_run: false,
+        metrics: m,
+    })
+}
+
+/// `Length::Doubling`: the preset's length, doubled until every judged figure per unit of
+/// work moves less than `SETTLED`.
+fn run_doubling(c: Config, source: u64, columns: &[super::presets::SeedColumn], judged: &[bool]) -> Option<Measured> {
+    let (key, base) = units(&c);
+    let per_unit = |m: &Metrics, n: u64| -> Vec<f64> {
+        columns
+            .iter()
+            .map(|col| metric_of(m, col.key) / if scales_with_length(col.key) { n as f64 } else { 1.0 })
+            .collect()
+    };
+    let mut n = base.max(1);
+    let mut m = run_full(with_units(c.clone(), n))?;
+    let mut per = per_unit(&m, n);
+    let mut change = f64::INFINITY;
+    for _ in 0..MAX_DOUBLINGS {
+        let n2 = n.saturating_mul(2);
+        let m2 = run_full(with_units(c.clone(), n2))?;
+        let per2 = per_unit(&m2, n2);
+        change = per
+            .iter()
+            .zip(&per2)
+            .zip(judged)
+            .filter(|(_, &j)| j)
+            .map(|((a, b), _)| if *a == 0.0 { 0.0 } else { (b / a - 1.0).abs() })
+            .fold(0.0, f64::max);
+        (n, m, per) = (n2, m2, per2);
+        if change < SETTLED {
+            break;
+        }
+    }
+    let target = if source > 0 { source } else { n };
+    let figures = columns
+        .iter()
+        .zip(&per)
+        .map(|(col, p)| if scales_with_length(col.key) { p * target as f64 } else { *p })
+        .collect();
+    let mut length = format!("{} and {} (doubled)", units_text(key, n / 2), units_text(key, n));
+    if source > 0 && source != n && columns.iter().any(|c| scales_with_length(c.key)) {
+        length.push_str(&format!(", per unit at the source's {}", units_text(key, source)));
+    }
+    if change >= SETTLED {
+        length.push_str(", not settled");
+    }
+    Some(Measured {
+        figures,
+        reported_scale: 1.0,
+        length,
+        convergence: Some(change),
+        stop_reason: stop_text(&m),
+        needs_full_run: false,
+        metrics: m,
+    })
+}
+
+/// Runs row `i` of preset `p`'s table: as its `Length` asks, or (`quick`) shortened as
+/// the page runs it, with the reported figures of growing columns compared at the same
+/// share of the source's work (the verdict then needs the full run).
+pub fn measure(p: &Preset, i: usize, quick: bool) -> Option<Measured> {
+    let t = p.table?;
+    let r = t.rows.get(i)?;
+    let cfg = row_config(p, r);
+    let judged: Vec<bool> = (0..t.columns.len()).map(|k| r.reported.get(k).is_some_and(|v| !v.is_empty())).collect();
+    if quick {
+        let (key, preset_units) = units(&cfg);
+        let source = match t.length {
+            Length::Steady { loops, .. } => loops,
+            _ => preset_units,
+        };
+        let q = quicken(cfg);
+        let ran = units(&q).1;
+        let m = run_full(q)?;
+        let shortened = ran != source;
+        return Some(Measured {
+            figures: t.columns.iter().map(|col| metric_of(&m, col.key)).collect(),
+            reported_scale: if shortened && key == "loops" && source > 0 { ran as f64 / source as f64 } else { 1.0 },
+            length: if shortened {
+                format!("{} of {} (quick)", units_text(key, ran), units_text(key, source))
+            } else {
+                format!("{} (quick)", units_text(key, ran))
+            },
+            convergence: None,
+            stop_reason: stop_text(&m),
+            needs_full_run: shortened || !matches!(t.length, Length::Source),
+            metrics: m,
+        });
+    }
+    match t.length {
+        Length::Source => {
+            let (key, n) = units(&cfg);
+            let cfg_is_build = cfg.workload == WorkloadKind::Kbuild;
+            let m = run_full(cfg)?;
+            Some(Measured {
+                figures: t.columns.iter().map(|col| metric_of(&m, col.key)).collect(),
+                reported_scale: 1.0,
+                length: if cfg_is_build {
+                    "the whole build (the source's)".into()
+                } else {
+                    format!("{} (the source's)", units_text(key, n))
+                },
+                convergence: None,
+                stop_reason: stop_text(&m),
+                needs_full_run: false,
+                metrics: m,
+            })
+        }
+        Length::Steady { loops, warmup } => run_steady(cfg, loops, warmup, t.columns),
+        Length::Doubling { source } => run_doubling(cfg, source, t.columns, &judged),
+    }
+}
+
+/// One row to measure: the unit the CLI spreads over threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowJob {
+    pub preset: &'static str,
+    pub row: usize,
+    /// A rough size (simulated tasks x units of work), to start the largest rows first.
+    pub cost: u64,
+}
+
+/// Every row `validate_all(quick)` measures, in table order (seeds, then corpus).
+pub fn row_jobs(quick: bool) -> Vec<RowJob> {
+    let mut jobs = Vec::new();
+    for name in table_presets() {
+        let Some(p) = super::presets::preset(name) else { continue };
+        let Some(t) = p.table else { continue };
+        for (i, r) in t.rows.iter().enumerate() {
+            if quick && !t.quick_rows.is_empty() && !t.quick_rows.contains(&i) {
+                continue;
+            }
+            let c = row_config(p, r);
+            let work = match (quick, t.length) {
+                (false, Length::Steady { loops, .. }) => loops,
+                _ => units(&c).1 / if units(&c).0 == "loops" { 1 } else { 1_000_000 },
+            };
+            let tasks = if c.workload == WorkloadKind::Hackbench { 1 + 40 * c.groups as u64 } else { 2 };
+            jobs.push(RowJob { preset: p.name, row: i, cost: tasks.saturating_mul(work) });
+        }
+    }
+    jobs
+}
+
+/// The tables of `jobs` (as `row_jobs` lists them) from their measurements, in order.
+pub fn assemble(jobs: &[RowJob], measured: Vec<Option<Measured>>) -> Vec<Table> {
+    let mut tables = Vec::new();
+    let mut k = 0;
+    while k < jobs.len() {
+        let name = jobs[k].preset;
+        let mut rows = Vec::new();
+        while k < jobs.len() && jobs[k].preset == name {
+            rows.push((jobs[k].row, measured[k].clone()));
+            k += 1;
+        }
+        if let Some(t) = table_of(name, rows) {
+            tables.push(t);
+        }
+    }
+    tables
+}
+
+/// `validate_all` with the row runs done by `run_rows` (the CLI runs them on every core);
+/// `run_rows` answers one measurement per job, in the jobs' order.
+pub fn validate_all_with(quick: bool, run_rows: impl FnOnce(&[RowJob]) -> Vec<Option<Measured>>) -> Vec<Table> {
+    let jobs = row_jobs(quick);
+    let measured = run_rows(&jobs);
+    assemble(&jobs, measured)
+}
+
+/// One table from its rows' measurements ((row index, measurement), in row order).
+fn table_of(name: &str, measured: Vec<(usize, Option<Measured>)>) -> Option<Table> {
+    let p = super::presets::preset(name)?;
+    let t = p.table?;
+    let mut rows: Vec<Row> = Vec::new();
+    // Per table row: its (reported, simulated) per column, once run.
+    let mut figures: Vec<Option<Vec<Figures>>> = vec![None; t.rows.len()];
+    for (i, me) in measured {
+        let r = &t.rows[i];
+        let me = me?;
+        let m = &me.metrics;
+        let baseline = r.vs == i;
+        let own: Vec<Figures> = t
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let scaled = if scales_with_length(c.key) { me.reported_scale } else { 1.0 };
+                (r.reported.get(k).and_then(|runs| mean(runs)).map(|v| v * scaled), me.figures[k])
+            })
+            .collect();
+        let base = if baseline { own.clone() } else { figures[r.vs].clone()? };
+        let cells: Vec<Cell> = t
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(k, c)| cell_judged(c.key, own[k].0, own[k].1, base[k], baseline, t.noise))
+            .collect();
+        figures[i] = Some(own);
+        let judged: Vec<bool> = cells.iter().filter_map(|c| c.pass).collect();
+        let head = &cells[0];
+        rows.push(Row {
+            label: r.label.to_string(),
+            sets: r.sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            reported: head.reported,
+            simulated: head.simulated,
+            reported_change: head.reported_change,
+            simulated_change: head.simulated_change,
+            pass: (!judged.is_empty()).then(|| judged.iter().all(|&p| p)),
+            vs: t.rows[r.vs].label.to_string(),
+            cells,
+            context_switches: m.context_switches,
+            timer_reprograms: m.timer_reprograms,
+            ipis: m.ipis,
+            refill_s: m.overhead_s.get("refill").copied().unwrap_or(0.0),
+            user_s: m.user_s,
+            sys_s: m.sys_s,
+            length: me.length.clone(),
+            convergence: me.convergence,
+            stop_reason: me.stop_reason.clone(),
+            needs_full_run: me.needs_full_run,
+        });
+    }
+    let head = t.columns[0];
+    Some(Table {
+        preset: p.name.to_string(),
+        title: t.title.to_string(),
+        source: t.source.to_string(),
+        metric: head.key.to_string(),
+        unit: head.unit.to_string(),
+        columns: t
+            .columns
+            .iter()
+            .map(|c| Column { key: c.key.to_string(), label: c.label.to_string(), unit: c.unit.to_string() })
+            .collect(),
+        rows,
+        corpus: t.corpus,
+        notes: t.notes.to_string(),
+    })
 }
 
 /// A cell's arithmetic: `reported`/`simulated` of this row, `base` = the first row's
@@ -188,86 +607,15 @@ pub fn cell_judged(
 /// One cell's (reported, simulated) figures.
 type Figures = (Option<f64>, f64);
 
-/// Runs one seed or corpus table.
+/// Runs one seed or corpus table, row after row.
 pub fn validate_preset(name: &str, quick: bool) -> Option<Table> {
     let p = super::presets::preset(name)?;
     let t = p.table?;
-    let mut rows: Vec<Row> = Vec::new();
-    // Per table row: its (reported, simulated) per column, once run.
-    let mut figures: Vec<Option<Vec<Figures>>> = vec![None; t.rows.len()];
-    for (i, r) in t.rows.iter().enumerate() {
-        if quick && !t.quick_rows.is_empty() && !t.quick_rows.contains(&i) {
-            continue;
-        }
-        let mut cfg = row_config(p, r);
-        let full_loops = if t.reported_loops > 0 { t.reported_loops } else { cfg.loops };
-        if quick {
-            cfg = quicken(cfg);
-        }
-        // A shortened run does a fraction of the work: compare its absolute figures with
-        // the same fraction of the reported ones.
-        let scale = if full_loops > 0 && cfg.loops != full_loops && cfg.workload != WorkloadKind::Token {
-            cfg.loops as f64 / full_loops as f64
-        } else {
-            1.0
-        };
-        let out = super::run(&cfg, None).ok()?;
-        let m = &out.metrics;
-        let baseline = r.vs == i;
-        let own: Vec<Figures> = t
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(k, c)| {
-                let sim = metric_of(m, c.key);
-                let scaled = if scales_with_loops(c.key) { scale } else { 1.0 };
-                (r.reported.get(k).and_then(|runs| mean(runs)).map(|v| v * scaled), sim)
-            })
-            .collect();
-        let base = if baseline { own.clone() } else { figures[r.vs].clone()? };
-        let cells: Vec<Cell> = t
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(k, c)| cell_judged(c.key, own[k].0, own[k].1, base[k], baseline, t.noise))
-            .collect();
-        figures[i] = Some(own);
-        let judged: Vec<bool> = cells.iter().filter_map(|c| c.pass).collect();
-        let head = &cells[0];
-        rows.push(Row {
-            label: r.label.to_string(),
-            sets: r.sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-            reported: head.reported,
-            simulated: head.simulated,
-            reported_change: head.reported_change,
-            simulated_change: head.simulated_change,
-            pass: (!judged.is_empty()).then(|| judged.iter().all(|&p| p)),
-            vs: t.rows[r.vs].label.to_string(),
-            cells,
-            context_switches: m.context_switches,
-            timer_reprograms: m.timer_reprograms,
-            ipis: m.ipis,
-            refill_s: m.overhead_s.get("refill").copied().unwrap_or(0.0),
-            user_s: m.user_s,
-            sys_s: m.sys_s,
-        });
-    }
-    let head = t.columns[0];
-    Some(Table {
-        preset: p.name.to_string(),
-        title: t.title.to_string(),
-        source: t.source.to_string(),
-        metric: head.key.to_string(),
-        unit: head.unit.to_string(),
-        columns: t
-            .columns
-            .iter()
-            .map(|c| Column { key: c.key.to_string(), label: c.label.to_string(), unit: c.unit.to_string() })
-            .collect(),
-        rows,
-        corpus: t.corpus,
-        notes: t.notes.to_string(),
-    })
+    let rows = (0..t.rows.len())
+        .filter(|i| !(quick && !t.quick_rows.is_empty() && !t.quick_rows.contains(i)))
+        .map(|i| (i, measure(p, i, quick)))
+        .collect();
+    table_of(name, rows)
 }
 
 /// Runs the seed tables. `quick` uses shorter runs (for tests).
@@ -280,11 +628,12 @@ pub fn validate_corpus(quick: bool) -> Vec<Table> {
     tables(quick, true)
 }
 
-/// Runs every table: the seeds first, then the corpus. `quick` uses shorter runs (the UI).
+/// Runs every table: the seeds first, then the corpus, one row after another. `quick`
+/// uses shorter runs (the UI).
 pub fn validate_all(quick: bool) -> Vec<Table> {
-    let mut all = validate_seeds(quick);
-    all.extend(validate_corpus(quick));
-    all
+    validate_all_with(quick, |jobs| {
+        jobs.iter().map(|j| super::presets::preset(j.preset).and_then(|p| measure(p, j.row, quick))).collect()
+    })
 }
 
 /// The presets with a table, in the order `validate_all` runs them (seeds, then corpus).
@@ -304,6 +653,39 @@ fn tables(quick: bool, corpus: bool) -> Vec<Table> {
 #[cfg(test)]
 mod tests {
     use super::{cell, judge};
+
+    #[test]
+    fn a_run_is_steady_only_when_its_last_half_keeps_the_pace_of_the_quarter_before() {
+        use super::window_change;
+        // 1 us per unit of work throughout: no change.
+        let even: Vec<(u64, u64)> = (1..=64).map(|w| (w * 100, w * 100_000)).collect();
+        let (change, rate) = window_change(&even).unwrap();
+        assert!(change < 1e-9 && (rate - 1000.0).abs() < 1e-9, "{change} {rate}");
+        // The 48-group CascadeLake shape: 0.36 ms a loop, then 0.5 from a third of the way:
+        // the last half is slower than the quarter before it by far more than 2%.
+        let mut t = 0;
+        let shifted: Vec<(u64, u64)> = (1..=64)
+            .map(|w| {
+                t += if w < 24 { 360 } else { 500 };
+                (w, t)
+            })
+            .collect();
+        assert!(window_change(&shifted).unwrap().0 > super::SETTLED);
+        // Too few samples to have two windows.
+        assert_eq!(window_change(&[(10, 100)]), None);
+    }
+
+    #[test]
+    fn the_full_run_doubles_a_row_until_it_settles_and_quick_says_it_needs_the_full_run() {
+        let p = crate::engine::presets::preset("token-governors").unwrap();
+        let full = super::measure(p, 1, false).unwrap();
+        assert_eq!(full.length, "20000 loops and 40000 loops (doubled)");
+        assert!(full.convergence.is_some_and(|c| c < super::SETTLED), "{:?}", full.convergence);
+        assert_eq!((full.stop_reason.as_str(), full.needs_full_run), ("completed", false));
+        let quick = super::measure(p, 1, true).unwrap();
+        assert!(quick.needs_full_run && quick.convergence.is_none(), "{quick:?}");
+        assert_eq!(quick.length, "2000 loops of 20000 loops (quick)");
+    }
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9

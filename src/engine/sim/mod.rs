@@ -566,6 +566,11 @@ impl Sim {
         Progress { now: self.now, duration: self.cfg.duration, events: self.events, max_events: self.cfg.max_events }
     }
 
+    /// The workload, as far as the run has come (`validate` reads its `progress`).
+    pub fn workload(&self) -> &AnyWorkload {
+        &self.wl
+    }
+
     /// The outcome of a run `advance` has brought to its end (or of its first events, if
     /// called earlier: then it is the outcome of a run stopped there).
     pub fn into_outcome(mut self) -> Outcome {

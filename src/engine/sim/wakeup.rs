@@ -73,11 +73,29 @@ impl Sim {
 
     /// try_to_wake_up from core `waker` (None: from a timer with no core context).
     ///
+    /// A task that is not asleep is left alone: `ttwu_state_match` fails on TASK_RUNNING,
+    /// so a second waker of a task woken and not yet run counts no wakeup and traces no
+    /// `sched_wakeup` (kernel/sched/core.c `try_to_wake_up`, every era: `if (!(p->state &
+    /// state)) goto out`; 5.15 `ttwu_state_match`).
+    ///
     /// The waker's part happens at its cursor `t`: select the target, then either enqueue
     /// the task there itself (paying `ttwu`) or, with TTWU_QUEUE, put it on the target's
     /// wake list. What the target sees (the enqueue, the preemption check, the IPI) takes
     /// effect at `t` too: at once if the waker is not ahead of global time, else through a
     /// `TtwuRemote` event at `t`, so the target can never run the task before it was woken.
+    ///
+    /// Nor before it left its previous CPU: a wakee whose own core ran ahead of the waker
+    /// (a deep C-state's exit, overheads) blocked at `blocked_at > t`. `try_to_wake_up`
+    /// enqueues a task only once the CPU it ran on is done with it: 5.15 spins in
+    /// `smp_cond_load_acquire(&p->on_cpu, !VAL)` ("wait until it's done referencing the
+    /// task ... fully ordered against their previous state"; 3.0's `while (p->on_cpu)`,
+    /// and before 3.0 the task's rq lock, held by that CPU through its `schedule()`), or
+    /// from 5.8 hands it to that CPU's wake list (`ttwu_queue_wakelist(.., WF_ON_CPU)`,
+    /// 2ebb17717550), which it serves after the switch: so the wakeup, its trace
+    /// records and the enqueue on the target all take effect at `blocked_at`, through a
+    /// `TtwuRemote` event then. (Enqueued at `t`, a target behind the wakee's core could run
+    /// it before it blocked and before its `sched_wakeup`; it blocked again, and the next
+    /// waker's wakeup read, in the trace, as a second wakeup of a runnable task.)
     pub(super) fn wake(&mut self, w: usize, waker: Option<usize>, sync: bool) {
         if !matches!(self.tasks[w].state, TaskState::Blocked | TaskState::Sleeping) {
             return;
@@ -105,9 +123,9 @@ impl Sim {
             None => self.now,
         };
         // A task whose core ran ahead may have blocked at a time after the waker's: until
-        // then it was runnable (ttwu_state_match fails), so the wakeup that counts, and
-        // its latency, start where it blocked (simplified: the waker is still the one that
-        // ran at `t`, the enqueue is not moved).
+        // then it was on its CPU (`p->on_cpu`), so the wakeup that counts, its latency and
+        // the enqueue start where it blocked (simplified: the waker does not spin until
+        // then, its cursor stays at `t`, and it pays the ttwu then).
         let t_woke = t.max(self.tasks[w].blocked_at);
         if why {
             self.why_wake_time(w, t_woke, if queued { 0 } else { self.prof.ttwu });
@@ -125,12 +143,19 @@ impl Sim {
         tk.stats.wakeups += 1;
         if target != prev {
             self.m.migrations += 1;
-            self.rec.instant(target, t, InstantKind::Migrate { from: prev as u16, task: w as u32 });
+            self.rec.instant(target, t_woke, InstantKind::Migrate { from: prev as u16, task: w as u32 });
         }
         self.tasks[w].core = target;
         let from = waker.unwrap_or(target) as u16;
         self.rec.instant(target, t_woke, InstantKind::Wakeup { from, task: w as u32 });
         match waker {
+            // The wakee is still on its CPU at `t` (above): every target, the waker's own
+            // CPU too, gets it at `t_woke` (> t >= now).
+            Some(c) if t_woke > t => {
+                self.cores[target].arriving += 1;
+                let ev = Ev::TtwuRemote { task: w as u32, from: c as u16, prev: prev as u16, queued, sys };
+                self.q.push(t_woke, ev);
+            }
             Some(c) if c != target && t > self.now => {
                 self.cores[target].arriving += 1;
                 let ev = Ev::TtwuRemote { task: w as u32, from: c as u16, prev: prev as u16, queued, sys };
@@ -140,12 +165,43 @@ impl Sim {
         }
     }
 
-    /// A remote wakeup whose waker ran ahead of global time reaches its target (at `t`).
+    /// A remote wakeup whose waker ran ahead of global time reaches its target (at `t`),
+    /// or a wakeup held until its wakee left its previous CPU (`wake`) does.
     pub(super) fn on_ttwu_remote(&mut self, w: usize, from: usize, prev: usize, queued: bool, sys: bool) {
         let target = self.tasks[w].core;
         self.cores[target].arriving -= 1;
         let t = self.now;
+        if from == target {
+            self.ttwu_held_local(w, prev, target, t);
+            return;
+        }
         self.ttwu_remote(w, prev, target, Some(from), queued, t, sys);
+    }
+
+    /// A held wakeup onto the waker's own CPU (`wake`: the wakee left its previous CPU
+    /// after the waker's time). The waker has moved on since, so this CPU's curr (or its
+    /// idle loop) learns of it as of a local `resched_curr`: TIF_NEED_RESCHED with no IPI,
+    /// acted on at once (a `Kick` without IPI).
+    fn ttwu_held_local(&mut self, w: usize, prev: usize, target: usize, t: Ns) {
+        let resched = self.activate(w, prev, target, t);
+        if self.rec.on() {
+            self.why_delivery(w, Delivery::Local);
+        }
+        let wake = match (self.cores[target].idle, self.cores[target].curr) {
+            (None, Some(curr)) => {
+                let preempt = resched || self.preempt_check(target, curr, w);
+                if preempt {
+                    self.cores[target].need_resched = true;
+                }
+                preempt
+            }
+            // Idle, or between tasks: `on_kick` leaves idle or picks.
+            _ => true,
+        };
+        if wake && !self.cores[target].kick_pending {
+            self.cores[target].kick_pending = true;
+            self.q.push(t, Ev::Kick { c: target as u16, ipi: false });
+        }
     }
 
     /// TTWU_QUEUE for this era and this pair of cores (`ttwu_queue`, `ttwu_queue_cond`).
@@ -350,5 +406,142 @@ impl Sim {
             }
             None => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::Sim;
+    use crate::engine::config::Config;
+    use crate::engine::time::{Ns, US};
+    use crate::engine::trace::{InstantKind, PrevState, TraceOptions};
+    use crate::engine::workload::replay::{Op, Program, Replay, ReplayTask};
+    use crate::engine::workload::AnyWorkload;
+
+    fn task(name: &str, cpu: usize, ops: Vec<Op>) -> ReplayTask {
+        ReplayTask { name: name.into(), pid: 0, nice: 0, cpu, ops }
+    }
+
+    /// Task `b`'s sched_switch and sched_wakeup records in time order, as a trace reader
+    /// sees them: the lines that wake it while it is not asleep, or switch it in while asleep.
+    fn out_of_order(sim_trace: &crate::engine::trace::Trace, b: u32) -> Vec<String> {
+        let mut ev: Vec<(Ns, u8, String)> = Vec::new();
+        for s in &sim_trace.switches {
+            if s.prev == Some(b) {
+                let asleep = matches!(s.prev_state, PrevState::Sleeping | PrevState::Dead);
+                ev.push((s.time, 0, if asleep { "out-asleep" } else { "out-runnable" }.into()));
+            }
+            if s.next == Some(b) {
+                ev.push((s.time, 2, "in".into()));
+            }
+        }
+        for i in &sim_trace.instants {
+            if let InstantKind::Wakeup { task, .. } = i.kind {
+                if task == b {
+                    ev.push((i.time, 1, "wakeup".into()));
+                }
+            }
+        }
+        // At one instant: the switch-out, then the wakeup, then a switch-in.
+        ev.sort();
+        let (mut asleep, mut bad) = (false, Vec::new());
+        for (t, _, what) in ev {
+            match what.as_str() {
+                "out-asleep" => asleep = true,
+                "out-runnable" => {}
+                "wakeup" if !asleep => bad.push(format!("{t}: sched_wakeup of a task not asleep")),
+                "wakeup" => asleep = false,
+                _ if asleep => bad.push(format!("{t}: switched in while asleep")),
+                _ => {}
+            }
+        }
+        bad
+    }
+
+    /// The revert of 'runlen' (0ac8deb): a wakee whose core ran ahead (a 133 us C6 exit on
+    /// Cascade Lake) blocked "in the future"; a waker behind it woke it at the waker's time
+    /// and another, idle CPU ran it at once: before it blocked and before its sched_wakeup.
+    /// Scripted: A wakes B on C6-idle CPU 1 at 2 ms; B runs 133 us later, wakes D there (every
+    /// other CPU busy) and blocks at once; C wakes B at 2.05 ms, when only CPU 3 is idle (E
+    /// sleeps 10 us at a time: C1). B must not run on CPU 3 before it left CPU 1.
+    #[test]
+    fn a_wakee_that_blocked_after_its_waker_s_time_is_enqueued_when_it_left_its_cpu() {
+        let mut c = Config::default();
+        for (k, v) in [("kernel", "5.15"), ("cpu", "cascadelake-2s"), ("cores", "4"), ("duration", "20ms")] {
+            c.set(k, v).unwrap();
+        }
+        let ms = |x: f64| (x * 1e6) as Ns;
+        let mut e = vec![Op::Run(ms(2.01))];
+        e.extend(std::iter::repeat_n(Op::Sleep(10 * US), 300));
+        e.push(Op::Exit);
+        let prog = Program {
+            tasks: vec![
+                task("a-1", 0, vec![Op::Run(ms(2.0)), Op::Wake(1), Op::Run(ms(1.0)), Op::Exit]),
+                task("b-2", 1, vec![Op::Block, Op::Wake(3), Op::Block, Op::Run(US), Op::Exit]),
+                task("c-3", 2, vec![Op::Run(ms(2.05)), Op::Wake(1), Op::Run(10 * US), Op::Exit]),
+                task("d-4", 1, vec![Op::Block, Op::Run(ms(1.0)), Op::Exit]),
+                task("e-5", 3, e),
+            ],
+        };
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(prog)));
+        let mut sim = Sim::with_workload(&c, Some(TraceOptions::default()), wl);
+        sim.simulate();
+        let clamps = sim.latency_clamps;
+        let o = sim.finish();
+        let b = &o.metrics.tasks[1];
+        assert_eq!(b.wakeups, 2, "A's and C's wakeups of B");
+        let woke: Vec<Ns> = o
+            .trace
+            .instants
+            .iter()
+            .filter_map(|i| match i.kind {
+                InstantKind::Wakeup { task: 1, .. } => Some(i.time),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(woke.len(), 2, "one sched_wakeup a wakeup");
+        // The scenario: B's second block came after C's waking time (its CPU was ahead).
+        assert!(woke[1] > ms(2.05) + 50 * US, "B blocked at {} ns, after C woke it at 2.05 ms", woke[1]);
+        assert_eq!(clamps, 0, "B ran before its wakeup");
+        let bad = out_of_order(&o.trace, 1);
+        assert!(bad.is_empty(), "{bad:?}");
+    }
+
+    /// `ttwu_state_match`: a second waker of a task woken and not yet run finds it
+    /// TASK_RUNNING and does nothing: one wakeup counted, one sched_wakeup.
+    #[test]
+    fn a_second_wakeup_before_the_wakee_runs_is_a_no_op() {
+        let mut c = Config::default();
+        for (k, v) in [("kernel", "5.15"), ("cpu", "cascadelake-2s"), ("cores", "3"), ("duration", "5ms")] {
+            c.set(k, v).unwrap();
+        }
+        let prog = Program {
+            tasks: vec![
+                task("a-1", 0, vec![Op::Run(1_000 * US), Op::Exit]),
+                task("b-2", 1, vec![Op::Block, Op::Run(US), Op::Exit]),
+                task("c-3", 2, vec![Op::Run(1_000 * US), Op::Exit]),
+            ],
+        };
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(prog)));
+        let mut sim = Sim::with_workload(&c, Some(TraceOptions::default()), wl);
+        sim.start();
+        while sim.tasks[1].state != super::TaskState::Blocked {
+            assert!(sim.step());
+        }
+        while sim.now < 100 * US {
+            assert!(sim.step());
+        }
+        let before = sim.m.wakeups;
+        sim.wake(1, Some(0), true);
+        sim.wake(1, Some(2), true);
+        assert_eq!(sim.m.wakeups, before + 1, "the second waker finds B runnable");
+        while sim.step() {}
+        let o = sim.finish();
+        assert_eq!(o.metrics.tasks[1].wakeups, 1);
+        let traced = o.trace.instants.iter().filter(|i| matches!(i.kind, InstantKind::Wakeup { task: 1, .. })).count();
+        assert_eq!(traced, 1, "one sched_wakeup");
+        assert!(out_of_order(&o.trace, 1).is_empty());
     }
 }

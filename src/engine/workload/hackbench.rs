@@ -33,10 +33,15 @@
 //! - Pipe: 16 buffers of one page (`PIPE_DEF_BUFFERS`, 64 KB). `pipe_write` merges a write
 //!   into the last page while it fits (`PIPE_BUF_FLAG_CAN_MERGE`, `offset + chars <=
 //!   PAGE_SIZE`), else takes a new buffer; the writer sleeps when all 16 are taken. A page
-//!   read empty is released (`pipe_buf_release` in `pipe_read`) and wakes a writer (sync).
-//!   From 5.6 writers wait exclusively (commit 0ddad21d3e99 "pipe: use exclusive waits when
-//!   reading or writing"): one writer per freed page; before, all of them (here: kernel
-//!   eras before 5.15 wake all). A write wakes a waiting reader (sync).
+//!   read empty is released (`pipe_buf_release` in `pipe_read`). Who wakes whom is the
+//!   era's (`pipe::PipeWake`, `Kernel::pipe_wake`): up to 5.4 one shared queue, woken (all
+//!   of it) by a released buffer and by every write; from 5.6 one writer per read that began
+//!   on a full pipe (`was_full`), a woken writer facing a full pipe sleeping again at the
+//!   tail, and `wake_next_writer`. A write to an empty pipe wakes the reader (sync).
+//! - AF_UNIX's rules above (`unix_writable`: `sk_wmem_alloc << 2 <= sk_sndbuf`, then
+//!   `unix_write_space`'s non-exclusive wakeup; `sk_data_ready` on each send) are the same
+//!   in every modelled era (2.6's `atomic_read`, 4.11+'s `refcount_read`; 6.10's
+//!   `unix_writable(sk, state)` only adds the listen-state test), so sockets have no era switch.
 //! - `msg_size` is at most a page, `PIPE_BUF`: each message stays one atomic write on both.
 //!
 //! COSTS: each read and write is a system call (the profile's entry/exit cost) plus kernel
@@ -59,7 +64,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::pipe::PIPE_OP_REF;
+use super::pipe::{PipeBuf, PIPE_OP_REF};
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::kernel::Kernel;
 use crate::engine::time::Ns;
@@ -90,13 +95,13 @@ pub const WMEM_DEFAULT: u64 = 212_992;
 /// skb overhead on top of the data: `sk_buff` (256 aligned) + `skb_shared_info` (320), estimate.
 const SKB_OVERHEAD: u64 = 256 + 320;
 /// Pipe buffers (`PIPE_DEF_BUFFERS`) and their page size.
-pub const PIPE_BUFFERS: usize = 16;
+pub use super::pipe::PIPE_BUFFERS;
 pub const PAGE_SIZE: u64 = 4096;
 /// Kernel work of a socket send / receive on the reference machine (estimates, see the doc).
 const SOCK_SEND_REF: Ns = 2 * PIPE_OP_REF;
 const SOCK_RECV_REF: Ns = 3 * PIPE_OP_REF / 2;
 /// Copy cost in picoseconds per byte (estimate).
-const COPY_PS_PER_BYTE: u64 = 250;
+pub(crate) const COPY_PS_PER_BYTE: u64 = 250;
 /// A child's exit, reference work (estimates).
 const EXIT_PROCESS_REF: Ns = 20_000;
 const EXIT_THREAD_REF: Ns = 5_000;
@@ -131,15 +136,13 @@ enum Phase {
     Done,
 }
 
-/// One receiver's socket or pipe.
+/// One receiver's socket (a pipe is a `PipeBuf`).
 #[derive(Clone, Debug, Default)]
 struct Chan {
     /// Messages written and visible to the reader.
     queued: u64,
     /// Socket: bytes charged to the sending socket (`sk_wmem_alloc`).
     wmem: u64,
-    /// Pipe: per used buffer, (messages written into it, messages read from it).
-    pages: VecDeque<(u64, u64)>,
     /// Senders waiting for space, in the order they slept.
     blocked: VecDeque<usize>,
     reader_waiting: bool,
@@ -152,11 +155,13 @@ pub struct Hackbench {
     mode: Mode,
     ipc: Ipc,
     costs: Costs,
-    /// Pipe writers wait exclusively (5.6+).
-    pipe_exclusive: bool,
     truesize: u64,
-    per_page: u64,
     chans: Vec<Chan>,
+    /// Pipe mode: each receiver's pipe, with the era's wake rules.
+    pipes: Vec<PipeBuf>,
+    /// Per task: the sender slept in its current write (`PipeBuf::claim_write`'s `fresh`,
+    /// `write_done`'s `waited`).
+    waited: Vec<bool>,
     phase: Vec<Phase>,
     /// Per child: messages sent (sender) or received (receiver).
     count: Vec<u64>,
@@ -186,10 +191,13 @@ impl Hackbench {
             mode,
             ipc,
             costs,
-            pipe_exclusive: kernel >= Kernel::V515,
             truesize: skb_truesize(msg_size),
-            per_page: PAGE_SIZE / msg_size,
             chans: vec![Chan::default(); groups * FDS],
+            pipes: match ipc {
+                Ipc::Pipe => vec![PipeBuf::new(msg_size, false, kernel.pipe_wake()); groups * FDS],
+                Ipc::Socket => Vec::new(),
+            },
+            waited: vec![false; n],
             phase,
             count: vec![0; n],
             polling: vec![false; n],
@@ -226,66 +234,25 @@ impl Hackbench {
         FDS as u64 * self.loops
     }
 
-    /// Whether a writer may start a write on `c` now (and claim its space).
+    /// Socket: whether a sender may start a send on `c` now (and charge its skb).
     fn claim_space(&mut self, c: usize) -> bool {
-        let (truesize, per_page) = (self.truesize, self.per_page);
         let ch = &mut self.chans[c];
-        match self.ipc {
-            Ipc::Socket => {
-                if ch.wmem >= WMEM_DEFAULT {
-                    return false;
-                }
-                ch.wmem += truesize;
-                true
-            }
-            Ipc::Pipe => {
-                if let Some(last) = ch.pages.back_mut() {
-                    if last.0 < per_page {
-                        last.0 += 1;
-                        return true;
-                    }
-                }
-                if ch.pages.len() >= PIPE_BUFFERS {
-                    return false;
-                }
-                ch.pages.push_back((1, 0));
-                true
-            }
+        if ch.wmem >= WMEM_DEFAULT {
+            return false;
         }
+        ch.wmem += self.truesize;
+        true
     }
 
-    /// The reader consumed one message of `c`: free its space and wake writers as the kernel does.
+    /// Socket: the receiver consumed one message of `c` (`consume_skb` -> `sock_wfree`):
+    /// uncharge it and wake writers as `unix_write_space` does.
     fn release_space(&mut self, c: usize, fx: &mut Fx) {
-        let truesize = self.truesize;
-        let exclusive = self.pipe_exclusive;
         let ch = &mut self.chans[c];
-        match self.ipc {
-            Ipc::Socket => {
-                ch.wmem -= truesize;
-                // unix_write_space: wake every waiting sender once a quarter of sndbuf is left.
-                if ch.wmem << 2 <= WMEM_DEFAULT {
-                    for w in ch.blocked.drain(..) {
-                        fx.wakes.push((w, true));
-                    }
-                }
-            }
-            Ipc::Pipe => {
-                let Some(first) = ch.pages.front_mut() else { return };
-                first.1 += 1;
-                if first.1 < first.0 {
-                    return;
-                }
-                // The page is read empty: released; a writer may take a buffer.
-                ch.pages.pop_front();
-                if exclusive {
-                    if let Some(w) = ch.blocked.pop_front() {
-                        fx.wakes.push((w, true));
-                    }
-                } else {
-                    for w in ch.blocked.drain(..) {
-                        fx.wakes.push((w, true));
-                    }
-                }
+        ch.wmem -= self.truesize;
+        // unix_write_space: wake every waiting sender once a quarter of sndbuf is left.
+        if ch.wmem << 2 <= WMEM_DEFAULT {
+            for w in ch.blocked.drain(..) {
+                fx.wakes.push((w, true));
             }
         }
     }
@@ -412,9 +379,19 @@ impl Workload for Hackbench {
                         continue;
                     }
                     let c = g * FDS + (self.count[task] % FDS as u64) as usize;
-                    if !self.claim_space(c) {
-                        self.chans[c].blocked.push_back(task);
-                        return Step::Block;
+                    match self.ipc {
+                        Ipc::Socket => {
+                            if !self.claim_space(c) {
+                                self.chans[c].blocked.push_back(task);
+                                return Step::Block;
+                            }
+                        }
+                        Ipc::Pipe => {
+                            if !self.pipes[c].claim_write(task, !self.waited[task]) {
+                                self.waited[task] = true;
+                                return Step::Block;
+                            }
+                        }
                     }
                     self.phase[task] = Phase::AfterWork;
                     return Step::Run { ns: self.op_cost(true), sys: true };
@@ -424,29 +401,43 @@ impl Workload for Hackbench {
                         self.phase[task] = Phase::Exiting;
                         continue;
                     }
-                    let ch = &mut self.chans[g * FDS + i];
-                    if ch.queued == 0 {
-                        ch.reader_waiting = true;
-                        return Step::Block;
-                    }
                     // Claim the message now so it is read once.
-                    ch.queued -= 1;
+                    if self.ipc == Ipc::Pipe {
+                        if !self.pipes[g * FDS + i].claim_read() {
+                            return Step::Block;
+                        }
+                    } else {
+                        let ch = &mut self.chans[g * FDS + i];
+                        if ch.queued == 0 {
+                            ch.reader_waiting = true;
+                            return Step::Block;
+                        }
+                        ch.queued -= 1;
+                    }
                     self.phase[task] = Phase::AfterWork;
                     return Step::Run { ns: self.op_cost(false), sys: true };
                 }
                 Phase::AfterWork if sender => {
                     let c = g * FDS + (self.count[task] % FDS as u64) as usize;
-                    let ch = &mut self.chans[c];
-                    ch.queued += 1;
-                    if std::mem::take(&mut ch.reader_waiting) {
-                        fx.wakes.push((Self::receiver_task(c), true));
+                    if self.ipc == Ipc::Pipe {
+                        let waited = std::mem::take(&mut self.waited[task]);
+                        self.pipes[c].write_done(waited, Self::receiver_task(c), fx);
+                    } else {
+                        let ch = &mut self.chans[c];
+                        ch.queued += 1;
+                        if std::mem::take(&mut ch.reader_waiting) {
+                            fx.wakes.push((Self::receiver_task(c), true));
+                        }
                     }
                     self.count[task] += 1;
                     self.sent += 1;
                     self.phase[task] = Phase::Work;
                 }
                 Phase::AfterWork => {
-                    self.release_space(g * FDS + i, fx);
+                    match self.ipc {
+                        Ipc::Pipe => self.pipes[g * FDS + i].read_done(fx),
+                        Ipc::Socket => self.release_space(g * FDS + i, fx),
+                    }
                     self.count[task] += 1;
                     self.received += 1;
                     self.phase[task] = Phase::Work;
@@ -473,6 +464,11 @@ impl Workload for Hackbench {
         self.stop.is_some()
     }
 
+    /// Messages read, of all the run's messages.
+    fn progress(&self) -> Option<(u64, u64)> {
+        Some((self.received, (self.groups * FDS) as u64 * self.per_child()))
+    }
+
     /// hackbench's "Time:": start to the last child reaped. A run cut short (time limit,
     /// event budget) gives the time since the start byte so far (0 before it), a lower bound.
     fn result(&self, elapsed: Ns) -> Result {
@@ -489,11 +485,14 @@ impl Hackbench {
     }
     /// Whether sender `t` is waiting for space on some receiver's buffer (for tests).
     pub fn sender_blocked(&self, t: usize) -> bool {
-        self.chans.iter().any(|c| c.blocked.contains(&t))
+        self.chans.iter().any(|c| c.blocked.contains(&t)) || self.pipes.iter().any(|p| p.is_blocked(t))
     }
     /// Messages and socket bytes queued at receiver channel `c` (for tests).
     pub fn queued(&self, c: usize) -> (u64, u64) {
-        (self.chans[c].queued, self.chans[c].wmem)
+        match self.ipc {
+            Ipc::Pipe => (self.pipes[c].queued(), 0),
+            Ipc::Socket => (self.chans[c].queued, self.chans[c].wmem),
+        }
     }
 }
 
@@ -555,21 +554,74 @@ mod tests {
         assert!(!h.sender_blocked(21));
     }
 
+    fn bench_on(kernel: Kernel, ipc: Ipc) -> Hackbench {
+        let costs = Costs::new(Config::default().profile());
+        Hackbench::new(1, 1000, 100, Mode::Process, ipc, kernel, costs)
+    }
+
+    /// Receiver 0 (task 1) reads until some writer is woken: (reads done, wakes).
+    fn read_until_a_wake(h: &mut Hackbench) -> (u64, Vec<(usize, bool)>) {
+        let before = h.totals().1;
+        let mut fx = Fx::default();
+        while fx.wakes.is_empty() {
+            assert!(matches!(h.next(1, 0, &mut fx), Step::Run { .. }), "the receiver stopped before waking a writer");
+        }
+        (h.totals().1 - before, fx.wakes)
+    }
+
     #[test]
-    fn a_pipe_writer_blocks_on_16_full_pages_and_one_freed_page_wakes_one_writer() {
-        let mut h = bench(1, 1000, Ipc::Pipe);
+    fn from_5_6_every_read_of_a_full_pipe_wakes_one_writer_who_sleeps_again_if_it_is_still_full() {
+        // 5.15 pipe_read: `was_full` -> wake_up_interruptible_sync_poll(&pipe->wr_wait), an
+        // exclusive wait: one writer, on the FIRST read, though that read frees no page.
+        let mut h = bench_on(Kernel::V515, Ipc::Pipe);
         start_all(&mut h);
         assert_eq!(drive(&mut h, 21).0, Step::Block);
         assert_eq!(drive(&mut h, 22).0, Step::Block);
         assert_eq!(h.queued(0).0, 16 * (PAGE_SIZE / 100), "16 pages of 40 merged 100-byte writes");
-        let mut fx = Fx::default();
-        while fx.wakes.is_empty() {
-            assert!(matches!(h.next(1, 0, &mut fx), Step::Run { .. }));
-        }
-        let reads = h.totals().1;
-        assert_eq!(reads, PAGE_SIZE / 100, "the first page read empty wakes a writer");
-        assert_eq!(fx.wakes, vec![(21, true)], "exclusive wait: only the first writer (5.6+)");
+        let (reads, wakes) = read_until_a_wake(&mut h);
+        assert_eq!((reads, wakes), (1, vec![(21, true)]), "one read of a full pipe, one writer");
         assert!(h.sender_blocked(22));
+        // Writer 21 runs: all 16 buffers are still taken, so it sleeps again, behind 22.
+        let (step, wakes) = drive(&mut h, 21);
+        assert_eq!((step, wakes.len()), (Step::Block, 0));
+        let (reads, wakes) = read_until_a_wake(&mut h);
+        assert_eq!((reads, wakes), (1, vec![(22, true)]), "the next read wakes the next writer in line");
+    }
+
+    #[test]
+    fn up_to_5_4_a_released_buffer_wakes_every_writer_and_other_reads_wake_none() {
+        // 3.11 pipe_read: `do_wakeup` only when a buffer is read empty and released; the
+        // one queue `pipe->wait` is non-exclusive: both sleeping writers wake.
+        let mut h = bench_on(Kernel::V311, Ipc::Pipe);
+        start_all(&mut h);
+        assert_eq!(drive(&mut h, 21).0, Step::Block);
+        assert_eq!(drive(&mut h, 22).0, Step::Block);
+        let (reads, wakes) = read_until_a_wake(&mut h);
+        assert_eq!(reads, PAGE_SIZE / 100, "the read that empties the first page");
+        assert_eq!(wakes, vec![(21, true), (22, true)]);
+        // Writer 21 takes the free buffer; 22, woken with it, finds all 16 taken and sleeps
+        // again. (Its next message, to receiver 1, finds that pipe full too.)
+        let (sent, (step, woke)) = (h.totals().0, drive(&mut h, 21));
+        assert_eq!((h.totals().0 - sent, step, woke), (1, Step::Block, vec![]), "writer 21 got the buffer");
+        assert_eq!(drive(&mut h, 22).0, Step::Block, "22 finds the 16 buffers taken");
+        assert!(h.sender_blocked(22));
+    }
+
+    #[test]
+    fn pipe_hackbench_completes_under_every_wake_rule() {
+        // A read is a burst here while writers run (the kernel holds pipe->mutex): testing
+        // `was_full` at the read's start lost the wakeup of a writer that slept during the
+        // read, and 8 groups x 400 loops on 5.15 hung until the time limit.
+        for kernel in ["3.11", "5.15"] {
+            let mut c = Config::default();
+            for (k, v) in [("workload", "hackbench"), ("ipc", "pipe"), ("groups", "8"), ("loops", "400")] {
+                c.set(k, v).unwrap();
+            }
+            c.set("cores", "40").unwrap();
+            c.set("kernel", kernel).unwrap();
+            let m = crate::engine::run(&c, None).unwrap().metrics;
+            assert_eq!(m.stop_reason, Some(crate::engine::metrics::StopReason::Completed), "{kernel}");
+        }
     }
 
     #[test]

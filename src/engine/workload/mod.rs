@@ -15,6 +15,7 @@ pub mod pipe;
 pub mod replay;
 pub mod rtapp;
 pub mod schbench;
+pub mod stressng;
 pub mod token;
 
 use super::config::{Config, WorkloadKind};
@@ -113,6 +114,11 @@ pub trait Workload {
     fn extra(&self, _elapsed: Ns) -> Vec<(String, f64)> {
         Vec::new()
     }
+    /// Units of the fixed amount of work done so far and in all (hackbench's messages
+    /// read), for a run judged in steady state (`validate`); None for time-limited workloads.
+    fn progress(&self) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 /// The workloads as one enum, so the per-step calls inline instead of going through a `Box<dyn Workload>`.
@@ -125,6 +131,7 @@ pub enum AnyWorkload {
     Token(token::Token),
     Hackbench(hackbench::Hackbench),
     Schbench(schbench::Schbench),
+    StressNgPipe(stressng::StressNgPipe),
     Replay(replay::Replay),
 }
 
@@ -138,6 +145,7 @@ macro_rules! each_wl {
             AnyWorkload::Token($w) => $e,
             AnyWorkload::Hackbench($w) => $e,
             AnyWorkload::Schbench($w) => $e,
+            AnyWorkload::StressNgPipe($w) => $e,
             AnyWorkload::Replay($w) => $e,
         }
     };
@@ -165,6 +173,9 @@ impl AnyWorkload {
                 cfg.kernel,
                 costs,
             )),
+            WorkloadKind::StressNgPipe => {
+                AnyWorkload::StressNgPipe(stressng::StressNgPipe::new(cfg.workers as usize, cfg.kernel, costs))
+            }
             WorkloadKind::Schbench => AnyWorkload::Schbench(schbench::Schbench::new(
                 cfg.schbench_message_threads as usize,
                 cfg.schbench_workers as usize,
@@ -202,6 +213,9 @@ impl Workload for AnyWorkload {
     }
     fn extra(&self, elapsed: Ns) -> Vec<(String, f64)> {
         each_wl!(self, w => w.extra(elapsed))
+    }
+    fn progress(&self) -> Option<(u64, u64)> {
+        each_wl!(self, w => w.progress())
     }
 }
 

@@ -6,6 +6,12 @@
 //! (copying 1 byte, waking the other side: ~0.5 us on the 2007 reference, an estimate in
 //! line with `perf bench sched pipe` figures of about 2-5 us per same-CPU round trip).
 //! Result: microseconds per round trip (lower is better); elapsed is the whole run.
+//!
+//! `PipeBuf` is a pipe's buffers and wait queues for the workloads whose pipes fill
+//! (hackbench `-p`, stress-ng `--pipe`), with each era's wake rules (`PipeWake`,
+//! `Kernel::pipe_wake`); a 1-byte ping-pong never fills a pipe, so it needs none of it.
+
+use std::collections::VecDeque;
 
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::time::Ns;
@@ -102,5 +108,257 @@ impl Workload for Pipe {
     fn result(&self, elapsed: Ns) -> Result {
         let per = if self.done_loops == 0 { 0.0 } else { elapsed as f64 / self.done_loops as f64 / 1000.0 };
         Result { value: per, unit: "us/round trip", higher_is_better: false }
+    }
+}
+
+/// How a pipe's reader and writers wake each other (`fs/pipe.c`, `pipe_read`/`pipe_write`),
+/// by release (`Kernel::pipe_wake`). Every wakeup is issued after `__pipe_unlock`, a sync
+/// wakeup (WF_SYNC); here at the end of the read or write burst (`Fx::wakes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PipeWake {
+    /// 2.6 to 5.4 (read in 3.11 and 5.4): one wait queue `pipe->wait` for readers and
+    /// writers, non-exclusive (`pipe_wait`: `prepare_to_wait`). `pipe_read` sets
+    /// `do_wakeup` when it releases an emptied buffer (`pipe_buf_release`) and wakes the
+    /// queue after `__pipe_unlock`; `pipe_write` sets it when it fills a new buffer (not
+    /// for a write merged into the last one) and wakes the queue likewise. Every sleeping
+    /// writer wakes on either; one that finds all buffers taken sleeps again.
+    SharedQueue,
+    /// 5.6 to 6.13 (read in 5.15, 6.6 and 6.12): `rd_wait` and `wr_wait`, exclusive waits
+    /// (0ddad21d3e99 "pipe: use exclusive waits when reading or writing", 5.6). `pipe_read`
+    /// wakes ONE writer when the read began on a full pipe (`was_full`, f467a6a66419 "pipe:
+    /// fix and clarify pipe read wakeup logic", 5.5), whether or not the read freed a
+    /// buffer; a writer woken to a still full pipe sleeps again at the queue's tail
+    /// (`wait_event_interruptible_exclusive`: `pipe_writable` is `!pipe_full`). A writer
+    /// that waited wakes the next one after its write unless the pipe is full again
+    /// (`wake_next_writer`). A write to an empty pipe wakes the reader (`was_empty`).
+    /// (5.5 alone had `was_full` with 5.4's shared non-exclusive queue; no era here.)
+    WasFull,
+    /// aaec5a95d596 (Oleg Nesterov, "pipe_read: don't wake up the writer if the pipe is
+    /// still full", January 2025, merged for 6.14; no era here yet): one writer, and only
+    /// when the read released a buffer of a full pipe (`wake_writer |= pipe_full(..)` at
+    /// the release).
+    FreedWhileFull,
+}
+
+/// Buffers of a pipe (`PIPE_DEF_BUFFERS`, 16 pages: 64 KiB).
+pub const PIPE_BUFFERS: usize = 16;
+
+/// One pipe's buffers and wait queues, as `pipe_read`/`pipe_write` use them: one reader,
+/// any number of writers; a message is one `write` (at most a page, so atomic).
+#[derive(Clone, Debug)]
+pub struct PipeBuf {
+    /// Per used buffer: (writes in it, reads of it); released when every write is read.
+    slots: VecDeque<(u32, u32)>,
+    /// Writes one buffer holds: a page of merged writes (`PIPE_BUF_FLAG_CAN_MERGE`,
+    /// `offset + chars <= PAGE_SIZE`), 1 for a packet pipe (`O_DIRECT`: no merging).
+    per_slot: u32,
+    /// Writes complete and not yet claimed by a read.
+    queued: u64,
+    /// Writers asleep waiting for a buffer, in the order they (last) slept.
+    blocked: VecDeque<usize>,
+    reader_waiting: bool,
+    wake: PipeWake,
+}
+
+impl PipeBuf {
+    /// A pipe of `msg_size`-byte writes (`packet`: an `O_DIRECT` pipe) under `wake`.
+    pub fn new(msg_size: u64, packet: bool, wake: PipeWake) -> Self {
+        let per_slot = if packet { 1 } else { (4096 / msg_size.clamp(1, 4096)) as u32 };
+        PipeBuf { slots: VecDeque::new(), per_slot, queued: 0, blocked: VecDeque::new(), reader_waiting: false, wake }
+    }
+
+    /// `pipe_full`: every buffer taken.
+    pub fn full(&self) -> bool {
+        self.slots.len() >= PIPE_BUFFERS
+    }
+
+    /// Writes visible to the reader.
+    pub fn queued(&self) -> u64 {
+        self.queued
+    }
+
+    /// Whether `writer` is asleep waiting for a buffer.
+    pub fn is_blocked(&self, writer: usize) -> bool {
+        self.blocked.contains(&writer)
+    }
+
+    /// `writer` starts a write: true if it merges into the last buffer or takes a new one,
+    /// false if it must sleep (queued at the wait queue's tail). `fresh`: a new `write`
+    /// call, which tries to merge before its loop; a writer woken from its wait is inside
+    /// the loop and only takes a new buffer.
+    pub fn claim_write(&mut self, writer: usize, fresh: bool) -> bool {
+        if fresh {
+            if let Some(last) = self.slots.back_mut() {
+                if last.0 < self.per_slot && self.per_slot > 1 {
+                    last.0 += 1;
+                    return true;
+                }
+            }
+        }
+        if self.full() {
+            self.blocked.push_back(writer);
+            return false;
+        }
+        self.slots.push_back((1, 0));
+        true
+    }
+
+    /// The claimed write is done: the message is visible; wake as the era does.
+    /// `waited`: the writer slept during this write.
+    pub fn write_done(&mut self, waited: bool, reader: usize, fx: &mut Fx) {
+        self.queued += 1;
+        match self.wake {
+            PipeWake::SharedQueue => {
+                // One queue: the reader and every sleeping writer, after every write.
+                if std::mem::take(&mut self.reader_waiting) {
+                    fx.wakes.push((reader, true));
+                }
+                for w in self.blocked.drain(..) {
+                    fx.wakes.push((w, true));
+                }
+            }
+            PipeWake::WasFull | PipeWake::FreedWhileFull => {
+                // The reader sleeps only on an empty pipe: this write began on one (`was_empty`).
+                if std::mem::take(&mut self.reader_waiting) {
+                    fx.wakes.push((reader, true));
+                }
+                if waited && !self.full() {
+                    if let Some(w) = self.blocked.pop_front() {
+                        fx.wakes.push((w, true));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The reader starts a read: true when a message is there, false when it must sleep
+    /// (it is woken by the next write).
+    pub fn claim_read(&mut self) -> bool {
+        if self.queued == 0 {
+            self.reader_waiting = true;
+            return false;
+        }
+        self.queued -= 1;
+        true
+    }
+
+    /// The claimed read is done: its buffer is released when read empty; wake writers as
+    /// the era does. `pipe_read` holds `pipe->mutex` from its `was_full` test to its
+    /// release, so no writer can fill the pipe in between; here the read is a burst during
+    /// which writers run, so the test is made here, at the release: only this reader
+    /// releases buffers, so a pipe full when the read began is still full now, and one
+    /// that a writer filled meanwhile is full as the kernel's writer would have found it
+    /// after the read (and slept, to be woken by the next read).
+    pub fn read_done(&mut self, fx: &mut Fx) {
+        let Some(first) = self.slots.front_mut() else { return };
+        first.1 += 1;
+        let freed = first.1 >= first.0;
+        let was_full = self.full();
+        let full_at_release = freed && was_full;
+        if freed {
+            self.slots.pop_front();
+        }
+        let one = match self.wake {
+            PipeWake::SharedQueue => {
+                if freed {
+                    for w in self.blocked.drain(..) {
+                        fx.wakes.push((w, true));
+                    }
+                }
+                false
+            }
+            PipeWake::WasFull => was_full,
+            PipeWake::FreedWhileFull => full_at_release,
+        };
+        if one {
+            if let Some(w) = self.blocked.pop_front() {
+                fx.wakes.push((w, true));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A packet pipe (one write a buffer) filled to its 16 buffers, writers 1 and 2 asleep.
+    fn full(wake: PipeWake) -> PipeBuf {
+        let mut p = PipeBuf::new(512, true, wake);
+        let mut fx = Fx::default();
+        for _ in 0..PIPE_BUFFERS {
+            assert!(p.claim_write(1, true));
+            p.write_done(false, 0, &mut fx);
+        }
+        assert!(!p.claim_write(1, true) && !p.claim_write(2, true));
+        p
+    }
+
+    #[test]
+    fn after_aaec5a95d596_only_a_read_that_frees_a_buffer_of_a_full_pipe_wakes_a_writer() {
+        // 16 packets of 512 bytes: every read frees its buffer; only the first began on
+        // (and released a buffer of) a full pipe.
+        let mut p = full(PipeWake::FreedWhileFull);
+        let mut fx = Fx::default();
+        assert!(p.claim_read());
+        p.read_done(&mut fx);
+        assert_eq!(fx.wakes, vec![(1, true)]);
+        // Page mode: 40 writes a page; a read that frees nothing wakes nobody.
+        let mut q = PipeBuf::new(100, false, PipeWake::FreedWhileFull);
+        for _ in 0..PIPE_BUFFERS * 40 {
+            assert!(q.claim_write(1, true));
+            q.write_done(false, 0, &mut fx);
+        }
+        assert!(!q.claim_write(2, true));
+        fx.wakes.clear();
+        for _ in 0..39 {
+            assert!(q.claim_read());
+            q.read_done(&mut fx);
+        }
+        assert!(fx.wakes.is_empty(), "39 reads of a still full pipe: no wakeup (5.6-6.13 woke 39)");
+        assert!(q.claim_read());
+        q.read_done(&mut fx);
+        assert_eq!(fx.wakes, vec![(2, true)]);
+    }
+
+    #[test]
+    fn up_to_5_4_every_write_wakes_the_shared_queue_even_a_merged_one() {
+        // 3.11 pipe_write sets `do_wakeup = 1` in its merge path too. Writers 1 and 2 woke
+        // to a full pipe and slept again (inside the loop they only take a new buffer);
+        // writer 3's new write merges into the last page, which has room, and wakes them.
+        for (wake, woken) in [(PipeWake::SharedQueue, vec![(1, true), (2, true)]), (PipeWake::WasFull, vec![])] {
+            let mut p = PipeBuf::new(100, false, wake);
+            let mut fx = Fx::default();
+            for _ in 0..15 * 40 + 1 {
+                assert!(p.claim_write(3, true));
+                p.write_done(false, 0, &mut fx);
+            }
+            assert!(!p.claim_write(1, false) && !p.claim_write(2, false));
+            fx.wakes.clear();
+            assert!(p.claim_write(3, true), "a fresh write merges");
+            p.write_done(false, 0, &mut fx);
+            assert_eq!(fx.wakes, woken, "{wake:?}");
+        }
+    }
+
+    #[test]
+    fn a_writer_that_waited_wakes_the_next_one_unless_the_pipe_is_full_again() {
+        // 5.15 pipe_write: `wake_next_writer` after a write that slept, if !pipe_full.
+        let mut p = full(PipeWake::WasFull);
+        let mut fx = Fx::default();
+        for _ in 0..2 {
+            assert!(p.claim_read());
+            p.read_done(&mut fx);
+        }
+        // The first read (full) woke 1; the second began on 15 buffers: no wakeup.
+        assert_eq!(fx.wakes, vec![(1, true)]);
+        fx.wakes.clear();
+        assert!(p.claim_write(1, false));
+        p.write_done(true, 0, &mut fx);
+        assert_eq!(fx.wakes, vec![(2, true)], "15 of 16 buffers taken: the next writer");
+        fx.wakes.clear();
+        assert!(p.claim_write(2, false));
+        p.write_done(true, 0, &mut fx);
+        assert!(fx.wakes.is_empty(), "full again: nobody");
     }
 }

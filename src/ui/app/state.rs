@@ -1082,6 +1082,7 @@ pub fn disabled_note(config: &Config, key: &str) -> Option<String> {
         WorkloadKind::Token => "token",
         WorkloadKind::Hackbench => "hackbench",
         WorkloadKind::Schbench => "schbench",
+        WorkloadKind::StressNgPipe => "stress-ng-pipe",
     };
     Some(match key {
         "loops" | "streams" | "jobs" | "tasks" | "pairs" | "work" | "groups" | "msg_size" | "hackbench_mode"
