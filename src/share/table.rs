@@ -378,6 +378,10 @@ mod tests {
             refill_s: 0.0,
             user_s: 0.0,
             sys_s: 0.0,
+            length: String::new(),
+            convergence: None,
+            stop_reason: String::new(),
+            needs_full_run: false,
         };
         let t = Table {
             preset: "p".into(),
