@@ -287,8 +287,10 @@ fn email_text(
     ctx: Option<&StateCtx>,
 ) -> Callback<(), String> {
     let (a, b, b_config, means) = (a.clone(), b.clone(), b_config.clone(), means.cloned());
-    let link = ctx.map(|c| format!("{}?{}", crate::ui::common::browser::page_address(), c.query())).unwrap_or_default();
+    // The page's address is asked on press: off the browser (the SSR tests) there is none.
+    let query = ctx.map(|c| c.query()).unwrap_or_default();
     Callback::from(move |()| {
+        let link = format!("{}?{query}", crate::ui::common::browser::page_address());
         let runs = |first: &Metrics, more: Option<&Rc<Reps>>| -> Vec<Metrics> {
             std::iter::once(first.clone())
                 .chain(more.into_iter().flat_map(|r| r.runs.iter().flatten().map(|m| (**m).clone())))
