@@ -123,7 +123,10 @@ struct Field {
     signed: bool,
     /// `char name[16]` (a fixed string) or `__data_loc char[]` (a dynamic one).
     string: bool,
+    /// `__data_loc` (offset from the record's start) or `__rel_loc` (`rel_loc`: offset
+    /// from the end of the field): a 32-bit word, the length in its high 16 bits.
     data_loc: bool,
+    rel_loc: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -164,16 +167,47 @@ fn parse_format(text: &str) -> Option<(u16, Format)> {
                     fd.signed = v == "1";
                 }
             }
-            fd.data_loc = decl.starts_with("__data_loc");
+            fd.data_loc = decl.starts_with("__data_loc") || decl.starts_with("__rel_loc");
+            fd.rel_loc = decl.starts_with("__rel_loc");
             fd.string = decl.contains("char") && decl.contains('[');
-            let name = decl.split('[').next()?.split_whitespace().last()?;
-            fd.name = name.trim_start_matches('*').to_string();
+            fd.name = field_name(decl)?.to_string();
             f.fields.push(fd);
         } else if let Some(p) = t.strip_prefix("print fmt:") {
             f.states = state_letters(p);
         }
     }
     Some((id?, f))
+}
+
+/// The name in a field's declaration: the last word once the `[..]` parts are taken out
+/// (`char prev_comm[16]`, `__data_loc char[] name`, `const char * reason`).
+fn field_name(decl: &str) -> Option<&str> {
+    let mut last = None;
+    let mut depth = 0usize;
+    let mut start = None;
+    for (i, c) in decl.char_indices() {
+        match c {
+            '[' => {
+                if let Some(s) = start.take() {
+                    last = Some(&decl[s..i]);
+                }
+                depth += 1;
+            }
+            ']' => depth = depth.saturating_sub(1),
+            c if depth == 0 && (c.is_alphanumeric() || c == '_') => {
+                start.get_or_insert(i);
+            }
+            _ => {
+                if let Some(s) = start.take() {
+                    last = Some(&decl[s..i]);
+                }
+            }
+        }
+    }
+    if let Some(s) = start {
+        last = Some(&decl[s..]);
+    }
+    last
 }
 
 /// The `{ 0x0001, "S" }` pairs of a `sched_switch` print format (kernels list their own
@@ -605,7 +639,10 @@ impl<'m> Decoder<'m> {
     fn string(&self, rec: &[u8], f: &Field) -> String {
         let s = if f.data_loc {
             let Some(loc) = self.num(rec, &Field { signed: false, ..f.clone() }) else { return String::new() };
-            let (o, n) = ((loc & 0xffff) as usize, ((loc >> 16) & 0xffff) as usize);
+            let (mut o, n) = ((loc & 0xffff) as usize, ((loc >> 16) & 0xffff) as usize);
+            if f.rel_loc {
+                o += f.offset + f.size;
+            }
             rec.get(o..o.saturating_add(n).min(rec.len())).unwrap_or(&[])
         } else {
             rec.get(f.offset..(f.offset + f.size).min(rec.len())).unwrap_or(&[])
@@ -702,5 +739,38 @@ fn switch_state(v: u64, letters: &[(u64, char)]) -> PrevState {
         PrevState::Dead
     } else {
         PrevState::Sleeping
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dynamic string's field is named after its last word (it was named `char`, and
+    /// `irq_handler_entry`'s `name` was never found: every IPI interrupt was skipped).
+    #[test]
+    fn field_names_and_dynamic_strings() {
+        for (decl, name) in [
+            ("char prev_comm[16]", "prev_comm"),
+            ("__data_loc char[] name", "name"),
+            ("__rel_loc char[] msg", "msg"),
+            ("const char * reason", "reason"),
+            ("unsigned long __data_loc[2] bits", "bits"),
+        ] {
+            assert_eq!(field_name(decl), Some(name), "{decl}");
+        }
+        let text = "name: x\nID: 5\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+                    \tfield:__data_loc char[] a;\toffset:4;\tsize:4;\tsigned:0;\n\
+                    \tfield:__rel_loc char[] b;\toffset:8;\tsize:4;\tsigned:0;\n";
+        let (_, f) = parse_format(text).unwrap();
+        let meta = Meta::default();
+        let dec = Decoder::new(&meta, false);
+        // a: 3 bytes at 12 from the record's start; b: 3 bytes at 3 past its own end (12), so at 15.
+        let mut rec = vec![5, 0, 0, 0];
+        rec.extend((3u32 << 16 | 12).to_le_bytes());
+        rec.extend((3u32 << 16 | 3).to_le_bytes());
+        rec.extend(b"IPIxyzab\0");
+        assert_eq!(dec.string(&rec, f.field("a").unwrap()), "IPI");
+        assert_eq!(dec.string(&rec, f.field("b").unwrap()), "xyz");
     }
 }
