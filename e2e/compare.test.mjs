@@ -249,8 +249,10 @@ test('"Copy as text" gives the A/B table for an email with the CLI compare\'s nu
     assert.ok(lines.every((l) => l.length <= 72 || /^https?:\/\//.test(l)), `72 columns but the link:\n${text}`);
     const link = lines[lines.indexOf('link:') + 1];
     assert.equal(new URL(link).origin, new URL(server.url).origin, text);
-    // The configs close the text (wrapped at 72 columns): A's keys, then B's change.
-    assert.match(text, /^A: [^]*loops=100000[^]*^B: A with nohz_exit_reprograms=1$/m);
+    // The configs close the text (wrapped at 72 columns): A's keys against the defaults
+    // (the preset's kernel and machine; loops=100000 is the default), then B's change.
+    assert.match(text, /^A: [^]*kernel=3\.11[^]*^B: A with nohz_exit_reprograms=1$/m);
+    assert.match(text, /^A: [^]*nohz_exit_reprograms=2[^]*^B: /m);
     const got = ameans(text);
     assert.deepEqual(Object.keys(got), json.rows.map((r) => r.metric));
     for (const r of json.rows) {

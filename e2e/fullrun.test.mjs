@@ -40,7 +40,7 @@ before(async () => {
   for (const p of PRESETS) {
     const out = execFileSync(CLI, ['run', '--preset', p, '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 });
     const m = JSON.parse(out).metrics;
-    expected[p] = { digest: m.digest, stop: m.stop_reason, elapsed_s: m.elapsed_s,
+    expected[p] = { digest: m.digest, stop: m.stop_reason, end_s: m.elapsed_s,
       ...Object.fromEntries(CHECKED.map((k) => [k, shown(k, m)])) };
   }
   assert.ok(JSON.parse(execFileSync(CLI, ['run', '--preset', 'nohz-pipe', '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 })).metrics.events > 2_000_000,
@@ -176,7 +176,7 @@ test('panning a long run past its recorded stretch records that stretch, with th
     assert.doesNotMatch(label, /showing 0 ns/, 'the view stayed where it was panned to');
     // At the run's end the stretch runs to the end: "16.112 s to the end (16.139 s)", the
     // run's end as the CLI gives it.
-    const end = expected['nohz-pipe'].elapsed_s;
+    const end = expected['nohz-pipe'].end_s;
     const esc = (x) => x.replace('.', '\\.');
     const whole = Math.floor(end);
     const text = await page.locator('.timeline-note', { hasText: /^The timeline shows [\d.]+ \S+ to / }).textContent();
