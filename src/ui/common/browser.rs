@@ -18,6 +18,11 @@ pub fn page_address() -> String {
         .unwrap_or_default()
 }
 
+/// The share link of a state's query (`State::query`): the app's address, `?`, the query.
+pub fn link_of(query: &str) -> String {
+    format!("{}?{query}", page_address())
+}
+
 /// Puts `text` on the clipboard; `done(true)` when it is there, `done(false)` when the
 /// browser has no clipboard or refused (the caller shows a selected field instead).
 pub fn copy_text(text: &str, done: Callback<bool>) {

@@ -290,7 +290,7 @@ fn email_text(
     // The page's address is asked on press: off the browser (the SSR tests) there is none.
     let query = ctx.map(|c| c.query()).unwrap_or_default();
     Callback::from(move |()| {
-        let link = format!("{}?{query}", crate::ui::common::browser::page_address());
+        let link = crate::ui::common::browser::link_of(&query);
         let runs = |first: &Metrics, more: Option<&Rc<Reps>>| -> Vec<Metrics> {
             std::iter::once(first.clone())
                 .chain(more.into_iter().flat_map(|r| r.runs.iter().flatten().map(|m| (**m).clone())))
@@ -307,9 +307,7 @@ fn email_text(
 /// The Experiments tables as plain text (`share::table::validation_text`), made on press.
 fn validation_text(tables: &[SeedTable], query: String) -> Callback<(), String> {
     let tables = tables.to_vec();
-    Callback::from(move |()| {
-        table::validation_text(&tables, &format!("{}?{query}", crate::ui::common::browser::page_address()))
-    })
+    Callback::from(move |()| table::validation_text(&tables, &crate::ui::common::browser::link_of(&query)))
 }
 
 /// The Experiments view: the seed experiments, then the validation corpus; reported figures

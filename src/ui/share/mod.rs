@@ -10,7 +10,7 @@
 //! SVG/PNG files and the embed dialog share the page-address and file-name helpers; not split
 //! yet (issue 28: history into `app/`, the exports into their own file).
 
-use crate::ui::common::browser::{copy_text, page_address};
+use crate::ui::common::browser::{copy_text, link_of, page_address};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -494,7 +494,7 @@ pub fn share_bar() -> Html {
     let on_copy = {
         let (ctx, copied) = (ctx.clone(), copied.clone());
         Callback::from(move |_| {
-            let link = format!("{}?{}", page_address(), ctx.query());
+            let link = link_of(&ctx.query());
             let (copied, shown) = (copied.clone(), link.clone());
             copy_text(&link, Callback::from(move |ok| copied.set(Some((shown.clone(), ok)))));
         })

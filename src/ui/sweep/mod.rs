@@ -136,7 +136,7 @@ fn sweep_text(sw: &Sweep, metric: &str, query: String) -> Callback<(), String> {
             Some(k2) => format!("{} x {k2}", sw.key),
             None => sw.key.to_string(),
         };
-        let link = format!("{}?{query}", crate::ui::common::browser::page_address());
+        let link = crate::ui::common::browser::link_of(&query);
         let points = model::text_points(&sw, &metric);
         crate::share::table::sweep_text(&key, &metric, &unit, &points, sw.replicas, &sw.base, &link)
     })

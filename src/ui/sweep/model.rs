@@ -189,23 +189,23 @@ pub use crate::ui::explore::replicas::SeedStats as Spread;
 /// The figure `metric` of each cell (None until its first replica is in): mean, min, max
 /// over the replicas in. The order of the answers does not matter: each has its slot.
 pub fn cell_stats(sw: &Sweep, metric: &str) -> Vec<Option<Spread>> {
-    let cells = sw.points.len();
-    (0..cells)
+    (0..sw.points.len())
         .map(|i| {
             sw.points[i].as_ref()?;
-            let vs = std::iter::once(&sw.points[i])
-                .chain((1..sw.replicas).map(|r| &sw.runs[(r - 1) * cells + i]))
-                .flatten()
-                .map(|m| value(m, metric));
-            crate::ui::explore::replicas::spread(vs)
+            crate::ui::explore::replicas::spread(cell_runs(sw, i).map(|m| value(m, metric)))
         })
         .collect()
+}
+
+/// The runs of cell `i` that are in: its first replica, then the further ones.
+fn cell_runs(sw: &Sweep, i: usize) -> impl Iterator<Item = &Rc<Metrics>> {
+    let cells = sw.points.len();
+    std::iter::once(&sw.points[i]).chain((1..sw.replicas).map(move |r| &sw.runs[(r - 1) * cells + i])).flatten()
 }
 
 /// Each cell as a point of `share::table::sweep_text`: its value (both values on a grid),
 /// `metric` over its replicas, and whether one of its runs stopped at the event budget.
 pub fn text_points(sw: &Sweep, metric: &str) -> Vec<crate::share::table::SweepPoint> {
-    let cells = sw.points.len();
     let n2 = sw.values2.len().max(1);
     cell_stats(sw, metric)
         .into_iter()
@@ -215,10 +215,7 @@ pub fn text_points(sw: &Sweep, metric: &str) -> Vec<crate::share::table::SweepPo
                 Some(_) => format!("{} {}", sw.values[i / n2], sw.values2.get(i % n2).map_or("", String::as_str)),
                 None => sw.values[i].clone(),
             };
-            let cut = std::iter::once(&sw.points[i])
-                .chain((1..sw.replicas).map(|r| &sw.runs[(r - 1) * cells + i]))
-                .flatten()
-                .any(|m| m.stop_reason == Some(metrics::StopReason::EventBudget));
+            let cut = cell_runs(sw, i).any(|m| m.stop_reason == Some(metrics::StopReason::EventBudget));
             let spread = st.map(|s| crate::share::table::Spread { mean: s.mean, min: s.min, max: s.max });
             crate::share::table::SweepPoint { value, spread, cut }
         })

@@ -362,7 +362,7 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
     let copy_link = {
         let (ctx, copied) = (ctx.clone(), copied.clone());
         Callback::from(move |_: MouseEvent| {
-            let url = format!("{}?{}", crate::ui::common::browser::page_address(), ctx.query());
+            let url = crate::ui::common::browser::link_of(&ctx.query());
             let copied = copied.clone();
             crate::ui::common::browser::copy_text(&url, Callback::from(move |ok| copied.set(Some(ok))));
         })
