@@ -1,4 +1,4 @@
-// Screenshots of the built site for people to look at (not a test): desktop 1280x800,
+// Screenshots of the built site for people to look at (not a test): desktop 1280x800, wide 1920x1080,
 // projector 960x540 and phone 390x844, per scenario, into e2e/out/ (gitignored) as
 // <size>-<scenario>.png (the whole page) and <size>-<scenario>-fold.png (what shows without
 // scrolling). SIZES=desktop,phone picks sizes.
@@ -26,6 +26,7 @@ import { bigTrace } from './big_trace.mjs';
 
 const ALL_SIZES = {
   desktop: { width: 1280, height: 800 },
+  wide: { width: 1920, height: 1080 },
   projector: { width: 960, height: 540 },
   phone: { width: 390, height: 844 },
 };
