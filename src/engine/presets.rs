@@ -69,8 +69,11 @@ pub enum Length {
     /// done and the time per unit of work over the last half of the work done differs by
     /// under 2% from the quarter before it (the figure per unit of work moves < 2% when the
     /// run doubles), the run stops and the rest is extrapolated at the last half's rate. A
-    /// run that never settles runs to the end.
-    Steady { loops: u64, warmup: u64 },
+    /// run that never settles runs to the end. `iterations`: how many times the source ran
+    /// each row (fresh processes; mmtests' `HACKBENCH_ITERATIONS`), reported as their mean:
+    /// each iteration here is the row's config with the next seed, measured as above, and
+    /// the row's figures are the iterations' mean.
+    Steady { loops: u64, warmup: u64, iterations: u32 },
     /// The preset's length (its `loops`, or its `duration` for a time-limited workload) and
     /// twice that, doubled again (up to 8x) until every judged figure per unit of work moves
     /// < 2%; the figure is the longest run's, scaled to `source` units of work when the

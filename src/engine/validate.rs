@@ -334,6 +334,39 @@ fn run_steady(mut c: Config, loops: u64, warmup: u64, columns: &[super::presets:
     })
 }
 
+/// The source's `iterations` runs of a row (its config with seeds `seed`, `seed + 1`, ...),
+/// each measured by `one`: the figures are their mean, the metrics the first run's, the
+/// convergence the largest change, and the row is unsettled if any run is.
+fn run_iterations(c: Config, iterations: u32, one: impl Fn(Config) -> Option<Measured>) -> Option<Measured> {
+    let n = iterations.max(1);
+    let seeds = format!("seeds {} to {}", c.seed, c.seed.wrapping_add(u64::from(n - 1)));
+    let runs: Vec<Measured> = (0..n)
+        .map(|k| {
+            let mut ck = c.clone();
+            ck.seed = c.seed.wrapping_add(u64::from(k));
+            one(ck)
+        })
+        .collect::<Option<_>>()?;
+    if n == 1 {
+        return runs.into_iter().next();
+    }
+    let figures =
+        (0..runs[0].figures.len()).map(|i| runs.iter().map(|r| r.figures[i]).sum::<f64>() / f64::from(n)).collect();
+    let convergence = runs.iter().filter_map(|r| r.convergence).reduce(f64::max);
+    let unsettled = runs.iter().any(|r| r.stop_reason == "unsettled");
+    let each = runs.iter().map(|r| r.length.as_str()).collect::<Vec<_>>().join("; ");
+    let spread: Vec<String> =
+        runs.iter().map(|r| format!("{:.4}", r.figures.first().copied().unwrap_or(0.0))).collect();
+    let mut first = runs.into_iter().next()?;
+    first.length = format!("mean of {n} iterations ({seeds}: {}); {}", spread.join(" / "), each);
+    first.figures = figures;
+    first.convergence = convergence;
+    if unsettled {
+        first.stop_reason = "unsettled".into();
+    }
+    Some(first)
+}
+
 /// `Length::Doubling`: the preset's length, doubled until every judged figure per unit of
 /// work moves less than `SETTLED`.
 fn run_doubling(c: Config, source: u64, columns: &[super::presets::SeedColumn], judged: &[bool]) -> Option<Measured> {
@@ -439,7 +472,9 @@ pub fn measure(p: &Preset, i: usize, quick: bool) -> Option<Measured> {
                 metrics: m,
             })
         }
-        Length::Steady { loops, warmup } => run_steady(cfg, loops, warmup, t.columns),
+        Length::Steady { loops, warmup, iterations } => {
+            run_iterations(cfg, iterations, |c| run_steady(c, loops, warmup, t.columns))
+        }
         Length::Doubling { source } => run_doubling(cfg, source, t.columns, &judged),
     }
 }
@@ -465,7 +500,7 @@ pub fn row_jobs(quick: bool) -> Vec<RowJob> {
             }
             let c = row_config(p, r);
             let work = match (quick, t.length) {
-                (false, Length::Steady { loops, .. }) => loops,
+                (false, Length::Steady { loops, iterations, .. }) => loops.saturating_mul(u64::from(iterations.max(1))),
                 _ => units(&c).1 / if units(&c).0 == "loops" { 1 } else { 1_000_000 },
             };
             let tasks = if c.workload == WorkloadKind::Hackbench { 1 + 40 * c.groups as u64 } else { 2 };
@@ -653,6 +688,39 @@ fn tables(quick: bool, corpus: bool) -> Vec<Table> {
 #[cfg(test)]
 mod tests {
     use super::{cell, judge};
+
+    #[test]
+    fn a_row_of_several_iterations_is_the_mean_of_one_run_per_seed_and_unsettled_if_any_is() {
+        use super::{run_iterations, Measured};
+        let c = crate::engine::config::Config { seed: 40, ..Default::default() };
+        // Each run's figure is its seed; the seed-41 run does not settle.
+        let one = |ck: crate::engine::config::Config| {
+            Some(Measured {
+                metrics: Default::default(),
+                figures: vec![ck.seed as f64, 2.0 * ck.seed as f64],
+                reported_scale: 1.0,
+                length: format!("run {}", ck.seed),
+                convergence: Some(ck.seed as f64 / 1000.0),
+                stop_reason: if ck.seed == 41 { "unsettled" } else { "steady" }.into(),
+                needs_full_run: false,
+            })
+        };
+        let m = run_iterations(c.clone(), 3, one).unwrap();
+        assert_eq!(m.figures, vec![41.0, 82.0], "the mean of seeds 40, 41 and 42");
+        assert_eq!(m.stop_reason, "unsettled");
+        assert_eq!(m.convergence, Some(0.042), "the largest change of the three");
+        assert!(
+            m.length.starts_with("mean of 3 iterations (seeds 40 to 42: 40.0000 / 41.0000 / 42.0000)"),
+            "{}",
+            m.length
+        );
+        assert!(m.length.contains("run 40; run 41; run 42"), "{}", m.length);
+        // One iteration is the run itself.
+        let single = run_iterations(c, 1, one).unwrap();
+        assert_eq!((single.figures, single.length.as_str()), (vec![40.0, 80.0], "run 40"));
+        // A run that fails fails the row.
+        assert!(run_iterations(crate::engine::config::Config::default(), 3, |_| None).is_none());
+    }
 
     #[test]
     fn a_run_is_steady_only_when_its_last_half_keeps_the_pace_of_the_quarter_before() {
