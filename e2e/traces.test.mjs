@@ -374,6 +374,104 @@ test('a worker that dies in a job: the page says so, keeps the config, and the n
   }
 });
 
+// The routed loader of the two tests below: a worker whose traced runs of seed 4242 kill
+// it. The preview (PREVIEW_TRACE_ITEMS) throws at once; with `hold`, the full run
+// (LIVE_TRACE_ITEMS) waits until the test calls `self.crash()` in the worker, then throws.
+const dying = (hold) => (r) => r.fulfill({
+  status: 200,
+  contentType: 'text/javascript',
+  body: `importScripts('./worker.js');
+    wasm_bindgen({ module_or_path: './worker_bg.wasm' }).then(() => {
+      const handle = self.onmessage;
+      self.onmessage = (e) => {
+        const items = Number((typeof e.data === 'string' && e.data.match(/"trace_items":(\\d+)/)?.[1]) || 0);
+        if (items > 0 && e.data.includes('"seed":4242')) {
+          if (${hold} && items > 20000) {
+            self.crash = () => setTimeout(() => { throw new Error('RuntimeError: unreachable'); });
+            return;
+          }
+          throw new Error('RuntimeError: unreachable');
+        }
+        handle(e);
+      };
+    });`,
+});
+
+// The config typed at the moment the worker dies (issue: CI's run of the test above): it
+// must go to the worker started in the dead one's place. It went to the dead worker, which
+// the restart then terminated, and its job stayed in flight for good: "Simulating…" for
+// ever, whatever the user did next. The init script types seed 7 inside the worker's error
+// event, right after the page's own handler, so the change always lands in that moment.
+test('a worker that dies as the next config is typed: that config runs on the new worker', { timeout: 180_000 }, async () => {
+  const b = await launch();
+  try {
+    await b.context.route('**/worker_loader.js', dying(false));
+    await b.context.addInitScript(() => {
+      const Plain = window.Worker;
+      window.Worker = class extends Plain {
+        constructor(...args) {
+          super(...args);
+          // Added after the handler the page sets on it (boot.js, then the runner).
+          setTimeout(() => this.addEventListener('error', () => {
+            if (window.typedAtCrash) return;
+            window.typedAtCrash = true;
+            const input = document.querySelector('input[name=seed-text]') ?? document.querySelector('input[name=seed]');
+            input.value = '7';
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+            input.dispatchEvent(new Event('change', { bubbles: true }));
+          }));
+        }
+      };
+    });
+    const { page, problems } = await open(b.context, new URL('/?v=1&preset=intro&seed=4242', server.url).href);
+    await page.waitForSelector('.toolbar .status.ok', { timeout: WAIT });
+    assert.equal(await page.evaluate(() => window.typedAtCrash), true, 'the worker died and seed 7 was typed then');
+    assert.equal(await page.$('.toolbar .status.worker-down'), null, 'the crash was the old config\'s');
+    assert.ok(await page.$('section.metrics[data-gen]'), 'figures');
+    await page.waitForFunction(() => /seed=7/.test(location.search), null, { timeout: WAIT });
+    assert.deepEqual(problems.filter((p) => !/RuntimeError: unreachable/.test(p)), []);
+  } finally {
+    await b.close();
+  }
+});
+
+// A worker that dies in the previous config's full run after the next config is in (the
+// user typed while it computed): the status line is the new config's (it runs on the next
+// worker and ends "Up to date"), and a notice says what happened. The crash used to take
+// the status line for good.
+test('a worker that dies in an older config\'s run: a notice, and the status line goes on', { timeout: 180_000 }, async () => {
+  const b = await launch();
+  try {
+    await b.context.route('**/worker_loader.js', dying(true));
+    const { page, problems } = await open(b.context, new URL('/?v=1&preset=intro&seed=4242', server.url).href);
+    const status = '.toolbar .status.worker-down';
+    await page.waitForSelector(status, { timeout: WAIT });
+    // The next worker takes seed 4242's full run and holds it.
+    let holder;
+    const t0 = Date.now();
+    while (!holder) {
+      assert.ok(Date.now() - t0 < WAIT, 'a worker holds the full run');
+      for (const w of page.workers()) {
+        if (await w.evaluate(() => typeof self.crash === 'function').catch(() => false)) holder = w;
+      }
+      if (!holder) await page.waitForTimeout(50);
+    }
+    const seed = (await page.$('input[name=seed-text]')) ? 'input[name=seed-text]' : 'input[name=seed]';
+    await page.fill(seed, '7');
+    await page.press(seed, 'Enter');
+    // The new config is in (its worker-down notice gone); its preview waits behind the run.
+    await page.waitForSelector('.toolbar .status:not(.worker-down)', { timeout: WAIT });
+    await holder.evaluate(() => self.crash());
+    await page.waitForSelector('ul.notices:has-text("stopped in the middle of a job")', { timeout: WAIT });
+    await page.waitForSelector('.toolbar .status.ok', { timeout: WAIT });
+    assert.equal(await page.$(status), null);
+    assert.ok(await page.$('section.metrics[data-gen]'), 'figures');
+    assert.deepEqual(problems.filter((p) => !/RuntimeError: unreachable/.test(p)), []);
+  } finally {
+    await b.close();
+  }
+});
+
 // A trace worker whose script never arrives (neither Ready nor an error): after `READY_MS` the
 // panel gives it up and says so; the page reads nothing itself. The simulation's own worker
 // (the same script, loaded first) is left alone, and so are the config and the runs.

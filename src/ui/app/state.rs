@@ -170,7 +170,8 @@ pub struct State {
     pub reps: Option<Rc<Reps>>,
     /// The simulation worker could not start or died (`protocol::WorkerDown`): the status line
     /// says so instead of a run's state. A crash is forgotten at the next config (a new
-    /// worker runs it); a worker that cannot start stays so until the page is reloaded.
+    /// worker runs it), and one in an older config's job is only a notice; a worker that
+    /// cannot start stays so until the page is reloaded.
     pub worker_down: Option<crate::ui::worker::protocol::WorkerDown>,
     next_notice: u64,
     next_pin: u64,
@@ -651,8 +652,12 @@ pub enum Action {
         last: bool,
     },
     Notice(String),
-    /// The simulation worker could not start or died (the runner says why).
-    WorkerDown(crate::ui::worker::protocol::WorkerDown),
+    /// The simulation worker could not start or died (the runner says why), in `job` if it
+    /// died in one.
+    WorkerDown {
+        down: crate::ui::worker::protocol::WorkerDown,
+        job: Option<JobKind>,
+    },
     /// An rt-app JSON file's text (`name` is the file name): its config changes apply all
     /// together or not at all; notices say what was approximated or what is wrong.
     Import {
@@ -941,7 +946,13 @@ impl State {
                 s.seeds = if last { Seeds::Loaded(Rc::new(all)) } else { Seeds::Partial(Rc::new(all)) };
             }
             Action::Notice(text) => s.notice(text),
-            Action::WorkerDown(w) => s.worker_down = Some(w),
+            // A crash in a job of an older config than the one shown (its answer would
+            // have been dropped) is not this config's state: the status line goes on with
+            // this config's runs, which the new worker takes, and a notice says it happened.
+            Action::WorkerDown { down, job } => match job.and_then(|j| j.view_gen()) {
+                Some(gen) if down.crashed && gen != s.gen => s.notice(down.text),
+                _ => s.worker_down = Some(down),
+            },
             Action::Import { name, text } if tour::looks_like_tour(&text) => match tour::parse(&text) {
                 Err(e) => s.notice(format!("Cannot import the tour {name}: {e}. Nothing was changed.")),
                 Ok(t) => {
@@ -1143,6 +1154,39 @@ mod tests {
         assert!(Rc::ptr_eq(&t, &u), "an invalid value returns the same state");
         let v = reduce(t.clone(), Action::Set { key: "cores", value: "4".into() });
         assert_eq!(v.gen, t.gen, "setting the same value is not a change");
+    }
+
+    // A crash in the previous config's run that is only heard after the next config is in
+    // (its full run died while the user typed) used to take the status line for good: the
+    // new config ran, and the page still said the worker had stopped, never "Up to date".
+    #[test]
+    fn a_crash_in_an_older_configs_job_is_a_notice_and_the_status_line_goes_on() {
+        use crate::ui::worker::protocol::WorkerDown;
+        let crash = || WorkerDown::new("simulation", "RuntimeError: unreachable", true);
+        let s = reduce(Rc::new(State::default()), Action::Set { key: "seed", value: "4242".into() });
+        let old = s.gen;
+        let here = reduce(
+            s.clone(),
+            Action::WorkerDown { down: crash(), job: Some(JobKind::Live { gen: old, preview: true }) },
+        );
+        assert_eq!(here.worker_down, Some(crash()), "a crash in the config shown is its status");
+        let s = reduce(here, Action::Set { key: "seed", value: "7".into() });
+        assert_eq!(s.worker_down, None, "the next config is a new worker's");
+        let late = reduce(
+            s.clone(),
+            Action::WorkerDown { down: crash(), job: Some(JobKind::Live { gen: old, preview: false }) },
+        );
+        assert_eq!(late.worker_down, None, "an older config's crash is not this config's status");
+        assert_eq!(late.notices.last().map(|n| n.text.clone()), Some(crash().text), "the page still says so");
+        let done = reduce(late, Action::RunDone { gen: s.gen, result: ok_run(1.0), preview: false });
+        assert!(!done.running() && done.worker_down.is_none());
+        // A crash in a job of no config (a table, A's run) and a worker that cannot start
+        // are the status line's, as before.
+        let t = reduce(s.clone(), Action::WorkerDown { down: crash(), job: Some(JobKind::Pin { id: 1 }) });
+        assert_eq!(t.worker_down, Some(crash()));
+        let gone = WorkerDown::new("simulation", "blocked", false);
+        let t = reduce(s.clone(), Action::WorkerDown { down: gone.clone(), job: None });
+        assert_eq!(t.worker_down, Some(gone));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! no engine run (the linker drops it), so a worker that cannot start or dies leaves the
 //! page saying so (`Action::WorkerDown`, `protocol::WorkerDown`: the cause and how to
 //! fix it), with the config kept; a worker that dies in a job is replaced (the job that
-//! killed it is not retried), one that cannot start is not retried.
+//! killed it is not retried), one that cannot start is not retried. A worker that is
+//! terminated or has died is let go at once (`forget_worker`): nothing is posted to it
+//! afterwards, and no job waits for its answer, so the next job goes to its replacement.
 //!
 //! The `scheduler::Scheduler` keeps one job in flight and the newest request waiting, so a
 //! dragged slider never queues stale work. Answers become reducer actions; the reducer
@@ -20,6 +22,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::UseReducerDispatcher;
+
+/// Where the runner's answers go: the app's reducer (tests collect them).
+type Dispatch = Rc<dyn Fn(Action)>;
 
 use crate::engine::config::Config;
 
@@ -43,7 +48,8 @@ const FULL_RUN_QUIET_MS: u32 = 150;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Backend {
-    /// The worker was created and has not said Ready yet.
+    /// The worker was created and has not said Ready yet, or the last one died and its
+    /// replacement is on its way: work waits.
     Starting,
     Worker,
     /// No worker could start: nothing runs (the page says why).
@@ -53,7 +59,7 @@ enum Backend {
 struct Inner {
     sched: Scheduler,
     backend: Backend,
-    dispatch: UseReducerDispatcher<State>,
+    dispatch: Dispatch,
     /// The request in flight.
     in_flight: Option<Request>,
     /// The job in flight has reported progress (it is a long one).
@@ -61,6 +67,9 @@ struct Inner {
     sweep_gen: u64,
     #[cfg(target_arch = "wasm32")]
     web: web::Web,
+    /// What was posted to the worker, in order (natively there is none: tests read this).
+    #[cfg(test)]
+    sent: Vec<Request>,
 }
 
 /// A handle the app keeps (in `use_mut_ref`) for the page's lifetime.
@@ -105,6 +114,10 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
 
 impl Runner {
     pub fn new(dispatch: UseReducerDispatcher<State>) -> Self {
+        Self::with_dispatch(Rc::new(move |a| dispatch.dispatch(a)))
+    }
+
+    fn with_dispatch(dispatch: Dispatch) -> Self {
         let inner = Rc::new(RefCell::new(Inner {
             sched: Scheduler::default(),
             backend: Backend::Starting,
@@ -114,6 +127,8 @@ impl Runner {
             sweep_gen: 0,
             #[cfg(target_arch = "wasm32")]
             web: web::Web::default(),
+            #[cfg(test)]
+            sent: Vec::new(),
         }));
         let runner = Runner { inner };
         #[cfg(target_arch = "wasm32")]
@@ -196,13 +211,25 @@ impl Runner {
     /// Terminates the worker (whatever it computes is lost) and starts a new one; work
     /// waits until it is ready.
     fn restart_worker(&self) {
-        {
-            let mut i = self.inner.borrow_mut();
-            i.in_flight = None;
-            i.progressed = false;
-        }
+        self.forget_worker();
         #[cfg(target_arch = "wasm32")]
-        web::restart_worker(self);
+        web::start_worker(self);
+    }
+
+    /// Lets the worker go, now: it is terminated and detached (no message is posted to it
+    /// again, none of its events is heard), its job is forgotten (it will never answer;
+    /// the job is not retried) and work waits for the replacement's Ready. Returns the job
+    /// that was in flight. Without this, a job started between a crash and the restart
+    /// went to the dead worker and stayed in flight for ever: every later job waited
+    /// behind it and the page never ran again.
+    fn forget_worker(&self) -> Option<JobKind> {
+        let mut i = self.inner.borrow_mut();
+        i.in_flight = None;
+        i.progressed = false;
+        i.backend = Backend::Starting;
+        #[cfg(target_arch = "wasm32")]
+        web::retire(&mut i.web);
+        i.sched.abandon()
     }
 
     /// Asks for the trace of `gen`'s run from `from` on (`protocol::Request::Window`).
@@ -248,7 +275,10 @@ impl Runner {
         if backend == Backend::Worker && !web::post(self, &req) {
             self.worker_failed("a request could not be posted to it".into());
         }
-        // Natively there is no page and no worker (the SSR tests never start a runner).
+        // Natively there is no page and no worker (the SSR tests never start a runner);
+        // the runner's own tests read what would have been posted.
+        #[cfg(test)]
+        self.inner.borrow_mut().sent.push(req.clone());
         #[cfg(not(target_arch = "wasm32"))]
         let _ = (req, backend);
     }
@@ -265,7 +295,7 @@ impl Runner {
                 (action_for(kind, resp), i.dispatch.clone())
             };
             if let Some(a) = action {
-                dispatch.dispatch(a);
+                dispatch(a);
             }
             return;
         }
@@ -301,7 +331,7 @@ impl Runner {
         };
         // The borrow is released: dispatching may re-render and call back into the runner.
         if let Some(a) = action {
-            dispatch.dispatch(a);
+            dispatch(a);
         }
         self.pump();
     }
@@ -311,33 +341,40 @@ impl Runner {
     /// the work waiting where it is. After, it died in a job (a bug, e.g. "RuntimeError:
     /// unreachable"): that job is dropped, not retried (it would die again), the page says
     /// so, and a new worker takes the next job. Nothing ever runs on the main thread.
+    ///
+    /// The dead worker is let go here, synchronously (`forget_worker`), and only its
+    /// replacement's start waits for a fresh task: a config changed, a full run released or
+    /// an answer handled in between must not post its job to the dead worker.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     fn worker_failed(&self, why: String) {
-        let (dispatch, crashed) = {
+        let crashed = {
             let mut i = self.inner.borrow_mut();
             if i.backend == Backend::Down {
                 return;
             }
             let crashed = i.backend == Backend::Worker;
-            i.in_flight = None;
-            i.progressed = false;
-            if crashed {
-                i.sched.abandon();
-            } else {
+            if !crashed {
+                i.in_flight = None;
+                i.progressed = false;
                 i.backend = Backend::Down;
             }
-            (i.dispatch.clone(), crashed)
+            crashed
         };
-        dispatch.dispatch(Action::WorkerDown(crate::ui::worker::protocol::WorkerDown::new(
-            "simulation",
-            &why,
-            crashed,
-        )));
+        let job = if crashed { self.forget_worker() } else { None };
+        let dispatch = self.inner.borrow().dispatch.clone();
+        let down = crate::ui::worker::protocol::WorkerDown::new("simulation", &why, crashed);
+        dispatch(Action::WorkerDown { down, job });
         // From a fresh task: this runs inside the dead worker's own error handler.
         #[cfg(target_arch = "wasm32")]
         if crashed {
             let me = self.clone();
-            gloo::timers::callback::Timeout::new(0, move || web::restart_worker(&me)).forget();
+            gloo::timers::callback::Timeout::new(0, move || {
+                // Unless something else started one meanwhile.
+                if me.inner.borrow().web.worker.is_none() {
+                    web::start_worker(&me);
+                }
+            })
+            .forget();
         }
     }
 }
@@ -396,16 +433,17 @@ pub(crate) mod web {
             .unwrap_or_else(|| "no Web Worker".into())
     }
 
-    /// Terminates the worker and starts a new one (Cancel: a worker busy with a run reads
-    /// no message, so this is the one way to stop it).
-    pub fn restart_worker(runner: &Runner) {
-        let old = runner.inner.borrow_mut().web.worker.take();
-        if let Some(w) = old {
+    /// Terminates the worker and detaches it (Cancel: a worker busy with a run reads no
+    /// message, so this is the one way to stop it; a dead one is let go the same way), and
+    /// cancels its ready timeout. Its handlers are kept until the next worker's replace
+    /// them: this may run inside one of them.
+    pub fn retire(web: &mut Web) {
+        if let Some(w) = web.worker.take() {
             w.set_onmessage(None);
             w.set_onerror(None);
             w.terminate();
         }
-        start_worker(runner);
+        web._ready_timeout = None;
     }
 
     /// The worker `static/boot.js` started at page load, before the app's own wasm (so it
@@ -502,7 +540,129 @@ pub(crate) mod web {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::worker::protocol::RunResult;
+    use crate::ui::worker::protocol::{RunResult, WorkerDown, LIVE_TRACE_ITEMS, PREVIEW_TRACE_ITEMS};
+
+    /// A runner with no browser: what it posts is in `sent`, what it dispatches in the log.
+    fn runner() -> (Runner, Rc<RefCell<Vec<Action>>>) {
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let to = log.clone();
+        (Runner::with_dispatch(Rc::new(move |a| to.borrow_mut().push(a))), log)
+    }
+
+    /// What was posted since the last look: (id, seed, trace items) of each request.
+    fn posted(r: &Runner) -> Vec<(u64, u64, usize)> {
+        let sent = std::mem::take(&mut r.inner.borrow_mut().sent);
+        sent.iter()
+            .map(|q| match q {
+                Request::Run { id, config, trace_items } => (*id, config.seed, *trace_items),
+                other => panic!("only runs here: {other:?}"),
+            })
+            .collect()
+    }
+
+    fn seed(seed: u64) -> Config {
+        Config { seed, ..Config::default() }
+    }
+
+    /// A run's answer; `cut` when its budget stopped it (a preview that is not the full run).
+    fn ran(id: u64, cut: bool) -> Response {
+        let mut metrics = crate::engine::Metrics::default();
+        if cut {
+            metrics.stop_reason = Some(crate::engine::metrics::StopReason::EventBudget);
+        }
+        Response::Run { id, result: Ok(RunResult { metrics, trace: Default::default() }) }
+    }
+
+    fn crashes(log: &RefCell<Vec<Action>>) -> Vec<Option<JobKind>> {
+        log.borrow()
+            .iter()
+            .filter_map(|a| match a {
+                Action::WorkerDown { down, job } if down.crashed => Some(job.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    // CI's "a worker that dies in a job" failure: the crash's restart waited for a fresh
+    // task, and the config the user entered meanwhile went to the dead worker, which the
+    // restart then terminated; its job stayed in flight, so nothing ever ran again.
+    #[test]
+    fn a_config_entered_while_the_dead_worker_is_replaced_runs_on_the_new_one() {
+        let (r, log) = runner();
+        r.answer(Response::Ready);
+        r.request(1, &seed(4242));
+        let preview = posted(&r);
+        assert!(matches!(preview[..], [(_, 4242, n)] if n == PREVIEW_TRACE_ITEMS), "{preview:?}");
+        r.worker_failed("RuntimeError: unreachable".into());
+        assert_eq!(crashes(&log), [Some(JobKind::Live { gen: 1, preview: true })]);
+        // The user enters another seed before the replacement is up: nothing goes to the dead one.
+        r.request(2, &seed(7));
+        assert_eq!(posted(&r), [], "nothing is posted to a dead worker");
+        r.answer(Response::Ready);
+        let next = posted(&r);
+        assert!(matches!(next[..], [(_, 7, n)] if n == PREVIEW_TRACE_ITEMS), "the new worker runs it: {next:?}");
+        r.answer(ran(next[0].0, true));
+        let full = posted(&r);
+        assert!(matches!(full[..], [(_, 7, n)] if n == LIVE_TRACE_ITEMS), "then its full run: {full:?}");
+        r.answer(ran(full[0].0, false));
+        let done: Vec<_> = log
+            .borrow()
+            .iter()
+            .filter_map(|a| match a {
+                Action::RunDone { gen, preview, .. } => Some((*gen, *preview)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(done, [(2, true), (2, false)]);
+        // The dead worker's job is not retried, and nothing is left waiting.
+        assert_eq!(posted(&r), []);
+        assert!(!r.inner.borrow().sched.busy());
+    }
+
+    // The crash of a job that was already stale names it, so the page can tell it from a
+    // crash of the config it shows (`Action::WorkerDown`).
+    #[test]
+    fn a_crash_in_an_older_configs_run_names_that_job_and_the_new_config_runs() {
+        let (r, log) = runner();
+        r.answer(Response::Ready);
+        r.request(1, &seed(4242));
+        let p = posted(&r);
+        r.answer(ran(p[0].0, true));
+        let full = posted(&r);
+        assert!(matches!(full[..], [(_, 4242, n)] if n == LIVE_TRACE_ITEMS), "{full:?}");
+        // A new config while that full run computes (not long enough to be stopped).
+        r.request(2, &seed(7));
+        assert_eq!(posted(&r), [], "one job in flight");
+        r.worker_failed("RuntimeError: unreachable".into());
+        assert_eq!(crashes(&log), [Some(JobKind::Live { gen: 1, preview: false })]);
+        r.answer(Response::Ready);
+        let next = posted(&r);
+        assert!(matches!(next[..], [(_, 7, n)] if n == PREVIEW_TRACE_ITEMS), "{next:?}");
+        // A late answer or a second error from the dead worker changes nothing.
+        r.answer(ran(full[0].0, false));
+        assert!(r.inner.borrow().sched.busy(), "seed 7's preview is still the job in flight");
+        assert_eq!(posted(&r), []);
+    }
+
+    // A worker that never starts stops the runner: work waits, nothing is posted.
+    #[test]
+    fn a_worker_that_cannot_start_stops_the_runner() {
+        let (r, log) = runner();
+        r.request(1, &seed(1));
+        r.worker_failed("blocked".into());
+        r.answer(Response::Ready);
+        r.request(2, &seed(2));
+        assert_eq!(posted(&r), []);
+        let downs: Vec<_> = log
+            .borrow()
+            .iter()
+            .filter_map(|a| match a {
+                Action::WorkerDown { down, job } => Some((down.clone(), job.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(downs, [(WorkerDown::new("simulation", "blocked", false), None)]);
+    }
 
     #[test]
     fn answers_become_the_right_actions() {

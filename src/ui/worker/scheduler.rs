@@ -54,6 +54,17 @@ pub enum JobKind {
     },
 }
 
+impl JobKind {
+    /// The config generation whose view this job feeds, for the jobs whose answers the
+    /// reducer drops once a newer config is shown (the live runs, a window, decisions).
+    pub fn view_gen(&self) -> Option<u64> {
+        match self {
+            JobKind::Live { gen, .. } | JobKind::Window { gen, .. } | JobKind::Decisions { gen, .. } => Some(*gen),
+            _ => None,
+        }
+    }
+}
+
 /// A sweep waiting to be run point by point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepPlan {
