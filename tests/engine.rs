@@ -232,13 +232,46 @@ fn a_shorter_rr_interval_means_more_switches_and_more_refill() {
     assert!(short.context_switches > 5 * long.context_switches);
     assert!(short.overhead_s["refill"] > long.overhead_s["refill"]);
     assert!(short.user_s > long.user_s, "refill is user time");
-    // Each forced switch is kernel time (sim/schedule.rs): system time grows by the extra
-    // switches' direct cost and nothing else, a few per cent of the build's system time.
+    // Each forced switch is kernel time, but 2.6.21's `time` prints the tick's raw samples
+    // (`Kernel::cputime`): an expiry is found by the tick, which sampled user mode just
+    // before the switch, so most of the extra switches' cost is never sampled as system
+    // time (it was +4.6% of the build's system time when spans were exact).
     let extra_switch = short.overhead_s["switch"] - long.overhead_s["switch"];
     let extra_sys = short.sys_s - long.sys_s;
     assert!(extra_switch > 0.0);
-    assert!((extra_sys - extra_switch).abs() < 0.01 * long.sys_s, "sys +{extra_sys} s, switches +{extra_switch} s");
-    assert!(extra_sys < 0.10 * long.sys_s, "system time moves little");
+    assert!(extra_sys < 0.25 * extra_switch, "sys +{extra_sys} s, switches +{extra_switch} s");
+    assert!(extra_sys.abs() < 0.05 * long.sys_s, "system time moves little");
+}
+
+/// 2.6.21 (SD) `time`: kernel/exit.c `wait_task_zombie` adds the raw tick counts `p->utime`
+/// and `p->stime` to the parent's totals, one tick period per sample. Two hogs on one core
+/// at HZ=1000 with a 1 ms rr_interval switch at every tick, right after the tick sampled
+/// user mode: `time` shows no system time and whole ticks of user time. Under 2.6.23's CFS
+/// (exact spans here) the same hogs' switches are system time.
+#[test]
+fn on_2_6_21_time_prints_the_tick_samples_so_a_switch_at_the_tick_is_user_time() {
+    let hogs = |kernel: &str| {
+        let mut c = two_hogs("1000", "off");
+        c.set("kernel", kernel).unwrap();
+        c.set("duration", "200ms").unwrap();
+        c
+    };
+    let mut sd = hogs("2.6.21-sd");
+    sd.set("rr_interval", "1ms").unwrap();
+    let m = run(&sd, None).unwrap().metrics;
+    assert!(m.context_switches > 150, "{} switches", m.context_switches);
+    assert!(m.overhead_s["switch"] > 0.0);
+    assert_eq!(m.sys_s, 0.0, "no tick lands in a switch");
+    let ticks_s = m.ticks as f64 * 1e-3;
+    assert!((m.user_s - ticks_s).abs() < 2e-3, "user {} s vs {} ticks", m.user_s, m.ticks);
+    let cfs = run(&hogs("2.6.23"), None).unwrap().metrics;
+    assert!(cfs.context_switches > 0);
+    assert!(
+        cfs.sys_s >= cfs.overhead_s["switch"] * 0.99,
+        "sys {} s, switches {} s",
+        cfs.sys_s,
+        cfs.overhead_s["switch"]
+    );
 }
 
 /// Runs `c` with a trace and checks that no woken task started before its wakeup: no

@@ -94,6 +94,17 @@ pub const KERNELS: &[Kernel] = &[
     Kernel::V612,
 ];
 
+/// How an era reports user and system time to `time` (`Kernel::cputime`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cputime {
+    /// The engine's exact spans (the era's accounting is not modelled).
+    Exact,
+    /// The tick's samples, one tick period each (2.6.21).
+    TickSamples,
+    /// The tick's samples scaled to the precise runtime by `cputime_adjust` (3.11).
+    TickSamplesScaled,
+}
+
 /// Which CFS a CFS era runs (`policy::cfs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CfsDesign {
@@ -766,16 +777,35 @@ impl Kernel {
         self >= Kernel::V66
     }
 
-    /// How `time` (getrusage) splits a task's CPU time, 3.11 without
-    /// VIRT_CPU_ACCOUNTING: every tick samples the interrupted mode (`update_process_times`
-    /// -> `account_process_tick(p, user_tick)`: user, or system when `p` is not the idle
-    /// task), and `cputime_adjust` (kernel/sched/cputime.c, the 3.9-3.11 form) scales those
-    /// samples to the precise runtime: `stime = scale_stime(stime, rtime, stime + utime)`,
-    /// `utime = rtime - stime`, all of it system when no tick hit the task (`stime = rtime`),
-    /// with `rtime = sum_exec_runtime`. Other eras keep the engine's exact spans (their
-    /// accounting is not modelled; 3.12+ changed `cputime_adjust`'s zero cases).
+    /// How `time` (getrusage) reports a task's user and system time (`Cputime`).
+    ///
+    /// Without VIRT_CPU_ACCOUNTING every tick samples the interrupted mode
+    /// (`update_process_times` -> `account_process_tick(p, user_tick)` in 3.11; 2.6.21
+    /// `update_process_times` -> `account_user_time`/`account_system_time` with
+    /// `jiffies_to_cputime(1)`): one tick of user time, or of system time when `p` is not the
+    /// idle task.
+    /// - 2.6.21 reports those samples raw: kernel/exit.c `wait_task_zombie` adds the child's
+    ///   `p->utime`/`p->stime` (tick counts) to the parent's `cutime`/`cstime`, which
+    ///   `k_getrusage(RUSAGE_CHILDREN)` returns (2.6.21 kernel/sys.c); there is no
+    ///   `sum_exec_runtime` to scale by (the SD patch keeps the O(1) accounting).
+    /// - 3.11 scales the samples to the precise runtime: `cputime_adjust`
+    ///   (kernel/sched/cputime.c, the 3.9-3.11 form) does `stime = scale_stime(stime, rtime,
+    ///   stime + utime)`, `utime = rtime - stime`, all of it system when no tick hit the
+    ///   task (`stime = rtime`), with `rtime = sum_exec_runtime`.
+    /// - Other eras keep the engine's exact spans: their accounting is not modelled (2.6.23
+    ///   and 2.6.24 scale in `task_utime`/`task_stime`; 3.12+ changed `cputime_adjust`'s
+    ///   zero cases).
+    pub fn cputime(self) -> Cputime {
+        match self {
+            Kernel::Sd2621 => Cputime::TickSamples,
+            Kernel::V311 => Cputime::TickSamplesScaled,
+            _ => Cputime::Exact,
+        }
+    }
+
+    /// Whether the tick samples user and system time (`cputime`: not `Exact`).
     pub fn tick_sampled_time(self) -> bool {
-        self == Kernel::V311
+        self.cputime() != Cputime::Exact
     }
 
     /// Whether a switch from the idle task leaves the rq clock where the last update put

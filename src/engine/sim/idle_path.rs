@@ -65,7 +65,7 @@
 use super::{Ev, IdleSpan, Sim};
 use crate::engine::config::{CStates, Config, IdleMode};
 use crate::engine::idle::{IdleRequest, IdleState};
-use crate::engine::kernel::AvgIdleRule;
+use crate::engine::kernel::{AvgIdleRule, Cputime};
 use crate::engine::profile::{BiosOff, CState, IdleDriverKind, Profile};
 use crate::engine::time::Ns;
 use crate::engine::trace::{Overhead, SpanKind};
@@ -587,20 +587,27 @@ impl Sim {
         self.m.stale_ns += t.saturating_sub(clock);
     }
 
-    /// User and system time as `time` reports them. Exact spans, except where the era
-    /// samples them with the tick (`Kernel::tick_sampled_time`, 3.11): then the runtime
-    /// (every span in a task's context, plus what the stale clock adds) is split by the
-    /// tick samples as `cputime_adjust` does. Simplified: `time` sums each process's own
-    /// adjusted split; the engine splits the sum by the sum of the samples, the same when
-    /// the processes sample alike (as pip1m's two do).
+    /// User and system time as `time` reports them (`Kernel::cputime`). Exact spans, except
+    /// where the era samples them with the tick:
+    /// - 2.6.21 reports the samples raw: each tick is one tick period of user or system
+    ///   time, however much of the period the task spent in that mode. A switch that
+    ///   happens between two ticks costs no system time at all, and a tick that lands in
+    ///   the switch charges a whole period to it.
+    /// - 3.11 splits the runtime (every span in a task's context, plus what the stale clock
+    ///   adds) by the samples as `cputime_adjust` does. Simplified: `time` sums each
+    ///   process's own adjusted split; the engine splits the sum by the sum of the samples,
+    ///   the same when the processes sample alike (as pip1m's two do).
     pub(super) fn time_user_sys(&self) -> (Ns, Ns) {
-        if !self.cfg.kernel.tick_sampled_time() {
-            return (self.m.user_ns, self.m.sys_ns);
-        }
-        let rtime = self.m.user_ns + self.m.sys_ns + self.m.stale_ns;
         let (st, ut) = (self.m.tick_sys, self.m.tick_user);
-        let sys = if st + ut == 0 { rtime } else { crate::engine::time::mul_div(rtime, st, st + ut) as Ns };
-        (rtime - sys, sys)
+        match self.cfg.kernel.cputime() {
+            Cputime::Exact => (self.m.user_ns, self.m.sys_ns),
+            Cputime::TickSamples => (ut.saturating_mul(self.tick_period), st.saturating_mul(self.tick_period)),
+            Cputime::TickSamplesScaled => {
+                let rtime = self.m.user_ns + self.m.sys_ns + self.m.stale_ns;
+                let sys = if st + ut == 0 { rtime } else { crate::engine::time::mul_div(rtime, st, st + ut) as Ns };
+                (rtime - sys, sys)
+            }
+        }
     }
 
     pub(super) fn avail_max(&mut self, c: usize, at_least: Ns) -> Ns {

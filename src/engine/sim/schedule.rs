@@ -9,11 +9,12 @@
 //! whether the interrupted code was a syscall, a softirq or another interrupt handler
 //! (the irq/softirq split goes to the CPU's `cpustat`, not to the task). A tick that finds
 //! the idle task (`p == rq->idle`, not in a nested interrupt) charges `account_idle_time`.
-//! Since 2.6.2x the sampled split is scaled to the task's exact `sum_exec_runtime`
-//! (`task_stime`, later `cputime_adjust`). IRQ_TIME_ACCOUNTING (2.6.37+, off by default on
-//! the seeds' kernels) is not modelled. So the model counts as the task's sys, exactly
-//! rather than by tick sampling (the sampling's expectation when ticks do not beat with the
-//! work; 3.11's `time`, sampled, is `sim/idle_path.rs::time_user_sys`), every kernel span
+//! From CFS (2.6.23) the sampled split is scaled to the task's exact `sum_exec_runtime`
+//! (`task_stime`, later `cputime_adjust`); 2.6.21 reports the raw samples
+//! (`Kernel::cputime`). IRQ_TIME_ACCOUNTING (2.6.37+, off by default on the seeds' kernels)
+//! is not modelled. So the model counts as the task's sys, exactly rather than by tick
+//! sampling (the sampling's expectation when ticks do not beat with the work; the sampled
+//! eras' `time`, 2.6.21 raw and 3.11 scaled, is `sim/idle_path.rs::time_user_sys`), every kernel span
 //! laid while a core holds a task's context:
 //! - the context switch into or out of a task (`Switch`: every switch has a task on one side);
 //! - the ttwu a task performs (`Wakeup`), the IPIs it sends (`Ipi`), the hrtick it arms

@@ -221,7 +221,7 @@ impl Sim {
         self.policy.queued(c).load() + self.cores[c].curr.map_or(0, |n| self.se[n].weight)
     }
 
-    /// `account_process_tick` (3.11, tick-sampled cputime): the mode the tick interrupted
+    /// `account_process_tick` (3.11; 2.6.21's `update_process_times`; `Kernel::cputime`): the mode the tick interrupted
     /// on core `c`: kernel code in a task's context (an overhead span, a system burst) is a
     /// system sample, a user burst a user sample; the idle task's ticks are idle time and
     /// do not enter a task's ratio.
