@@ -167,6 +167,9 @@ struct Core {
     /// overheads): kept until global time passes it, so the run's end can leave out what
     /// lies past it (`Sim::count_late`). A few entries: global time soon catches up.
     late: Vec<(Ns, Late)>,
+    /// The earliest time in `late` (`Ns::MAX` when empty): `count_late` settles only once
+    /// global time reaches it.
+    late_min: Ns,
     run_gen: u32,
     tick_gen: u32,
     hr_gen: u32,
@@ -431,6 +434,7 @@ impl Sim {
                 last_task: None,
                 switched_at: 0,
                 late: Vec::new(),
+                late_min: Ns::MAX,
                 run_gen: 0,
                 tick_gen: 0,
                 hr_gen: 0,
@@ -694,16 +698,24 @@ impl Sim {
     pub(super) fn count_late(&mut self, c: usize, t: Ns, what: Late) {
         let now = self.now;
         let (core, lat) = (&mut self.cores[c], &mut self.lat);
-        core.late.retain(|&(at, l)| {
-            if at > now {
-                return true;
-            }
-            if let Late::Latency { ns } = l {
-                lat.add(ns);
-            }
-            false
-        });
+        // Settle only when global time has reached the earliest kept entry: most calls find
+        // nothing due, and the scan was 8% of a pipe run's instructions.
+        if core.late_min <= now {
+            let mut min = Ns::MAX;
+            core.late.retain(|&(at, l)| {
+                if at > now {
+                    min = min.min(at);
+                    return true;
+                }
+                if let Late::Latency { ns } = l {
+                    lat.add(ns);
+                }
+                false
+            });
+            core.late_min = min;
+        }
         if t > now {
+            core.late_min = core.late_min.min(t);
             core.late.push((t, what));
         } else if let Late::Latency { ns } = what {
             lat.add(ns);
@@ -714,6 +726,7 @@ impl Sim {
     /// on-CPU time, a wakeup, a latency), so the figures are those of the trace cut at
     /// `end`; the task on the CPU is on it until `end`.
     fn close_on_cpu(&mut self, c: usize, end: Ns) {
+        self.cores[c].late_min = Ns::MAX;
         for (at, l) in std::mem::take(&mut self.cores[c].late) {
             match l {
                 Late::Latency { ns } if at <= end => self.lat.add(ns),
