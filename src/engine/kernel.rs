@@ -38,7 +38,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::config::Policy;
+use super::config::values::Policy;
 use super::profile::IdleEntry;
 use super::time::{Ns, MS, US};
 
@@ -937,14 +937,42 @@ pub fn feature_name(kernel: Kernel, feat: Feat) -> Option<&'static str> {
     kernel.features().iter().find(|d| d.feat == Some(feat)).map(|d| d.name)
 }
 
+/// How a pipe's reader and writers wake each other (`fs/pipe.c`, `pipe_read`/`pipe_write`),
+/// by release (`Kernel::pipe_wake`). Every wakeup is issued after `__pipe_unlock`, a sync
+/// wakeup (WF_SYNC); here at the end of the read or write burst (`Fx::wakes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PipeWake {
+    /// 2.6 to 5.4 (read in 3.11 and 5.4): one wait queue `pipe->wait` for readers and
+    /// writers, non-exclusive (`pipe_wait`: `prepare_to_wait`). `pipe_read` sets
+    /// `do_wakeup` when it releases an emptied buffer (`pipe_buf_release`) and wakes the
+    /// queue after `__pipe_unlock`; `pipe_write` sets it when it fills a new buffer (not
+    /// for a write merged into the last one) and wakes the queue likewise. Every sleeping
+    /// writer wakes on either; one that finds all buffers taken sleeps again.
+    SharedQueue,
+    /// 5.6 to 6.13 (read in 5.15, 6.6 and 6.12): `rd_wait` and `wr_wait`, exclusive waits
+    /// (0ddad21d3e99 "pipe: use exclusive waits when reading or writing", 5.6). `pipe_read`
+    /// wakes ONE writer when the read began on a full pipe (`was_full`, f467a6a66419 "pipe:
+    /// fix and clarify pipe read wakeup logic", 5.5), whether or not the read freed a
+    /// buffer; a writer woken to a still full pipe sleeps again at the queue's tail
+    /// (`wait_event_interruptible_exclusive`: `pipe_writable` is `!pipe_full`). A writer
+    /// that waited wakes the next one after its write unless the pipe is full again
+    /// (`wake_next_writer`). A write to an empty pipe wakes the reader (`was_empty`).
+    /// (5.5 alone had `was_full` with 5.4's shared non-exclusive queue; no era here.)
+    WasFull,
+    /// aaec5a95d596 (Oleg Nesterov, "pipe_read: don't wake up the writer if the pipe is
+    /// still full", January 2025, merged for 6.14; no era here yet): one writer, and only
+    /// when the read released a buffer of a full pipe (`wake_writer |= pipe_full(..)` at
+    /// the release).
+    FreedWhileFull,
+}
+
 /// Pipes (`workload::pipe::PipeBuf`).
 impl Kernel {
     /// How `pipe_read` and `pipe_write` wake each other in this release (`PipeWake`): one
     /// shared non-exclusive queue woken when a buffer is released or filled up to 5.4
     /// (2.6.x, 3.11, 4.17 here); exclusive writer waits woken by every read of a full pipe
     /// from 5.6 (5.15, 6.6, 6.12).
-    pub fn pipe_wake(self) -> super::workload::pipe::PipeWake {
-        use super::workload::pipe::PipeWake;
+    pub fn pipe_wake(self) -> PipeWake {
         if self >= Kernel::V515 {
             PipeWake::WasFull
         } else {

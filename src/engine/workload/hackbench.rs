@@ -62,33 +62,19 @@
 
 use std::collections::VecDeque;
 
-use serde::{Deserialize, Serialize};
-
 use super::pipe::{PipeBuf, PIPE_OP_REF};
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use crate::engine::config::values::{HACKBENCH_FDS, HACKBENCH_TASKS_PER_GROUP};
 use crate::engine::kernel::Kernel;
 use crate::engine::time::Ns;
 
 /// Senders and receivers per group (hackbench's `num_fds`, 20 by default).
-pub const FDS: usize = 20;
+pub const FDS: usize = HACKBENCH_FDS;
 /// Tasks per group.
-pub const TASKS_PER_GROUP: usize = 2 * FDS;
-
-/// `hackbench_mode`: children are processes (`fork`) or threads (`pthread_create`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    Process,
-    Thread,
-}
-
-/// `ipc`: AF_UNIX `socketpair` (hackbench's default) or `pipe` (`-p`/`--pipe`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ipc {
-    Socket,
-    Pipe,
-}
+pub const TASKS_PER_GROUP: usize = HACKBENCH_TASKS_PER_GROUP;
+/// The config's names, kept for this module's readers (`hackbench::Mode`).
+pub use crate::engine::config::values::HackbenchMode as Mode;
+pub use crate::engine::config::values::Ipc;
 
 /// `net.core.wmem_default`: an AF_UNIX socket's `sk_sndbuf` (`sock_init_data`).
 pub const WMEM_DEFAULT: u64 = 212_992;

@@ -14,6 +14,7 @@
 use std::collections::VecDeque;
 
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use crate::engine::kernel::PipeWake;
 use crate::engine::time::Ns;
 
 /// Kernel work of one pipe read or write on the reference machine.
@@ -109,35 +110,6 @@ impl Workload for Pipe {
         let per = if self.done_loops == 0 { 0.0 } else { elapsed as f64 / self.done_loops as f64 / 1000.0 };
         Result { value: per, unit: "us/round trip", higher_is_better: false }
     }
-}
-
-/// How a pipe's reader and writers wake each other (`fs/pipe.c`, `pipe_read`/`pipe_write`),
-/// by release (`Kernel::pipe_wake`). Every wakeup is issued after `__pipe_unlock`, a sync
-/// wakeup (WF_SYNC); here at the end of the read or write burst (`Fx::wakes`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PipeWake {
-    /// 2.6 to 5.4 (read in 3.11 and 5.4): one wait queue `pipe->wait` for readers and
-    /// writers, non-exclusive (`pipe_wait`: `prepare_to_wait`). `pipe_read` sets
-    /// `do_wakeup` when it releases an emptied buffer (`pipe_buf_release`) and wakes the
-    /// queue after `__pipe_unlock`; `pipe_write` sets it when it fills a new buffer (not
-    /// for a write merged into the last one) and wakes the queue likewise. Every sleeping
-    /// writer wakes on either; one that finds all buffers taken sleeps again.
-    SharedQueue,
-    /// 5.6 to 6.13 (read in 5.15, 6.6 and 6.12): `rd_wait` and `wr_wait`, exclusive waits
-    /// (0ddad21d3e99 "pipe: use exclusive waits when reading or writing", 5.6). `pipe_read`
-    /// wakes ONE writer when the read began on a full pipe (`was_full`, f467a6a66419 "pipe:
-    /// fix and clarify pipe read wakeup logic", 5.5), whether or not the read freed a
-    /// buffer; a writer woken to a still full pipe sleeps again at the queue's tail
-    /// (`wait_event_interruptible_exclusive`: `pipe_writable` is `!pipe_full`). A writer
-    /// that waited wakes the next one after its write unless the pipe is full again
-    /// (`wake_next_writer`). A write to an empty pipe wakes the reader (`was_empty`).
-    /// (5.5 alone had `was_full` with 5.4's shared non-exclusive queue; no era here.)
-    WasFull,
-    /// aaec5a95d596 (Oleg Nesterov, "pipe_read: don't wake up the writer if the pipe is
-    /// still full", January 2025, merged for 6.14; no era here yet): one writer, and only
-    /// when the read released a buffer of a full pipe (`wake_writer |= pipe_full(..)` at
-    /// the release).
-    FreedWhileFull,
 }
 
 /// Buffers of a pipe (`PIPE_DEF_BUFFERS`, 16 pages: 64 KiB).

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use super::kernel::{keep_features, parse_features, CfsDesign, Feat, FeatureSet, Kernel, PreemptModel};
 use super::profile::{profile, profile_names, Profile};
 use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
-pub use super::workload::hackbench::{Ipc, Mode as HackbenchMode};
+pub mod values;
+pub use values::{CStates, Governor, HackbenchMode, IdleMode, Ipc, PeriodicTask, Policy, WorkloadKind};
 
 /// Hard caps that keep any config (from a URL, a file, a slider) from freezing a tab.
 pub const MAX_CORES: u32 = 128;
@@ -25,38 +26,7 @@ pub const MAX_EVENTS: u64 = 4_000_000_000;
 /// hackbench's largest table (296 groups of 40 tasks) fits.
 pub const MAX_TASKS: usize = 16_384;
 /// hackbench groups that fit in `MAX_TASKS` (40 tasks a group and the parent).
-pub const MAX_HACKBENCH_GROUPS: u64 = ((MAX_TASKS - 1) / super::workload::hackbench::TASKS_PER_GROUP) as u64;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Policy {
-    Cfs,
-    Eevdf,
-    Sd,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Governor {
-    Menu,
-    Ladder,
-    Teo,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum WorkloadKind {
-    Pipe,
-    Iperf,
-    Kbuild,
-    Rtapp,
-    Token,
-    Hackbench,
-    Schbench,
-    /// stress-ng `--pipe N` (`workload/stressng.rs`).
-    #[serde(rename = "stress-ng-pipe")]
-    StressNgPipe,
-}
+pub const MAX_HACKBENCH_GROUPS: u64 = ((MAX_TASKS - 1) / values::HACKBENCH_TASKS_PER_GROUP) as u64;
 
 impl WorkloadKind {
     /// `loops` when a config switches to this workload with `loops` still at the previous
@@ -77,43 +47,6 @@ impl WorkloadKind {
             _ => Config::default().duration,
         }
     }
-}
-
-/// One rt-app-style periodic task group: `count` tasks that each run `run` every `period`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PeriodicTask {
-    pub count: u32,
-    pub run: Ns,
-    pub period: Ns,
-    /// The tasks' `sched_attr.sched_runtime` (rt-app's `dl-runtime` on SCHED_OTHER): a custom
-    /// slice that 6.12 honours (clamped to 0.1..100 ms, `policy::custom_slice`) and older
-    /// kernels ignore; 0 sets none. Written `@slice=DURATION` after the period.
-    #[serde(default)]
-    pub slice: Ns,
-}
-
-/// The `idle=` boot parameter: which idle routine the kernel uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum IdleMode {
-    /// The cpuidle driver and governor pick among the enabled states.
-    Default,
-    /// `idle=poll`: the idle task spins with TIF_POLLING_NRFLAG set; no driver, no governor.
-    Poll,
-    /// `idle=halt`: HLT, no driver, no governor.
-    Halt,
-}
-
-/// Which C-states the idle driver may use (POLL is always available).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum CStates {
-    /// Every state of the profile.
-    All,
-    /// C-states disabled in the BIOS: what the profile's idle driver still uses
-    /// (`profile::BiosOff`; e.g. intel_idle's table demoted to C1, or HLT). Not idle=poll.
-    Off,
-    /// Only these, by name (`C1,C1E`).
-    Only(Vec<String>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
