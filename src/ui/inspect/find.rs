@@ -37,6 +37,13 @@ impl OnDemand {
 
     /// Whether these records answer for a span starting at `t`: the instant asked, or well
     /// inside the stretch they cover (its middle half, so a span's wakeup before it is kept).
+    /// The decisions behind `span` among these records. They were recorded for a window
+    /// around `at` (`ask_range`), so they are complete at least up to `at`, even when the
+    /// window's last record comes before it (the pick just before the asked run).
+    pub fn find(&self, span: &Span) -> Found<'_> {
+        decisions_in(&self.decisions, span, self.covers.1.max(self.at))
+    }
+
     pub fn answers(&self, t: Ns) -> bool {
         let (lo, hi) = self.covers;
         t == self.at || (t >= lo + (self.at.max(lo) - lo) / 2 && t <= hi - (hi - self.at.min(hi)) / 2)
@@ -71,7 +78,11 @@ pub struct Found<'a> {
 }
 
 pub fn decisions_for<'a>(trace: &'a Trace, span: &Span) -> Found<'a> {
-    decisions_in(&trace.decisions, span)
+    match crate::engine::explain::span_of(&trace.decisions) {
+        // The page keeps the first records: they are complete up to the last one.
+        Some((_, last)) => decisions_in(&trace.decisions, span, last),
+        None => Found::default(),
+    }
 }
 
 impl Found<'_> {
@@ -83,10 +94,11 @@ impl Found<'_> {
 /// `decisions_for` over any set of records (the page's, or those fetched on demand).
 ///
 /// Records stop somewhere (the page keeps the first ones; a window starts later): a span
-/// after the last record gets none, rather than the last pick or idle entry before the cut.
-pub fn decisions_in<'a>(d: &'a Decisions, span: &Span) -> Found<'a> {
+/// after `complete_until`, the time up to which the records are complete, gets none,
+/// rather than the last pick or idle entry before the cut.
+pub fn decisions_in<'a>(d: &'a Decisions, span: &Span, complete_until: Ns) -> Found<'a> {
     let core = span.core;
-    if crate::engine::explain::span_of(d).is_none_or(|(_, last)| span.start > last) {
+    if d.is_empty() || span.start > complete_until {
         return Found::default();
     }
     match span.kind {
@@ -164,13 +176,12 @@ mod tests {
         }
     }
 
-    // Regression left open (2026-12-02, after the export branch's one-event counting): the
-    // on-demand window's last record is now the pick just before the late run (32277928 for
-    // a run at 32279131), so `decisions_in`'s "nothing after the last record" guard returns
-    // nothing for the run it was asked about. The guard needs the window's end, not its last
-    // record. Ignored so the failure is named, not hidden: `cargo test --features ssr -- --ignored`.
+    // The regression this caught (2026-12-02, after the export branch's one-event counting):
+    // the on-demand window's last record is the pick just before the late run (32277928 for
+    // a run at 32279131), and a guard on "nothing after the last record" returned nothing for
+    // the run asked about. The guard is now the time the records are complete up to
+    // (`OnDemand::find`: at least the instant asked).
     #[test]
-    #[ignore = "regression: decisions_in's last-record guard drops the run an on-demand window was asked for"]
     fn a_late_wakeup_gets_its_records_on_demand_and_they_add_up() {
         use crate::ui::worker::execute::execute;
         use crate::ui::worker::protocol::Request;
@@ -204,7 +215,7 @@ mod tests {
             assert!(r.trace.spans.is_empty() && r.trace.decisions.len() <= ON_DEMAND_DECISIONS);
             let od = OnDemand::new(1, r.metrics.digest.clone(), at, r.trace.decisions);
             assert!(od.answers(at));
-            let f = decisions_in(&od.decisions, s);
+            let f = od.find(s);
             assert!(f.pick.is_some(), "the pick that chose the task at {at}");
             if let Some(w) = f.wake {
                 let sum: Ns = w.parts.iter().map(|p| p.1).sum();

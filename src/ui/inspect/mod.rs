@@ -214,7 +214,7 @@ pub fn inspector(p: &InspectProps) -> Html {
     let mut found = find::decisions_for(&p.trace, span);
     if found.is_empty() && answered {
         if let Some(o) = &od {
-            found = find::decisions_in(&o.decisions, span);
+            found = o.find(span);
         }
     }
     let close = p.on_close.reform(|_: MouseEvent| ());
