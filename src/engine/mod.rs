@@ -25,6 +25,7 @@ pub mod profile;
 pub mod queue;
 pub mod rng;
 pub mod sim;
+pub mod tables;
 pub mod time;
 pub mod trace;
 pub mod validate;
