@@ -17,6 +17,8 @@ pub mod explain;
 pub mod idle;
 pub mod kernel;
 pub mod knobs;
+#[cfg(test)]
+mod layering;
 pub mod metrics;
 pub mod order;
 pub mod policy;
