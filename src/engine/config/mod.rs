@@ -1128,6 +1128,59 @@ mod tests {
         assert!(Config::default().diff(&Config::default()).is_empty());
     }
 
+    /// Which keys apply, written out from each key's help text rather than read from the
+    /// rules: the class's tunables, nohz's sub-keys, and each workload's own keys.
+    #[test]
+    fn each_key_applies_where_its_help_says() {
+        const SCHBENCH: &[&str] = &[
+            "schbench_message_threads",
+            "schbench_workers",
+            "schbench_operations",
+            "schbench_footprint",
+            "schbench_sleep",
+            "schbench_locking",
+        ];
+        let own: &[(&str, &[&str])] = &[
+            ("pipe", &["loops"]),
+            ("token", &["loops", "pairs", "work"]),
+            ("hackbench", &["loops", "groups", "msg_size", "hackbench_mode", "ipc"]),
+            ("iperf", &["streams"]),
+            ("kbuild", &["jobs"]),
+            ("rtapp", &["tasks"]),
+            ("stress-ng-pipe", &["workers"]),
+            ("schbench", SCHBENCH),
+        ];
+        let workload_keys: Vec<&str> = own.iter().flat_map(|(_, k)| k.iter().copied()).collect();
+        // Per era: the class's keys that do not apply.
+        let eras: &[(&str, &[&str])] = &[
+            ("2.6.21-sd", &["sched_latency", "min_granularity", "wakeup_granularity", "wakeup_gran_scale", "features"]),
+            ("2.6.23", &["rr_interval", "wakeup_gran_scale"]),
+            ("sched-devel-2007", &["rr_interval", "wakeup_gran_scale"]),
+            ("4.17", &["rr_interval"]),
+            ("6.6", &["rr_interval", "sched_latency", "wakeup_granularity", "wakeup_gran_scale"]),
+        ];
+        let mut checked = 0;
+        for (kernel, era_off) in eras {
+            for (workload, mine) in own {
+                for nohz in ["on", "off"] {
+                    let mut c = Config::default();
+                    for (k, v) in [("kernel", *kernel), ("workload", *workload), ("nohz", nohz)] {
+                        c.set(k, v).unwrap();
+                    }
+                    for doc in KEYS {
+                        let k = doc.key;
+                        let off = era_off.contains(&k)
+                            || (workload_keys.contains(&k) && !mine.contains(&k))
+                            || (nohz == "off" && ["nohz_ratelimit", "nohz_exit_reprograms"].contains(&k));
+                        assert_eq!(c.applies(k), !off, "{k} on kernel={kernel} workload={workload} nohz={nohz}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+
     #[test]
     fn granularity_scales_like_the_kernel() {
         let mut c = Config::default();
