@@ -30,6 +30,8 @@ const RULES: &[(&str, &[&str])] = &[
     // The eras answer questions; they name the class they run, not the config.
     ("kernel.rs", &["time.rs", "profile.rs", "config/values.rs"]),
     ("config/mod.rs", &["time.rs", "profile.rs", "kernel.rs", "config/values.rs"]),
+    // One row per key: it reads and writes a `Config`, below nothing but the config.
+    ("config/keys.rs", &["time.rs", "profile.rs", "kernel.rs", "config/values.rs", "config/mod.rs"]),
     ("tables.rs", &[]),
     // A trace's vocabulary, then the records (spans only), then the recorder.
     ("trace/spans.rs", &["time.rs"]),
