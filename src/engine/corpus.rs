@@ -3,7 +3,7 @@
 //!
 //! Every preset names where its machine, kernel and workload parameters come from, and
 //! what it had to assume. No constant here is chosen to make a row pass. The full
-//! `validate` runs each row as its source did or shows it settled (`presets::Length`); the
+//! `validate` runs each row as its source did or shows it settled (`tables::Length`); the
 //! page's quick tables (`quick_rows`, 100 hackbench loops) shorten every row the same way
 //! and say that their verdicts need the full run.
 //!
@@ -38,7 +38,7 @@
 
 use super::config::{Config, Governor, WorkloadKind};
 use super::kernel::Kernel;
-use super::presets::{col, Length, SeedRow, SeedTable};
+use super::tables::{col, Length, SeedColumn, SeedRow, SeedTable};
 use super::time::SEC;
 
 fn on(k: Kernel, mut c: Config) -> Config {
@@ -128,7 +128,7 @@ const HACKBENCH_WARMUP: u64 = 1_000;
 /// decides the baseline every vanilla row is judged against.
 const HACKBENCH_ITERATIONS: u32 = 3;
 
-const HACKBENCH_COLUMNS: &[super::presets::SeedColumn] = &[col("elapsed_s", "time", "s")];
+const HACKBENCH_COLUMNS: &[SeedColumn] = &[col("elapsed_s", "time", "s")];
 const HACKBENCH_NOTES: &str = "Judged: each vanilla row against 1 group (how the time grows with overload) and each scaled row against the vanilla row of the same size (the patch's gain). Changes under 5% are noise in this benchmark: they pass on no effect, or on the reported sign within 7.5%. The full run configures mmtests' 10000 loops and stops a row once its time per loop has settled (past 1000 loops: the last half of the work within 2% of the quarter before), extrapolating the rest, and reports the mean of mmtests' 3 iterations (seeds s, s+1, s+2); the quick tables (the page) run 100 loops of 1 to 48 groups against a hundredth of the reported times, verdicts that need the full run.";
 
 /// A hackbench-wakeup-gran table: what the CascadeLake and Zen 3 tables share.

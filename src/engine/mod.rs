@@ -17,6 +17,8 @@ pub mod explain;
 pub mod idle;
 pub mod kernel;
 pub mod knobs;
+#[cfg(test)]
+mod layering;
 pub mod metrics;
 pub mod order;
 pub mod policy;
@@ -25,6 +27,7 @@ pub mod profile;
 pub mod queue;
 pub mod rng;
 pub mod sim;
+pub mod tables;
 pub mod time;
 pub mod trace;
 pub mod validate;

@@ -1,7 +1,7 @@
 //! The seed experiments' and the corpus's tables: reported figures beside simulated ones, and the verdict.
 //!
 //! RUN LENGTH. Each row runs as its source ran it, or long enough to show it does not
-//! matter (`presets::Length`, `measure`): `Source` runs the preset as it is (the source's own
+//! matter (`tables::Length`, `measure`): `Source` runs the preset as it is (the source's own
 //! loops or duration); `Steady` (hackbench) configures the source's loops and advances the
 //! run in chunks, stopping once, past a warm-up, the time per unit of work over the last
 //! half of the work done differs by under `SETTLED` (2%) from the quarter before it, the
@@ -35,7 +35,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::{Config, WorkloadKind};
-use super::presets::{row_config, Length, Preset, PRESETS};
+use super::presets::{row_config, Preset, PRESETS};
+use super::tables::{Length, SeedColumn};
 use super::Metrics;
 
 /// One column of a seed table.
@@ -263,7 +264,7 @@ pub fn window_change(samples: &[(u64, u64)]) -> Option<(f64, f64)> {
 }
 
 /// `Length::Steady`: the source's loops, advanced in chunks until settled (see `Length`).
-fn run_steady(mut c: Config, loops: u64, warmup: u64, columns: &[super::presets::SeedColumn]) -> Option<Measured> {
+fn run_steady(mut c: Config, loops: u64, warmup: u64, columns: &[SeedColumn]) -> Option<Measured> {
     c.loops = loops;
     c.max_events = super::config::MAX_EVENTS;
     super::check(&c).ok()?;
@@ -369,7 +370,7 @@ fn run_iterations(c: Config, iterations: u32, one: impl Fn(Config) -> Option<Mea
 
 /// `Length::Doubling`: the preset's length, doubled until every judged figure per unit of
 /// work moves less than `SETTLED`.
-fn run_doubling(c: Config, source: u64, columns: &[super::presets::SeedColumn], judged: &[bool]) -> Option<Measured> {
+fn run_doubling(c: Config, source: u64, columns: &[SeedColumn], judged: &[bool]) -> Option<Measured> {
     let (key, base) = units(&c);
     let per_unit = |m: &Metrics, n: u64| -> Vec<f64> {
         columns

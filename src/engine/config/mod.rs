@@ -12,10 +12,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::kernel::{keep_features, parse_features, CfsDesign, Feat, FeatureSet, Kernel, PreemptModel};
-use super::profile::{profile, profile_names, Profile};
+use super::kernel::{keep_features, parse_features, Feat, FeatureSet, Kernel, PreemptModel};
+use super::profile::{profile, Profile};
 use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
+mod keys;
 pub mod values;
+
+pub use keys::{key_doc, KeyDoc, KeyKind, KEYS};
 pub use values::{CStates, Governor, HackbenchMode, IdleMode, Ipc, PeriodicTask, Policy, WorkloadKind};
 
 /// Hard caps that keep any config (from a URL, a file, a slider) from freezing a tab.
@@ -176,271 +179,6 @@ impl std::fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// The kind of value a key takes, for pickers and sliders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyKind {
-    /// A whole number in `min..=max`.
-    Int { min: u64, max: u64 },
-    /// A duration in `min..=max`.
-    Duration { min: Ns, max: Ns },
-    /// `on` or `off`.
-    Bool,
-    /// One of a fixed list.
-    Choice(&'static [&'static str]),
-    /// Free text with its own grammar (C-state lists, task lists, `none`).
-    Text,
-}
-
-/// Documentation for one key.
-#[derive(Clone, Copy, Debug)]
-pub struct KeyDoc {
-    pub key: &'static str,
-    pub group: &'static str,
-    pub kind: KeyKind,
-    /// One line: what it does in the kernel.
-    pub help: &'static str,
-}
-
-/// Every config key, grouped as the UI shows them.
-pub const KEYS: &[KeyDoc] = &[
-    KeyDoc {
-        key: "cpu",
-        group: "Machine",
-        kind: KeyKind::Text,
-        help: "Hardware profile: its C-state table and the cost of switches, syscalls, timer reprograms and IPIs.",
-    },
-    KeyDoc {
-        key: "cores",
-        group: "Machine",
-        kind: KeyKind::Int { min: 1, max: MAX_CORES as u64 },
-        help: "Number of CPUs the scheduler runs on.",
-    },
-    KeyDoc {
-        key: "hz",
-        group: "Machine",
-        kind: KeyKind::Choice(&["100", "250", "300", "1000"]),
-        help: "CONFIG_HZ: the periodic tick rate; without hrtick a slice can only end on a tick.",
-    },
-    KeyDoc {
-        key: "kernel",
-        group: "Scheduler",
-        // Must list `kernel::KERNELS` in order (a test checks it): the picker's options.
-        kind: KeyKind::Choice(&["2.6.21-sd", "2.6.23", "sched-devel-2007", "2.6.24", "3.11", "4.17", "5.15", "6.6", "6.12"]),
-        help: "The kernel release whose scheduler, idle loop and defaults the run follows (SD, CFS or EEVDF by era); sets the era's tunables.",
-    },
-    KeyDoc {
-        key: "features",
-        group: "Scheduler",
-        kind: KeyKind::Text,
-        help: "sched_features changed from the era's defaults, as written to debugfs: HRTICK NO_WAKEUP_PREEMPTION ...",
-    },
-    KeyDoc {
-        key: "sched_latency",
-        group: "Scheduler",
-        kind: KeyKind::Duration { min: 100 * US, max: SEC },
-        help: "sysctl_sched_latency (unscaled): the period in which every runnable task runs once.",
-    },
-    KeyDoc {
-        key: "min_granularity",
-        group: "Scheduler",
-        kind: KeyKind::Duration { min: 50 * US, max: SEC },
-        help: "sysctl_sched_min_granularity (unscaled; EEVDF's base_slice): the shortest slice.",
-    },
-    KeyDoc {
-        key: "wakeup_granularity",
-        group: "Scheduler",
-        kind: KeyKind::Duration { min: 0, max: SEC },
-        help: "sysctl_sched_wakeup_granularity (unscaled): how far behind a woken task must be to preempt.",
-    },
-    KeyDoc {
-        key: "wakeup_gran_scale",
-        group: "Scheduler",
-        kind: KeyKind::Bool,
-        help: "CFS (2.6.32-6.5): Mel Gorman's 2021 patch 'Scale wakeup granularity relative to nr_running' (not merged): wakeup preemption needs gran x min(nr_running/2, sched_nr_latency).",
-    },
-    KeyDoc {
-        key: "preempt",
-        group: "Scheduler",
-        kind: KeyKind::Choice(&["default", "none", "voluntary", "full"]),
-        help: "Preemption model (preempt= boot parameter from 5.12, a build choice before): full preempts kernel-mode work at once; none and voluntary only when it ends (return to user space). default: the era's (Kconfig's PREEMPT_NONE).",
-    },
-    KeyDoc {
-        key: "migration_cost",
-        group: "Scheduler",
-        kind: KeyKind::Duration { min: 0, max: 100 * MS },
-        help: "sysctl_sched_migration_cost: cache-hot threshold, and the nohz rate limit's avg_idle bound.",
-    },
-    KeyDoc {
-        key: "rr_interval",
-        group: "Scheduler",
-        kind: KeyKind::Duration { min: 100 * US, max: 10 * SEC },
-        help: "SD/BFS quantum: the longest two equal-priority tasks wait for each other.",
-    },
-    KeyDoc {
-        key: "cstates",
-        group: "Idle",
-        kind: KeyKind::Text,
-        help: "Idle states the firmware and idle driver expose: 'all', a comma list, or 'off' (C-states disabled in the BIOS: the driver's shallowest state, e.g. C1 by MWAIT or HLT; not idle=poll).",
-    },
-    KeyDoc {
-        key: "governor",
-        group: "Idle",
-        kind: KeyKind::Choice(&["menu", "ladder", "teo"]),
-        help: "cpuidle governor that predicts the idle length and picks a C-state.",
-    },
-    KeyDoc {
-        key: "latency_limit",
-        group: "Idle",
-        kind: KeyKind::Text,
-        help: "PM QoS CPU latency limit ('none' or a duration): states with a longer exit latency are not used.",
-    },
-    KeyDoc {
-        key: "idle",
-        group: "Idle",
-        kind: KeyKind::Choice(&["default", "poll", "halt"]),
-        help: "idle= boot parameter: default (cpuidle driver and governor), poll (spin with the polling flag: no IPI, no governor; tick kept from 4.17), or halt (HLT, no governor).",
-    },
-    KeyDoc {
-        key: "nohz",
-        group: "nohz",
-        kind: KeyKind::Bool,
-        help: "NO_HZ_IDLE: stop the periodic tick when a CPU idles (one clock-event reprogram).",
-    },
-    KeyDoc {
-        key: "nohz_ratelimit",
-        group: "nohz",
-        kind: KeyKind::Bool,
-        help: "'sched: ratelimit nohz': keep the tick when avg_idle is under migration_cost.",
-    },
-    KeyDoc {
-        key: "nohz_exit_reprograms",
-        group: "nohz",
-        kind: KeyKind::Int { min: 1, max: 2 },
-        help: "Clock-event reprograms on idle exit: 2 is the 3.11-rc regression (commit 968320b), 1 the fix.",
-    },
-    KeyDoc {
-        key: "workload",
-        group: "Workload",
-        kind: KeyKind::Choice(&["pipe", "iperf", "kbuild", "rtapp", "token", "hackbench", "schbench", "stress-ng-pipe"]),
-        help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, pinned token passing, hackbench groups, schbench message and worker threads, or stress-ng's pipe stressor.",
-    },
-    KeyDoc {
-        key: "loops",
-        group: "Workload",
-        kind: KeyKind::Int { min: 1, max: 10_000_000 },
-        help: "pipe: round trips (perf bench sched pipe -l); token: passes of each pair's token; hackbench: messages per sender and receiver (-l; 100 when a config switches to hackbench, as hackbench's own default).",
-    },
-    KeyDoc {
-        key: "streams",
-        group: "Workload",
-        kind: KeyKind::Int { min: 1, max: 64 },
-        help: "iperf: parallel TCP streams over loopback (-P).",
-    },
-    KeyDoc { key: "jobs", group: "Workload", kind: KeyKind::Int { min: 1, max: 64 }, help: "kbuild: make -j jobs." },
-    KeyDoc {
-        key: "tasks",
-        group: "Workload",
-        kind: KeyKind::Text,
-        help: "rtapp: groups COUNTxRUN/PERIOD, comma separated (2x3ms/10ms); @slice=300us sets a 6.12 custom slice.",
-    },
-    KeyDoc {
-        key: "pairs",
-        group: "Workload",
-        kind: KeyKind::Int { min: 1, max: 32 },
-        help: "token: pairs of threads, each thread pinned to its own CPU, passing a token over pipes.",
-    },
-    KeyDoc {
-        key: "work",
-        group: "Workload",
-        kind: KeyKind::Duration { min: 0, max: 100 * MS },
-        help: "token: computation at each stop of the token (CPU time on this machine).",
-    },
-    KeyDoc {
-        key: "groups",
-        group: "Workload",
-        kind: KeyKind::Int { min: 1, max: MAX_HACKBENCH_GROUPS },
-        help: "hackbench: groups of 20 senders and 20 receivers (-g; 40 tasks a group, plus the parent).",
-    },
-    KeyDoc {
-        key: "msg_size",
-        group: "Workload",
-        kind: KeyKind::Int { min: 1, max: 4096 },
-        help: "hackbench: bytes per message (-s; at most PIPE_BUF, so every write is atomic).",
-    },
-    KeyDoc {
-        key: "hackbench_mode",
-        group: "Workload",
-        kind: KeyKind::Choice(&["process", "thread"]),
-        help: "hackbench: children are forked processes or threads (-T).",
-    },
-    KeyDoc {
-        key: "ipc",
-        group: "Workload",
-        kind: KeyKind::Choice(&["socket", "pipe"]),
-        help: "hackbench: AF_UNIX socketpair (default) or pipe (-p).",
-    },
-    KeyDoc {
-        key: "schbench_message_threads",
-        group: "Workload",
-        kind: KeyKind::Int { min: 1, max: 64 },
-        help: "schbench: message threads (-m), each posting requests to its own workers over futexes.",
-    },
-    KeyDoc {
-        key: "workers",
-        group: "Workload",
-        kind: KeyKind::Int { min: 1, max: 4096 },
-        help: "stress-ng-pipe: workers (--pipe N), each a writer and a reader process over one pipe.",
-    },
-    KeyDoc {
-        key: "schbench_workers",
-        group: "Workload",
-        kind: KeyKind::Int { min: 0, max: 255 },
-        help: "schbench: worker threads per message thread (-t); 0 is schbench's default, the CPUs shared out among the message threads.",
-    },
-    KeyDoc {
-        key: "schbench_operations",
-        group: "Workload",
-        kind: KeyKind::Int { min: 0, max: 1000 },
-        help: "schbench: matrix multiplies per request (-n).",
-    },
-    KeyDoc {
-        key: "schbench_footprint",
-        group: "Workload",
-        kind: KeyKind::Int { min: 1, max: 1 << 20 },
-        help: "schbench: cache footprint in KB (-F): each worker's three matrices, sqrt(KB*1024/24) on a side.",
-    },
-    KeyDoc {
-        key: "schbench_sleep",
-        group: "Workload",
-        kind: KeyKind::Duration { min: 0, max: SEC },
-        help: "schbench: usleep at the start of each request (-s; the kernel adds its 50 us timer slack).",
-    },
-    KeyDoc {
-        key: "schbench_locking",
-        group: "Workload",
-        kind: KeyKind::Bool,
-        help: "schbench: take the per-CPU lock around the matrix math (off is -L): a worker preempted there makes the next one on its CPU spin.",
-    },
-    KeyDoc {
-        key: "duration",
-        group: "Run",
-        kind: KeyKind::Duration { min: MS, max: MAX_DURATION },
-        help: "Simulated time limit (workloads with a fixed amount of work stop earlier).",
-    },
-    KeyDoc {
-        key: "seed",
-        group: "Run",
-        kind: KeyKind::Int { min: 0, max: u64::MAX },
-        help: "Seed of the simulation's random streams: same config and seed, same result.",
-    },
-    KeyDoc {
-        key: "max_events",
-        group: "Run",
-        kind: KeyKind::Int { min: 1_000, max: MAX_EVENTS },
-        help: "Event budget: the run stops (and says so) after this many events.",
-    },
-];
-
 /// Keys kept so that old links and scripts keep working: each stands for a `kernel`,
 /// `features` or `idle` setting (see `Config::set`). Not listed in `KEYS`, never printed.
 pub const ALIASES: &[(&str, &str)] = &[
@@ -456,11 +194,6 @@ pub const ALIASES: &[(&str, &str)] = &[
     ),
     ("resched_ipi", "on|off: off is idle=poll, on is idle=default"),
 ];
-
-/// Looks up a key's documentation.
-pub fn key_doc(key: &str) -> Option<&'static KeyDoc> {
-    KEYS.iter().find(|k| k.key == key)
-}
 
 /// Longest key or value a message quotes whole.
 pub const ECHO_MAX: usize = 80;
@@ -605,272 +338,25 @@ impl Config {
         let doc = key_doc(key).ok_or_else(|| {
             err(key, format!("unknown key (known: {})", KEYS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")))
         })?;
-        let int = |v: &str| match doc.kind {
-            KeyKind::Int { min, max } => parse_int(key, v, min, max),
-            _ => unreachable_kind(key),
-        };
-        let dur = |v: &str| match doc.kind {
-            KeyKind::Duration { min, max } => parse_dur(key, v, min, max),
-            _ => Err(err(key, "internal: not a duration key")),
-        };
-        match key {
-            "cores" => self.cores = int(v)? as u32,
-            "cpu" => {
-                if profile(v).is_none() {
-                    return Err(err(key, format!("unknown cpu '{v}' (allowed: {})", profile_names().join(", "))));
-                }
-                self.cpu = v.to_string();
-                // A list of states may not exist on the new CPU: keep only the known ones.
-                if let CStates::Only(list) = &self.cstates {
-                    let p = self.profile();
-                    let kept: Vec<String> =
-                        list.iter().filter(|n| p.cstates.iter().any(|s| &s.name == n)).cloned().collect();
-                    self.cstates = if kept.is_empty() { CStates::Off } else { CStates::Only(kept) };
-                }
-            }
-            "hz" => {
-                self.hz = match v {
-                    "100" | "250" | "300" | "1000" => v.parse().unwrap_or(250),
-                    _ => return Err(err(key, format!("'{v}' is not one of 100, 250, 300, 1000"))),
-                }
-            }
-            "kernel" => {
-                let k = Kernel::parse(v).ok_or_else(|| {
-                    err(key, format!("unknown kernel '{v}' (allowed: {})", Kernel::names().join(", ")))
-                })?;
-                self.set_kernel(k);
-            }
-            "features" => self.features = parse_features(self.kernel, v).map_err(|m| err(key, m))?,
-            "sched_latency" => self.sched_latency = dur(v)?,
-            "min_granularity" => self.min_granularity = dur(v)?,
-            "wakeup_granularity" => self.wakeup_granularity = dur(v)?,
-            "wakeup_gran_scale" => self.wakeup_gran_scale = parse_bool(key, v)?,
-            "preempt" => {
-                self.preempt = match v {
-                    "default" => None,
-                    "none" => Some(PreemptModel::None),
-                    "voluntary" => Some(PreemptModel::Voluntary),
-                    "full" => Some(PreemptModel::Full),
-                    _ => return Err(err(key, format!("'{v}' is not one of default, none, voluntary, full"))),
-                }
-            }
-            "migration_cost" => self.migration_cost = dur(v)?,
-            "rr_interval" => self.rr_interval = dur(v)?,
-            "cstates" => {
-                self.cstates = match v {
-                    // An unset shell variable (`cstates=$S`) must not turn C-states off.
-                    "" => return Err(err(key, "empty (allowed: all, off, or a list of state names)")),
-                    "all" => CStates::All,
-                    "off" | "none" => CStates::Off,
-                    list => {
-                        let p = profile(&self.cpu).ok_or_else(|| err(key, "unknown cpu"))?;
-                        let mut names = Vec::new();
-                        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-                            let Some(s) = p.cstates.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
-                                let known: Vec<_> = p.cstates.iter().map(|s| s.name).collect();
-                                return Err(err(
-                                    key,
-                                    format!("{} has no state '{name}' (has {}; or all, off)", p.name, known.join(", ")),
-                                ));
-                            };
-                            if !names.iter().any(|n: &String| n == s.name) {
-                                names.push(s.name.to_string());
-                            }
-                        }
-                        if names.is_empty() {
-                            return Err(err(key, format!("'{v}' names no state (allowed: all, off, or state names)")));
-                        } else {
-                            // Keep table order so the printed form is canonical.
-                            let ordered = p
-                                .cstates
-                                .iter()
-                                .filter(|s| names.iter().any(|n| n == s.name))
-                                .map(|s| s.name.to_string())
-                                .collect();
-                            CStates::Only(ordered)
-                        }
-                    }
-                }
-            }
-            "governor" => {
-                self.governor = match v {
-                    "menu" => Governor::Menu,
-                    "ladder" => Governor::Ladder,
-                    "teo" => Governor::Teo,
-                    _ => return Err(err(key, format!("'{v}' is not one of menu, ladder, teo"))),
-                }
-            }
-            "latency_limit" => {
-                self.latency_limit = match v {
-                    "none" | "off" => None,
-                    d => Some(parse_dur(key, d, 0, 10 * MS)?),
-                }
-            }
-            "idle" => {
-                self.idle = match v {
-                    "default" => IdleMode::Default,
-                    "poll" => IdleMode::Poll,
-                    "halt" => IdleMode::Halt,
-                    _ => return Err(err(key, format!("'{v}' is not one of default, poll, halt"))),
-                }
-            }
-            "nohz" => self.nohz = parse_bool(key, v)?,
-            "nohz_ratelimit" => self.nohz_ratelimit = parse_bool(key, v)?,
-            "nohz_exit_reprograms" => self.nohz_exit_reprograms = int(v)? as u32,
-            "workload" => {
-                let was = self.workload;
-                self.workload = match v {
-                    "pipe" => WorkloadKind::Pipe,
-                    "iperf" => WorkloadKind::Iperf,
-                    "kbuild" => WorkloadKind::Kbuild,
-                    "rtapp" => WorkloadKind::Rtapp,
-                    "token" => WorkloadKind::Token,
-                    "hackbench" => WorkloadKind::Hackbench,
-                    "schbench" => WorkloadKind::Schbench,
-                    "stress-ng-pipe" => WorkloadKind::StressNgPipe,
-                    _ => {
-                        return Err(err(
-                            key,
-                            format!(
-                                "'{v}' is not one of pipe, iperf, kbuild, rtapp, token, hackbench, schbench, stress-ng-pipe"
-                            ),
-                        ))
-                    }
-                };
-                // A workload's defaults follow the switch unless the user changed them.
-                if self.loops == was.default_loops() {
-                    self.loops = self.workload.default_loops();
-                }
-                if self.duration == was.default_duration() {
-                    self.duration = self.workload.default_duration();
-                }
-            }
-            "loops" => self.loops = int(v)?,
-            "streams" => self.streams = int(v)? as u32,
-            "jobs" => self.jobs = int(v)? as u32,
-            "tasks" => self.tasks = parse_tasks(v).map_err(|m| err(key, m))?,
-            "pairs" => self.pairs = int(v)? as u32,
-            "work" => self.work = dur(v)?,
-            "groups" => {
-                self.groups = int(v).map_err(|e| {
-                    err(key, format!("{} (40 tasks a group; the engine runs at most {MAX_TASKS} tasks)", e.message))
-                })? as u32
-            }
-            "msg_size" => self.msg_size = int(v)? as u32,
-            "hackbench_mode" => {
-                self.hackbench_mode = match v {
-                    "process" => HackbenchMode::Process,
-                    "thread" => HackbenchMode::Thread,
-                    _ => return Err(err(key, format!("'{v}' is not one of process, thread"))),
-                }
-            }
-            "ipc" => {
-                self.ipc = match v {
-                    "socket" => Ipc::Socket,
-                    "pipe" => Ipc::Pipe,
-                    _ => return Err(err(key, format!("'{v}' is not one of socket, pipe"))),
-                }
-            }
-            "schbench_message_threads" => self.schbench_message_threads = int(v)? as u32,
-            "schbench_workers" => self.schbench_workers = int(v)? as u32,
-            "workers" => self.workers = int(v)? as u32,
-            "schbench_operations" => self.schbench_operations = int(v)? as u32,
-            "schbench_footprint" => self.schbench_footprint = int(v)? as u32,
-            "schbench_sleep" => self.schbench_sleep = dur(v)?,
-            "schbench_locking" => self.schbench_locking = parse_bool(key, v)?,
-            "duration" => self.duration = dur(v)?,
-            "seed" => self.seed = int(v)?,
-            "max_events" => self.max_events = int(v)?,
-            _ => return Err(err(key, "known key without a parser (a bug)")),
-        }
-        Ok(())
+        (doc.set)(self, doc, v)
     }
 
-    /// The canonical text of one key's value (what `set` reads back).
+    /// The canonical text of one key's value (what `set` reads back); the old keys
+    /// (`ALIASES`) print what they stand for.
     pub fn get(&self, key: &str) -> Option<String> {
+        match key_doc(key) {
+            Some(doc) => Some((doc.get)(self)),
+            None => self.get_alias(key),
+        }
+    }
+
+    fn get_alias(&self, key: &str) -> Option<String> {
         Some(match key {
-            "cores" => self.cores.to_string(),
-            "cpu" => self.cpu.clone(),
-            "hz" => self.hz.to_string(),
-            "kernel" => self.kernel.name().into(),
-            "features" => self.features.join(" "),
-            "policy" => match self.policy {
-                Policy::Cfs => "cfs",
-                Policy::Eevdf => "eevdf",
-                Policy::Sd => "sd",
-            }
-            .into(),
+            "policy" => self.policy.name().into(),
             "hrtick" => on_off(self.feats().has(Feat::Hrtick)),
             "wakeup_preempt" => on_off(self.feats().has(Feat::WakeupPreempt)),
             "hrtick_disables_wakeup_preempt" => on_off(self.kernel == Kernel::SchedDevel2007),
-            "sched_latency" => format_duration(self.sched_latency),
-            "min_granularity" => format_duration(self.min_granularity),
-            "wakeup_granularity" => format_duration(self.wakeup_granularity),
-            "wakeup_gran_scale" => on_off(self.wakeup_gran_scale),
-            "preempt" => self.preempt.map_or("default", PreemptModel::name).into(),
-            "migration_cost" => format_duration(self.migration_cost),
-            "rr_interval" => format_duration(self.rr_interval),
-            "cstates" => match &self.cstates {
-                CStates::All => "all".into(),
-                CStates::Off => "off".into(),
-                CStates::Only(list) => list.join(","),
-            },
-            "governor" => match self.governor {
-                Governor::Menu => "menu",
-                Governor::Ladder => "ladder",
-                Governor::Teo => "teo",
-            }
-            .into(),
-            "latency_limit" => self.latency_limit.map(format_duration).unwrap_or_else(|| "none".into()),
-            "idle" => match self.idle {
-                IdleMode::Default => "default",
-                IdleMode::Poll => "poll",
-                IdleMode::Halt => "halt",
-            }
-            .into(),
             "resched_ipi" => on_off(self.idle != IdleMode::Poll),
-            "nohz" => on_off(self.nohz),
-            "nohz_ratelimit" => on_off(self.nohz_ratelimit),
-            "nohz_exit_reprograms" => self.nohz_exit_reprograms.to_string(),
-            "workload" => match self.workload {
-                WorkloadKind::Pipe => "pipe",
-                WorkloadKind::Iperf => "iperf",
-                WorkloadKind::Kbuild => "kbuild",
-                WorkloadKind::Rtapp => "rtapp",
-                WorkloadKind::Token => "token",
-                WorkloadKind::Hackbench => "hackbench",
-                WorkloadKind::Schbench => "schbench",
-                WorkloadKind::StressNgPipe => "stress-ng-pipe",
-            }
-            .into(),
-            "loops" => self.loops.to_string(),
-            "streams" => self.streams.to_string(),
-            "jobs" => self.jobs.to_string(),
-            "tasks" => format_tasks(&self.tasks),
-            "pairs" => self.pairs.to_string(),
-            "work" => format_duration(self.work),
-            "groups" => self.groups.to_string(),
-            "msg_size" => self.msg_size.to_string(),
-            "hackbench_mode" => match self.hackbench_mode {
-                HackbenchMode::Process => "process",
-                HackbenchMode::Thread => "thread",
-            }
-            .into(),
-            "ipc" => match self.ipc {
-                Ipc::Socket => "socket",
-                Ipc::Pipe => "pipe",
-            }
-            .into(),
-            "schbench_message_threads" => self.schbench_message_threads.to_string(),
-            "schbench_workers" => self.schbench_workers.to_string(),
-            "workers" => self.workers.to_string(),
-            "schbench_operations" => self.schbench_operations.to_string(),
-            "schbench_footprint" => self.schbench_footprint.to_string(),
-            "schbench_sleep" => format_duration(self.schbench_sleep),
-            "schbench_locking" => on_off(self.schbench_locking),
-            "duration" => format_duration(self.duration),
-            "seed" => self.seed.to_string(),
-            "max_events" => self.max_events.to_string(),
             _ => return None,
         })
     }
@@ -974,39 +460,16 @@ impl Config {
         out
     }
 
-    /// Whether a key matters for the current policy/workload (the UI disables the others).
+    /// Whether a key matters for the current policy/workload (the UI disables the others):
+    /// its row's `applies` rule. A name that is not a row (an alias) is not disabled.
     pub fn applies(&self, key: &str) -> bool {
-        match key {
-            "rr_interval" => self.policy == Policy::Sd,
-            "sched_latency" | "wakeup_granularity" => self.policy == Policy::Cfs,
-            "wakeup_gran_scale" => self.kernel.cfs_design() == CfsDesign::Modern && self.policy == Policy::Cfs,
-            "min_granularity" | "features" => self.policy != Policy::Sd,
-            "nohz_ratelimit" | "nohz_exit_reprograms" => self.nohz,
-            "loops" => matches!(self.workload, WorkloadKind::Pipe | WorkloadKind::Token | WorkloadKind::Hackbench),
-            "streams" => self.workload == WorkloadKind::Iperf,
-            "jobs" => self.workload == WorkloadKind::Kbuild,
-            "tasks" => self.workload == WorkloadKind::Rtapp,
-            "pairs" | "work" => self.workload == WorkloadKind::Token,
-            "groups" | "msg_size" | "hackbench_mode" | "ipc" => self.workload == WorkloadKind::Hackbench,
-            "workers" => self.workload == WorkloadKind::StressNgPipe,
-            "schbench_message_threads"
-            | "schbench_workers"
-            | "schbench_operations"
-            | "schbench_footprint"
-            | "schbench_sleep"
-            | "schbench_locking" => self.workload == WorkloadKind::Schbench,
-            _ => true,
-        }
+        key_doc(key).is_none_or(|d| (d.applies)(self))
     }
 
     /// The era's tunable scaling factor: `1 + ilog2(min(cores, 8))` from 2.6.32, uncapped before.
     pub fn granularity_factor(&self) -> u64 {
         self.kernel.granularity_factor(self.cores)
     }
-}
-
-fn unreachable_kind(key: &str) -> Result<u64, ConfigError> {
-    Err(err(key, "internal: not an integer key"))
 }
 
 #[cfg(test)]
@@ -1126,6 +589,59 @@ mod tests {
         c.set("loops", &base.loops.to_string()).unwrap();
         assert_eq!(replay(&base, &c.diff(&base)), c);
         assert!(Config::default().diff(&Config::default()).is_empty());
+    }
+
+    /// Which keys apply, written out from each key's help text rather than read from the
+    /// rules: the class's tunables, nohz's sub-keys, and each workload's own keys.
+    #[test]
+    fn each_key_applies_where_its_help_says() {
+        const SCHBENCH: &[&str] = &[
+            "schbench_message_threads",
+            "schbench_workers",
+            "schbench_operations",
+            "schbench_footprint",
+            "schbench_sleep",
+            "schbench_locking",
+        ];
+        let own: &[(&str, &[&str])] = &[
+            ("pipe", &["loops"]),
+            ("token", &["loops", "pairs", "work"]),
+            ("hackbench", &["loops", "groups", "msg_size", "hackbench_mode", "ipc"]),
+            ("iperf", &["streams"]),
+            ("kbuild", &["jobs"]),
+            ("rtapp", &["tasks"]),
+            ("stress-ng-pipe", &["workers"]),
+            ("schbench", SCHBENCH),
+        ];
+        let workload_keys: Vec<&str> = own.iter().flat_map(|(_, k)| k.iter().copied()).collect();
+        // Per era: the class's keys that do not apply.
+        let eras: &[(&str, &[&str])] = &[
+            ("2.6.21-sd", &["sched_latency", "min_granularity", "wakeup_granularity", "wakeup_gran_scale", "features"]),
+            ("2.6.23", &["rr_interval", "wakeup_gran_scale"]),
+            ("sched-devel-2007", &["rr_interval", "wakeup_gran_scale"]),
+            ("4.17", &["rr_interval"]),
+            ("6.6", &["rr_interval", "sched_latency", "wakeup_granularity", "wakeup_gran_scale"]),
+        ];
+        let mut checked = 0;
+        for (kernel, era_off) in eras {
+            for (workload, mine) in own {
+                for nohz in ["on", "off"] {
+                    let mut c = Config::default();
+                    for (k, v) in [("kernel", *kernel), ("workload", *workload), ("nohz", nohz)] {
+                        c.set(k, v).unwrap();
+                    }
+                    for doc in KEYS {
+                        let k = doc.key;
+                        let off = era_off.contains(&k)
+                            || (workload_keys.contains(&k) && !mine.contains(&k))
+                            || (nohz == "off" && ["nohz_ratelimit", "nohz_exit_reprograms"].contains(&k));
+                        assert_eq!(c.applies(k), !off, "{k} on kernel={kernel} workload={workload} nohz={nohz}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]

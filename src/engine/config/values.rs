@@ -10,43 +10,80 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::time::Ns;
 
+/// An enum whose variants each have one text name (the key's value): `NAMES` in declaration
+/// order (a picker's options, the list an error message gives), `name` and `parse`.
+macro_rules! named {
+    ($(#[$m:meta])* pub enum $t:ident { $($(#[$vm:meta])* $v:ident = $s:literal,)+ }) => {
+        $(#[$m])*
+        pub enum $t {
+            $($(#[$vm])* $v,)+
+        }
+
+        impl $t {
+            /// Every variant's name, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$($s),+];
+
+            /// The name `Config::set` reads and `Config::get` prints.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($t::$v => $s,)+
+                }
+            }
+
+            /// The variant named `s`.
+            pub fn parse(s: &str) -> Option<Self> {
+                match s {
+                    $($s => Some($t::$v),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
 /// hackbench's senders and receivers per group (`num_fds`, 20 by default).
 pub const HACKBENCH_FDS: usize = 20;
 /// hackbench's tasks per group: its senders and receivers.
 pub const HACKBENCH_TASKS_PER_GROUP: usize = 2 * HACKBENCH_FDS;
 
-/// The scheduling class (`policy`): derived from `kernel` (`Kernel::policy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Policy {
-    Cfs,
-    Eevdf,
-    Sd,
+named! {
+    /// The scheduling class (`policy`): derived from `kernel` (`Kernel::policy`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Policy {
+        Cfs = "cfs",
+        Eevdf = "eevdf",
+        Sd = "sd",
+    }
 }
 
-/// The cpuidle governor (`governor`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Governor {
-    Menu,
-    Ladder,
-    Teo,
+named! {
+    /// The cpuidle governor (`governor`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Governor {
+        Menu = "menu",
+        Ladder = "ladder",
+        Teo = "teo",
+    }
 }
 
-/// The program the simulated tasks run (`workload`, one file each under `workload/`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum WorkloadKind {
-    Pipe,
-    Iperf,
-    Kbuild,
-    Rtapp,
-    Token,
-    Hackbench,
-    Schbench,
-    /// stress-ng `--pipe N` (`workload/stressng.rs`).
-    #[serde(rename = "stress-ng-pipe")]
-    StressNgPipe,
+named! {
+    /// The program the simulated tasks run (`workload`, one file each under `workload/`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum WorkloadKind {
+        Pipe = "pipe",
+        Iperf = "iperf",
+        Kbuild = "kbuild",
+        Rtapp = "rtapp",
+        Token = "token",
+        Hackbench = "hackbench",
+        Schbench = "schbench",
+        /// stress-ng `--pipe N` (`workload/stressng.rs`).
+        #[serde(rename = "stress-ng-pipe")]
+        StressNgPipe = "stress-ng-pipe",
+    }
 }
 
 /// One rt-app-style periodic task group: `count` tasks that each run `run` every `period`.
@@ -62,16 +99,18 @@ pub struct PeriodicTask {
     pub slice: Ns,
 }
 
-/// The `idle=` boot parameter: which idle routine the kernel uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum IdleMode {
-    /// The cpuidle driver and governor pick among the enabled states.
-    Default,
-    /// `idle=poll`: the idle task spins with TIF_POLLING_NRFLAG set; no driver, no governor.
-    Poll,
-    /// `idle=halt`: HLT, no driver, no governor.
-    Halt,
+named! {
+    /// The `idle=` boot parameter: which idle routine the kernel uses.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum IdleMode {
+        /// The cpuidle driver and governor pick among the enabled states.
+        Default = "default",
+        /// `idle=poll`: the idle task spins with TIF_POLLING_NRFLAG set; no driver, no governor.
+        Poll = "poll",
+        /// `idle=halt`: HLT, no driver, no governor.
+        Halt = "halt",
+    }
 }
 
 /// Which C-states the idle driver may use (POLL is always available).
@@ -86,18 +125,22 @@ pub enum CStates {
     Only(Vec<String>),
 }
 
-/// `hackbench_mode`: children are processes (`fork`) or threads (`pthread_create`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum HackbenchMode {
-    Process,
-    Thread,
+named! {
+    /// `hackbench_mode`: children are processes (`fork`) or threads (`pthread_create`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum HackbenchMode {
+        Process = "process",
+        Thread = "thread",
+    }
 }
 
-/// `ipc`: AF_UNIX `socketpair` (hackbench's default) or `pipe` (`-p`/`--pipe`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ipc {
-    Socket,
-    Pipe,
+named! {
+    /// `ipc`: AF_UNIX `socketpair` (hackbench's default) or `pipe` (`-p`/`--pipe`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Ipc {
+        Socket = "socket",
+        Pipe = "pipe",
+    }
 }
