@@ -51,11 +51,38 @@ pub struct Dispatch {
     points: Vec<Config>,
     next: usize,
     next_id: u64,
+    /// Points whose worker failed, to run again before the next new one.
+    retry: Vec<usize>,
+    /// How many workers each point of the current sweep has taken down.
+    crashes: Vec<u8>,
+}
+
+/// A point that takes down this many workers is given up (its slot gets an error), so one
+/// point that always crashes cannot stop every worker of the pool in turn.
+pub const CRASHES_TO_GIVE_UP: u8 = 2;
+
+/// What a failed worker leaves behind (`Dispatch::fail`).
+#[derive(Debug, PartialEq)]
+pub struct Failed {
+    /// The points still to run (to retry first, then the new ones), for a fallback when no
+    /// worker is left.
+    pub left: Vec<(usize, Config)>,
+    /// The current sweep's point given up on, with its generation: it took down
+    /// `CRASHES_TO_GIVE_UP` workers.
+    pub gave_up: Option<(u64, usize)>,
 }
 
 impl Dispatch {
     pub fn new(workers: usize) -> Self {
-        Dispatch { slots: vec![Slot::Starting; workers.max(1)], gen: 0, points: Vec::new(), next: 0, next_id: 0 }
+        Dispatch {
+            slots: vec![Slot::Starting; workers.max(1)],
+            gen: 0,
+            points: Vec::new(),
+            next: 0,
+            next_id: 0,
+            retry: Vec::new(),
+            crashes: Vec::new(),
+        }
     }
 
     /// A new sweep: its points replace what is waiting (answers of the old one still come,
@@ -64,12 +91,37 @@ impl Dispatch {
         self.gen = gen;
         self.points = points.iter().map(|p| capped(p, SWEEP_EVENT_BUDGET).0).collect();
         self.next = 0;
+        self.retry.clear();
+        self.crashes = vec![0; self.points.len()];
     }
 
     pub fn ready(&mut self, slot: usize) {
         if let Some(s @ Slot::Starting) = self.slots.get_mut(slot) {
             *s = Slot::Idle;
         }
+    }
+
+    /// The point the worker `slot` is running, if it runs one of the current sweep's.
+    pub fn index_of(&self, slot: usize) -> Option<usize> {
+        match self.slots.get(slot)? {
+            Slot::Busy { kind: JobKind::Sweep { gen, index }, .. } if *gen == self.gen => Some(*index),
+            _ => None,
+        }
+    }
+
+    /// Gives up the workers that have not said Ready (at the ready timeout, or a worker
+    /// that could not be created): they are never used; returns their slots, to terminate.
+    /// Before, such a slot stayed `Starting` for good and counted as alive, so a pool whose
+    /// workers all hung kept the sweep waiting forever instead of falling back.
+    pub fn give_up_starting(&mut self, only: Option<usize>) -> Vec<usize> {
+        let mut out = Vec::new();
+        for (i, s) in self.slots.iter_mut().enumerate() {
+            if *s == Slot::Starting && only.is_none_or(|o| o == i) {
+                *s = Slot::Dead;
+                out.push(i);
+            }
+        }
+        out
     }
 
     /// Whether any worker is alive.
@@ -81,12 +133,16 @@ impl Dispatch {
     pub fn assign(&mut self) -> Vec<(usize, Request)> {
         let mut out = Vec::new();
         for (i, slot) in self.slots.iter_mut().enumerate() {
-            if *slot != Slot::Idle || self.next >= self.points.len() {
+            if *slot != Slot::Idle || (self.retry.is_empty() && self.next >= self.points.len()) {
                 continue;
             }
             self.next_id += 1;
-            let index = self.next;
-            self.next += 1;
+            let index = if self.retry.is_empty() {
+                self.next += 1;
+                self.next - 1
+            } else {
+                self.retry.remove(0)
+            };
             *slot = Slot::Busy { id: self.next_id, kind: JobKind::Sweep { gen: self.gen, index } };
             out.push((i, Request::Run { id: self.next_id, config: self.points[index].clone(), trace_items: 0 }));
         }
@@ -105,21 +161,35 @@ impl Dispatch {
         }
     }
 
-    /// The worker `slot` failed: it is not used again; the point it ran is handed out again
-    /// if it belongs to the current sweep. The points still to run, for a fallback when no
-    /// worker is left.
-    pub fn fail(&mut self, slot: usize) -> Vec<(usize, Config)> {
+    /// The worker `slot` failed: it is not used again. The point it ran, if it belongs to the
+    /// current sweep, is handed out again first, unless it has now taken down
+    /// `CRASHES_TO_GIVE_UP` workers: then it is given up.
+    pub fn fail(&mut self, slot: usize) -> Failed {
+        let mut gave_up = None;
         if let Some(s) = self.slots.get_mut(slot) {
-            if let Slot::Busy { kind: JobKind::Sweep { gen, index }, .. } = s {
-                if *gen == self.gen && *index < self.next {
-                    // Run it again first: it is the earliest point not done.
-                    self.next = self.next.min(*index);
+            if let Slot::Busy { kind: JobKind::Sweep { gen, index }, .. } = *s {
+                if gen == self.gen && index < self.points.len() {
+                    self.crashes[index] = self.crashes[index].saturating_add(1);
+                    if self.crashes[index] >= CRASHES_TO_GIVE_UP {
+                        gave_up = Some((gen, index));
+                    } else {
+                        self.retry.push(index);
+                    }
                 }
             }
             *s = Slot::Dead;
         }
-        (self.next..self.points.len()).map(|i| (i, self.points[i].clone())).collect()
+        let left = self.retry.iter().copied().chain(self.next..self.points.len()).map(|i| (i, self.points[i].clone()));
+        Failed { left: left.collect(), gave_up }
     }
+}
+
+/// The error a given-up point shows in its slot.
+pub fn gave_up_text() -> String {
+    format!(
+        "this point stopped {CRASHES_TO_GIVE_UP} workers (a panic or out of memory in the engine), so it was left out; \
+         run it alone to see the error"
+    )
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -174,7 +244,10 @@ pub mod web {
                 })),
             };
             for slot in 0..n {
-                let Ok(w) = Worker::new("./worker_loader.js") else { continue };
+                let Ok(w) = Worker::new("./worker_loader.js") else {
+                    pool.inner.borrow_mut().dispatch.give_up_starting(Some(slot));
+                    continue;
+                };
                 let me = pool.clone();
                 let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                     let data = e.data();
@@ -196,7 +269,33 @@ pub mod web {
                 i._handlers.push((on_message, on_error));
             }
             let started = pool.inner.borrow().workers.iter().any(Option::is_some);
+            if started {
+                // A worker that neither says Ready nor errors (its script hangs) is given up
+                // and terminated; with none left, the sweep goes to the fallback.
+                let me = pool.clone();
+                gloo::timers::callback::Timeout::new(crate::ui::worker::runner::web::READY_MS, move || {
+                    me.ready_timeout()
+                })
+                .forget();
+            }
             started.then_some(pool)
+        }
+
+        fn ready_timeout(&self) {
+            let (alive, gen, points, fallback) = {
+                let mut i = self.inner.borrow_mut();
+                for slot in i.dispatch.give_up_starting(None) {
+                    if let Some(w) = i.workers.get_mut(slot).and_then(Option::take) {
+                        w.set_onmessage(None);
+                        w.set_onerror(None);
+                        w.terminate();
+                    }
+                }
+                (i.dispatch.alive(), i.dispatch.gen, i.dispatch.points.clone(), i.fallback.clone())
+            };
+            if !alive && !points.is_empty() {
+                fallback(gen, points);
+            }
         }
 
         /// Runs a new sweep's points.
@@ -239,18 +338,20 @@ pub mod web {
                 if let Some(w) = i.workers.get_mut(slot).and_then(Option::take) {
                     w.terminate();
                 }
-                let left = i.dispatch.fail(slot);
-                (left, i.dispatch.alive(), i.dispatch.gen, i.fallback.clone())
+                let failed = i.dispatch.fail(slot);
+                (failed, i.dispatch.alive(), i.dispatch.gen, i.fallback.clone())
             };
+            let d = self.inner.borrow().to_state.clone();
+            if let Some((gen, index)) = left.gave_up {
+                d.dispatch(Action::SweepPoint { gen, index, result: Err(super::gave_up_text()) });
+            }
             if !alive {
                 // Indexes are kept by position: hand the whole remaining list over.
-                let _ = left;
                 let all = self.inner.borrow().dispatch.points.clone();
                 fallback(gen, all);
             } else {
                 self.pump();
             }
-            let d = self.inner.borrow().to_state.clone();
             d.dispatch(Action::Notice("A sweep worker failed; its points run on the others.".into()));
         }
     }
@@ -321,17 +422,87 @@ mod tests {
         let first = d.assign();
         assert_eq!(first.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [0, 1]);
         assert!(d.assign().is_empty(), "both busy");
-        let left = d.fail(1);
-        assert_eq!(left.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [1, 2], "point 1 is run again");
+        let failed = d.fail(1);
+        assert_eq!(failed.left.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [1, 2], "point 1 is run again");
+        assert_eq!(failed.gave_up, None);
         assert!(d.alive());
         let id0 = first[0].1.id();
         assert_eq!(d.finish(0, id0), Some(JobKind::Sweep { gen: 7, index: 0 }));
         assert_eq!(d.finish(0, id0), None, "answered once");
         let next = d.assign();
         assert_eq!(next.len(), 1);
+        assert_eq!(next[0].0, 0);
+        assert!(
+            matches!(&next[0].1, Request::Run { id, .. } if d.finish(0, *id) == Some(JobKind::Sweep { gen: 7, index: 1 })),
+            "the failed point goes first"
+        );
         assert_eq!(pool_size(0.0), 1);
         assert_eq!(pool_size(f64::NAN), 1);
         assert_eq!(pool_size(8.0), 8);
         assert_eq!(pool_size(512.0), MAX_WORKERS);
+    }
+
+    /// A point that always crashes takes down two workers and is given up with an error in
+    /// its slot; the other points still run, each once. Before, it was handed to every
+    /// worker in turn and then to the fallback.
+    #[test]
+    fn a_point_that_always_crashes_is_given_up_after_two_workers() {
+        let mut d = Dispatch::new(4);
+        d.want(3, vec![Config::default(); 6]);
+        for w in 0..4 {
+            d.ready(w);
+        }
+        let mut ran: Vec<usize> = Vec::new();
+        let mut gave_up = Vec::new();
+        // Point 2 crashes whichever worker runs it; the others answer.
+        let mut jobs: Vec<(usize, Request)> = d.assign();
+        let mut guard = 0;
+        while !jobs.is_empty() {
+            guard += 1;
+            assert!(guard < 100, "the sweep ends");
+            let mut next = Vec::new();
+            for (slot, req) in jobs {
+                let Request::Run { id, .. } = req else { unreachable!() };
+                let index = d.index_of(slot).expect("a busy slot has its point");
+                if index == 2 {
+                    let f = d.fail(slot);
+                    if let Some(g) = f.gave_up {
+                        gave_up.push(g);
+                    }
+                } else {
+                    assert_eq!(d.finish(slot, id), Some(JobKind::Sweep { gen: 3, index }));
+                    ran.push(index);
+                }
+                next.extend(d.assign());
+            }
+            jobs = next;
+        }
+        ran.sort();
+        assert_eq!(ran, [0, 1, 3, 4, 5], "every other point ran once");
+        assert_eq!(gave_up, [(3, 2)], "point 2 is given up once, in this sweep");
+        assert_eq!(
+            d.slots.iter().filter(|s| **s == Slot::Dead).count(),
+            CRASHES_TO_GIVE_UP as usize,
+            "two workers lost, not four"
+        );
+        assert!(d.alive());
+        assert!(gave_up_text().contains("left out"));
+    }
+
+    /// A worker that never says Ready is given up at the timeout (before, it stayed
+    /// `Starting` and counted as alive, so a pool of hung workers never fell back).
+    #[test]
+    fn workers_that_never_start_are_given_up_and_the_pool_is_then_dead() {
+        let mut d = Dispatch::new(3);
+        d.want(1, vec![Config::default(); 2]);
+        d.ready(1);
+        assert_eq!(d.give_up_starting(Some(2)), [2], "a worker that could not be created");
+        assert_eq!(d.give_up_starting(None), [0], "only the one still starting");
+        assert!(d.alive(), "worker 1 is ready");
+        d.ready(0);
+        assert!(d.assign().iter().all(|(s, _)| *s == 1), "a given-up worker gets no point even if it answers late");
+        let mut none = Dispatch::new(2);
+        assert_eq!(none.give_up_starting(None), [0, 1]);
+        assert!(!none.alive(), "no worker left: the sweep must fall back");
     }
 }
