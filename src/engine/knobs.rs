@@ -73,6 +73,16 @@ pub fn deepest_unused(states: &[&str], m: &Metrics) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// A misspelt key in a rule would never match the knob it is about, silently.
+    #[test]
+    fn every_rule_names_config_keys() {
+        for r in RULES {
+            for k in r.keys {
+                assert!(crate::engine::config::key_doc(k).is_some(), "{k} is not a config key");
+            }
+        }
+    }
+
     #[test]
     fn each_rule_fires_on_its_counter_and_only_then() {
         let mut c = Config { features: vec!["HRTICK".into()], ..Config::default() };

@@ -3,7 +3,10 @@
 //! Keys are the vocabulary shared by the CLI (`--set KEY=VALUE`), the URL codec
 //! (`share::url`) and the UI (`input[name=KEY]`). `Config::set` is the one validating
 //! parser for a key's text value; `Config::get` prints it back so `set(k, get(k))` is the
-//! identity. `KEYS` documents every key: what it does in the kernel, its unit and range.
+//! identity. `KEYS` (`keys.rs`) is every key as one row: what it does in the kernel, its
+//! unit and range, when it applies, its getter and parser; `set`, `get` and `applies` look
+//! the row up. The value types are in `values.rs`, below `kernel` (which names the class an
+//! era runs), re-exported here. The old keys (`ALIASES`) are the only names handled here.
 //!
 //! Granularity keys (`sched_latency`, `min_granularity`, `wakeup_granularity`) hold the
 //! kernel's *unscaled* defaults; the engine multiplies them by `1 + ilog2(min(cores, 8))`
@@ -15,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::kernel::{keep_features, parse_features, Feat, FeatureSet, Kernel, PreemptModel};
 use super::profile::{profile, Profile};
 use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
+
 mod keys;
 pub mod values;
 
