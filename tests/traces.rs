@@ -639,13 +639,16 @@ fn figures(m: &ftrace::Model) -> (Vec<ftrace::TaskStat>, Vec<ftrace::model::CpuS
 
 /// Each public trace.dat reads natively to the same per-task and per-CPU figures as its
 /// own `trace-cmd report -N -t` text (trace-cmd 3.1.6; `-N`: the kernel's print formats,
-/// `-t`: nanoseconds), and the version 7 copy to the same as the version 6 original.
+/// `-t`: nanoseconds), and the version 7 copies (plain, and zstd-compressed by trace-cmd
+/// itself) to the same as the version 6 originals.
 #[test]
 fn trace_dat_files_read_as_their_trace_cmd_report_text() {
     for (dat, text) in [
         ("real_trappy_raw_trace.dat", "real_trappy_raw_trace.report.txt"),
         ("real_trappy_raw_trace.v7.dat", "real_trappy_raw_trace.report.txt"),
+        ("real_trappy_raw_trace.zstd.dat", "real_trappy_raw_trace.report.txt"),
         ("real_trappy_trace_idle.dat", "real_trappy_trace_idle.report.txt"),
+        ("real_trappy_trace_idle.zstd.dat", "real_trappy_trace_idle.report.txt"),
         // trace-cmd's default text: the sched_switch plugin's `prev:1 [120] S ==> next:2 [120]`.
         ("real_trappy_raw_trace.dat", "real_trappy_raw_trace.report-plugin.txt"),
         ("real_trappy_trace_idle.dat", "real_trappy_trace_idle.report-plugin.txt"),
@@ -676,8 +679,8 @@ fn tasks_named_like_report_headers_are_read() {
 }
 
 /// A damaged trace.dat is an error or a model, never a panic: every prefix of a real one,
-/// and bytes flipped through its header and pages. A compressed one is refused with the
-/// command that writes a plain copy.
+/// and bytes flipped through its header and pages. One compressed with an algorithm other
+/// than zlib and zstd is refused with the command that writes a plain copy.
 #[test]
 fn damaged_and_compressed_trace_dat_files_are_refused_plainly() {
     let good = fixture_bytes("real_trappy_trace_idle.dat");
@@ -698,10 +701,10 @@ fn damaged_and_compressed_trace_dat_files_are_refused_plainly() {
         }
         let _ = ftrace::read_bytes(&bad);
     }
-    let mut z = b"\x17\x08\x44tracing7\0\0\x08\0\x10\0\0zstd\x001.5.4\0".to_vec();
+    let mut z = b"\x17\x08\x44tracing7\0\0\x08\0\x10\0\0lz4\x001.9\0".to_vec();
     z.extend_from_slice(&[0; 8]);
     let e = ftrace::read_bytes(&z).unwrap_err();
-    assert!(e.message.contains("compressed with zstd") && e.message.contains("--compression none"), "{e}");
+    assert!(e.message.contains("compressed with lz4") && e.message.contains("--compression none"), "{e}");
     let e = ftrace::read_bytes(b"\x17\x08\x44tracing9\0\0\x08\0\x10\0\0").unwrap_err();
     assert!(e.message.contains("file version 9 is not read"), "{e}");
 }
@@ -1360,5 +1363,75 @@ fn a_hand_built_trace_dat_with_wakeups_and_ipis_reads_as_its_report_text() {
             let b = ftrace::read_bytes(&dat).unwrap_or_else(|e| panic!("be={be} {version}: {e}"));
             assert_eq!(whole(&b), whole(&t), "be={be} {version}");
         }
+    }
+}
+
+/// trace-cmd's zlib block: `compress2`'s zlib stream.
+fn zlib(b: &[u8]) -> Vec<u8> {
+    miniz_oxide::deflate::compress_to_vec_zlib(b, 9)
+}
+
+/// trace-cmd's zstd block: one frame.
+fn zstd(b: &[u8]) -> Vec<u8> {
+    ruzstd::encoding::compress_to_vec(b, ruzstd::encoding::CompressionLevel::Fastest)
+}
+
+/// Version 7 with compression (issue 30): the same file compressed with zlib and with
+/// zstd, in both byte orders, with one, two and ten pages to a data chunk, reads to the
+/// same model as its `trace-cmd report` text (and so as the plain file). trace-cmd's own
+/// zstd copies of the real files are in `trace_dat_files_read_as_their_trace_cmd_report_text`.
+#[test]
+fn compressed_trace_dat_files_read_as_their_report_text() {
+    let codecs: [(&str, &dyn Fn(&[u8]) -> Vec<u8>); 2] = [("zlib", &zlib), ("zstd", &zstd)];
+    for be in [false, true] {
+        let (parts, text) = wakeups_dat(be);
+        let t = read(&text).unwrap();
+        for (name, z) in codecs {
+            for pages in [1, 2, 10] {
+                let dat = parts.v7(Some((name, z, pages)));
+                let b = ftrace::read_bytes(&dat).unwrap_or_else(|e| panic!("be={be} {name} {pages}: {e}"));
+                assert_eq!(whole(&b), whole(&t), "be={be} {name} {pages}");
+            }
+        }
+    }
+}
+
+/// A compressed trace.dat that lies is refused with a message before anything is
+/// allocated: a block claiming 4 GB uncompressed, a zstd frame declaring a 2 GB window,
+/// a block that inflates past what it claims, and one that is not the codec's stream.
+#[test]
+fn compressed_trace_dat_files_that_lie_are_refused_plainly() {
+    let (parts, _) = wakeups_dat(false);
+    let mut dat = parts.v7(Some(("zlib", &zlib, 2)));
+    // The first section (HEADER_INFO): after the 18-byte start, "zlib\01.0\0", the options'
+    // offset and the 16-byte section header come its compressed and uncompressed sizes.
+    let at = 18 + 9 + 8 + 16 + 4;
+    dat[at..at + 4].copy_from_slice(&0xffff_fff0u32.to_le_bytes());
+    let e = ftrace::read_bytes(&dat).unwrap_err();
+    assert!(e.message.contains("section 16 at byte 51 claims 4294967280 bytes uncompressed"), "{e}");
+    assert!(e.message.contains("64 times its size"), "{e}");
+    // A frame header (no single segment) whose window descriptor says 2^31 bytes.
+    let big_window = |_: &[u8]| vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 21 << 3, 0, 0, 0];
+    let e = ftrace::read_bytes(&parts.v7(Some(("zstd", &big_window, 2)))).unwrap_err();
+    assert!(e.message.contains("a 2147483648-byte window"), "{e}");
+    let twice = |b: &[u8]| zlib(&[b, b].concat());
+    let e = ftrace::read_bytes(&parts.v7(Some(("zlib", &twice, 2)))).unwrap_err();
+    assert!(e.message.contains("inflates past the size it claims"), "{e}");
+    let twice = |b: &[u8]| zstd(&[b, b].concat());
+    let e = ftrace::read_bytes(&parts.v7(Some(("zstd", &twice, 2)))).unwrap_err();
+    assert!(e.message.contains("inflates past the size it claims"), "{e}");
+    for name in ["zlib", "zstd"] {
+        let e = ftrace::read_bytes(&parts.v7(Some((name, &|_: &[u8]| b"not a block".to_vec(), 2)))).unwrap_err();
+        assert!(e.message.contains(&format!("is not a {name}")), "{name}: {e}");
+    }
+    // Cut anywhere or flipped anywhere, a compressed file is an error or a model.
+    let good = parts.v7(Some(("zstd", &zstd, 2)));
+    for cut in 0..good.len() {
+        let _ = ftrace::read_bytes(&good[..cut]);
+    }
+    for i in 0..good.len() {
+        let mut bad = good.clone();
+        bad[i] ^= 0x5a;
+        let _ = ftrace::read_bytes(&bad);
     }
 }
