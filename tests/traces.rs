@@ -519,7 +519,7 @@ fn the_error_fixtures_say_where_and_what() {
 // ------------------------------------------------------------ issue 30: hostile files
 
 /// One switch line on `cpu` at `ts` (text) from `prev` to `next` (pids; 0 is idle).
-fn sw(cpu: u32, ts: &str, prev: u32, state: &str, next: u32) -> String {
+pub(crate) fn sw(cpu: u32, ts: &str, prev: u32, state: &str, next: u32) -> String {
     format!(
         "t-{prev} [{cpu:03}] {ts}: sched_switch: prev_comm=t{prev} prev_pid={prev} prev_prio=120 \
          prev_state={state} ==> next_comm=t{next} next_pid={next} next_prio=120\n"
@@ -899,10 +899,10 @@ fn a_wakeup_stamped_after_its_switch_in_is_noted_as_clock_skew() {
 
 /// Bytes in a trace.dat's byte order (`be`: big-endian).
 #[derive(Clone, Copy)]
-struct Order(bool);
+pub(crate) struct Order(pub(crate) bool);
 
 impl Order {
-    fn u16(self, v: u16) -> Vec<u8> {
+    pub(crate) fn u16(self, v: u16) -> Vec<u8> {
         if self.0 { v.to_be_bytes() } else { v.to_le_bytes() }.to_vec()
     }
     fn u32(self, v: u32) -> Vec<u8> {
@@ -938,17 +938,17 @@ const COMMON_FIELDS: &str = "\tfield:unsigned short common_type;\toffset:0;\tsiz
 
 /// A compression for `DatParts::v7`: the algorithm's name, its block compressor, and the
 /// pages in a data chunk.
-type Compression<'a> = (&'a str, &'a dyn Fn(&[u8]) -> Vec<u8>, usize);
+pub(crate) type Compression<'a> = (&'a str, &'a dyn Fn(&[u8]) -> Vec<u8>, usize);
 
 /// The pieces of a trace.dat, written out as version 6 (`v6`) or version 7 (`v7`).
-struct DatParts {
-    order: Order,
-    page_size: usize,
+pub(crate) struct DatParts {
+    pub(crate) order: Order,
+    pub(crate) page_size: usize,
     /// (system, format file text) of each event.
-    formats: Vec<(&'static str, String)>,
-    cmdlines: String,
+    pub(crate) formats: Vec<(&'static str, String)>,
+    pub(crate) cmdlines: String,
     /// Per CPU, its ring-buffer pages (each `page_size` bytes).
-    cpus: Vec<Vec<u8>>,
+    pub(crate) cpus: Vec<Vec<u8>>,
 }
 
 impl DatParts {
@@ -994,7 +994,7 @@ impl DatParts {
         f.resize(f.len().div_ceil(self.page_size) * self.page_size, 0);
     }
 
-    fn v6(&self) -> Vec<u8> {
+    pub(crate) fn v6(&self) -> Vec<u8> {
         let o = self.order;
         let mut f = self.start("6");
         f.extend(self.header_info());
@@ -1022,7 +1022,7 @@ impl DatParts {
     /// is compressed as trace-cmd 3.x writes it (a 4-byte compressed and uncompressed
     /// size, then the block), and each CPU's pages in chunks (a 4-byte chunk count, then
     /// per chunk the two sizes and the block).
-    fn v7(&self, z: Option<Compression>) -> Vec<u8> {
+    pub(crate) fn v7(&self, z: Option<Compression>) -> Vec<u8> {
         let o = self.order;
         let mut f = self.start("7");
         match z {
@@ -1113,7 +1113,7 @@ impl DatParts {
 /// One CPU's ring-buffer pages holding `records` (absolute time, record bytes), in time
 /// order: each record with a 4-byte header (`type_len` = its length in words; longer
 /// ones with a length word), one page per `per_page` records.
-fn pages(o: Order, page_size: usize, records: &[(u64, Vec<u8>)], per_page: usize) -> Vec<u8> {
+pub(crate) fn pages(o: Order, page_size: usize, records: &[(u64, Vec<u8>)], per_page: usize) -> Vec<u8> {
     let mut out = Vec::new();
     for recs in records.chunks(per_page) {
         let start = recs[0].0;
@@ -1152,7 +1152,7 @@ fn format_file(name: &str, id: u16, fields: &[(&str, usize, usize, bool)], print
 
 /// The formats of the events a scheduler trace carries, as a 5.x/6.x x86-64 kernel
 /// describes them (include/trace/events/sched.h, irq.h, ipi.h; IDs as one boot assigned them).
-fn sched_formats() -> Vec<(&'static str, String)> {
+pub(crate) fn sched_formats() -> Vec<(&'static str, String)> {
     let comm_pid = [("char comm[16]", 8, 16, true), ("pid_t pid", 24, 4, true), ("int prio", 28, 4, true)];
     let wake = |name: &str, id| {
         let mut f = comm_pid.to_vec();
@@ -1367,12 +1367,12 @@ fn a_hand_built_trace_dat_with_wakeups_and_ipis_reads_as_its_report_text() {
 }
 
 /// trace-cmd's zlib block: `compress2`'s zlib stream.
-fn zlib(b: &[u8]) -> Vec<u8> {
+pub(crate) fn zlib(b: &[u8]) -> Vec<u8> {
     miniz_oxide::deflate::compress_to_vec_zlib(b, 9)
 }
 
 /// trace-cmd's zstd block: one frame.
-fn zstd(b: &[u8]) -> Vec<u8> {
+pub(crate) fn zstd(b: &[u8]) -> Vec<u8> {
     ruzstd::encoding::compress_to_vec(b, ruzstd::encoding::CompressionLevel::Fastest)
 }
 

@@ -119,7 +119,7 @@ impl Inflater {
             Codec::Zstd => zstd_block(data, size)
                 .map_err(|why| ReadError { message: format!("trace.dat: {what} at byte {at} {why}") })?,
         };
-        self.left -= out.len();
+        self.left = self.left.saturating_sub(out.len());
         Ok(out)
     }
 }
@@ -657,9 +657,7 @@ pub fn read(bytes: &[u8]) -> Result<Model, ReadError> {
     let mut inflater = meta.inflater.take().filter(|_| meta.cpu_compressed);
     let dec = Decoder::new(&meta, buf.be);
     let mut pages = Pages { ph, be: buf.be, page_size, offset: meta.offset, dec: &dec, lost: 0, records: 0 };
-    let mut per_cpu: Vec<Vec<Event>> = Vec::new();
     for &(cpu, off, size) in &meta.cpu_data {
-        let mut events = Vec::new();
         let Some(start) = usize::try_from(off).ok().filter(|&o| o <= bytes.len()) else {
             return fail(format!("CPU {cpu}'s data offset ({off}) is outside the file"));
         };
@@ -680,22 +678,16 @@ pub fn read(bytes: &[u8]) -> Result<Model, ReadError> {
                     let chunk = z.block(&mut cb, &format!("CPU {cpu}'s data chunk"))?;
                     run.extend_from_slice(&chunk);
                     let whole = run.len() / page_size * page_size;
-                    pages.read(&run[..whole], cpu, &mut events, &mut r);
+                    pages.read(&run[..whole], cpu, &mut r);
                     run.drain(..whole);
                 }
-                pages.read(&run, cpu, &mut events, &mut r);
+                pages.read(&run, cpu, &mut r);
             }
-            _ => pages.read(&bytes[start..end], cpu, &mut events, &mut r),
+            _ => pages.read(&bytes[start..end], cpu, &mut r),
         }
-        per_cpu.push(events);
     }
     if pages.lost > 0 {
         r.note(format!("trace.dat: ring-buffer pages say events were lost (at least {} pages)", pages.lost));
-    }
-    for events in per_cpu {
-        for e in events {
-            r.push_event(e);
-        }
     }
     r.finish()
 }
@@ -714,11 +706,11 @@ struct Pages<'d, 'm> {
 
 impl Pages<'_, '_> {
     /// The pages of `data` (the last one may be cut short), in order.
-    fn read(&mut self, data: &[u8], cpu: u32, out: &mut Vec<Event>, r: &mut Reader) {
+    fn read(&mut self, data: &[u8], cpu: u32, r: &mut Reader) {
         let mut p = 0;
         while p + self.ph.data_offset <= data.len() {
             let page = &data[p..(p + self.page_size).min(data.len())];
-            self.lost += read_page(page, &self.ph, self.be, cpu, self.offset, self.dec, &mut self.records, out, r);
+            self.lost += read_page(page, &self.ph, self.be, cpu, self.offset, self.dec, &mut self.records, r);
             p += self.page_size;
         }
     }
@@ -735,7 +727,6 @@ fn read_page(
     offset: i64,
     dec: &Decoder,
     records: &mut usize,
-    out: &mut Vec<Event>,
     r: &mut Reader,
 ) -> u64 {
     if page.len() < ph.data_offset || page.len() < ph.commit_offset + ph.commit_size {
@@ -791,7 +782,7 @@ fn read_page(
             *records += 1;
             let t = (ts as i128 + offset as i128).clamp(0, Ns::MAX as i128) as Ns;
             match dec.decode(rec, cpu, t, *records) {
-                Decoded::Event(e) => out.push(e),
+                Decoded::Event(e) => r.push_event(e),
                 Decoded::Skipped(name) => r.skip(name),
                 Decoded::Unknown => r.skip("(unknown event id)"),
             }
