@@ -754,6 +754,10 @@ fn text_dialects_flags_tgid_states_names_and_systrace_json() {
     assert!(tr.instants.iter().any(|i| matches!(i.kind, schedscope::engine::trace::InstantKind::Ipi { .. })));
     let e = ftrace::read_bytes(b"{\"traceEvents\": []}").unwrap_err();
     assert!(e.message.contains("systemTraceEvents"), "{e}");
+    // Fuchsia's form, an object of events, was "not valid JSON: invalid type: map".
+    let e = ftrace::read_bytes(br#"{"traceEvents": [], "systemTraceEvents": {"type": "fuchsia", "events": []}}"#)
+        .unwrap_err();
+    assert!(e.message.contains("holds no systrace text") && e.message.contains("Fuchsia"), "{e}");
 }
 
 /// A hand-built trace.dat (version 6) of one CPU in either byte order: the kernel's
