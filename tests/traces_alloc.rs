@@ -93,8 +93,10 @@ const JSON_K: usize = 40;
 /// A replay: the text's model, then the program (a few words per burst and sleep) and the
 /// replay's own trace exported and read back as text (twice the text's cost at most).
 const REPLAY_K: usize = 2 * TEXT_K;
-/// Whatever the input: the runtime's and the readers' fixed tables, a zstd window of
-/// `tracedat`'s at most 8 MiB (not reached here), the 1 MiB of `INFLATE_SLACK`.
+/// Whatever the input: the runtime's and the readers' fixed tables and the 1 MiB of
+/// `INFLATE_SLACK`. (A zstd frame may declare a window of up to 8 MiB, which the decoder
+/// reserves for that one block: a file of such frames needs C + 8 MiB. The frames here,
+/// like trace-cmd's, have small windows.)
 const C: usize = 4 << 20;
 
 fn check(what: &str, k: usize, input: usize, peak: usize) {

@@ -39,8 +39,8 @@
 //! pages. Chunks are inflated one at a time and their pages read as they come, so memory
 //! is one chunk, not the CPU's data. What the blocks may inflate to is bounded before
 //! anything is allocated: `MAX_INFLATE` times the file's size in all, and a zstd frame's
-//! window at most twice the block it claims to hold (RFC 8878, 3.1.1.1.2): a header that
-//! claims 4 GB is refused with a message.
+//! window (RFC 8878, 3.1.1.1.2) at most 8 MiB or twice the block it claims to hold: a
+//! header that claims 4 GB is refused with a message.
 //! Refused with a message (simplified): other compressions, latency-format files, TSC2NSEC
 //! and guest time-shift clocks. The `OFFSET` option is added to every timestamp, as trace-cmd does.
 //! Other instances than the top one are left out, with a notice.
