@@ -16,3 +16,4 @@ mod preempt;
 mod slice;
 mod tidy;
 mod traces;
+mod traces_alloc;

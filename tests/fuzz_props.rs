@@ -319,12 +319,13 @@ fn bounded(mut cfg: Config) -> Config {
     cfg
 }
 
-/// A real trace.dat (TRAPpy's, see tests/fixtures/traces/README.md), read once.
-fn trace_dat() -> &'static [u8] {
-    static DAT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    DAT.get_or_init(|| {
-        std::fs::read(format!("{}/tests/fixtures/traces/real_trappy_raw_trace.dat", env!("CARGO_MANIFEST_DIR")))
-            .expect("the trace.dat fixture")
+/// A real trace.dat (TRAPpy's, see tests/fixtures/traces/README.md), read once: the plain
+/// version 6 file, or (`zstd`) trace-cmd's zstd-compressed version 7 copy of it.
+fn trace_dat(zstd: bool) -> &'static [u8] {
+    static DAT: [std::sync::OnceLock<Vec<u8>>; 2] = [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    let name = if zstd { "real_trappy_raw_trace.zstd.dat" } else { "real_trappy_raw_trace.dat" };
+    DAT[zstd as usize].get_or_init(|| {
+        std::fs::read(format!("{}/tests/fixtures/traces/{name}", env!("CARGO_MANIFEST_DIR"))).expect("the fixture")
     })
 }
 
@@ -392,8 +393,8 @@ proptest! {
     }
 
     #[test]
-    fn trace_dat_cut_or_flipped_never_panics(cut in 0usize..100_000, flips in prop::collection::vec((any::<prop::sample::Index>(), 1u8..), 0..16)) {
-        let mut bytes = trace_dat().to_vec();
+    fn trace_dat_cut_or_flipped_never_panics(zstd in any::<bool>(), cut in 0usize..100_000, flips in prop::collection::vec((any::<prop::sample::Index>(), 1u8..), 0..16)) {
+        let mut bytes = trace_dat(zstd).to_vec();
         for (i, x) in flips {
             let at = i.index(bytes.len());
             bytes[at] ^= x;

@@ -292,6 +292,17 @@ fn phase(
                     notices.push(format!("{at}: {n} loops become a task that repeats until the run ends"));
                 }
             }
+            // rt-app's grammar before its run/sleep/timer events (2015, `doc/tutorial.txt`
+            // since): a phase's `exec` and `period`, and `lock_order` for its resources.
+            "exec" | "lock_order" => {
+                return fail(
+                    &at,
+                    format!(
+                        "\"{key}\" is rt-app's old grammar (exec, period, lock_order; replaced by run, sleep and \
+                         timer events in 2015), not read"
+                    ),
+                )
+            }
             "policy" => p.policy = Some(policy(&at, v, notices)?.to_string()),
             "priority" => {
                 int(&at, v, "a whole number")?;

@@ -61,10 +61,17 @@ pub fn read_bytes(bytes: &[u8]) -> Result<Model, ReadError> {
             #[derive(serde::Deserialize)]
             struct Systrace {
                 #[serde(rename = "systemTraceEvents")]
-                text: Option<String>,
+                text: Option<serde_json::Value>,
             }
             match serde_json::from_slice::<Systrace>(bytes) {
-                Ok(Systrace { text: Some(t) }) => read(&t),
+                Ok(Systrace { text: Some(serde_json::Value::String(t)) }) => read(&t),
+                // Fuchsia's exporter (and Perfetto's for Fuchsia traces) writes an object
+                // of events there (`{"type": "fuchsia", "events": [...]}`), not ftrace text.
+                Ok(Systrace { text: Some(_) }) => Err(ReadError {
+                    message: "\"systemTraceEvents\" holds no systrace text (an object or a number: Fuchsia's \
+                              event form is not read); a systrace JSON has the ftrace text as a string there"
+                        .into(),
+                }),
                 Ok(_) => Err(ReadError {
                     message: "a JSON trace without \"systemTraceEvents\" (systrace text): for schedscope's own \
                               Perfetto export use the page's Import trace"

@@ -29,15 +29,28 @@
 //! `CMDLINES`), each with a 16-byte section header (id, flags, string id, a 64-bit size:
 //! the document says 4 bytes, the files trace-cmd 3.1 writes have 8). A `BUFFER` option
 //! has the page size (32 bits) between its clock and its CPU count.
-//! Refused with a message (simplified): compressed files (zlib/zstd: `trace-cmd convert
-//! --compression none` writes a plain copy), latency-format files, TSC2NSEC and guest
-//! time-shift clocks. The `OFFSET` option is added to every timestamp, as trace-cmd does.
+//! A compressed file (the header names `zlib` or `zstd`, trace-cmd's
+//! `lib/trace-cmd/trace-compress-zlib.c` and `trace-compress-zstd.c`: zlib's `compress2`
+//! stream, one zstd frame) has each flagged section as a 4-byte compressed size, a 4-byte
+//! uncompressed size and the block (`tracecmd_uncompress_block` in `trace-compress.c`), and
+//! the `BUFFER` section's per-CPU data, when that section is flagged, as a 4-byte chunk
+//! count and then chunks of the same form, each of up to ten pages
+//! (`tracecmd_compress_copy_from`, `PAGES_IN_CHUNK` in `trace-output.c`), read as one run of
+//! pages. Chunks are inflated one at a time and their pages read as they come, so memory
+//! is one chunk, not the CPU's data. What the blocks may inflate to is bounded before
+//! anything is allocated: `MAX_INFLATE` times the file's size in all, and a zstd frame's
+//! window (RFC 8878, 3.1.1.1.2) at most 8 MiB or twice the block it claims to hold: a
+//! header that claims 4 GB is refused with a message.
+//! Refused with a message (simplified): other compressions, latency-format files, TSC2NSEC
+//! and guest time-shift clocks. The `OFFSET` option is added to every timestamp, as trace-cmd does.
 //! Other instances than the top one are left out, with a notice.
 //!
 //! Bounded: every size and offset is checked against the file; a record advances at least
-//! four bytes; memory is the file plus one `Event` per record. Never panics.
+//! four bytes; memory is the file, one chunk, and one `Event` per record. Never panics.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::io::Read;
 
 use super::model::{Model, ReadError, Reader, MAX_CPUS};
 use super::parse::{Event, Kind, PrevState};
@@ -48,6 +61,114 @@ pub const MAGIC: &[u8] = b"\x17\x08\x44tracing";
 
 fn fail<T>(message: impl Into<String>) -> Result<T, ReadError> {
     Err(ReadError { message: format!("trace.dat: {}", message.into()) })
+}
+
+/// All the compressed blocks of a file may inflate to at most this many times the file's
+/// size (plus `INFLATE_SLACK`). trace-cmd's zstd copies of the fixtures inflate 4.4x in
+/// all (mostly the kallsyms text) and their last, nearly empty page of a CPU 20-40x; a page
+/// of zeros would go 1,000x, but the ring buffer hands over full pages, bar each CPU's
+/// last. Past the bound the file is refused, so a reader's memory stays a bounded multiple
+/// of the file's size.
+pub const MAX_INFLATE: usize = 64;
+/// What any file's blocks may inflate to beyond `MAX_INFLATE` times its size.
+pub const INFLATE_SLACK: usize = 1 << 20;
+
+/// The block compression of a version 7 file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Codec {
+    /// zlib's `compress2` (RFC 1950: a zlib header, deflate, adler32).
+    Zlib,
+    /// One zstd frame (RFC 8878), without a content size (trace-cmd sets
+    /// `ZSTD_c_contentSizeFlag` to 0).
+    Zstd,
+}
+
+/// Inflates a file's blocks within what is left of its budget.
+struct Inflater {
+    codec: Codec,
+    /// Bytes the file's blocks may still inflate to.
+    left: usize,
+}
+
+impl Inflater {
+    fn new(codec: Codec, file_len: usize) -> Self {
+        Inflater { codec, left: file_len.saturating_mul(MAX_INFLATE).saturating_add(INFLATE_SLACK) }
+    }
+
+    /// The block at `buf` (compressed size, uncompressed size, bytes), inflated.
+    fn block(&mut self, buf: &mut Buf, what: &str) -> Result<Vec<u8>, ReadError> {
+        let at = buf.pos;
+        let zsize = buf.u32(what)?;
+        let size = buf.u32(what)? as usize;
+        let data = buf.sized(zsize as u64, what)?;
+        if size > self.left {
+            return fail(format!(
+                "{what} at byte {at} claims {size} bytes uncompressed, more than the file may hold: its compressed \
+                 parts may inflate to {MAX_INFLATE} times its size in all ({} bytes were left)",
+                self.left
+            ));
+        }
+        let out = match self.codec {
+            Codec::Zlib => miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(data, size).map_err(|e| {
+                let why = match e.status {
+                    miniz_oxide::inflate::TINFLStatus::HasMoreOutput => "inflates past the size it claims".to_string(),
+                    s => format!("is not a zlib stream ({s:?})"),
+                };
+                ReadError { message: format!("trace.dat: {what} at byte {at} {why}") }
+            })?,
+            Codec::Zstd => zstd_block(data, size)
+                .map_err(|why| ReadError { message: format!("trace.dat: {what} at byte {at} {why}") })?,
+        };
+        self.left = self.left.saturating_sub(out.len());
+        Ok(out)
+    }
+}
+
+/// The largest zstd window read whatever the block's size: libzstd's levels up to 19 use
+/// at most 8 MiB (windowLog 23, `clevels` in `zstd_compress.c`), less for a small input of
+/// known size (trace-cmd's chunks are ten pages); a decoder allocates the window first.
+const ZSTD_WINDOW_MAX: u64 = 8 << 20;
+
+/// A zstd frame that claims to hold `size` bytes, inflated; its window (what a decoder
+/// allocates first) is checked before any decoding.
+fn zstd_block(data: &[u8], size: usize) -> Result<Vec<u8>, String> {
+    let window = zstd_window(data).ok_or("is not a zstd frame")?;
+    let room = (size.next_power_of_two() as u64 * 2).max(ZSTD_WINDOW_MAX);
+    if window > room {
+        return Err(format!(
+            "is a zstd frame with a {window}-byte window for {size} bytes (at most {} MiB or twice the block)",
+            ZSTD_WINDOW_MAX >> 20
+        ));
+    }
+    let mut out = Vec::with_capacity(size);
+    let mut src = data;
+    let dec = ruzstd::decoding::StreamingDecoder::new(&mut src).map_err(|e| format!("is not a zstd frame ({e})"))?;
+    dec.take(size as u64 + 1).read_to_end(&mut out).map_err(|e| format!("is a broken zstd frame ({e})"))?;
+    if out.len() > size {
+        return Err("inflates past the size it claims".into());
+    }
+    Ok(out)
+}
+
+/// The window size a zstd frame's header declares (RFC 8878, 3.1.1.1): the window
+/// descriptor, or with the single-segment flag the frame content size.
+fn zstd_window(f: &[u8]) -> Option<u64> {
+    if f.get(..4)? != [0x28, 0xb5, 0x2f, 0xfd] {
+        return None;
+    }
+    let fhd = *f.get(4)?;
+    let single = fhd & 0x20 != 0;
+    if !single {
+        let wd = *f.get(5)?;
+        let log = 10 + u32::from(wd >> 3);
+        let base = 1u64 << log;
+        return Some(base + (base / 8) * u64::from(wd & 7));
+    }
+    let dict = [0, 1, 2, 4][usize::from(fhd & 3)];
+    let fcs = [1, 2, 4, 8][usize::from(fhd >> 6)];
+    let at = 5 + dict;
+    let v = uint_of(f.get(at..at + fcs)?, false);
+    Some(if fcs == 2 { v + 256 } else { v })
 }
 
 /// A cursor over the file in its endianness; every read is checked.
@@ -262,6 +383,14 @@ struct Meta {
     offset: i64,
     /// (cpu, file offset, size) of each CPU's ring-buffer pages.
     cpu_data: Vec<(u32, u64, u64)>,
+    /// Version 7: where the top instance's `BUFFER` section is (its flags say whether the
+    /// CPU data is in compressed chunks).
+    buffer_at: Option<u64>,
+    /// A compressed file's codec and budget.
+    inflater: Option<Inflater>,
+    /// Whether each CPU's data is in compressed chunks.
+    cpu_compressed: bool,
+    be: bool,
     notices: Vec<String>,
 }
 
@@ -316,7 +445,7 @@ fn option(id: u16, data: &[u8], be: bool, meta: &mut Meta, v7: bool) -> Result<(
     match id {
         3 if v7 => {
             let mut b = Buf::at(data, 0, be);
-            b.u64("a BUFFER option")?;
+            let at = b.u64("a BUFFER option")?;
             let name = b.cstr("a BUFFER name")?.to_string();
             b.cstr("a BUFFER clock")?;
             // Version 7 writes the instance's page size here (trace-cmd's trace-output.c;
@@ -327,6 +456,7 @@ fn option(id: u16, data: &[u8], be: bool, meta: &mut Meta, v7: bool) -> Result<(
                 meta.notices.push(format!("trace.dat: the instance '{name}' is left out (the top one is read)"));
                 return Ok(());
             }
+            meta.buffer_at = Some(at);
             for _ in 0..n.min(MAX_CPUS) {
                 let cpu = b.u32("a BUFFER CPU")?;
                 let off = b.u64("a BUFFER offset")?;
@@ -390,8 +520,8 @@ fn read_v6(mut buf: Buf) -> Result<Meta, ReadError> {
     Ok(meta)
 }
 
-/// A version 7 section at `off`: (id, content).
-fn section(b: &[u8], off: u64, be: bool) -> Result<(u16, &[u8]), ReadError> {
+/// A version 7 section's header at `off`: (id, flags, a cursor over its content).
+fn section_header(b: &[u8], off: u64, be: bool) -> Result<(u16, u16, Buf<'_>), ReadError> {
     let Some(off) = usize::try_from(off).ok().filter(|&o| o < b.len()) else {
         return fail(format!("a section offset ({off}) is outside the file"));
     };
@@ -399,25 +529,43 @@ fn section(b: &[u8], off: u64, be: bool) -> Result<(u16, &[u8]), ReadError> {
     let id = buf.u16("a section id")?;
     let flags = buf.u16("section flags")?;
     buf.u32("a section description")?;
+    Ok((id, flags, buf))
+}
+
+/// A version 7 section at `off`: (id, content), inflated when it is flagged compressed.
+fn section<'a>(b: &'a [u8], off: u64, meta: &mut Meta) -> Result<(u16, Cow<'a, [u8]>), ReadError> {
+    let be = meta.be;
+    let (id, flags, mut buf) = section_header(b, off, be)?;
     let size = buf.u64("a section size")?;
-    if flags & 1 != 0 {
-        return fail("a section is compressed; write a plain copy with `trace-cmd convert --compression none`");
+    let start = buf.pos;
+    let content = buf.sized(size, "a section")?;
+    if flags & 1 == 0 {
+        return Ok((id, Cow::Borrowed(content)));
     }
-    Ok((id, buf.sized(size, "a section")?))
+    let Some(z) = meta.inflater.as_mut() else {
+        return fail(format!("section {id} is flagged compressed in a file whose header says \"none\""));
+    };
+    let mut cb = Buf::at(&b[..start + content.len()], start, be);
+    Ok((id, Cow::Owned(z.block(&mut cb, &format!("section {id}"))?)))
 }
 
 fn read_v7(b: &[u8], mut buf: Buf) -> Result<Meta, ReadError> {
     let be = buf.be;
     let algo = buf.cstr("the compression name")?.to_string();
     buf.cstr("the compression version")?;
-    if algo != "none" {
-        return fail(format!(
-            "it is compressed with {} (not read here); write a plain copy with \
-             `trace-cmd convert --compression none -i FILE -o PLAIN.dat`",
-            super::shorten(&algo, 20)
-        ));
-    }
-    let mut meta = Meta::default();
+    let codec = match algo.as_str() {
+        "none" => None,
+        "zlib" => Some(Codec::Zlib),
+        "zstd" => Some(Codec::Zstd),
+        other => {
+            return fail(format!(
+                "it is compressed with {} (zlib and zstd are read); write a plain copy with \
+                 `trace-cmd convert --compression none -i FILE -o PLAIN.dat`",
+                super::shorten(other, 20)
+            ))
+        }
+    };
+    let mut meta = Meta { be, inflater: codec.map(|c| Inflater::new(c, b.len())), ..Meta::default() };
     let mut next = buf.u64("the options offset")?;
     let mut sections: Vec<(u16, u64)> = Vec::new();
     let mut seen = 0;
@@ -426,12 +574,12 @@ fn read_v7(b: &[u8], mut buf: Buf) -> Result<Meta, ReadError> {
         if seen > 64 {
             return fail("more than 64 options sections (a loop?)");
         }
-        let (id, data) = section(b, next, be)?;
+        let (id, data) = section(b, next, &mut meta)?;
         if id != 0 {
             return fail(format!("expected an options section at byte {next}, found section {id}"));
         }
         next = 0;
-        let mut ob = Buf::at(data, 0, be);
+        let mut ob = Buf::at(&data, 0, be);
         while ob.pos < data.len() {
             let oid = ob.u16("an option id")?;
             let size = ob.u32("an option size")?;
@@ -441,17 +589,17 @@ fn read_v7(b: &[u8], mut buf: Buf) -> Result<Meta, ReadError> {
                     next = if od.len() >= 8 { uint_of(&od[..8], be) } else { 0 };
                     break;
                 }
-                16..=21 if od.len() >= 8 => sections.push((oid, uint_of(&od[..8], be))),
+                16..=18 | 21 if od.len() >= 8 => sections.push((oid, uint_of(&od[..8], be))),
                 _ => option(oid, od, be, &mut meta, true)?,
             }
         }
     }
     for (oid, off) in sections {
-        let (id, data) = section(b, off, be)?;
+        let (id, data) = section(b, off, &mut meta)?;
         if id != oid {
             return fail(format!("option {oid} points at section {id}"));
         }
-        let mut sb = Buf::at(data, 0, be);
+        let mut sb = Buf::at(&data, 0, be);
         match id {
             16 => read_header_info(&mut sb, &mut meta)?,
             17 => read_formats(&mut sb, &mut meta, false)?,
@@ -462,6 +610,16 @@ fn read_v7(b: &[u8], mut buf: Buf) -> Result<Meta, ReadError> {
     }
     if meta.page_header.is_none() {
         return fail("no HEADER_INFO section (the ring-buffer page format is unknown)");
+    }
+    if let Some(at) = meta.buffer_at {
+        let (id, flags, _) = section_header(b, at, be)?;
+        if id != 3 {
+            return fail(format!("the BUFFER option points at section {id}"));
+        }
+        meta.cpu_compressed = flags & 1 != 0;
+        if meta.cpu_compressed && meta.inflater.is_none() {
+            return fail("the trace data is flagged compressed in a file whose header says \"none\"");
+        }
     }
     Ok(meta)
 }
@@ -485,7 +643,7 @@ pub fn read(bytes: &[u8]) -> Result<Model, ReadError> {
     if !(64..=1 << 20).contains(&page_size) {
         return fail(format!("a page size of {page_size} bytes is not a ring-buffer page"));
     }
-    let meta = match version.as_str() {
+    let mut meta = match version.as_str() {
         "6" => read_v6(buf)?,
         "7" => read_v7(bytes, buf)?,
         v => return fail(format!("file version {} is not read (6 and 7 are)", super::shorten(v, 20))),
@@ -496,12 +654,10 @@ pub fn read(bytes: &[u8]) -> Result<Model, ReadError> {
         r.note(n.clone());
     }
     let ph = meta.page_header.unwrap_or(PageHeader { commit_offset: 8, commit_size: 8, data_offset: 16 });
+    let mut inflater = meta.inflater.take().filter(|_| meta.cpu_compressed);
     let dec = Decoder::new(&meta, buf.be);
-    let mut lost = 0u64;
-    let mut records = 0usize;
-    let mut per_cpu: Vec<Vec<Event>> = Vec::new();
+    let mut pages = Pages { ph, be: buf.be, page_size, offset: meta.offset, dec: &dec, lost: 0, records: 0 };
     for &(cpu, off, size) in &meta.cpu_data {
-        let mut events = Vec::new();
         let Some(start) = usize::try_from(off).ok().filter(|&o| o <= bytes.len()) else {
             return fail(format!("CPU {cpu}'s data offset ({off}) is outside the file"));
         };
@@ -509,23 +665,55 @@ pub fn read(bytes: &[u8]) -> Result<Model, ReadError> {
         let Some(end) = end else {
             return fail(format!("CPU {cpu}'s data ({size} bytes at {off}) runs past the end of the file"));
         };
-        let mut p = start;
-        while p + ph.data_offset <= end {
-            let page = &bytes[p..(p + page_size).min(end)];
-            lost += read_page(page, &ph, buf.be, cpu, meta.offset, &dec, &mut records, &mut events, &mut r);
-            p += page_size;
+        match inflater.as_mut() {
+            Some(z) if end > start => {
+                // A chunk count, then chunks of whole pages, read as one run of pages. The
+                // size trace-cmd 3.1.6 writes for compressed data leaves the count out (and
+                // its reader, `init_cpu_zpage`, does not use it): the chunks are read to
+                // the end of the file, each bounded there.
+                let mut cb = Buf::at(bytes, start, buf.be);
+                let chunks = cb.u32("a CPU data chunk count")?;
+                let mut run: Vec<u8> = Vec::new();
+                for _ in 0..chunks {
+                    let chunk = z.block(&mut cb, &format!("CPU {cpu}'s data chunk"))?;
+                    run.extend_from_slice(&chunk);
+                    let whole = run.len() / page_size * page_size;
+                    pages.read(&run[..whole], cpu, &mut r);
+                    run.drain(..whole);
+                }
+                pages.read(&run, cpu, &mut r);
+            }
+            _ => pages.read(&bytes[start..end], cpu, &mut r),
         }
-        per_cpu.push(events);
     }
-    if lost > 0 {
-        r.note(format!("trace.dat: ring-buffer pages say events were lost (at least {lost} pages)"));
-    }
-    for events in per_cpu {
-        for e in events {
-            r.push_event(e);
-        }
+    if pages.lost > 0 {
+        r.note(format!("trace.dat: ring-buffer pages say events were lost (at least {} pages)", pages.lost));
     }
     r.finish()
+}
+
+/// Reads runs of ring-buffer pages.
+struct Pages<'d, 'm> {
+    ph: PageHeader,
+    be: bool,
+    page_size: usize,
+    offset: i64,
+    dec: &'d Decoder<'m>,
+    /// Pages that said events were lost before them.
+    lost: u64,
+    records: usize,
+}
+
+impl Pages<'_, '_> {
+    /// The pages of `data` (the last one may be cut short), in order.
+    fn read(&mut self, data: &[u8], cpu: u32, r: &mut Reader) {
+        let mut p = 0;
+        while p + self.ph.data_offset <= data.len() {
+            let page = &data[p..(p + self.page_size).min(data.len())];
+            self.lost += read_page(page, &self.ph, self.be, cpu, self.offset, self.dec, &mut self.records, r);
+            p += self.page_size;
+        }
+    }
 }
 
 /// Reads one ring-buffer page's events (time order within a CPU); returns 1 if the page
@@ -539,7 +727,6 @@ fn read_page(
     offset: i64,
     dec: &Decoder,
     records: &mut usize,
-    out: &mut Vec<Event>,
     r: &mut Reader,
 ) -> u64 {
     if page.len() < ph.data_offset || page.len() < ph.commit_offset + ph.commit_size {
@@ -595,7 +782,7 @@ fn read_page(
             *records += 1;
             let t = (ts as i128 + offset as i128).clamp(0, Ns::MAX as i128) as Ns;
             match dec.decode(rec, cpu, t, *records) {
-                Decoded::Event(e) => out.push(e),
+                Decoded::Event(e) => r.push_event(e),
                 Decoded::Skipped(name) => r.skip(name),
                 Decoded::Unknown => r.skip("(unknown event id)"),
             }

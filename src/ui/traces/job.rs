@@ -447,15 +447,17 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
     }
 
     /// Issue 30: the page reads a trace.dat itself (it used to refuse it with the
-    /// `trace-cmd report` command), in the worker's chunks, to the CLI's figures.
+    /// `trace-cmd report` command), in the worker's chunks, to the CLI's figures; a
+    /// zstd-compressed one too.
     #[test]
     fn a_trace_dat_read_in_chunks_equals_the_cli_read() {
-        for name in ["real_trappy_trace_idle.dat", "real_trappy_raw_trace.v7.dat"] {
+        for name in ["real_trappy_trace_idle.dat", "real_trappy_raw_trace.v7.dat", "real_trappy_raw_trace.zstd.dat"] {
             let path = format!("{}/tests/fixtures/traces/{name}", env!("CARGO_MANIFEST_DIR"));
             let bytes = std::fs::read(path).unwrap();
-            let mut at = 0;
+            // At least four pieces (the compressed file is smaller than a chunk).
+            let (mut at, step) = (0, (CHUNK_BYTES / 3).min(bytes.len() / 4));
             let mut next = || {
-                let end = (at + CHUNK_BYTES / 3).min(bytes.len());
+                let end = (at + step).min(bytes.len());
                 let c = (at < bytes.len()).then(|| bytes[at..end].to_vec());
                 at = end;
                 c
