@@ -66,6 +66,18 @@ pub fn num(x: f64) -> String {
     }
 }
 
+/// A registry title (`metrics::Named::title`) as the terminal's tables write labels, lower
+/// case: `Context switches` -> `context switches`; a word in capitals stays (`CPU busy`).
+pub fn lower_title(title: &str) -> String {
+    let mut c = title.chars();
+    match (c.next(), c.next()) {
+        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => {
+            first.to_lowercase().chain(title[first.len_utf8()..].chars()).collect()
+        }
+        _ => title.to_string(),
+    }
+}
+
 /// A fraction as a percentage with one decimal.
 pub fn percent(fraction: f64) -> String {
     if fraction.is_finite() {
@@ -295,6 +307,15 @@ pub fn sweep_table(preset: Option<&Preset>, diff: &[(&str, String)], param: &str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn titles_are_lower_case_but_capitals_stay() {
+        assert_eq!(lower_title("Context switches"), "context switches");
+        assert_eq!(lower_title("CPU busy"), "CPU busy");
+        assert_eq!(lower_title("nohz entries"), "nohz entries");
+        assert_eq!(lower_title("Élan"), "élan");
+        assert_eq!(lower_title(""), "");
+    }
 
     #[test]
     fn tables_align_numbers_right() {
