@@ -1,7 +1,7 @@
 //! The command line's config building and JSON output as plain functions, for the Python package (`python/`).
 //!
-//! A Python config dict goes through exactly what `schedscope run --preset NAME --set
-//! KEY=VALUE ...` does (`run::setup`), so a bad key gets the CLI's message word for word,
+//! A Python config dict is the typed request `schedscope run --preset NAME --set
+//! KEY=VALUE ...` makes (`setup::ConfigRequest`), so a bad key gets the CLI's message word for word,
 //! and the metrics come out as `run --json` prints them. No Python here: the bindings crate
 //! (`python/src/lib.rs`) calls these and turns an `Err` into `ValueError`.
 
@@ -9,24 +9,15 @@ use crate::engine::config::KEYS;
 use crate::engine::presets::PRESETS;
 use crate::engine::{self, Config, TraceOptions};
 
-use super::args::{self, Flag};
-use super::{report, run, usage};
-
-const FLAGS: &[Flag] = &[Flag::value("--preset", "NAME"), Flag::repeated("--set", "KEY=VALUE")];
+use super::setup::{self, ConfigRequest};
+use super::{report, usage};
 
 /// The config `preset` plus `sets` (applied in order, as `--set` flags are) describes,
 /// validated as the CLI validates it, and the CLI's notes (a key with no effect). Err: the
 /// CLI's message.
 pub fn config(preset: Option<&str>, sets: &[(String, String)]) -> Result<(Config, Vec<String>), String> {
-    let mut words = Vec::new();
-    if let Some(p) = preset {
-        words.extend(["--preset".to_string(), p.to_string()]);
-    }
-    for (k, v) in sets {
-        words.extend(["--set".to_string(), format!("{k}={v}")]);
-    }
-    let parsed = args::parse("run", &words, FLAGS).map_err(|e| e.message)?;
-    let setup = run::setup(&parsed).map_err(|e| e.message)?;
+    let request = ConfigRequest { preset: preset.map(String::from), import: None, sets: sets.to_vec() };
+    let setup = request.build().map_err(|e| e.message)?;
     Ok((setup.config, setup.notes))
 }
 
@@ -48,7 +39,7 @@ pub fn config_from_link(link: &str) -> Result<Config, String> {
 /// Runs `config`: `(run --json's text, the trace as JSON if asked)`. The trace is the
 /// engine's `Trace` (spans, instants, tasks, idle state names), bounded as the CLI's is.
 pub fn run_json(config: &Config, trace: bool) -> Result<(String, Option<String>), String> {
-    let outcome = run::simulate(config, trace.then(TraceOptions::default)).map_err(|e| e.message)?;
+    let outcome = setup::simulate(config, trace.then(TraceOptions::default)).map_err(|e| e.message)?;
     let metrics = report::run_json(config, &outcome.metrics).map_err(|e| e.message)?;
     let trace = if trace { Some(report::to_json(&outcome.trace).map_err(|e| e.message)?) } else { None };
     Ok((metrics, trace))
@@ -115,6 +106,8 @@ mod tests {
         assert!(bad(Some("nope"), "cores", "2").starts_with("--preset: unknown preset 'nope' (allowed: intro"));
         assert!(bad(None, "cores", "999").starts_with("cores: "), "{}", bad(None, "cores", "999"));
         assert!(bad(None, "nokey", "1").contains("nokey"));
+        // A dict key is one key: `=` in it is part of its name, not a split into key and value.
+        assert!(bad(None, "cores=2", "1").starts_with("cores=2: unknown key"), "{}", bad(None, "cores=2", "1"));
     }
 
     #[test]

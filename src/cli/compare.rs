@@ -8,7 +8,7 @@
 
 use super::args::{self, Flag};
 use super::report::to_json;
-use super::run::{setup, split_set};
+use super::setup::{setup, split_set};
 use super::sweep::{default_jobs, replica_config, run_all, MAX_JOBS};
 use super::{usage, CliError, Out};
 use crate::engine::{self, metrics};

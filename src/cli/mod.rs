@@ -13,8 +13,11 @@ pub mod api;
 mod args;
 mod bench;
 mod compare;
+#[cfg(test)]
+mod layering;
 mod report;
 mod run;
+mod setup;
 mod share_adapter;
 mod sweep;
 mod trace;

@@ -2,7 +2,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::run::SweepRow;
+use super::setup::SweepRow;
 use super::CliError;
 use crate::engine::metrics::StopReason;
 use crate::engine::presets::Preset;

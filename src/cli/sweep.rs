@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::run::simulate;
+use super::setup::simulate;
 use super::CliError;
 use crate::engine::config::Config;
 use crate::engine::metrics::{self, Metrics};
