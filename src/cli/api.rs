@@ -80,6 +80,39 @@ pub fn presets_json() -> String {
     serde_json::Value::Array(presets).to_string()
 }
 
+/// Every named metric (`engine::metrics::NAMED`): key, title, unit, better (`higher`,
+/// `lower` or null; the main result's depends on the workload), count, panel, help and
+/// aliases (the old spellings that name it: the JSON path a flattened `run --json` has).
+pub fn metrics_json() -> String {
+    let metrics: Vec<serde_json::Value> = crate::engine::metrics::NAMED
+        .iter()
+        .map(|n| {
+            serde_json::json!({
+                "key": n.key,
+                "title": n.title,
+                "unit": n.unit,
+                "better": n.higher_is_better.map(|h| if h { "higher" } else { "lower" }),
+                "count": n.count,
+                "panel": n.panel,
+                "help": n.help,
+                "aliases": crate::engine::metrics::ALIASES
+                    .iter()
+                    .filter(|(_, key)| *key == n.key)
+                    .map(|(old, _)| *old)
+                    .collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(metrics).to_string()
+}
+
+/// The value of every named metric in `metrics` (the `metrics` object of `run --json`), in
+/// `NAMED` order. Err: the text is not such an object.
+pub fn metric_values(metrics: &str) -> Result<Vec<(&'static str, f64)>, String> {
+    let m: engine::Metrics = serde_json::from_str(metrics).map_err(|e| format!("not run --json's metrics: {e}"))?;
+    Ok(crate::engine::metrics::NAMED.iter().map(|n| (n.key, (n.get)(&m))).collect())
+}
+
 /// `validate --json`'s tables (every seed and corpus table, `quick` as `--quick`).
 pub fn validate_json(quick: bool) -> Result<String, String> {
     report::to_json(&engine::validate::validate_all(quick)).map_err(|e| e.message)
@@ -119,6 +152,13 @@ mod tests {
         assert_eq!(v["metrics"]["digest"], serde_json::json!(direct.digest));
         let t: serde_json::Value = serde_json::from_str(&trace.unwrap()).unwrap();
         assert!(t["spans"].as_array().is_some_and(|s| !s.is_empty()));
+        // Every named metric from the JSON is the run's own figure.
+        let values = metric_values(&v["metrics"].to_string()).unwrap();
+        assert_eq!(values.len(), crate::engine::metrics::NAMED.len());
+        for (key, got) in values {
+            assert_eq!(Some(got), crate::engine::metrics::value(&direct, key), "{key}");
+        }
+        assert!(metric_values("{}").unwrap_err().starts_with("not run --json's metrics"));
     }
 
     #[test]
@@ -137,5 +177,16 @@ mod tests {
         assert!(keys.iter().any(|k| k["name"] == "hz" && k["values"] == "100|250|300|1000" && k["default"] == "250"));
         let presets: Vec<serde_json::Value> = serde_json::from_str(&presets_json()).unwrap();
         assert_eq!(presets.len(), PRESETS.len());
+        let metrics: Vec<serde_json::Value> = serde_json::from_str(&metrics_json()).unwrap();
+        let keys: Vec<&str> = metrics.iter().filter_map(|m| m["key"].as_str()).collect();
+        let named: Vec<&str> = crate::engine::metrics::NAMED.iter().map(|n| n.key).collect();
+        assert_eq!(keys, named);
+        let p99 = metrics.iter().find(|m| m["key"] == "wakeup_latency_p99").unwrap();
+        assert_eq!(
+            (&p99["better"], &p99["unit"], &p99["count"]),
+            (&serde_json::json!("lower"), &serde_json::json!("µs"), &serde_json::json!(false))
+        );
+        assert!(metrics.iter().any(|m| m["key"] == "ipis" && m["better"].is_null()));
+        assert_eq!(p99["aliases"], serde_json::json!(["wakeup_latency_us.p99"]));
     }
 }
