@@ -427,6 +427,16 @@ pub const NAMED: &[Named] = &[
         help: "Events the simulator handled (a cancelled one still counts): the cost of the run, not of the system.",
     },
     Named {
+        key: "governor_miss_latency_us",
+        title: "Governor misses' latency",
+        unit: "µs",
+        higher_is_better: Some(false),
+        count: false,
+        panel: false,
+        get: |m| m.governor_score.miss_latency_us,
+        help: "Exit latency the governor's too-deep choices added against the best state in hindsight, summed over them, in µs.",
+    },
+    Named {
         key: "governor_right",
         title: "Governor: share right",
         unit: "fraction",
@@ -643,6 +653,7 @@ mod tests {
         ("sys_s", 14.5),
         ("idle_s", 15.5),
         ("events", 3.0),
+        ("governor_miss_latency_us", 26.5),
         ("governor_right", 24.0 / 80.0),
     ];
 
