@@ -223,6 +223,27 @@ mod tests {
     }
 
     #[test]
+    fn an_old_metric_spelling_is_read_and_printed_as_its_key() {
+        let sweep = |m: &str| {
+            let args = format!(
+                "sweep --preset intro --set duration=5ms --param hz --values 250 --replicas 2 --metric {m} --json"
+            );
+            without_wall(&dispatch(&words(&args)).unwrap().text)
+        };
+        let new = sweep("wakeup_latency_p99");
+        assert!(new.contains("\"metric\":\"wakeup_latency_p99\""), "{new}");
+        assert_eq!(sweep("wakeup_latency_us.p99"), new);
+        let compare = |m: &str| {
+            let args =
+                format!("compare --preset intro --set duration=5ms --b hz=1000 --seeds 1 --jobs 1 --metric {m} --json");
+            without_wall(&dispatch(&words(&args)).unwrap().text)
+        };
+        let new = compare("governor_too_deep");
+        assert!(new.contains("\"metric\":\"governor_too_deep\""), "{new}");
+        assert_eq!(compare("governor_score.too_deep"), new);
+    }
+
+    #[test]
     fn bad_sweep_flags_name_the_flag() {
         for (args, want) in [
             ("sweep --param hz --values 100 --jobs 0", "--jobs: '0'"),

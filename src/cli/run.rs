@@ -199,13 +199,15 @@ pub fn sweep(words: &[String]) -> Result<Out, CliError> {
     let replicas = count_flag(&parsed, "--replicas", 1, super::sweep::MAX_REPLICAS, 1)?;
     let jobs = count_flag(&parsed, "--jobs", 1, super::sweep::MAX_JOBS, super::sweep::default_jobs())?;
     let metric = parsed.get("--metric").unwrap_or("throughput");
-    if !crate::engine::metrics::is_metric(metric) {
+    // An old spelling (`metrics::ALIASES`) is read, and reported, as its one key.
+    let Some(metric) = crate::engine::metrics::canonical(metric) else {
         let known: Vec<_> = crate::engine::metrics::NAMED.iter().map(|n| n.key).collect();
         return Err(CliError::usage(format!(
             "--metric: unknown metric '{metric}' (known: {}, residency.STATE, workload.NAME)",
             known.join(", ")
         )));
-    }
+    };
+    let metric = metric.as_str();
     let setup = setup(&parsed)?;
     let check = |c: &mut Config, key: &str, v: &str, flag: &str| -> Result<(), CliError> {
         c.set(key, v).map_err(|e| CliError::usage(format!("{flag}: {}: {}", e.key, e.message)))?;
