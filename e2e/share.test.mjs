@@ -311,7 +311,7 @@ test('exports: each plot as a PNG (light and dark) and the sweep as CSV with eve
   const lines = file.body.toString('utf8').trimEnd().split(/\r?\n/);
   const header = lines[0].split(',');
   assert.deepEqual(header.slice(0, 2), ['param', 'value']);
-  for (const col of ['throughput', 'elapsed_s', 'context_switches', 'wakeup_latency_us.p99', 'user_s']) {
+  for (const col of ['throughput', 'elapsed_s', 'context_switches', 'wakeup_latency_p99', 'user_s']) {
     assert.ok(header.includes(col), `no ${col} column in ${lines[0]}`);
   }
   assert.equal(lines.length - 1, points, 'one row per point of the plot');

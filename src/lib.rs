@@ -14,3 +14,6 @@ pub mod ui;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+/// The import graph of a source folder, for the layering tidy tests of `ui` and `cli`.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod layering;

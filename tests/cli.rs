@@ -242,7 +242,7 @@ fn sweep_prints_one_row_per_value_in_every_format() {
     let r = with(&[]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     let header = r.stdout.lines().find(|l| l.starts_with("rr_interval")).expect("a header row");
-    assert!(header.contains("elapsed_s") && header.contains("ctx_switches"));
+    assert!(header.contains("elapsed_s") && header.contains("context_switches"), "the registry's keys: {header}");
     for v in ["1ms", "16ms", "5s"] {
         assert!(r.stdout.lines().any(|l| l.split_whitespace().next() == Some(v)), "no row for {v}");
     }

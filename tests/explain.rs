@@ -114,7 +114,7 @@ fn exports_carry_the_new_metrics_and_counter_tracks() {
     let c = cfg("nohz-pipe");
     let out = engine::run(&c, full()).unwrap();
     let csv = schedscope::share::csv::metrics_csv(&out.metrics);
-    for k in ["energy_j,", "energy_per_work,", "wasted_cpu_s,", "governor_score.too_deep,"] {
+    for k in ["energy_j,", "energy_per_work,", "wasted_cpu_s,", "governor_too_deep,"] {
         assert!(csv.contains(k), "csv lacks {k}");
     }
     let json = schedscope::share::perfetto::to_json(&out.trace, Some(&out.metrics), Some(&c));

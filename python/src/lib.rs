@@ -96,6 +96,19 @@ fn presets() -> String {
     api::presets_json()
 }
 
+/// Every named metric (JSON list: key, title, unit, better, count, panel, help).
+#[pyfunction]
+fn metrics() -> String {
+    api::metrics_json()
+}
+
+/// `[(key, value)]` of every named metric in a `run --json` metrics object (JSON text).
+#[pyfunction]
+fn metric_values(metrics: &str) -> PyResult<Vec<(String, f64)>> {
+    let values = api::metric_values(metrics).map_err(PyValueError::new_err)?;
+    Ok(values.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
 /// `validate --json`'s tables. The GIL is released.
 #[pyfunction]
 #[pyo3(signature = (quick = true))]
@@ -110,6 +123,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_many, m)?)?;
     m.add_function(wrap_pyfunction!(keys, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics, m)?)?;
+    m.add_function(wrap_pyfunction!(metric_values, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -115,6 +115,27 @@ def test_a_sweep_is_the_same_on_one_thread_and_on_all(cli):
     assert row["digest"] == want["digest"] and row["ticks"] == want["ticks"]
 
 
+def test_metrics_list_the_registry_and_a_sweep_has_each_under_its_one_key(cli):
+    reg = schedscope.metrics()
+    assert {"key", "title", "unit", "better", "count", "panel", "help", "aliases"} <= set(reg.columns)
+    assert reg["key"].iloc[0] == "throughput" and reg["key"].is_unique
+    frame = schedscope.sweep({"hz": [250, 1000]}, base="intro", threads=1)
+    for key in reg["key"]:
+        assert key in frame.columns, key
+    for old in (a for aliases in reg["aliases"] for a in aliases):
+        assert old not in frame.columns, old
+    want = json.loads(cli("run", "--preset", "intro", "--set", "hz=1000", "--json").stdout)["metrics"]
+    row = frame.iloc[1]
+    assert row["wakeup_latency_p99"] == want["wakeup_latency_us"]["p99"]
+    assert row["governor_too_deep"] == want["governor_score"]["too_deep"]
+    assert row["wakeup_latency_us.count"] == want["wakeup_latency_us"]["count"], "an unnamed field keeps its path"
+
+
+def test_a_dict_key_holding_equals_is_one_unknown_key():
+    with pytest.raises(ValueError, match=r"^cores=2: unknown key"):
+        schedscope.run({"cores=2": 1})
+
+
 def test_a_typo_in_a_sweep_fails_before_anything_runs():
     with pytest.raises(ValueError, match=r"^point 0: cores: "):
         schedscope.sweep({"cores": [999, 2]})

@@ -112,6 +112,17 @@ pub fn parse(cmd: &str, words: &[String], flags: &[Flag]) -> Result<Parsed, CliE
     Ok(out)
 }
 
+/// A whole number flag in `lo..=hi`, or `default` when absent.
+pub fn count_flag(parsed: &Parsed, flag: &str, lo: usize, hi: usize, default: usize) -> Result<usize, CliError> {
+    match parsed.get(flag) {
+        None => Ok(default),
+        Some(t) => match t.trim().parse::<usize>() {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+            _ => Err(CliError::usage(format!("{flag}: '{t}' is not a whole number from {lo} to {hi}"))),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

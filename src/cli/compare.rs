@@ -8,7 +8,7 @@
 
 use super::args::{self, Flag};
 use super::report::to_json;
-use super::run::{setup, split_set};
+use super::setup::{setup, split_set};
 use super::sweep::{default_jobs, replica_config, run_all, MAX_JOBS};
 use super::{usage, CliError, Out};
 use crate::engine::{self, metrics};
@@ -72,16 +72,22 @@ pub fn compare(words: &[String]) -> Result<Out, CliError> {
     engine::check(&b)?;
     let seeds = count(&parsed, "--seeds", MAX_SEEDS, 5)?;
     let jobs = count(&parsed, "--jobs", MAX_JOBS, default_jobs())?;
-    let keys: Vec<&str> = match parsed.all("--metric") {
+    let asked: Vec<&str> = match parsed.all("--metric") {
         m if m.is_empty() => table::DEFAULT_METRICS.to_vec(),
         m => m,
     };
-    for k in &keys {
-        if metrics::value(&engine::Metrics::default(), k).is_none() {
-            let names: Vec<&str> = metrics::NAMED.iter().map(|n| n.key).collect();
-            return Err(CliError::usage(format!("--metric: unknown metric '{k}' (allowed: {})", names.join(", "))));
+    // Each by its one key: an old spelling (`metrics::ALIASES`) is printed as the key.
+    let mut keys: Vec<String> = Vec::with_capacity(asked.len());
+    for k in asked {
+        match metrics::canonical(k) {
+            Some(key) => keys.push(key),
+            None => {
+                let names: Vec<&str> = metrics::NAMED.iter().map(|n| n.key).collect();
+                return Err(CliError::usage(format!("--metric: unknown metric '{k}' (allowed: {})", names.join(", "))));
+            }
         }
     }
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     let configs: Vec<_> = [&a, &b].iter().flat_map(|c| (0..seeds).map(move |r| replica_config(c, r))).collect();
     let runs = run_all(&configs, jobs)?;
     let (ra, rb) = runs.split_at(seeds);

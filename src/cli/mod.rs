@@ -13,8 +13,11 @@ pub mod api;
 mod args;
 mod bench;
 mod compare;
+#[cfg(test)]
+mod layering;
 mod report;
 mod run;
+mod setup;
 mod share_adapter;
 mod sweep;
 mod trace;
@@ -217,6 +220,27 @@ mod tests {
             reps.contains("mean") && reps.contains("min") && reps.contains("max") && reps.contains("3 seeds"),
             "{reps}"
         );
+    }
+
+    #[test]
+    fn an_old_metric_spelling_is_read_and_printed_as_its_key() {
+        let sweep = |m: &str| {
+            let args = format!(
+                "sweep --preset intro --set duration=5ms --param hz --values 250 --replicas 2 --metric {m} --json"
+            );
+            without_wall(&dispatch(&words(&args)).unwrap().text)
+        };
+        let new = sweep("wakeup_latency_p99");
+        assert!(new.contains("\"metric\":\"wakeup_latency_p99\""), "{new}");
+        assert_eq!(sweep("wakeup_latency_us.p99"), new);
+        let compare = |m: &str| {
+            let args =
+                format!("compare --preset intro --set duration=5ms --b hz=1000 --seeds 1 --jobs 1 --metric {m} --json");
+            without_wall(&dispatch(&words(&args)).unwrap().text)
+        };
+        let new = compare("governor_too_deep");
+        assert!(new.contains("\"metric\":\"governor_too_deep\""), "{new}");
+        assert_eq!(compare("governor_score.too_deep"), new);
     }
 
     #[test]

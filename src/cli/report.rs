@@ -2,9 +2,9 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::run::SweepRow;
+use super::setup::SweepRow;
 use super::CliError;
-use crate::engine::metrics::StopReason;
+use crate::engine::metrics::{self, StopReason};
 use crate::engine::presets::Preset;
 use crate::engine::{Config, Metrics};
 
@@ -66,6 +66,18 @@ pub fn num(x: f64) -> String {
     }
 }
 
+/// A registry title (`metrics::Named::title`) as the terminal's tables write labels, lower
+/// case: `Context switches` -> `context switches`; a word in capitals stays (`CPU busy`).
+pub fn lower_title(title: &str) -> String {
+    let mut c = title.chars();
+    match (c.next(), c.next()) {
+        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => {
+            first.to_lowercase().chain(title[first.len_utf8()..].chars()).collect()
+        }
+        _ => title.to_string(),
+    }
+}
+
 /// A fraction as a percentage with one decimal.
 pub fn percent(fraction: f64) -> String {
     if fraction.is_finite() {
@@ -100,6 +112,26 @@ fn preamble(preset: Option<&Preset>, diff: &[(&str, String)]) -> String {
     s
 }
 
+/// A registry metric's value for the terminal: a count whole, a figure by `num`.
+pub fn value_text(n: &metrics::Named, m: &Metrics) -> String {
+    let v = (n.get)(m);
+    if n.count && v.is_finite() {
+        format!("{}", v.max(0.0) as u64)
+    } else {
+        num(v)
+    }
+}
+
+/// A registry metric's unit for the terminal: none for a count (its label says what it
+/// counts), `us` where the page writes `µs`.
+fn unit_text(n: &metrics::Named) -> String {
+    if n.count {
+        String::new()
+    } else {
+        n.unit.replace("µs", "us")
+    }
+}
+
 /// `run`'s readable report.
 pub fn run_table(preset: Option<&Preset>, diff: &[(&str, String)], m: &Metrics) -> String {
     let mut s = preamble(preset, diff);
@@ -111,38 +143,15 @@ pub fn run_table(preset: Option<&Preset>, diff: &[(&str, String)], m: &Metrics) 
     } else {
         format!("{} (lower is better)", m.throughput_unit)
     };
-    let mut rows: Vec<(String, String, String)> = vec![
-        ("elapsed".into(), num(m.elapsed_s), "s".into()),
-        ("throughput".into(), num(m.throughput), better),
-        ("events".into(), m.events.to_string(), String::new()),
-        ("context switches".into(), m.context_switches.to_string(), String::new()),
-        ("migrations".into(), m.migrations.to_string(), String::new()),
-        ("IPIs".into(), m.ipis.to_string(), String::new()),
-        ("timer reprograms".into(), m.timer_reprograms.to_string(), String::new()),
-        ("nohz entries".into(), m.nohz_entries.to_string(), String::new()),
-        ("ticks".into(), m.ticks.to_string(), String::new()),
-        ("hrtick fires".into(), m.hrtick_fires.to_string(), String::new()),
-        ("wakeups".into(), m.wakeups.to_string(), String::new()),
-        ("preemptions".into(), m.preemptions.to_string(), String::new()),
-        ("wakeup latency p50".into(), num(m.wakeup_latency_us.p50), "us".into()),
-        ("wakeup latency p99".into(), num(m.wakeup_latency_us.p99), "us".into()),
-        ("user".into(), num(m.user_s), "s".into()),
-        ("sys".into(), num(m.sys_s), "s".into()),
-        ("idle".into(), num(m.idle_s), "s".into()),
-        ("CPU".into(), format!("{:.1}", m.cpu_percent), "%".into()),
-        ("energy".into(), num(m.energy_j), "J (estimate: profile power model)".into()),
-        ("energy per work".into(), num(m.energy_per_work), "J per unit of work".into()),
-        ("wasted CPU".into(), num(m.wasted_cpu_s), "s (idle while a task waited elsewhere > 1 ms)".into()),
-        (
-            "governor right".into(),
-            format!("{}/{}/{}", m.governor_score.right, m.governor_score.too_deep, m.governor_score.too_shallow),
-            format!(
-                "right/too deep/too shallow; misses cost {} us, {} mJ",
-                num(m.governor_score.miss_latency_us),
-                num(m.governor_score.miss_energy_mj)
-            ),
-        ),
-    ];
+    // Every metric of the registry, in its order; the main result keeps the label `throughput`
+    // (its unit says what it measures).
+    let mut rows: Vec<(String, String, String)> = metrics::NAMED
+        .iter()
+        .map(|n| match n.key {
+            "throughput" => ("throughput".into(), num(m.throughput), better.clone()),
+            _ => (lower_title(n.title), value_text(n, m), unit_text(n)),
+        })
+        .collect();
     if m.cstate_residency.is_empty() {
         rows.push(("C-state residency".into(), "-".into(), "no idle time".into()));
     } else {
@@ -242,51 +251,43 @@ pub fn change(x: f64, base: f64) -> String {
     format!("{:+.1}%", (x / base - 1.0) * 100.0)
 }
 
+/// The registry metrics `sweep`'s table has a column for (a table is not as wide as the
+/// registry: `--json` and `--csv` carry every metric).
+pub const SWEEP_COLUMNS: &[&str] = &[
+    "context_switches",
+    "migrations",
+    "ipis",
+    "timer_reprograms",
+    "nohz_entries",
+    "ticks",
+    "hrtick_fires",
+    "wakeup_latency_p50",
+    "wakeup_latency_p99",
+    "user_s",
+    "sys_s",
+];
+
 /// `sweep`'s readable report: one row per value, throughput change against the first row.
 pub fn sweep_table(preset: Option<&Preset>, diff: &[(&str, String)], param: &str, rows: &[SweepRow]) -> String {
     let mut s = preamble(preset, diff);
     s.push('\n');
     let unit = rows.first().map(|r| r.metrics.throughput_unit.as_str()).unwrap_or("");
     let throughput = if unit.is_empty() { "throughput".to_string() } else { format!("throughput ({unit})") };
-    let mut t = Table::new(&[
-        param,
-        "elapsed_s",
-        &throughput,
-        "change",
-        "ctx_switches",
-        "migrations",
-        "ipis",
-        "reprograms",
-        "nohz",
-        "ticks",
-        "hrtick",
-        "p50_us",
-        "p99_us",
-        "user_s",
-        "sys_s",
-        "wall_s",
-    ]);
+    // The registry's keys as headers (the names `--metric` takes), the main result with its
+    // change against the first row, the host time last.
+    let mut header: Vec<&str> = vec![param, "elapsed_s", &throughput, "change"];
+    header.extend(SWEEP_COLUMNS);
+    header.push("wall_s");
+    let mut t = Table::new(&header);
     let base = rows.first().map(|r| r.metrics.throughput).unwrap_or(0.0);
+    let named: Vec<&metrics::Named> =
+        SWEEP_COLUMNS.iter().map(|k| metrics::named(k).expect("SWEEP_COLUMNS are registry keys")).collect();
     for r in rows {
         let m = &r.metrics;
-        t.rows.push(vec![
-            r.value.clone(),
-            num(m.elapsed_s),
-            num(m.throughput),
-            change(m.throughput, base),
-            m.context_switches.to_string(),
-            m.migrations.to_string(),
-            m.ipis.to_string(),
-            m.timer_reprograms.to_string(),
-            m.nohz_entries.to_string(),
-            m.ticks.to_string(),
-            m.hrtick_fires.to_string(),
-            num(m.wakeup_latency_us.p50),
-            num(m.wakeup_latency_us.p99),
-            num(m.user_s),
-            num(m.sys_s),
-            num(m.wall_s),
-        ]);
+        let mut row = vec![r.value.clone(), num(m.elapsed_s), num(m.throughput), change(m.throughput, base)];
+        row.extend(named.iter().map(|n| value_text(n, m)));
+        row.push(num(m.wall_s));
+        t.rows.push(row);
     }
     s.push_str(&t.render(""));
     s
@@ -295,6 +296,35 @@ pub fn sweep_table(preset: Option<&Preset>, diff: &[(&str, String)], param: &str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn titles_are_lower_case_but_capitals_stay() {
+        assert_eq!(lower_title("Context switches"), "context switches");
+        assert_eq!(lower_title("CPU busy"), "CPU busy");
+        assert_eq!(lower_title("nohz entries"), "nohz entries");
+        assert_eq!(lower_title("Élan"), "élan");
+        assert_eq!(lower_title(""), "");
+    }
+
+    #[test]
+    fn the_run_table_has_a_row_per_registry_metric() {
+        let m = Metrics { context_switches: 1234, ipis: 7, throughput: 2.5, ..Default::default() };
+        let text = run_table(None, &[], &m);
+        for n in metrics::NAMED.iter().filter(|n| n.key != "throughput") {
+            let label = lower_title(n.title);
+            assert!(text.lines().any(|l| l.starts_with(&format!("{label}  "))), "no row '{label}':\n{text}");
+        }
+        assert!(text.lines().any(|l| l.starts_with("context switches") && l.trim_end().ends_with(" 1234")), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("throughput") && l.contains("2.500")), "{text}");
+        assert!(text.contains("wakeup latency p99") && !text.contains('µ'), "the terminal writes us: {text}");
+    }
+
+    #[test]
+    fn sweep_columns_are_registry_keys() {
+        for k in SWEEP_COLUMNS {
+            assert_eq!(metrics::named(k).map(|n| n.key), Some(*k));
+        }
+    }
 
     #[test]
     fn tables_align_numbers_right() {

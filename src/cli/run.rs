@@ -1,20 +1,14 @@
-//! `run` and `sweep`: build a config from a preset, an rt-app file and `--set`s, simulate it.
-//!
-//! The config is assembled in a fixed order: the preset's config (or `Config::default()`),
-//! then the `--import` file's keys, then each `--set` in command-line order, so a `--set`
-//! always has the last word. Everything is validated before the first simulated event.
+//! `run` and `sweep`: the commands over `setup` (a config from a preset, an rt-app file and
+//! `--set`s), the parallel runner `sweep.rs`, `trace.rs`'s replay and `report`'s tables.
 
 use std::path::Path;
-use std::time::Instant;
 
-use super::args::{self, Flag, Parsed};
+use super::args::{self, count_flag, Flag, Parsed};
+use super::setup::{setup, simulate, Setup, SweepRow};
 use super::{report, share_adapter, usage, CliError, Out};
 use crate::engine::config::{key_doc, Config, KEYS};
-use crate::engine::presets::{preset, Preset, PRESETS};
 use crate::engine::{self, Metrics, TraceOptions};
 
-/// Larger rt-app files than this are refused instead of read into memory.
-const MAX_IMPORT_BYTES: u64 = 4 << 20;
 /// `run --explain TIME` prints the decisions this close to TIME.
 const EXPLAIN_WINDOW: crate::engine::time::Ns = 20 * crate::engine::time::US;
 /// ... recorded from a trace this wide around TIME (the nearest decisions if none is that close).
@@ -49,17 +43,6 @@ const SWEEP_FLAGS: &[Flag] = &[
     Flag::switch("--csv"),
 ];
 
-/// A whole number flag in `lo..=hi`, or `default` when absent.
-pub(super) fn count_flag(parsed: &Parsed, flag: &str, lo: usize, hi: usize, default: usize) -> Result<usize, CliError> {
-    match parsed.get(flag) {
-        None => Ok(default),
-        Some(t) => match t.trim().parse::<usize>() {
-            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-            _ => Err(CliError::usage(format!("{flag}: '{t}' is not a whole number from {lo} to {hi}"))),
-        },
-    }
-}
-
 /// The key `flag` names, or a message listing the keys.
 fn key_flag(flag: &str, param: &str) -> Result<&'static str, CliError> {
     key_doc(param).map(|d| d.key).ok_or_else(|| {
@@ -81,88 +64,6 @@ fn values_flag<'a>(parsed: &'a Parsed, flag: &str) -> Result<Vec<&'a str>, CliEr
     Ok(values)
 }
 
-/// A validated starting point: which preset, the config, and remarks for stderr.
-#[derive(Clone, Debug)]
-pub struct Setup {
-    pub preset: Option<&'static Preset>,
-    pub config: Config,
-    pub notes: Vec<String>,
-}
-
-impl Setup {
-    /// The config the changes are measured against (the preset's, or the default).
-    pub fn base(&self) -> Config {
-        self.preset.map(|p| (p.config)()).unwrap_or_default()
-    }
-}
-
-/// Looks a preset up, or says which exist.
-pub fn find_preset(name: &str) -> Result<&'static Preset, CliError> {
-    preset(name).ok_or_else(|| {
-        let names: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
-        CliError::usage(format!("--preset: unknown preset '{name}' (allowed: {})", names.join(", ")))
-    })
-}
-
-/// Splits `KEY=VALUE` from `--set`.
-pub fn split_set(text: &str) -> Result<(&str, &str), CliError> {
-    match text.split_once('=') {
-        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim(), v)),
-        _ => {
-            Err(CliError::usage(format!("--set: '{text}' is not KEY=VALUE (e.g. --set cores=4; see schedscope help)")))
-        }
-    }
-}
-
-fn read_import(path: &str) -> Result<String, CliError> {
-    let fail = |why: String| CliError::usage(format!("--import: cannot read '{path}': {why}"));
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if meta.is_dir() {
-        return Err(fail("it is a directory".into()));
-    }
-    if meta.len() > MAX_IMPORT_BYTES {
-        return Err(fail(format!("larger than {} MiB", MAX_IMPORT_BYTES >> 20)));
-    }
-    std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))
-}
-
-/// Builds and validates the config that `parsed` describes.
-pub fn setup(parsed: &Parsed) -> Result<Setup, CliError> {
-    let preset = parsed.get("--preset").map(find_preset).transpose()?;
-    let mut config = preset.map(|p| (p.config)()).unwrap_or_default();
-    let mut notes = Vec::new();
-    if let Some(path) = parsed.get("--import") {
-        let text = read_import(path)?;
-        let imported =
-            share_adapter::import_rtapp(&text).map_err(|m| CliError::usage(format!("--import: {path}: {m}")))?;
-        for (key, value) in &imported.config_changes {
-            config
-                .set(key, value)
-                .map_err(|e| CliError::usage(format!("--import: {path}: {}: {}", e.key, e.message)))?;
-        }
-        notes.extend(imported.notices.into_iter().map(|n| format!("--import: {n}")));
-    }
-    let mut set_keys = Vec::new();
-    for text in parsed.all("--set") {
-        let (key, value) = split_set(text)?;
-        config.set(key, value)?;
-        set_keys.push(key);
-    }
-    engine::check(&config)?;
-    for key in set_keys {
-        if !config.applies(key) {
-            notes.push(format!(
-                "{key} has no effect with this config (policy={}, workload={}, nohz={})",
-                config.get("policy").unwrap_or_default(),
-                config.get("workload").unwrap_or_default(),
-                config.get("nohz").unwrap_or_default()
-            ));
-        }
-    }
-    notes.dedup();
-    Ok(Setup { preset, config, notes })
-}
-
 /// Refuses an output path whose directory does not exist, before anything runs.
 fn check_output(flag: &str, path: &str) -> Result<(), CliError> {
     let p = Path::new(path);
@@ -174,14 +75,6 @@ fn check_output(flag: &str, path: &str) -> Result<(), CliError> {
         return Err(CliError::usage(format!("{flag}: directory '{}' does not exist", parent.display())));
     }
     Ok(())
-}
-
-/// Simulates `config`, filling `wall_s` with the host seconds it took.
-pub fn simulate(config: &Config, trace: Option<TraceOptions>) -> Result<engine::Outcome, CliError> {
-    let start = Instant::now();
-    let mut outcome = engine::run(config, trace)?;
-    outcome.metrics.wall_s = start.elapsed().as_secs_f64();
-    Ok(outcome)
 }
 
 /// `schedscope run`.
@@ -277,13 +170,6 @@ pub fn split_values(text: &str) -> Vec<&str> {
     text.split(sep).map(str::trim).filter(|v| !v.is_empty()).collect()
 }
 
-/// One sweep row: the parameter's canonical value and what the run measured.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct SweepRow {
-    pub value: String,
-    pub metrics: Metrics,
-}
-
 /// `schedscope sweep`.
 pub fn sweep(words: &[String]) -> Result<Out, CliError> {
     let parsed = args::parse("sweep", words, SWEEP_FLAGS)?;
@@ -313,13 +199,15 @@ pub fn sweep(words: &[String]) -> Result<Out, CliError> {
     let replicas = count_flag(&parsed, "--replicas", 1, super::sweep::MAX_REPLICAS, 1)?;
     let jobs = count_flag(&parsed, "--jobs", 1, super::sweep::MAX_JOBS, super::sweep::default_jobs())?;
     let metric = parsed.get("--metric").unwrap_or("throughput");
-    if !crate::engine::metrics::is_metric(metric) {
+    // An old spelling (`metrics::ALIASES`) is read, and reported, as its one key.
+    let Some(metric) = crate::engine::metrics::canonical(metric) else {
         let known: Vec<_> = crate::engine::metrics::NAMED.iter().map(|n| n.key).collect();
         return Err(CliError::usage(format!(
             "--metric: unknown metric '{metric}' (known: {}, residency.STATE, workload.NAME)",
             known.join(", ")
         )));
-    }
+    };
+    let metric = metric.as_str();
     let setup = setup(&parsed)?;
     let check = |c: &mut Config, key: &str, v: &str, flag: &str| -> Result<(), CliError> {
         c.set(key, v).map_err(|e| CliError::usage(format!("{flag}: {}: {}", e.key, e.message)))?;
@@ -404,35 +292,6 @@ pub fn sweep(words: &[String]) -> Result<Out, CliError> {
 mod tests {
     use super::*;
 
-    fn parsed(s: &str) -> Parsed {
-        let words: Vec<String> = s.split_whitespace().map(String::from).collect();
-        args::parse("run", &words, RUN_FLAGS).unwrap()
-    }
-
-    #[test]
-    fn sets_apply_in_order_over_the_preset() {
-        let s = setup(&parsed("--preset intro --set cores=4 --set cores=8 --set duration=10ms")).unwrap();
-        assert_eq!((s.config.cores, s.config.duration), (8, 10 * crate::engine::time::MS));
-        assert_eq!(s.config.diff(&s.base()), vec![("cores", "8".to_string()), ("duration", "10ms".to_string())]);
-    }
-
-    #[test]
-    fn bad_sets_name_the_key() {
-        let e = setup(&parsed("--set cores=0")).unwrap_err();
-        assert_eq!(e.status, super::super::EXIT_USAGE);
-        assert!(e.message.starts_with("cores: ") && e.message.contains("1 to 128"), "{}", e.message);
-        assert!(setup(&parsed("--set nope=1")).unwrap_err().message.starts_with("nope: unknown key"));
-        assert!(setup(&parsed("--set cores")).unwrap_err().message.starts_with("--set: 'cores' is not KEY=VALUE"));
-        assert!(setup(&parsed("--set =4")).unwrap_err().message.starts_with("--set:"));
-    }
-
-    #[test]
-    fn keys_that_do_not_apply_get_a_note() {
-        let s = setup(&parsed("--set rr_interval=5ms")).unwrap();
-        assert!(s.notes.iter().any(|n| n.starts_with("rr_interval has no effect")), "{:?}", s.notes);
-        assert!(setup(&parsed("--set policy=sd --set rr_interval=5ms")).unwrap().notes.is_empty());
-    }
-
     #[test]
     fn values_split_on_semicolons_when_present() {
         assert_eq!(split_values("1ms, 16ms,,5000ms"), vec!["1ms", "16ms", "5000ms"]);
@@ -440,9 +299,7 @@ mod tests {
     }
 
     #[test]
-    fn missing_import_and_bad_trace_paths_fail_before_running() {
-        let e = setup(&parsed("--import /nonexistent/schedscope.json")).unwrap_err();
-        assert!(e.message.starts_with("--import: cannot read"), "{}", e.message);
+    fn bad_trace_paths_fail_before_running() {
         assert!(check_output("--trace", "/nonexistent-dir/t.json").unwrap_err().message.contains("does not exist"));
         assert!(check_output("--trace", "/").is_err());
         assert!(check_output("--trace", "t.json").is_ok());

@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::run::simulate;
+use super::setup::simulate;
 use super::CliError;
 use crate::engine::config::Config;
 use crate::engine::metrics::{self, Metrics};
@@ -91,6 +91,7 @@ pub fn grid_text(param: &str, param2: Option<&str>, metric: &str, cells: &[Cell]
     use std::fmt::Write;
     let mut s = String::new();
     let (label, unit) = metrics::label_unit(metric, cells.first().and_then(|c| c.runs.first()));
+    let label = super::report::lower_title(&label);
     let unit = if unit.is_empty() { String::new() } else { format!(" ({unit})") };
     let reps = cells.first().map_or(1, |c| c.spread.n);
     let _ = writeln!(s, "{label}{unit}, mean of {reps} seed{}", if reps == 1 { "" } else { "s" });

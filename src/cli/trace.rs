@@ -7,7 +7,7 @@
 
 use super::args::{self, Flag, Parsed};
 use super::report::to_json;
-use super::run::{find_preset, split_set};
+use super::setup::{find_preset, split_set};
 use super::{usage, CliError, Out};
 use crate::engine::{self, Config};
 use crate::share::ftrace::{self, Model};

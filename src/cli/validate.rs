@@ -188,7 +188,7 @@ pub fn validate(words: &[String]) -> Result<Out, CliError> {
         return Ok(Out { text: usage::usage(), ..Out::default() });
     }
     let quick = parsed.has("--quick");
-    let threads = super::run::count_flag(&parsed, "--jobs", 1, super::sweep::MAX_JOBS, super::sweep::default_jobs())?;
+    let threads = super::args::count_flag(&parsed, "--jobs", 1, super::sweep::MAX_JOBS, super::sweep::default_jobs())?;
     let mut jobs = engine_validate::row_jobs(quick);
     if let Some(name) = parsed.get("--preset") {
         jobs.retain(|j| j.preset == name);

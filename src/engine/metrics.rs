@@ -136,151 +136,355 @@ pub struct Metrics {
     pub digest: String,
 }
 
-/// A figure of `Metrics` that views and the CLI name by key (the sweep's y axis, the
-/// heatmap, the Pareto view, `schedscope sweep --metric`). One list, here, so a metric added
-/// to `Metrics` and to `NAMED` appears in every picker.
+/// A figure of `Metrics` by name: the one registry of metrics. The metrics panel and the
+/// A/B table (`panel`), the sweep's y axis, the heatmap, the Pareto view, the CLI's
+/// `sweep --metric` and `compare --metric`, the URL's `sweep_y=`/`pareto=`, tours and
+/// Python's `schedscope.metrics()` all read `NAMED`, so a metric added here appears in each.
 #[derive(Clone, Copy, Debug)]
 pub struct Named {
+    /// The one spelling of the metric (URLs, flags, `data-metric`, tours).
     pub key: &'static str,
-    /// A short label for pickers and axes.
-    pub label: &'static str,
-    /// The unit on an axis (`throughput`'s comes from the run: `Metrics::throughput_unit`).
+    /// Its name for people: the panel's row, a picker's option, an axis.
+    pub title: &'static str,
+    /// The unit on an axis (`throughput`'s comes from the run: `Metrics::throughput_unit`);
+    /// a count's unit is the thing counted.
     pub unit: &'static str,
-    /// Which way is better: Some(true) higher, Some(false) lower, None neither.
+    /// Which way is better: Some(true) higher, Some(false) lower, None neither (and
+    /// `throughput` by the run's own `Metrics::higher_is_better`).
     pub higher_is_better: Option<bool>,
+    /// A whole number of things (printed grouped, without a unit, in the panel).
+    pub count: bool,
+    /// Shown in the page's metrics panel and A/B table (in `NAMED` order).
+    pub panel: bool,
     pub get: fn(&Metrics) -> f64,
+    /// One line for people: what it counts, over what, and the basis of a percentage.
+    pub help: &'static str,
 }
 
-/// Every named metric, in picker order. Per-state C-state residency (`residency.C6`, percent
-/// of idle time) and a workload's own figures (`workload.p99_us`) are named too (`value`),
-/// with the names a run has (`names_in`).
+/// Every named metric, the panel's first in the panel's order, then the others, as pickers
+/// list them. Per-state C-state residency (`residency.C6`, percent of idle time) and a
+/// workload's own figures (`workload.p99_us`) are named too (`value`), with the names a run
+/// has (`names_in`). Adding a metric: one entry here and its line in the test below.
 pub const NAMED: &[Named] = &[
-    Named { key: "throughput", label: "main result", unit: "", higher_is_better: None, get: |m| m.throughput },
-    Named { key: "elapsed_s", label: "elapsed", unit: "s", higher_is_better: Some(false), get: |m| m.elapsed_s },
     Named {
-        key: "wakeup_latency_p50",
-        label: "p50 wakeup latency",
-        unit: "µs",
-        higher_is_better: Some(false),
-        get: |m| m.wakeup_latency_us.p50,
+        key: "throughput",
+        title: "Result",
+        unit: "",
+        higher_is_better: None,
+        count: false,
+        panel: true,
+        get: |m| m.throughput,
+        help: "The workload's own figure of merit over the whole run; its name and unit say which (time per round trip, Gbit/s, seconds to finish, periods met).",
     },
     Named {
-        key: "wakeup_latency_p99",
-        label: "p99 wakeup latency",
-        unit: "µs",
-        higher_is_better: Some(false),
-        get: |m| m.wakeup_latency_us.p99,
+        key: "elapsed_s",
+        title: "Elapsed",
+        unit: "s",
+        higher_is_better: None,
+        count: false,
+        panel: true,
+        get: |m| m.elapsed_s,
+        help: "Simulated wall-clock time from the start until the workload finished its work (or the duration limit).",
     },
     Named {
-        key: "wakeup_latency_max",
-        label: "max wakeup latency",
-        unit: "µs",
-        higher_is_better: Some(false),
-        get: |m| m.wakeup_latency_us.max,
+        key: "cpu_percent",
+        title: "CPU busy",
+        unit: "%",
+        higher_is_better: None,
+        count: false,
+        panel: true,
+        get: |m| m.cpu_percent,
+        help: "CPU time in tasks (user + system) over elapsed time, summed over all CPUs like time's CPU%: 200% is two CPUs busy all along.",
     },
     Named {
         key: "context_switches",
-        label: "context switches",
+        title: "Context switches",
         unit: "switches",
         higher_is_better: Some(false),
+        count: true,
+        panel: true,
         get: |m| m.context_switches as f64,
-    },
-    Named {
-        key: "preemptions",
-        label: "preemptions",
-        unit: "preemptions",
-        higher_is_better: None,
-        get: |m| m.preemptions as f64,
+        help: "Times any CPU switched from one task to another (idle included), summed over all CPUs for the whole run.",
     },
     Named {
         key: "migrations",
-        label: "migrations",
+        title: "Migrations",
         unit: "migrations",
-        higher_is_better: None,
+        higher_is_better: Some(false),
+        count: true,
+        panel: true,
         get: |m| m.migrations as f64,
+        help: "Times a task was moved to another CPU's runqueue (at wakeup or by load balancing), over the whole run.",
     },
-    Named { key: "wakeups", label: "wakeups", unit: "wakeups", higher_is_better: None, get: |m| m.wakeups as f64 },
-    Named { key: "ticks", label: "ticks", unit: "ticks", higher_is_better: Some(false), get: |m| m.ticks as f64 },
     Named {
-        key: "hrtick_fires",
-        label: "hrtick fires",
-        unit: "fires",
+        key: "ipis",
+        title: "Resched IPIs",
+        unit: "IPIs",
         higher_is_better: None,
-        get: |m| m.hrtick_fires as f64,
+        count: true,
+        panel: true,
+        get: |m| m.ipis as f64,
+        help: "Reschedule interrupts sent to another CPU so it looks at its runqueue (a polling idle CPU needs none); neither better nor worse on its own.",
     },
     Named {
         key: "timer_reprograms",
-        label: "timer reprograms",
+        title: "Timer reprograms",
         unit: "reprograms",
         higher_is_better: Some(false),
+        count: true,
+        panel: true,
         get: |m| m.timer_reprograms as f64,
+        help: "Writes of a CPU's clock-event device (stopping or restarting the tick, hrtick), summed over all CPUs.",
     },
     Named {
         key: "nohz_entries",
-        label: "nohz entries",
+        title: "nohz entries",
         unit: "entries",
         higher_is_better: None,
+        count: true,
+        panel: true,
         get: |m| m.nohz_entries as f64,
+        help: "Times an idle CPU stopped its periodic tick (nohz idle), summed over all CPUs.",
     },
-    Named { key: "ipis", label: "IPIs", unit: "IPIs", higher_is_better: Some(false), get: |m| m.ipis as f64 },
-    Named { key: "user_s", label: "user time", unit: "s", higher_is_better: Some(false), get: |m| m.user_s },
-    Named { key: "sys_s", label: "system time", unit: "s", higher_is_better: Some(false), get: |m| m.sys_s },
-    Named { key: "idle_s", label: "idle time", unit: "s", higher_is_better: None, get: |m| m.idle_s },
-    Named { key: "cpu_percent", label: "CPU", unit: "%", higher_is_better: None, get: |m| m.cpu_percent },
-    Named { key: "events", label: "events", unit: "events", higher_is_better: None, get: |m| m.events as f64 },
-    Named { key: "energy_j", label: "energy", unit: "J", higher_is_better: Some(false), get: |m| m.energy_j },
     Named {
-        key: "energy_per_work",
-        label: "energy per unit of work",
+        key: "ticks",
+        title: "Ticks",
+        unit: "ticks",
+        higher_is_better: None,
+        count: true,
+        panel: true,
+        get: |m| m.ticks as f64,
+        help: "Scheduler ticks handled, summed over all CPUs (HZ per second on each CPU whose tick runs).",
+    },
+    Named {
+        key: "hrtick_fires",
+        title: "hrtick fires",
+        unit: "fires",
+        higher_is_better: None,
+        count: true,
+        panel: true,
+        get: |m| m.hrtick_fires as f64,
+        help: "High-resolution tick timers that fired to end a slice on time (hrtick on only).",
+    },
+    Named {
+        key: "wakeup_latency_p50",
+        title: "Wakeup latency p50",
+        unit: "µs",
+        higher_is_better: Some(false),
+        count: false,
+        panel: true,
+        get: |m| m.wakeup_latency_us.p50,
+        help: "Median time from a task's wakeup to its running on a CPU, over every wakeup in the run.",
+    },
+    Named {
+        key: "wakeup_latency_p99",
+        title: "Wakeup latency p99",
+        unit: "µs",
+        higher_is_better: Some(false),
+        count: false,
+        panel: true,
+        get: |m| m.wakeup_latency_us.p99,
+        help: "99th percentile of the time from a task's wakeup to its running on a CPU, over every wakeup in the run.",
+    },
+    Named {
+        key: "energy_j",
+        title: "Energy (estimate)",
         unit: "J",
         higher_is_better: Some(false),
+        count: false,
+        panel: true,
+        get: |m| m.energy_j,
+        help: "Estimated energy of the run's CPUs: busy time at the profile's active power plus idle time at each C-state's power (profile::power_model; assumptions marked there).",
+    },
+    Named {
+        key: "energy_per_work",
+        title: "Energy per unit of work",
+        unit: "J",
+        higher_is_better: Some(false),
+        count: false,
+        panel: true,
         get: |m| m.energy_per_work,
+        help: "Energy divided by the work done (the main result's units of work): lower is more efficient.",
     },
     Named {
         key: "wasted_cpu_s",
-        label: "wasted CPU (idle while a task waits)",
+        title: "Wasted CPU (idle while a task waited)",
         unit: "s",
         higher_is_better: Some(false),
+        count: false,
+        panel: true,
         get: |m| m.wasted_cpu_s,
+        help: "CPU time spent idle while a runnable task waited over 1 ms on another CPU (the Wasted Cores pathology), summed over CPUs.",
     },
     Named {
-        key: "governor_right",
-        label: "idle states chosen right",
-        unit: "fraction",
+        key: "governor_right_periods",
+        title: "Governor: right state",
+        unit: "periods",
         higher_is_better: Some(true),
-        get: |m| m.governor_score.right_fraction(),
+        count: true,
+        panel: true,
+        get: |m| m.governor_score.right as f64,
+        help: "Idle periods whose chosen C-state was the best one in hindsight (deep enough to pay off, no deeper).",
     },
     Named {
         key: "governor_too_deep",
-        label: "idle states too deep",
+        title: "Governor: too deep",
         unit: "periods",
         higher_is_better: Some(false),
+        count: true,
+        panel: true,
         get: |m| m.governor_score.too_deep as f64,
+        help: "Idle periods too short for the chosen C-state's target residency: its exit latency was paid for little saving.",
     },
     Named {
         key: "governor_too_shallow",
-        label: "idle states too shallow",
+        title: "Governor: too shallow",
         unit: "periods",
         higher_is_better: Some(false),
+        count: true,
+        panel: true,
         get: |m| m.governor_score.too_shallow as f64,
+        help: "Idle periods long enough for a deeper C-state than the one chosen: power left on the table.",
     },
     Named {
         key: "governor_miss_energy_mj",
-        label: "energy lost to idle-state misses",
+        title: "Governor misses' energy",
         unit: "mJ",
         higher_is_better: Some(false),
+        count: false,
+        panel: true,
         get: |m| m.governor_score.miss_energy_mj,
+        help: "Energy the governor's wrong choices cost against the best state in hindsight, in millijoules.",
+    },
+    Named {
+        key: "wakeup_latency_max",
+        title: "Wakeup latency max",
+        unit: "µs",
+        higher_is_better: Some(false),
+        count: false,
+        panel: false,
+        get: |m| m.wakeup_latency_us.max,
+        help: "The longest time any task waited from its wakeup to its running on a CPU, over the whole run.",
+    },
+    Named {
+        key: "preemptions",
+        title: "Preemptions",
+        unit: "preemptions",
+        higher_is_better: None,
+        count: true,
+        panel: false,
+        get: |m| m.preemptions as f64,
+        help: "Times a running task went back to its runqueue still runnable (it was preempted), summed over all CPUs.",
+    },
+    Named {
+        key: "wakeups",
+        title: "Wakeups",
+        unit: "wakeups",
+        higher_is_better: None,
+        count: true,
+        panel: false,
+        get: |m| m.wakeups as f64,
+        help: "Wakeups of sleeping tasks (a runnable task woken again does not count), over the whole run.",
+    },
+    Named {
+        key: "user_s",
+        title: "User time",
+        unit: "s",
+        higher_is_better: Some(false),
+        count: false,
+        panel: false,
+        get: |m| m.user_s,
+        help: "CPU time in the tasks' user-mode bursts, their cache refill included, summed over all CPUs.",
+    },
+    Named {
+        key: "sys_s",
+        title: "System time",
+        unit: "s",
+        higher_is_better: Some(false),
+        count: false,
+        panel: false,
+        get: |m| m.sys_s,
+        help: "CPU time in the tasks' system calls and the kernel work charged to them, summed over all CPUs.",
+    },
+    Named {
+        key: "idle_s",
+        title: "Idle time",
+        unit: "s",
+        higher_is_better: None,
+        count: false,
+        panel: false,
+        get: |m| m.idle_s,
+        help: "CPU time the CPUs spent idle, summed over all CPUs (elapsed times CPUs, less the busy time).",
+    },
+    Named {
+        key: "events",
+        title: "Events",
+        unit: "events",
+        higher_is_better: None,
+        count: true,
+        panel: false,
+        get: |m| m.events as f64,
+        help: "Events the simulator handled (a cancelled one still counts): the cost of the run, not of the system.",
+    },
+    Named {
+        key: "governor_miss_latency_us",
+        title: "Governor misses' latency",
+        unit: "µs",
+        higher_is_better: Some(false),
+        count: false,
+        panel: false,
+        get: |m| m.governor_score.miss_latency_us,
+        help: "Exit latency the governor's too-deep choices added against the best state in hindsight, summed over them, in µs.",
+    },
+    Named {
+        key: "governor_right",
+        title: "Governor: share right",
+        unit: "fraction",
+        higher_is_better: Some(true),
+        count: false,
+        panel: false,
+        get: |m| m.governor_score.right_fraction(),
+        help: "Fraction of idle periods (0 to 1) whose chosen C-state was the best one in hindsight; 0 when there were none.",
     },
 ];
+
+/// Old spellings of `NAMED` keys (the page's and the CSV's `wakeup_latency_us.p99`, the
+/// scoreboard's `governor_score.right`), accepted wherever a metric is named (`named`,
+/// `canonical`) and never printed, so old tours, links and scripts keep working.
+pub const ALIASES: &[(&str, &str)] = &[
+    ("wakeup_latency_us.p50", "wakeup_latency_p50"),
+    ("wakeup_latency_us.p99", "wakeup_latency_p99"),
+    ("wakeup_latency_us.max", "wakeup_latency_max"),
+    ("governor_score.right", "governor_right_periods"),
+    ("governor_score.too_deep", "governor_too_deep"),
+    ("governor_score.too_shallow", "governor_too_shallow"),
+    ("governor_score.miss_energy_mj", "governor_miss_energy_mj"),
+];
+
+/// The metrics the page's panel and A/B table show, in their order.
+pub fn panel() -> impl Iterator<Item = &'static Named> {
+    NAMED.iter().filter(|n| n.panel)
+}
 
 /// Prefix of a per-state residency metric: `residency.C6` is the percent of idle time in C6.
 pub const RESIDENCY_PREFIX: &str = "residency.";
 /// Prefix of a workload's own figure (`Metrics::workload`): `workload.p99_us`.
 pub const WORKLOAD_PREFIX: &str = "workload.";
 
-/// The named metric `key`, if it is one of `NAMED`.
+/// The named metric `key` (or an old spelling of it, `ALIASES`), if it is one of `NAMED`.
 pub fn named(key: &str) -> Option<&'static Named> {
+    let key = ALIASES.iter().find(|(old, _)| *old == key).map_or(key, |(_, new)| *new);
     NAMED.iter().find(|n| n.key == key)
+}
+
+/// The one spelling of the metric `key` names: a `NAMED` key for it or its alias, a
+/// residency or workload name as it is (None: not a metric).
+pub fn canonical(key: &str) -> Option<String> {
+    match named(key) {
+        Some(n) => Some(n.key.to_string()),
+        None if is_metric(key) => Some(key.to_string()),
+        None => None,
+    }
 }
 
 /// Whether `key` names a metric: one of `NAMED`, or a residency or workload figure (whose
@@ -305,20 +509,40 @@ pub fn value(m: &Metrics, key: &str) -> Option<f64> {
     None
 }
 
-/// The label and unit of `key` for an axis (`m` gives `throughput`'s unit).
+/// The title and unit of `key` for an axis or a picker (`m` gives `throughput`'s name and
+/// unit: `result_title`).
 pub fn label_unit(key: &str, m: Option<&Metrics>) -> (String, String) {
     if let Some(n) = named(key) {
-        let unit = if n.key == "throughput" {
-            m.map(|m| m.throughput_unit.clone()).unwrap_or_default()
-        } else {
-            n.unit.into()
-        };
-        return (n.label.to_string(), unit);
+        if n.key == "throughput" {
+            let unit = m.map(|m| m.throughput_unit.clone()).unwrap_or_default();
+            return (result_title(&unit), unit);
+        }
+        return (n.title.to_string(), n.unit.into());
     }
     if let Some(state) = key.strip_prefix(RESIDENCY_PREFIX) {
         return (format!("{state} residency"), "% of idle time".into());
     }
     (key.strip_prefix(WORKLOAD_PREFIX).unwrap_or(key).to_string(), String::new())
+}
+
+/// The main result's title from its unit: "Time per round trip", "Throughput", "Time to
+/// finish", "Requests per second"; "Result" when the unit says nothing.
+pub fn result_title(unit: &str) -> String {
+    match unit.split_once('/') {
+        _ if unit.is_empty() => "Result".into(),
+        Some((_, per)) if unit.starts_with("us") || unit.starts_with("ms") || unit.starts_with("ns") => {
+            format!("Time per {per}")
+        }
+        Some(("Gbit" | "Mbit", "s")) => "Throughput".into(),
+        Some((what, "s")) if !what.is_empty() => {
+            let mut c = what.chars();
+            let first: String = c.next().map(|f| f.to_uppercase().collect()).unwrap_or_default();
+            format!("{first}{} per second", c.as_str())
+        }
+        _ if unit == "s" => "Time to finish".into(),
+        _ if unit.starts_with('%') => format!("Result ({})", unit.trim_start_matches('%').trim()),
+        _ => "Result".into(),
+    }
 }
 
 /// Which way is better for `key` (`throughput` by the run's own `higher_is_better`).
@@ -359,7 +583,8 @@ mod tests {
         assert_eq!(value(&m, "nope"), None);
         assert_eq!(value(&m, "residency."), None);
         assert!(is_metric("workload.p99_us") && !is_metric("workload.") && !is_metric("tick"));
-        assert_eq!(label_unit("throughput", Some(&m)), ("main result".into(), "ops/s".into()));
+        assert_eq!(label_unit("throughput", Some(&m)), ("Ops per second".into(), "ops/s".into()));
+        assert_eq!(label_unit("throughput", None), ("Result".into(), String::new()));
         let names = names_in(Some(&m));
         assert_eq!(names[0], "throughput");
         assert!(names.contains(&"residency.C6".to_string()));
@@ -367,5 +592,112 @@ mod tests {
         keys.sort_unstable();
         keys.dedup();
         assert_eq!(keys.len(), NAMED.len(), "no metric is named twice");
+    }
+
+    /// A run whose every figure differs, so a registry entry reading the wrong field is seen.
+    fn distinct() -> Metrics {
+        let mut m = Metrics {
+            elapsed_s: 1.5,
+            throughput: 2.5,
+            throughput_unit: "us/round trip".into(),
+            events: 3,
+            context_switches: 4,
+            migrations: 5,
+            ipis: 6,
+            timer_reprograms: 7,
+            nohz_entries: 8,
+            ticks: 9,
+            hrtick_fires: 10,
+            wakeups: 11,
+            preemptions: 12,
+            user_s: 13.5,
+            sys_s: 14.5,
+            idle_s: 15.5,
+            cpu_percent: 16.5,
+            energy_j: 17.5,
+            energy_per_work: 18.5,
+            wasted_cpu_s: 19.5,
+            ..Default::default()
+        };
+        m.wakeup_latency_us = Percentiles { p50: 20.5, p99: 21.5, max: 22.5, count: 23 };
+        m.governor_score =
+            GovernorScore { right: 24, too_deep: 25, too_shallow: 31, miss_latency_us: 26.5, miss_energy_mj: 27.5 };
+        m
+    }
+
+    /// Each registry entry and the figure it reads in `distinct()`: one line per metric.
+    const EXPECTED: &[(&str, f64)] = &[
+        ("throughput", 2.5),
+        ("elapsed_s", 1.5),
+        ("cpu_percent", 16.5),
+        ("context_switches", 4.0),
+        ("migrations", 5.0),
+        ("ipis", 6.0),
+        ("timer_reprograms", 7.0),
+        ("nohz_entries", 8.0),
+        ("ticks", 9.0),
+        ("hrtick_fires", 10.0),
+        ("wakeup_latency_p50", 20.5),
+        ("wakeup_latency_p99", 21.5),
+        ("energy_j", 17.5),
+        ("energy_per_work", 18.5),
+        ("wasted_cpu_s", 19.5),
+        ("governor_right_periods", 24.0),
+        ("governor_too_deep", 25.0),
+        ("governor_too_shallow", 31.0),
+        ("governor_miss_energy_mj", 27.5),
+        ("wakeup_latency_max", 22.5),
+        ("preemptions", 12.0),
+        ("wakeups", 11.0),
+        ("user_s", 13.5),
+        ("sys_s", 14.5),
+        ("idle_s", 15.5),
+        ("events", 3.0),
+        ("governor_miss_latency_us", 26.5),
+        ("governor_right", 24.0 / 80.0),
+    ];
+
+    #[test]
+    fn every_registry_entry_reads_its_own_field_and_is_documented() {
+        let m = distinct();
+        let keys: Vec<&str> = NAMED.iter().map(|n| n.key).collect();
+        let listed: Vec<&str> = EXPECTED.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, listed, "a metric added to NAMED gets its line in EXPECTED (in NAMED order)");
+        for (key, want) in EXPECTED {
+            assert_eq!(value(&m, key), Some(*want), "{key}");
+        }
+        for n in NAMED {
+            assert!(n.title.len() > 2 && n.help.len() > 30 && !n.help.contains('\n'), "{}: {}", n.key, n.help);
+            assert!(n.key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'), "{}", n.key);
+            // A count reads a whole number and names what it counts.
+            assert!(!n.count || ((n.get)(&m).fract() == 0.0 && !n.unit.is_empty()), "{}", n.key);
+        }
+        let panel: Vec<&str> = panel().map(|n| n.key).collect();
+        assert_eq!(&keys[..panel.len()], &panel[..], "the panel's metrics come first, in the panel's order");
+    }
+
+    #[test]
+    fn old_spellings_name_the_same_metric_and_are_never_printed() {
+        let m = distinct();
+        for (old, new) in ALIASES {
+            assert_eq!(named(old).map(|n| n.key), Some(*new), "{old}");
+            assert_eq!(value(&m, old), value(&m, new), "{old}");
+            assert_eq!(canonical(old).as_deref(), Some(*new));
+            assert!(!names_in(Some(&m)).iter().any(|k| k == old), "{old} is not offered");
+        }
+        assert_eq!(canonical("residency.C6").as_deref(), Some("residency.C6"));
+        assert_eq!(canonical("wakeup_latency_us"), None);
+        assert_eq!(value(&m, "wakeup_latency_us.p99"), Some(21.5));
+    }
+
+    #[test]
+    fn the_main_result_names_its_measure() {
+        assert_eq!(result_title("us/round trip"), "Time per round trip");
+        assert_eq!(result_title("us/loop"), "Time per loop");
+        assert_eq!(result_title("s"), "Time to finish");
+        assert_eq!(result_title("Gbit/s"), "Throughput");
+        assert_eq!(result_title("requests/s"), "Requests per second");
+        assert_eq!(result_title("% periods met"), "Result (periods met)");
+        assert_eq!(result_title(""), "Result");
     }
 }

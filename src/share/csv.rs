@@ -4,6 +4,10 @@
 //! maps by key (`cstate_residency.C6`), per-task stats by task name (`tasks.worker-0.runtime_ns`,
 //! or by index when names repeat), the latency histogram by bucket bound
 //! (`wakeup_latency_hist.50` is the count of wakeups up to 50 us), other lists by index.
+//! A figure of the metric registry (`metrics::NAMED`) is named by its one key: a field it
+//! reads under another path is written under the key (`wakeup_latency_us.p99` is
+//! `wakeup_latency_p99`, `metrics::ALIASES`), and the registry's derived figures that are no
+//! field (`governor_right`) follow the fields.
 //! Fields are quoted as RFC 4180 says (a field holding `,` `"` CR or LF, or leading or
 //! trailing spaces, is wrapped in `"` with `"` doubled); lines end with `\n`. A metric
 //! that is not a number (NaN) is an empty cell.
@@ -14,7 +18,7 @@ use std::fmt;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::engine::metrics::Metrics;
+use crate::engine::metrics::{self, Metrics};
 
 /// Quotes one field if it needs it.
 pub fn quote(field: &str) -> Cow<'_, str> {
@@ -164,12 +168,23 @@ fn flatten(prefix: &str, node: &Node, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// The metrics as flat `(key, value)` pairs, in declaration order.
+/// The metrics as flat `(key, value)` pairs, in declaration order, each registry figure
+/// under its `NAMED` key, then the registry's figures that are no field.
 pub fn metrics_rows(m: &Metrics) -> Vec<(String, String)> {
     let mut out = Vec::new();
     // Metrics is plain data: it always serializes, and its JSON always reads back as a Node.
     if let Ok(node) = serde_json::to_string(m).and_then(|s| serde_json::from_str::<Node>(&s)) {
         flatten("", &node, &mut out);
+    }
+    for (k, _) in &mut out {
+        if let Some((_, key)) = metrics::ALIASES.iter().find(|(old, _)| old == k) {
+            *k = key.to_string();
+        }
+    }
+    for n in metrics::NAMED {
+        if !out.iter().any(|(k, _)| k == n.key) {
+            out.push((n.key.to_string(), number_text(&Value::from((n.get)(m)))));
+        }
     }
     out
 }
@@ -287,7 +302,9 @@ mod tests {
         assert_eq!(get("context_switches"), Some("42"));
         assert_eq!(get("cstate_residency.C6"), Some("0.75"));
         assert_eq!(get("cstate_entries.C6"), Some("7"));
-        assert_eq!(get("wakeup_latency_us.p99"), Some("80"));
+        assert_eq!(get("wakeup_latency_p99"), Some("80"), "a registry figure under its one key");
+        assert_eq!(get("wakeup_latency_us.p99"), None, "and under no other");
+        assert_eq!(get("wakeup_latency_us.count"), Some("9"), "a field the registry does not name keeps its path");
         assert_eq!(get("wakeup_latency_hist.50"), Some("3"));
         assert_eq!(get("wakeup_latency_hist.1000.5"), Some("2"));
         assert_eq!(get("overhead_s.switch"), Some("0.001"));
@@ -296,6 +313,25 @@ mod tests {
         assert_eq!(get("tasks.sender.runtime_ns"), Some("200"));
         assert_eq!(get("tasks.sender.name"), None, "the name is the key");
         assert_eq!(get("digest"), Some("abc"));
+    }
+
+    #[test]
+    fn every_registry_metric_is_one_column_under_its_key() {
+        let mut m = sample();
+        m.governor_score.right = 3;
+        m.governor_score.too_deep = 1;
+        let rows = metrics_rows(&m);
+        let keys: Vec<&str> = rows.iter().map(|(k, _)| k.as_str()).collect();
+        for n in metrics::NAMED {
+            assert_eq!(keys.iter().filter(|k| **k == n.key).count(), 1, "{}", n.key);
+        }
+        for (old, _) in metrics::ALIASES {
+            assert!(!keys.contains(old), "{old}");
+        }
+        let get = |k: &str| rows.iter().find(|r| r.0 == k).map(|r| r.1.as_str());
+        assert_eq!(get("governor_right_periods"), Some("3"));
+        assert_eq!(get("governor_right"), Some("0.75"), "the derived fraction, after the fields");
+        assert_eq!(keys.last(), Some(&"governor_right"));
     }
 
     #[test]

@@ -450,8 +450,9 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
     for (key, fallback) in [("sweep_y", "showing the preset's metric"), ("pareto", "no Pareto view")] {
         mark(key);
         if let Some(v) = get(key) {
-            if crate::engine::metrics::is_metric(v.trim()) {
-                let v = Some(v.trim().to_string());
+            // An old spelling (`metrics::ALIASES`) is read as its one spelling.
+            if let Some(v) = crate::engine::metrics::canonical(v.trim()) {
+                let v = Some(v);
                 if key == "sweep_y" {
                     state.sweep_view.y = v;
                 } else {

@@ -7,7 +7,7 @@ use crate::engine::config::KEYS;
 
 use crate::ui::app::state::{Action, State};
 use crate::ui::app::{App, AppProps};
-use crate::ui::common::format::METRICS;
+use crate::ui::common::format::metrics;
 
 async fn render(state: State) -> String {
     // The local renderer: the state holds `Rc`s, which are not Send. BufStream may spawn
@@ -39,7 +39,7 @@ async fn every_key_has_a_named_control_with_a_label() {
 #[tokio::test]
 async fn every_metric_carries_data_metric() {
     let html = render(State::default()).await;
-    for m in METRICS {
+    for m in metrics() {
         assert!(html.contains(&format!("data-metric=\"{}\"", m.key)), "{}", m.key);
     }
 }

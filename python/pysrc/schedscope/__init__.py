@@ -18,6 +18,7 @@ frame is the same row for row whichever runs it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _native
 
-__all__ = ["run", "sweep", "presets", "keys", "validate", "Result", "points", "__version__"]
+__all__ = ["run", "sweep", "presets", "keys", "metrics", "validate", "Result", "points", "__version__"]
 __version__ = _native.__version__
 
 Config = Union[Mapping[str, Any], str]
@@ -179,6 +180,14 @@ def keys():
     return pd.DataFrame(json.loads(_native.keys()))
 
 
+def metrics():
+    """Every named metric, the one list the page, the CLI and ``sweep``'s columns use, as a
+    DataFrame: key, title, unit, better (``higher``, ``lower`` or None), count, panel, help."""
+    import pandas as pd
+
+    return pd.DataFrame(json.loads(_native.metrics()))
+
+
 def validate(quick: bool = True) -> list:
     """The seed and corpus tables, reported beside simulated (``validate --json``)."""
     return json.loads(_native.validate(quick))
@@ -229,6 +238,23 @@ def _flat(metrics: dict, prefix: str = "") -> dict:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _renames() -> dict:
+    """Old spelling -> the registry's key (``metrics()``'s aliases)."""
+    return {old: m["key"] for m in json.loads(_native.metrics()) for old in m["aliases"]}
+
+
+def _columns(metrics: dict) -> dict:
+    """A run's metrics as a sweep's columns: flattened (``_flat``), each figure of the metric
+    registry under its one key (``wakeup_latency_us.p99`` is ``wakeup_latency_p99``; see
+    ``metrics()``), then the registry's figures that are no field (``governor_right``)."""
+    renames = _renames()
+    out = {renames.get(k, k): v for k, v in _flat(metrics).items()}
+    for key, value in _native.metric_values(json.dumps(metrics)):
+        out.setdefault(key, value)
+    return out
+
+
 def _run_metrics(config: dict) -> dict:
     """One sweep point's metrics (module level, so Dask can ship it to its workers)."""
     return json.loads(_native.run(_point(config), False)[0])["metrics"]
@@ -242,8 +268,9 @@ def sweep(
     threads: int = 0,
 ):
     """Runs every point of ``grid`` (see ``points``) and returns one row per run: the knobs,
-    then every metric (``wall_s``, the host time, is dropped: it is the only figure that
-    differs between runs of the same config). Locally on ``threads`` threads (0: all cores);
+    then every metric, each named metric under its one key (``metrics()``; ``wall_s``, the
+    host time, is dropped: it is the only figure that differs between runs of the same
+    config). Locally on ``threads`` threads (0: all cores);
     with a ``distributed.Client``, mapped over its workers. The same grid gives the same
     frame, row for row, whichever runs it."""
     import pandas as pd
@@ -263,7 +290,7 @@ def sweep(
         metrics = client.gather(futures)
     rows = []
     for (knobs, _), m in zip(pts, metrics):
-        flat = _flat(m)
+        flat = _columns(m)
         flat.pop("wall_s", None)
         rows.append({**{k: _text(v) if isinstance(v, bool) else v for k, v in knobs.items()}, **flat})
     return pd.DataFrame(rows)

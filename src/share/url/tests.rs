@@ -306,6 +306,23 @@ fn sweep_view_keys_round_trip_and_unknown_metrics_fall_back_with_a_message() {
 }
 
 #[test]
+fn an_old_link_opens_the_same_sweep_view_and_old_metric_spellings_read_as_their_key() {
+    // A link written before the registry was one list: its metric names are still NAMED keys.
+    let old = "v=1&preset=token-governors&sweep_y=wakeup_latency_p99&pareto=governor_right";
+    let (s, notices) = parse(old);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(s.sweep_view.y.as_deref(), Some("wakeup_latency_p99"));
+    assert_eq!(s.sweep_view.pareto.as_deref(), Some("governor_right"));
+    assert_eq!(to_query(&s), old);
+    // The page's and the CSV's old spellings (`metrics::ALIASES`) name the same view.
+    let (a, notices) = parse("v=1&preset=token-governors&sweep_y=wakeup_latency_us.p99&pareto=governor_score.too_deep");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(a.sweep_view.y.as_deref(), Some("wakeup_latency_p99"));
+    assert_eq!(a.sweep_view.pareto.as_deref(), Some("governor_too_deep"));
+    assert_eq!(to_query(&a), "v=1&preset=token-governors&sweep_y=wakeup_latency_p99&pareto=governor_too_deep");
+}
+
+#[test]
 fn main_seeds_round_trip_and_a_bad_count_means_one_run() {
     let (s, notices) = parse("v=1&preset=intro&seeds=5&seed=3");
     assert!(notices.is_empty(), "{notices:?}");

@@ -1,9 +1,9 @@
-//! Pure formatting for the UI: numbers with units, the list of displayed metrics, deltas.
+//! Pure formatting for the UI: numbers with units, the displayed metrics (from the engine's registry), deltas.
 //!
 //! No yew or web-sys here, so everything is tested natively.
 
 use crate::engine::config::{KeyDoc, KeyKind};
-use crate::engine::metrics::{Metrics, StopReason};
+use crate::engine::metrics::{Metrics, Named, StopReason};
 use crate::engine::time::{human_duration, Ns};
 
 /// Prints a count with thin groups: `1234567` -> `1,234,567`.
@@ -119,177 +119,17 @@ pub fn duration(ns: Ns) -> String {
     }
 }
 
-/// One metric the panels display: its key (the `data-metric` attribute), label and unit.
-pub struct MetricDef {
-    pub key: &'static str,
-    pub label: &'static str,
-    pub unit: &'static str,
-    /// Which way is better: Some(true) higher, Some(false) lower, None neutral.
-    pub better: Option<bool>,
-    pub get: fn(&Metrics) -> f64,
-    /// Counters print as integers.
-    pub integer: bool,
-    /// One line for people: what it counts, over what, and the basis of a percentage.
-    pub help: &'static str,
+/// The metrics the panel and the compare table display, in display order: the registry's
+/// (`engine::metrics::NAMED` with `panel`), `throughput` first (its unit comes from the run).
+/// Each one's `key` is its `data-metric` attribute.
+pub fn metrics() -> impl Iterator<Item = &'static Named> {
+    crate::engine::metrics::panel()
 }
 
-/// Every metric shown in the metrics panel and the compare table, in display order.
-/// `throughput` is first; its unit comes from the run (`Metrics::throughput_unit`).
-pub const METRICS: &[MetricDef] = &[
-    MetricDef { key: "throughput", label: "Result", unit: "", better: None, get: |m| m.throughput, integer: false,
-        help: "The workload's own figure of merit over the whole run; its name and unit say which (time per round trip, Gbit/s, seconds to finish, periods met).",
-    },
-    MetricDef { key: "elapsed_s", label: "Elapsed", unit: "s", better: None, get: |m| m.elapsed_s, integer: false,
-        help: "Simulated wall-clock time from the start until the workload finished its work (or the duration limit).",
-    },
-    MetricDef {
-        key: "cpu_percent",
-        label: "CPU busy",
-        unit: "%",
-        better: None,
-        get: |m| m.cpu_percent,
-        integer: false,
-        help: "CPU time in tasks (user + system) over elapsed time, summed over all CPUs like time's CPU%: 200% is two CPUs busy all along.",
-    },
-    MetricDef {
-        key: "context_switches",
-        label: "Context switches",
-        unit: "",
-        better: Some(false),
-        get: |m| m.context_switches as f64,
-        integer: true,
-        help: "Times any CPU switched from one task to another (idle included), summed over all CPUs for the whole run.",
-    },
-    MetricDef {
-        key: "migrations",
-        label: "Migrations",
-        unit: "",
-        better: Some(false),
-        get: |m| m.migrations as f64,
-        integer: true,
-        help: "Times a task was moved to another CPU's runqueue (at wakeup or by load balancing), over the whole run.",
-    },
-    MetricDef {
-        key: "ipis",
-        label: "Resched IPIs",
-        unit: "",
-        better: None,
-        get: |m| m.ipis as f64,
-        integer: true,
-        help: "Reschedule interrupts sent to another CPU so it looks at its runqueue (a polling idle CPU needs none); neither better nor worse on its own.",
-    },
-    MetricDef {
-        key: "timer_reprograms",
-        label: "Timer reprograms",
-        unit: "",
-        better: Some(false),
-        get: |m| m.timer_reprograms as f64,
-        integer: true,
-        help: "Writes of a CPU's clock-event device (stopping or restarting the tick, hrtick), summed over all CPUs.",
-    },
-    MetricDef {
-        key: "nohz_entries",
-        label: "nohz entries",
-        unit: "",
-        better: None,
-        get: |m| m.nohz_entries as f64,
-        integer: true,
-        help: "Times an idle CPU stopped its periodic tick (nohz idle), summed over all CPUs.",
-    },
-    MetricDef { key: "ticks", label: "Ticks", unit: "", better: None, get: |m| m.ticks as f64, integer: true,
-        help: "Scheduler ticks handled, summed over all CPUs (HZ per second on each CPU whose tick runs).",
-    },
-    MetricDef {
-        key: "hrtick_fires",
-        label: "hrtick fires",
-        unit: "",
-        better: None,
-        get: |m| m.hrtick_fires as f64,
-        integer: true,
-        help: "High-resolution tick timers that fired to end a slice on time (hrtick on only).",
-    },
-    MetricDef {
-        key: "wakeup_latency_us.p50",
-        label: "Wakeup latency p50",
-        unit: "µs",
-        better: Some(false),
-        get: |m| m.wakeup_latency_us.p50,
-        integer: false,
-        help: "Median time from a task's wakeup to its running on a CPU, over every wakeup in the run.",
-    },
-    MetricDef {
-        key: "wakeup_latency_us.p99",
-        label: "Wakeup latency p99",
-        unit: "µs",
-        better: Some(false),
-        get: |m| m.wakeup_latency_us.p99,
-        integer: false,
-        help: "99th percentile of the time from a task's wakeup to its running on a CPU, over every wakeup in the run.",
-    },
-    MetricDef {
-        key: "energy_j",
-        label: "Energy (estimate)",
-        unit: "J",
-        better: Some(false),
-        get: |m| m.energy_j,
-        integer: false,
-        help: "Estimated energy of the run's CPUs: busy time at the profile's active power plus idle time at each C-state's power (profile::power_model; assumptions marked there).",
-    },
-    MetricDef {
-        key: "energy_per_work",
-        label: "Energy per unit of work",
-        unit: "J",
-        better: Some(false),
-        get: |m| m.energy_per_work,
-        integer: false,
-        help: "Energy divided by the work done (the main result's units of work): lower is more efficient.",
-    },
-    MetricDef {
-        key: "wasted_cpu_s",
-        label: "Wasted CPU (idle while a task waited)",
-        unit: "s",
-        better: Some(false),
-        get: |m| m.wasted_cpu_s,
-        integer: false,
-        help: "CPU time spent idle while a runnable task waited over 1 ms on another CPU (the Wasted Cores pathology), summed over CPUs.",
-    },
-    MetricDef {
-        key: "governor_score.right",
-        label: "Governor: right state",
-        unit: "",
-        better: Some(true),
-        get: |m| m.governor_score.right as f64,
-        integer: true,
-        help: "Idle periods whose chosen C-state was the best one in hindsight (deep enough to pay off, no deeper).",
-    },
-    MetricDef {
-        key: "governor_score.too_deep",
-        label: "Governor: too deep",
-        unit: "",
-        better: Some(false),
-        get: |m| m.governor_score.too_deep as f64,
-        integer: true,
-        help: "Idle periods too short for the chosen C-state's target residency: its exit latency was paid for little saving.",
-    },
-    MetricDef {
-        key: "governor_score.too_shallow",
-        label: "Governor: too shallow",
-        unit: "",
-        better: Some(false),
-        get: |m| m.governor_score.too_shallow as f64,
-        integer: true,
-        help: "Idle periods long enough for a deeper C-state than the one chosen: power left on the table.",
-    },
-    MetricDef {
-        key: "governor_score.miss_energy_mj",
-        label: "Governor misses' energy",
-        unit: "mJ",
-        better: Some(false),
-        get: |m| m.governor_score.miss_energy_mj,
-        integer: false,
-        help: "Energy the governor's wrong choices cost against the best state in hindsight, in millijoules.",
-    },
-];
+/// The panel's metric `key` (or an old spelling of it), if the registry has it.
+pub fn metric(key: &str) -> Option<&'static Named> {
+    crate::engine::metrics::named(key)
+}
 
 /// The page's spelling of a unit: the engine and the terminal write `us`, the page `µs`
 /// (`us/round trip` -> `µs/round trip`).
@@ -325,19 +165,22 @@ pub fn scaled(value: f64, unit: &str) -> (String, String) {
     (num(value / div), unit)
 }
 
-/// The unit to print for a metric (throughput's comes from the run), in the page's spelling.
-pub fn metric_unit(def: &MetricDef, m: &Metrics) -> String {
+/// The unit to print beside a metric's value in the page (throughput's comes from the run),
+/// in the page's spelling; none for a count (its title says what it counts).
+pub fn metric_unit(def: &Named, m: &Metrics) -> String {
     if def.key == "throughput" {
         unit_text(&m.throughput_unit)
+    } else if def.count {
+        String::new()
     } else {
         def.unit.to_string()
     }
 }
 
 /// The printed value of a metric (without its unit).
-pub fn metric_value(def: &MetricDef, m: &Metrics) -> String {
+pub fn metric_value(def: &Named, m: &Metrics) -> String {
     let v = (def.get)(m);
-    if def.integer {
+    if def.count {
         count(v.max(0.0) as u64)
     } else {
         num(v)
@@ -346,36 +189,21 @@ pub fn metric_value(def: &MetricDef, m: &Metrics) -> String {
 
 /// The value and unit as the metrics panel shows them: time units grow to ms and s
 /// (`scaled`), counts are grouped.
-pub fn metric_display(def: &MetricDef, m: &Metrics) -> (String, String) {
-    if def.integer {
+pub fn metric_display(def: &Named, m: &Metrics) -> (String, String) {
+    if def.count {
         (metric_value(def, m), metric_unit(def, m))
     } else {
         scaled((def.get)(m), &metric_unit(def, m))
     }
 }
 
-/// The label of a metric; the main result names its measure from the run's unit
-/// ("Time per round trip", "Throughput", "Time to finish").
-pub fn metric_label(def: &MetricDef, m: &Metrics) -> String {
+/// The title of a metric; the main result names its measure from the run's unit
+/// ("Time per round trip", "Throughput", "Time to finish": `metrics::result_title`).
+pub fn metric_label(def: &Named, m: &Metrics) -> String {
     if def.key != "throughput" {
-        return def.label.to_string();
+        return def.title.to_string();
     }
-    let unit = m.throughput_unit.as_str();
-    match unit.split_once('/') {
-        _ if unit.is_empty() => "Result".into(),
-        Some((_, per)) if unit.starts_with("us") || unit.starts_with("ms") || unit.starts_with("ns") => {
-            format!("Time per {per}")
-        }
-        Some(("Gbit" | "Mbit", "s")) => "Throughput".into(),
-        Some((what, "s")) if !what.is_empty() => {
-            let mut c = what.chars();
-            let first: String = c.next().map(|f| f.to_uppercase().collect()).unwrap_or_default();
-            format!("{first}{} per second", c.as_str())
-        }
-        _ if unit == "s" => "Time to finish".into(),
-        _ if unit.starts_with('%') => format!("Result ({})", unit.trim_start_matches('%').trim()),
-        _ => "Result".into(),
-    }
+    crate::engine::metrics::result_title(&m.throughput_unit)
 }
 
 /// A relative change smaller than this (in percent) is not called better or worse: one run
@@ -384,7 +212,7 @@ pub const NOISE_PERCENT: f64 = 1.0;
 
 /// Whether a change from `a` to `b` of this metric is better, worse or neutral: neutral when
 /// the metric has no direction or the change is within `NOISE_PERCENT`.
-pub fn verdict(def: &MetricDef, a: &Metrics, b: &Metrics) -> Option<bool> {
+pub fn verdict(def: &Named, a: &Metrics, b: &Metrics) -> Option<bool> {
     let (va, vb) = ((def.get)(a), (def.get)(b));
     if va == vb || delta_percent(va, vb).is_some_and(|d| d.abs() < NOISE_PERCENT) {
         return None;
@@ -394,8 +222,8 @@ pub fn verdict(def: &MetricDef, a: &Metrics, b: &Metrics) -> Option<bool> {
 
 /// Whether going from `va` to `vb` is better (None: the metric has no direction, or the
 /// values are equal); `b` gives the run's own direction for the main result.
-pub fn better_way(def: &MetricDef, b: &Metrics, va: f64, vb: f64) -> Option<bool> {
-    let better_high = if def.key == "throughput" { Some(b.higher_is_better) } else { def.better };
+pub fn better_way(def: &Named, b: &Metrics, va: f64, vb: f64) -> Option<bool> {
+    let better_high = if def.key == "throughput" { Some(b.higher_is_better) } else { def.higher_is_better };
     better_high.filter(|_| va != vb).map(|high| (vb > va) == high)
 }
 
@@ -464,14 +292,15 @@ mod tests {
 
     #[test]
     fn metric_keys_are_unique_and_verdicts_follow_direction() {
-        let mut keys: Vec<_> = METRICS.iter().map(|m| m.key).collect();
+        let mut keys: Vec<_> = metrics().map(|m| m.key).collect();
+        let n = keys.len();
         keys.sort();
         keys.dedup();
-        assert_eq!(keys.len(), METRICS.len());
+        assert_eq!(keys.len(), n);
         let a = Metrics { throughput: 10.0, higher_is_better: true, context_switches: 5, ..Default::default() };
         let b = Metrics { throughput: 12.0, higher_is_better: true, context_switches: 9, ..Default::default() };
-        let tp = METRICS.iter().find(|m| m.key == "throughput").unwrap();
-        let cs = METRICS.iter().find(|m| m.key == "context_switches").unwrap();
+        let tp = metric("throughput").unwrap();
+        let cs = metric("context_switches").unwrap();
         assert_eq!(verdict(tp, &a, &b), Some(true));
         assert_eq!(verdict(cs, &a, &b), Some(false));
         assert_eq!(verdict(cs, &a, &a), None);
@@ -490,14 +319,14 @@ mod tests {
         assert_eq!(scaled(3_400_000.0, "µs"), ("3.400".to_string(), "s".to_string()));
         assert_eq!(scaled(999.0, "µs"), ("999.0".to_string(), "µs".to_string()));
         assert_eq!(scaled(34.01, "s"), ("34.01".to_string(), "s".to_string()));
-        let p99 = METRICS.iter().find(|m| m.key == "wakeup_latency_us.p99").unwrap();
+        let p99 = metric("wakeup_latency_p99").unwrap();
         let m = Metrics { wakeup_latency_us: Percentiles { p99: 29360.0, ..Default::default() }, ..Default::default() };
         assert_eq!(metric_display(p99, &m), ("29.36".to_string(), "ms".to_string()));
     }
 
     #[test]
     fn the_main_result_names_its_measure() {
-        let tp = METRICS.iter().find(|m| m.key == "throughput").unwrap();
+        let tp = metric("throughput").unwrap();
         let label = |u: &str| metric_label(tp, &Metrics { throughput_unit: u.into(), ..Default::default() });
         assert_eq!(label("us/round trip"), "Time per round trip");
         assert_eq!(label("us/loop"), "Time per loop");
@@ -506,17 +335,17 @@ mod tests {
         assert_eq!(label("requests/s"), "Requests per second");
         assert_eq!(label("% periods met"), "Result (periods met)");
         assert_eq!(label(""), "Result");
-        let cs = METRICS.iter().find(|m| m.key == "context_switches").unwrap();
+        let cs = metric("context_switches").unwrap();
         assert_eq!(metric_label(cs, &Metrics::default()), "Context switches");
     }
 
     #[test]
     fn changes_within_noise_or_without_direction_are_not_coloured() {
-        let ipis = METRICS.iter().find(|m| m.key == "ipis").unwrap();
+        let ipis = metric("ipis").unwrap();
         let a = Metrics { ipis: 200_000, context_switches: 1000, ..Default::default() };
         let b = Metrics { ipis: 199_999, context_switches: 1005, ..Default::default() };
         assert_eq!(verdict(ipis, &a, &b), None, "Resched IPIs have no better or worse");
-        let cs = METRICS.iter().find(|m| m.key == "context_switches").unwrap();
+        let cs = metric("context_switches").unwrap();
         assert_eq!(verdict(cs, &a, &b), None, "+0.5% is within noise");
         let c = Metrics { context_switches: 1100, ..Default::default() };
         assert_eq!(verdict(cs, &a, &c), Some(false));
@@ -524,10 +353,10 @@ mod tests {
 
     #[test]
     fn every_metric_has_a_one_line_help() {
-        for d in METRICS {
+        for d in metrics() {
             assert!(d.help.len() > 30 && !d.help.contains('\n'), "{}: {}", d.key, d.help);
         }
-        let busy = METRICS.iter().find(|m| m.key == "cpu_percent").unwrap();
+        let busy = metric("cpu_percent").unwrap();
         assert!(busy.help.contains("summed over all CPUs"));
     }
 

@@ -16,7 +16,7 @@ use crate::ui::app::state::{Action, RunView, Seeds};
 use crate::ui::common::copy::CopyText;
 use crate::ui::common::format::{
     better_way, delta_percent, delta_text, metric_display, metric_label, metric_unit, metric_value, num,
-    stop_reason_text, time_scale, verdict, METRICS,
+    stop_reason_text, time_scale, verdict,
 };
 use crate::ui::explore::replicas::Reps;
 use crate::ui::worker::protocol::SeedTable;
@@ -52,7 +52,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                 StopReason::EventBudget => "event_budget",
             })}>
             <dl>
-                { for METRICS.iter().map(|d| {
+                { for crate::ui::common::format::metrics().map(|d| {
                     let (value, unit) = metric_display(d, m);
                     html! {
                         <div class={classes!("metric", (d.key == "throughput").then_some("main"))} data-metric={d.key} title={d.help}>
@@ -67,7 +67,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
             <details class="metric-help">
                 <summary>{"What these figures measure"}</summary>
                 <dl>
-                { for METRICS.iter().map(|d| html! {
+                { for crate::ui::common::format::metrics().map(|d| html! {
                     <div data-help={d.key}><dt>{metric_label(d, m)}</dt><dd>{d.help}</dd></div>
                 }) }
                 </dl>
@@ -99,7 +99,7 @@ fn seeds_line(ctx: &StateCtx, result: Option<&Rc<RunView>>) -> Html {
             ctx.dispatch(Action::MainSeeds(v.parse().unwrap_or(1)));
         })
     };
-    let d = &METRICS[0];
+    let d = crate::ui::common::format::metric("throughput").expect("the registry names the main result");
     // Only a full run of the config the further seeds belong to is their replica 0.
     let reps = ctx.shown_reps().filter(|r| result.is_some_and(|res| res.gen == r.owner && !res.preview));
     let stats = reps.zip(result).and_then(|(reps, res)| crate::ui::explore::replicas::stats(&res.metrics, reps, d.get));
@@ -236,7 +236,7 @@ pub fn compare_table(props: &CompareProps) -> Html {
                 data-seeds={means.as_ref().map(|_| seeds.to_string())}>
                 <thead><tr><th scope="col">{"metric"}</th>{ heading("a", a_partial, false) }{ heading("b", b_partial, props.b_stale) }<th scope="col">{"Δ B vs A"}</th></tr></thead>
                 <tbody>
-                { for METRICS.iter().map(|d| {
+                { for crate::ui::common::format::metrics().map(|d| {
                     let seed_stats = means.as_ref().and_then(|(ra, rb)| {
                         let st = |m: &Metrics, r: &crate::ui::explore::replicas::Reps| crate::ui::explore::replicas::stats(m, r, d.get);
                         st(&a.metrics, ra).zip(st(&b.metrics, rb))
@@ -256,8 +256,8 @@ pub fn compare_table(props: &CompareProps) -> Html {
                     let delta = if partial { "…".to_string() } else { delta_text(delta_percent(va, vb)) };
                     let delta = if noise && va != vb { format!("≈ {delta}") } else { delta };
                     // One scale per row, from the larger side, so A and B read in the same unit.
-                    let (div, unit) = if d.integer { (1.0, metric_unit(d, &b.metrics)) } else { time_scale(va.abs().max(vb.abs()), &metric_unit(d, &b.metrics)) };
-                    let cell = |m: &Metrics, v: f64| if d.integer && seed_stats.is_none() { metric_value(d, m) } else { num(v / div) };
+                    let (div, unit) = if d.count { (1.0, metric_unit(d, &b.metrics)) } else { time_scale(va.abs().max(vb.abs()), &metric_unit(d, &b.metrics)) };
+                    let cell = |m: &Metrics, v: f64| if d.count && seed_stats.is_none() { metric_value(d, m) } else { num(v / div) };
                     let range = |s: Option<crate::ui::explore::replicas::SeedStats>| s.map(|s| format!("seeds range {}–{}", num(s.min / div), num(s.max / div)));
                     html! {
                         <tr data-compare={d.key} title={d.help}>

@@ -909,7 +909,7 @@ mod tests {
         assert_eq!(rows[3][1], sw.values[2]);
         assert_eq!((rows[1][col("throughput")], rows[3][col("throughput")]), ("12.5", "3"));
         assert_eq!((rows[1][col("context_switches")], rows[3][col("context_switches")]), ("40", "41"));
-        assert_eq!(rows[1][col("wakeup_latency_us.p99")], "7.25");
+        assert_eq!(rows[1][col("wakeup_latency_p99")], "7.25");
         assert_eq!(rows[1][col("throughput_unit")], "ops/s");
         assert!(rows[2][2..].iter().all(|c| c.is_empty()), "a point not run yet has empty cells: {:?}", rows[2]);
     }

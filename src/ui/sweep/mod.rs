@@ -35,7 +35,7 @@ pub fn pinned_level(s: &crate::ui::app::state::State, metric: &str) -> Option<f6
     }
 }
 
-/// A metric's label for a picker: `p99 wakeup latency`, `C6 residency`.
+/// A metric's label for a picker: `Wakeup latency p99`, `C6 residency` (the registry's title).
 fn metric_label(key: &str, m: Option<&Metrics>) -> String {
     let (label, unit) = metrics::label_unit(key, m);
     if unit.is_empty() {

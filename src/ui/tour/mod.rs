@@ -46,7 +46,8 @@ pub struct Step {
     /// Config keys and values set on top of the preset (B); empty means the preset alone.
     #[serde(default)]
     pub set: BTreeMap<String, String>,
-    /// The metric the question is about (a `ui::format::METRICS` key).
+    /// The metric the question is about (an `engine::metrics::NAMED` key; an old spelling is
+    /// read as its key, `metrics::ALIASES`).
     pub metric: String,
     /// Where to look in the timeline, in words ("a wakeup on CPU 1").
     #[serde(default)]
@@ -186,8 +187,8 @@ pub fn parse(text: &str) -> Result<Tour, TourError> {
                 });
             }
         }
-        if !crate::ui::common::format::METRICS.iter().any(|m| m.key == st.metric) {
-            let known: Vec<&str> = crate::ui::common::format::METRICS.iter().map(|m| m.key).collect();
+        if crate::engine::metrics::named(&st.metric).is_none() {
+            let known: Vec<&str> = crate::engine::metrics::NAMED.iter().map(|m| m.key).collect();
             return Err(TourError {
                 line: at("\"metric\""),
                 message: format!("step {n}: unknown metric '{}' (known: {})", st.metric, known.join(", ")),
@@ -222,6 +223,13 @@ pub fn parse(text: &str) -> Result<Tour, TourError> {
                 line: at("\"question\""),
                 message: format!("step {n}: the question and the explanation must not be empty"),
             });
+        }
+    }
+    // One spelling from here on: an old tour's `wakeup_latency_us.p50` is `wakeup_latency_p50`.
+    let mut tour = tour;
+    for st in &mut tour.steps {
+        if let Some(n) = crate::engine::metrics::named(&st.metric) {
+            st.metric = n.key.to_string();
         }
     }
     Ok(tour)
@@ -317,5 +325,15 @@ mod tests {
             }
         }
         assert!(looks_like_tour(good) && !looks_like_tour("{\"tasks\": {}}") && !looks_like_tour("nonsense"));
+    }
+
+    #[test]
+    fn a_tour_in_the_old_metric_spelling_reads_as_the_same_tour() {
+        let new = BUILTIN[0];
+        assert!(new.contains("\"metric\": \"wakeup_latency_p99\""), "the intro asks about the p99");
+        let old = new.replacen("\"metric\": \"wakeup_latency_p99\"", "\"metric\": \"wakeup_latency_us.p99\"", 1);
+        assert_eq!(parse(&old).unwrap(), parse(new).unwrap());
+        let t = parse(&old).unwrap();
+        assert!(t.steps.iter().any(|s| s.metric == "wakeup_latency_p99"), "read as its one spelling");
     }
 }

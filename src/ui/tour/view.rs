@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::ui::app::state::{Action, State};
-use crate::ui::common::format::{metric_display, metric_label, METRICS};
+use crate::ui::common::format::{metric, metric_display, metric_label};
 use crate::ui::StateCtx;
 
 /// Renders `text` with `backticked` spans as `<code>`.
@@ -50,7 +50,7 @@ pub fn tour_card() -> Html {
             }
         })
     };
-    let def = METRICS.iter().find(|m| m.key == st.metric);
+    let def = metric(&st.metric);
     let reply = ctx.tour_reply.clone();
     // The figure once revealed: A -> B when the step compares, else the run's value.
     let b = ctx.result.as_ref().filter(|r| r.gen == ctx.gen);
@@ -85,7 +85,7 @@ pub fn tour_card() -> Html {
                 <p class="tour-set">{"A is the preset; B sets "}
                     { for st.set.iter().map(|(k, v)| html! { <code>{format!("{k}={v} ")}</code> }) }</p>
             }
-            <p class="tour-point">{"Look at: "}<strong>{def.map(|d| d.label).unwrap_or("")}</strong>
+            <p class="tour-point">{"Look at: "}<strong>{def.map(|d| d.title).unwrap_or("")}</strong>
                 if let Some(r) = &st.region { {" · in the timeline, "}{r.clone()} }</p>
             <p class="tour-question"><strong>{st.question.clone()}</strong></p>
             if reply.is_none() {
