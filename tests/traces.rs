@@ -1386,7 +1386,8 @@ pub(crate) fn zstd(b: &[u8]) -> Vec<u8> {
 /// zstd copies of the real files are in `trace_dat_files_read_as_their_trace_cmd_report_text`.
 #[test]
 fn compressed_trace_dat_files_read_as_their_report_text() {
-    let codecs: [(&str, &dyn Fn(&[u8]) -> Vec<u8>); 2] = [("zlib", &zlib), ("zstd", &zstd)];
+    type Codec<'a> = (&'a str, &'a dyn Fn(&[u8]) -> Vec<u8>);
+    let codecs: [Codec; 2] = [("zlib", &zlib), ("zstd", &zstd)];
     for be in [false, true] {
         let (parts, text) = wakeups_dat(be);
         let t = read(&text).unwrap();

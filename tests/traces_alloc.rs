@@ -221,7 +221,7 @@ fn trace_dat_reader_stays_within_its_bound_per_input_byte() {
     let dat = dense_dat(2_000_000, true);
     let (peak, m) = peak_of(|| tracedat::read(&dat));
     check("trace.dat, zstd bomb", DAT_Z_K, dat.len(), peak);
-    let e = m.err().expect("a zstd bomb is refused");
+    let e = m.expect_err("a zstd bomb is refused");
     assert!(e.message.contains("claims") && e.message.contains("64 times its size"), "{e}");
 }
 
