@@ -10,12 +10,19 @@
 //! `/work/shared/tools/rs_cycles.py` made stricter on the child-to-parent edges that tool
 //! skips, since a circle through a parent is still a circle.
 //!
-//! The reader is the engine's own, not `src/ui/layering.rs`'s: that one is written for
-//! `crate::ui::` paths and brings its `#[test]`s for `src/ui` along if included, and the
-//! engine crate may depend on nothing but serde and rand, so nothing is shared.
+//! The edge reader is the engine's own: `src/layering.rs` (the UI's and the CLI's) reads
+//! `crate::<folder>::` paths and skips child-to-parent edges. The circle finder is that
+//! file's `circles`, included by path (the engine crate depends on nothing but serde and
+//! rand, so it cannot depend on the root crate that holds it).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+// Only `circles` is used here; the file's other readers are for the root crate's trees.
+#[allow(dead_code)]
+#[path = "../layering.rs"]
+mod shared;
+use shared::circles;
 
 /// The layers under `sim`: per file (or folder, ending in `/`), the only engine files (or
 /// folders) its code may name besides its own folder. Everything above may name them, so a
@@ -213,34 +220,6 @@ fn edges(files: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>>
         }
     }
     out
-}
-
-/// The files on an import circle, one list per circle (strongly connected groups > 1).
-fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
-    let nodes: BTreeSet<&String> = edges.keys().chain(edges.values().flatten()).collect();
-    let reach = |from: &String| {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![from.clone()];
-        while let Some(n) = todo.pop() {
-            for m in edges.get(&n).into_iter().flatten() {
-                if seen.insert(m.clone()) {
-                    todo.push(m.clone());
-                }
-            }
-        }
-        seen
-    };
-    let all: BTreeMap<&String, BTreeSet<String>> = nodes.iter().map(|n| (*n, reach(n))).collect();
-    let mut groups: BTreeSet<Vec<String>> = BTreeSet::new();
-    for (n, r) in &all {
-        let mut g: Vec<String> =
-            r.iter().filter(|m| all.get(m).is_some_and(|back| back.contains(*n))).cloned().collect();
-        if g.len() > 1 {
-            g.sort();
-            groups.insert(g);
-        }
-    }
-    groups.into_iter().collect()
 }
 
 /// One line per circle: its files and the edges between them.
