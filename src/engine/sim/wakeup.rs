@@ -12,13 +12,37 @@
 //! calls `Sim::update_curr`. If EEVDF's `update_deadline` reschedules curr in that charge,
 //! the check finds `TIF_NEED_RESCHED` set and returns; the reschedule is delivered as a
 //! wakeup preemption's would be. Not charged: a migration's enqueue (`sim::balance`).
+//!
+//! TRANSFER. A wakeup on the waker's CPU writes cache lines last written elsewhere, each
+//! paid at the profile's core-to-core latency for the pair (`profile::C2c`; nothing on the
+//! same CPU). From the wakee's previous CPU, `WAKEE_LINES` (5.15 kernel/sched/core.c
+//! `try_to_wake_up`: the wait-queue entry on the wakee's stack that
+//! `autoremove_wake_function` unlinks, `p->pi_lock`, `p->__state` with `p->on_cpu`, and
+//! `p->on_rq` with the `se` that `select_task_rq_fair` reads); from the target CPU,
+//! `RQ_LINES` for a direct enqueue (`rq->__lock`, the cfs_rq's `nr_running`/`curr`) or
+//! `WAKELIST_LINES` for TTWU_QUEUE (the wake list's `llist_add`). Simplified: a line's
+//! owner is taken to be that CPU (another CPU may have touched it since), and the lines
+//! are paid one after the other. The pipe's own lines are the pipe op's (`workload::pipe`).
+
 use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
 use crate::engine::policy::{Arrival, Policy};
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
 
+/// Lines of the wakee a wakeup writes (module doc: TRANSFER).
+const WAKEE_LINES: u64 = 4;
+/// Lines of the target runqueue a direct enqueue writes.
+const RQ_LINES: u64 = 2;
+/// Lines of the target's wake list a TTWU_QUEUE wakeup writes.
+const WAKELIST_LINES: u64 = 1;
+
 impl Sim {
+    /// `lines` cache lines last written on CPU `from`, moved to CPU `to` (`profile::C2c`).
+    pub(super) fn transfer(&self, from: usize, to: usize, lines: u64) -> Ns {
+        self.prof.c2c.at(self.prof.topo.distance(from as u32, to as u32)) * lines
+    }
+
     /// select_task_rq: wake_affine, then select_idle_sibling (5.15 fair.c: the target, prev
     /// if it shares the target's LLC, with SMT an idle sibling of prev when the LLC has no
     /// idle core, then `select_idle_cpu` over the LLC). `recent_used_cpu` (4.16+) is not
@@ -184,11 +208,14 @@ impl Sim {
         let mut charged = 0;
         let t = match waker {
             Some(c) => {
-                if !queued {
-                    // ttwu_do_activate under the target's rq lock, on the waker.
-                    charged = self.prof.ttwu;
-                    self.overhead(c, Overhead::Wakeup, charged);
-                }
+                // The wakee's lines from its previous CPU, and the target runqueue's (or its
+                // wake list's) from the target (module doc: TRANSFER).
+                let rq_lines = if queued { WAKELIST_LINES } else { RQ_LINES };
+                let xfer = self.transfer(prev, c, WAKEE_LINES) + self.transfer(target, c, rq_lines);
+                // ttwu_do_activate under the target's rq lock, on the waker (queued: the
+                // target does it in its handler).
+                charged = xfer + if queued { 0 } else { self.prof.ttwu };
+                self.overhead(c, Overhead::Wakeup, charged);
                 self.cursor(c)
             }
             None => self.now,
