@@ -422,6 +422,8 @@ mod tick;
 mod wakeup;
 mod why;
 
+pub use wakeup::wakeup_transfer;
+
 // ---------------------------------------------------------------- MODEL
 
 impl Sim {

@@ -27,6 +27,7 @@
 use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
 use crate::engine::policy::{Arrival, Policy};
+use crate::engine::profile::Profile;
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
 
@@ -36,6 +37,14 @@ const WAKEE_LINES: u64 = 4;
 const RQ_LINES: u64 = 2;
 /// Lines of the target's wake list a TTWU_QUEUE wakeup writes.
 const WAKELIST_LINES: u64 = 1;
+
+/// The cache-line transfers a direct wakeup on CPU `waker` pays for a task last on `prev`,
+/// enqueued on `target` (module doc: TRANSFER). The trace replay takes it out of recorded
+/// runs with the switch and `ttwu` (`share::ftrace::replay::PathCosts`).
+pub fn wakeup_transfer(p: &Profile, prev: usize, waker: usize, target: usize) -> Ns {
+    let at = |a: usize, b: usize| p.c2c.at(p.topo.distance(a as u32, b as u32));
+    at(prev, waker) * WAKEE_LINES + at(target, waker) * RQ_LINES
+}
 
 impl Sim {
     /// `lines` cache lines last written on CPU `from`, moved to CPU `to` (`profile::C2c`).
