@@ -54,10 +54,11 @@
 //! an estimate of 20 us of reference work in process mode (tearing down a forked mm) and
 //! 5 us in thread mode.
 //!
-//! TRANSFER: a pipe read or write pulls the pipe's shared cache lines from the CPU of the
-//! pipe's previous op (`pipe::Lines`, counted from 5.15 fs/pipe.c), at the profile's
-//! core-to-core latency for the pair: 20 senders on CPUs of other LLCs or sockets pay it on
-//! most writes. Socket mode is not charged (not counted from af_unix.c yet).
+//! TRANSFER AND MUTEX: a pipe read or write pulls the pipe's shared cache lines from the CPU
+//! of the pipe's previous op (`pipe::Lines`, counted from 5.15 fs/pipe.c), at the profile's
+//! core-to-core latency for the pair, under `pipe->mutex`: the 20 senders and the receiver
+//! of a pipe take turns, a late one spinning (`pipe` module doc: MUTEX). Socket mode has
+//! neither (not counted from af_unix.c yet).
 //!
 //! SIMPLIFIED: process and thread mode differ only in the exit cost above and the task
 //! names; the engine's switch cost is one figure, so the cheaper switch between threads of
@@ -251,15 +252,20 @@ impl Hackbench {
         }
     }
 
-    /// A read or write of channel `c` on `cpu`: its syscall, and in pipe mode the pipe's
-    /// shared lines pulled from the CPU of its last op (`pipe::Lines`). Sockets: not charged
-    /// (their lines, the skb and the receive queue's lock, were not counted from the code).
-    fn op_on(&mut self, c: usize, cpu: usize, send: bool) -> Ns {
-        let xfer = match self.ipc {
-            Ipc::Pipe => self.lines[c].touch(cpu, pipe_op_lines(self.msg_size), &self.costs),
-            Ipc::Socket => 0,
-        };
-        self.op_cost(send) + xfer
+    /// A read or write of channel `c` on `cpu` at `now`: its syscall, and in pipe mode the
+    /// spin for `pipe->mutex` and the pipe's shared lines pulled from the CPU of its last op
+    /// (`pipe::Lines`). Sockets: neither (their lines, the skb and the receive queue's lock,
+    /// were not counted from af_unix.c).
+    fn op_on(&mut self, c: usize, cpu: usize, now: Ns, send: bool) -> Ns {
+        match self.ipc {
+            Ipc::Pipe => {
+                // Under `pipe->mutex` (`pipe::Lines::locked_op`): the work past the syscall's entry.
+                let work = self.op_cost(send) - self.costs.syscall;
+                let lines = pipe_op_lines(self.msg_size);
+                self.lines[c].locked_op(cpu, now, self.costs.syscall, lines, work, &self.costs)
+            }
+            Ipc::Socket => self.op_cost(send),
+        }
     }
 
     fn op_cost(&self, send: bool) -> Ns {
@@ -399,7 +405,7 @@ impl Workload for Hackbench {
                         }
                     }
                     self.phase[task] = Phase::AfterWork;
-                    return Step::Run { ns: self.op_on(c, fx.cpu, true), sys: true };
+                    return Step::Run { ns: self.op_on(c, fx.cpu, now, true), sys: true };
                 }
                 Phase::Work => {
                     if self.count[task] >= self.per_child() {
@@ -420,7 +426,7 @@ impl Workload for Hackbench {
                         ch.queued -= 1;
                     }
                     self.phase[task] = Phase::AfterWork;
-                    return Step::Run { ns: self.op_on(g * FDS + i, fx.cpu, false), sys: true };
+                    return Step::Run { ns: self.op_on(g * FDS + i, fx.cpu, now, false), sys: true };
                 }
                 Phase::AfterWork if sender => {
                     let c = g * FDS + (self.count[task] % FDS as u64) as usize;

@@ -27,6 +27,18 @@
 //! writers spin on the mutex, not modelled); the page's fresh lines come from the last CPU
 //! too. The wakeup's own lines (the wakee's task and wait entry, the target runqueue) are
 //! the wakeup path's (`sim::wakeup`).
+//!
+//! MUTEX (`Lines::locked_op`, hackbench's pipes). `pipe_write` and `pipe_read` do their
+//! work between `__pipe_lock` and `__pipe_unlock` (5.15: the copy, `head`/`tail`, the
+//! slot; the wakeups and `file_update_time` come after the unlock), so the ops on one pipe
+//! are serialised: 20 senders and a receiver take turns. A task that finds the mutex held
+//! spins (`mutex_optimistic_spin`: while the owner runs on a CPU, which a pipe op's owner
+//! always does here, since a writer that must wait for room unlocks before it sleeps) and
+//! then does its op; the spin is kernel time in its burst. Simplified: the lock is taken
+//! after the syscall's whole entry and exit cost; the op's work estimate (`PIPE_OP_REF`,
+//! which includes the wakeup) is all held; a CPU whose cursor runs ahead of global time
+//! takes the lock at its own time; an op on a CPU behind it then takes the lock without
+//! waiting (it would have come first), and the two holds overlap.
 
 use std::collections::VecDeque;
 
@@ -46,13 +58,36 @@ pub fn pipe_op_lines(msg_size: u64) -> u64 {
     PIPE_SHARED_LINES + msg_size.div_ceil(64)
 }
 
-/// Where a pipe's shared cache lines are: the CPU of its last read or write.
+/// Where a pipe's shared cache lines are (the CPU of its last read or write), and until
+/// when its `pipe->mutex` is held.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Lines {
     last: Option<usize>,
+    /// When the holder took `pipe->mutex` and when it unlocks (module doc: MUTEX).
+    locked_at: Ns,
+    free_at: Ns,
 }
 
 impl Lines {
+    /// One read or write of the pipe by a task on `cpu` entering the kernel at `at`: the
+    /// syscall's entry and exit (`syscall`), then `__pipe_lock` (spinning until the holder
+    /// unlocks, module doc: MUTEX), the pipe's lines pulled to `cpu` and `work` under the
+    /// lock. Returns the burst: entry and exit, the spin, the transfer and the work.
+    pub fn locked_op(&mut self, cpu: usize, at: Ns, syscall: Ns, lines: u64, work: Ns, costs: &Costs) -> Ns {
+        let lock = at + syscall;
+        // An op asked for at a time before the holder's (its CPU is behind the holder's,
+        // which ran ahead of global time) would have gone first: it does not wait, and the
+        // holder's burst, already laid, is left alone (module doc: MUTEX).
+        let after = lock >= self.locked_at;
+        let spin = if after { self.free_at.saturating_sub(lock) } else { 0 };
+        let hold = self.touch(cpu, lines, costs) + work;
+        if after {
+            self.locked_at = lock + spin;
+        }
+        self.free_at = self.free_at.max(lock + spin + hold);
+        syscall + spin + hold
+    }
+
     /// An op on `cpu` writing `lines` lines of the pipe: the time to pull them from the
     /// last op's CPU (0 for the first op or the same CPU). The lines are on `cpu` after it.
     pub fn touch(&mut self, cpu: usize, lines: u64, costs: &Costs) -> Ns {
@@ -311,6 +346,21 @@ impl PipeBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// MUTEX: two ops on one pipe entering the kernel together run one after the other:
+    /// the second spins through the first's hold, then holds it for its own work.
+    #[test]
+    fn ops_on_one_pipe_take_turns_under_its_mutex() {
+        let costs = Costs::new(crate::engine::profile::profile("cascadelake-2s").unwrap());
+        let mut l = Lines::default();
+        let (sys, work) = (100, 400);
+        assert_eq!(l.locked_op(0, 1_000, sys, 5, work, &costs), sys + work, "first op: nothing to pull or wait for");
+        // CPU 1 (same socket) enters at the same instant: it spins the first op's 400 ns,
+        // then pulls 5 lines at 47 ns and works 400 ns.
+        assert_eq!(l.locked_op(1, 1_000, sys, 5, work, &costs), sys + work + 5 * 47 + work);
+        // Long after, CPU 20 (the other socket): no spin, 5 lines at 134 ns.
+        assert_eq!(l.locked_op(20, 10_000, sys, 5, work, &costs), sys + 5 * 134 + work);
+    }
 
     /// The transfer's defining behaviour: a ping-pong's round trip on 2 x EPYC 7763 costs
     /// its four ops' lines (pipe_op_lines(1) = 4 each) more when the two tasks are apart,
