@@ -37,7 +37,8 @@
 //!   armed when a task joins a core whose hrtick is not armed (hrtick_update), if the core
 //!   learns of it: a local wakeup, a timer, or an IPI.
 //!
-//! Simplified: no SMT, no NUMA, one cache level; timers of sleeping tasks live on the core
+//! Simplified: no NUMA level (SMT siblings and LLCs come from the profile's topology:
+//! `sim::schedule` SMT, `sim::wakeup`), one cache level; timers of sleeping tasks live on the core
 //! the task last ran on; a remote enqueue that sends no IPI arms the target's hrtick only
 //! at its next pick.
 
