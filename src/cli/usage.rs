@@ -3,7 +3,7 @@
 use crate::engine::config::{Config, KeyDoc, KeyKind, ALIASES, KEYS};
 use crate::engine::kernel::KERNELS;
 use crate::engine::presets::PRESETS;
-use crate::engine::profile::profile_names;
+use crate::engine::profile::{profile_names, PROFILES};
 use crate::engine::time::format_duration;
 
 const HEAD: &str = "\
@@ -109,6 +109,23 @@ pub fn usage() -> String {
         for line in wrap(&feats.join(" "), 96) {
             s.push_str(&format!("                    {line}\n"));
         }
+    }
+    s.push_str(
+        "\nMachines (cpu=NAME; cores=N runs CPUs 0..N-1 as Linux numbers them, CPU i and i + the physical cores are siblings; \
+         SMT yield; one cache line between siblings / in an LLC / across LLCs / across sockets):\n",
+    );
+    for p in PROFILES {
+        let (t, c) = (p.topo, p.c2c);
+        s.push_str(&format!("  {:<17} {}\n", p.name, p.title));
+        s.push_str(&format!(
+            "                    {}; SMT yield {:.2}; {} / {} / {} / {} ns\n",
+            t.describe(),
+            t.smt_yield_permille as f64 / 1000.0,
+            c.sibling,
+            c.llc,
+            c.package,
+            c.remote
+        ));
     }
     s.push_str("\nOld keys, still read from links and --set:\n");
     for (a, help) in ALIASES {

@@ -747,8 +747,8 @@ mod tests {
         assert_eq!(msg("hackbench_mode", "x"), "'x' is not one of process, thread");
         assert_eq!(msg("ipc", "x"), "'x' is not one of socket, pipe");
         assert_eq!(msg("policy", "x"), "'x' is not one of cfs, eevdf, sd");
-        assert_eq!(msg("cores", "x"), "'x' is not a whole number (allowed 1 to 128)");
-        assert_eq!(msg("cores", "0"), "0 is out of range (allowed 1 to 128)");
+        assert_eq!(msg("cores", "x"), "'x' is not a whole number (allowed 1 to 256)");
+        assert_eq!(msg("cores", "0"), "0 is out of range (allowed 1 to 256)");
         assert_eq!(
             msg("groups", "1000"),
             "1000 is out of range (allowed 1 to 409) (40 tasks a group; the engine runs at most 16384 tasks)"

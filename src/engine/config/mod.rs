@@ -26,7 +26,7 @@ pub use keys::{key_doc, KeyDoc, KeyKind, KEYS};
 pub use values::{CStates, Governor, HackbenchMode, IdleMode, Ipc, PeriodicTask, Policy, WorkloadKind};
 
 /// Hard caps that keep any config (from a URL, a file, a slider) from freezing a tab.
-pub const MAX_CORES: u32 = 128;
+pub const MAX_CORES: u32 = 256;
 pub const MAX_DURATION: Ns = 600 * SEC;
 /// (4 G events: hackbench's largest corpus rows at mmtests' 10,000 loops need ~2.5 G.)
 pub const MAX_EVENTS: u64 = 4_000_000_000;
@@ -501,9 +501,9 @@ mod tests {
     #[test]
     fn errors_name_the_key_and_range() {
         let mut c = Config::default();
-        let e = c.set("cores", "129").unwrap_err();
+        let e = c.set("cores", "257").unwrap_err();
         assert_eq!(e.key, "cores");
-        assert!(e.message.contains("1 to 128"), "{}", e.message);
+        assert!(e.message.contains("1 to 256"), "{}", e.message);
         let e = c.set("rr_interval", "20s").unwrap_err();
         assert!(e.message.contains("100us") && e.message.contains("10s"), "{}", e.message);
         assert!(c.set("nonsense", "1").is_err());
