@@ -182,8 +182,11 @@ pub fn render(tables: &[SeedTable]) -> String {
         .filter(|r| r.convergence.is_some_and(|c| c >= engine_validate::SETTLED))
         .count();
     let on_budget = tables.iter().flat_map(|t| &t.rows).filter(|r| r.stop_reason == "event_budget").count();
+    // A quick row's length is not checked: "0 not settled" alone would read as a pass.
+    let unchecked = tables.iter().flat_map(|t| &t.rows).filter(|r| r.needs_full_run).count();
+    let unchecked = if unchecked > 0 { format!(", {unchecked} not checked (quick runs)") } else { String::new() };
     s.push_str(&format!(
-        "run lengths: {unsettled} rows not settled within 2%, {on_budget} stopped on the event budget\n"
+        "run lengths: {unsettled} rows not settled within 2%{unchecked}, {on_budget} stopped on the event budget\n"
     ));
     s.push_str(&format!("rows: {pass} pass, {fail} fail, {predicted} predicted\n"));
     s.push_str(&format!(
@@ -323,6 +326,7 @@ mod tests {
             text.contains("2000 loops of 20000 loops (quick)") && (text.contains("PASS *") || text.contains("FAIL *")),
             "{text}"
         );
+        assert!(text.contains("0 rows not settled within 2%, 6 not checked (quick runs)"), "{text}");
     }
 
     #[test]
