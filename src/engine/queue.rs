@@ -57,49 +57,56 @@ impl<E: Copy> Heap<E> {
         self.v.first()
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, e: Entry<E>) {
+        let pos = self.v.len();
         self.v.push(e);
-        self.sift_up(self.v.len() - 1, e);
+        let v = self.v.as_mut_slice();
+        // Most new events come after their parent's (later than what is pending): then the
+        // entry stays where it was pushed, written once.
+        if pos > 0 && v[(pos - 1) / 2].key > e.key {
+            Self::sift_up(v, pos, e);
+        }
     }
 
-    /// Puts `e` at `pos` or above it, moving larger parents down.
-    #[inline]
-    fn sift_up(&mut self, mut pos: usize, e: Entry<E>) {
+    /// Puts `e` at `pos` (a hole) or above it, moving larger parents down.
+    #[inline(always)]
+    fn sift_up(v: &mut [Entry<E>], mut pos: usize, e: Entry<E>) {
         while pos > 0 {
             let parent = (pos - 1) / 2;
-            let p = self.v[parent];
+            let p = v[parent];
             if p.key <= e.key {
                 break;
             }
-            self.v[pos] = p;
+            v[pos] = p;
             pos = parent;
         }
-        self.v[pos] = e;
+        v[pos] = e;
     }
 
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self) -> Option<Entry<E>> {
         let last = self.v.pop()?;
-        let n = self.v.len();
+        let v = self.v.as_mut_slice();
+        let n = v.len();
         if n == 0 {
             return Some(last);
         }
-        let top = self.v[0];
+        let top = v[0];
         // The hole at the root goes down along the smaller child to a leaf.
         let mut hole = 0;
         let mut child = 1;
         while child + 1 < n {
-            child += usize::from(self.v[child + 1].key < self.v[child].key);
-            self.v[hole] = self.v[child];
+            child += usize::from(v[child + 1].key < v[child].key);
+            v[hole] = v[child];
             hole = child;
             child = 2 * hole + 1;
         }
         if child + 1 == n {
-            self.v[hole] = self.v[child];
+            v[hole] = v[child];
             hole = child;
         }
-        self.sift_up(hole, last);
+        Self::sift_up(v, hole, last);
         Some(top)
     }
 
@@ -142,7 +149,7 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Schedules `event` at `time`.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, time: Ns, event: E) {
         let e = self.entry(time, event);
         self.heap.push(e);
@@ -162,7 +169,7 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Removes and returns the earliest event.
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(Ns, E)> {
         let from_lane = match (self.heap.peek(), self.lane.front()) {
             (Some(h), Some(l)) => l.key < h.key,
