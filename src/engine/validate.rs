@@ -11,7 +11,8 @@
 //! (`config::MAX_EVENTS`), and each row shows the length used, the change measured and its
 //! stop reason. `quick` (the page) runs shortened rows and compares growing columns with
 //! the same share of the reported figure; such verdicts are marked as needing the full run.
-//! The full run's rows are independent jobs (`row_jobs`, `measure`, `assemble`): the CLI runs
+//! The full run's rows are independent jobs (`row_jobs`, `measure_part`, `assemble`; each
+//! iteration of a `Steady` row is its own job, combined by `combine_parts`): the CLI runs
 //! them on every core (`validate_all_with`) and gets the same tables in any order.
 //!
 //! The corpus tables (`corpus.rs`) are judged the same way, with two additions: a row is
