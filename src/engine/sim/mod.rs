@@ -309,6 +309,9 @@ pub struct Sim {
     fx: Fx,
     /// Per LLC: bytes touched by all tasks so far.
     touched: Vec<u64>,
+    /// Per LLC: its cores, ascending (fixed at construction), so a scan of one LLC does
+    /// not walk every core of the machine (`wakeup::select_core_with`).
+    domain_cores: Vec<Vec<usize>>,
     /// The states the governor picks from (POLL first when there is a governor).
     idle_states: Vec<IdleState>,
     /// The scoreboard's best-state-in-hindsight over `idle_states` (`sim::why`).
@@ -500,6 +503,9 @@ impl Sim {
             .collect();
         let nstates = idle_names.len();
         let power = super::profile::power_model(prof);
+        let domain_cores = (0..ndomains)
+            .map(|d| cores.iter().enumerate().filter(|(_, k)| k.domain == d).map(|(c, _)| c).collect())
+            .collect();
         Sim {
             policy: policy::build(&cfg),
             prof,
@@ -511,6 +517,7 @@ impl Sim {
             wl,
             fx: Fx::default(),
             touched: vec![0; ndomains],
+            domain_cores,
             hindsight: crate::engine::explain::Hindsight::new(&idle_states, cfg.latency_limit),
             idle_states,
             idle_mw: idle

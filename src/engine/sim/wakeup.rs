@@ -58,15 +58,18 @@ impl Sim {
                 return prev;
             }
         }
-        let n = self.cores.len();
-        (1..n)
-            .map(|i| (cand + i) % n)
+        // The LLC's other cores in the order cand+1, cand+2, ... wrapping around.
+        let members = &self.domain_cores[dom];
+        let after = members.partition_point(|&x| x <= cand);
+        members[after..]
+            .iter()
+            .chain(&members[..after])
+            .copied()
+            .filter(|&x| x != cand)
             .find(|&x| {
-                self.cores[x].domain == dom && {
-                    let idle = self.is_idle(x);
-                    note(x, "scan", idle);
-                    idle
-                }
+                let idle = self.is_idle(x);
+                note(x, "scan", idle);
+                idle
             })
             .unwrap_or(cand)
     }
