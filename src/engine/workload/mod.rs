@@ -83,7 +83,11 @@ impl Costs {
     /// Reference-machine work scaled to this CPU.
     #[inline]
     pub fn work(&self, reference_ns: Ns) -> Ns {
-        (reference_ns as u128 * 1000 / self.speed_permille as u128).max(1) as Ns
+        // The same quotient in u64 when the product fits (a 128-bit division is a library call).
+        match reference_ns.checked_mul(1000) {
+            Some(p) => (p / self.speed_permille).max(1),
+            None => (reference_ns as u128 * 1000 / self.speed_permille as u128).max(1) as Ns,
+        }
     }
     /// A system call doing `reference_ns` of kernel work.
     #[inline]
