@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn ranges_are_readable() {
         let doc = |key| KEYS.iter().find(|k| k.key == key).unwrap();
-        assert_eq!(kind_text(doc("cores")), "1..128");
+        assert_eq!(kind_text(doc("cores")), "1..256");
         assert_eq!(kind_text(doc("rr_interval")), "100us..10s");
         assert_eq!(kind_text(doc("nohz")), "on|off");
         assert_eq!(kind_text(doc("seed")), "0 or more");
