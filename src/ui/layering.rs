@@ -9,18 +9,27 @@ use crate::layering::{circles, code_of, Tree};
 
 /// Files that are pure models: no web crate in their code.
 const PURE: &[&str] = &[
+    "app/jobs.rs",
+    "app/link.rs",
+    "app/run.rs",
     "app/state.rs",
+    "app/tests.rs",
     "common/format.rs",
+    "common/notices.rs",
     "common/palette.rs",
     "common/scale.rs",
     "explore/replicas.rs",
+    "explore/seeds.rs",
     "inspect/find.rs",
+    "inspect/state.rs",
     "sweep/model.rs",
+    "sweep/state.rs",
     "timeline/draw.rs",
     "timeline/nav.rs",
     "timeline/runqueue.rs",
     "timeline/window.rs",
     "tour/mod.rs",
+    "tour/state.rs",
     "traces/job.rs",
     "worker/execute.rs",
     "worker/packing.rs",
@@ -39,6 +48,12 @@ const RULES: &[(&str, &[&str])] = &[
     ("worker/execute.rs", &["traces"]),
     // The sweep's model: numbers, replicas and the sweep's event budget; no panel, no state.
     ("sweep/model.rs", &["common", "explore", "worker"]),
+    // Each feature's slice of the app's state: below the app (which composes them), so
+    // none names the app or another feature's slice.
+    ("explore/seeds.rs", &["worker"]),
+    ("inspect/state.rs", &["common", "worker"]),
+    ("sweep/state.rs", &["common", "explore", "worker"]),
+    ("tour/state.rs", &[]),
     // The timeline's pure files: no app state, no other feature.
     ("timeline/draw.rs", &["common", "timeline", "worker"]),
     ("timeline/nav.rs", &["common", "timeline"]),
