@@ -38,7 +38,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::config::values::Policy;
+use super::config::values::PolicyKind;
 use super::profile::IdleEntry;
 use super::time::{Ns, MS, US};
 
@@ -422,24 +422,24 @@ impl Kernel {
     }
 
     /// The scheduling class of this release's SCHED_NORMAL tasks.
-    pub fn policy(self) -> Policy {
+    pub fn policy(self) -> PolicyKind {
         match self {
-            Kernel::Sd2621 => Policy::Sd,
-            Kernel::V66 | Kernel::V612 => Policy::Eevdf,
-            _ => Policy::Cfs,
+            Kernel::Sd2621 => PolicyKind::Sd,
+            Kernel::V66 | Kernel::V612 => PolicyKind::Eevdf,
+            _ => PolicyKind::Cfs,
         }
     }
 
     /// The release that `policy=NAME` (the old key, kept for links) stands for, given the
     /// era a config had: the same era if it already runs that class.
-    pub fn for_policy(self, p: Policy) -> Kernel {
+    pub fn for_policy(self, p: PolicyKind) -> Kernel {
         if self.policy() == p {
             return self;
         }
         match p {
-            Policy::Sd => Kernel::Sd2621,
-            Policy::Cfs => Kernel::V417,
-            Policy::Eevdf => Kernel::V66,
+            PolicyKind::Sd => Kernel::Sd2621,
+            PolicyKind::Cfs => Kernel::V417,
+            PolicyKind::Eevdf => Kernel::V66,
         }
     }
 

@@ -12,7 +12,7 @@
 
 use std::rc::Rc;
 
-use crate::engine::config::{key_doc, Config, Policy, WorkloadKind};
+use crate::engine::config::{key_doc, Config, PolicyKind, WorkloadKind};
 use crate::engine::presets::{preset, PRESETS};
 use crate::share::rtapp;
 use crate::share::url::{UrlState, View};
@@ -677,13 +677,13 @@ pub fn preset_knob(name: &str) -> Option<&'static str> {
 
 /// Why a key is disabled for this config (`(not used by SD)`), or None when it applies.
 pub fn disabled_note(config: &Config, key: &str) -> Option<String> {
-    if config.applies(key) {
+    if config.applies(key) != Ok(false) {
         return None;
     }
     let policy = match config.policy {
-        Policy::Cfs => "CFS",
-        Policy::Eevdf => "EEVDF",
-        Policy::Sd => "SD",
+        PolicyKind::Cfs => "CFS",
+        PolicyKind::Eevdf => "EEVDF",
+        PolicyKind::Sd => "SD",
     };
     let workload = match config.workload {
         WorkloadKind::Pipe => "pipe",

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use crate::engine::config::{Config, Policy, WorkloadKind};
+use crate::engine::config::{Config, PolicyKind, WorkloadKind};
 use crate::engine::metrics::Metrics;
 use crate::engine::trace::Trace;
 use crate::share::url::{self, View};
@@ -148,7 +148,7 @@ fn disabled_keys_say_why() {
     assert_eq!(disabled_note(&c, "rr_interval").as_deref(), Some("(not used by CFS)"));
     assert_eq!(disabled_note(&c, "sched_latency"), None);
     assert_eq!(disabled_note(&c, "loops").as_deref(), Some("(not used by rtapp)"));
-    c.policy = Policy::Sd;
+    c.policy = PolicyKind::Sd;
     assert_eq!(disabled_note(&c, "sched_latency").as_deref(), Some("(not used by SD)"));
     c.nohz = false;
     assert_eq!(disabled_note(&c, "nohz_ratelimit").as_deref(), Some("(not used with nohz off)"));
@@ -362,11 +362,11 @@ fn a_compare_link_pins_a_runs_it_then_switches_to_b() {
     let s = Rc::new(from_link(q));
     let a = s.pin.as_ref().unwrap().config.clone();
     assert_eq!(s.config, a, "A runs first");
-    assert_eq!(s.pending_b.as_ref().unwrap().policy, Policy::Eevdf);
+    assert_eq!(s.pending_b.as_ref().unwrap().policy, PolicyKind::Eevdf);
     assert_eq!(s.query(), q, "the link is stable while B waits");
     let s = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(4.0), preview: false });
     assert_eq!(s.pin.as_ref().unwrap().result.as_ref().unwrap().metrics.throughput, 4.0);
-    assert_eq!(s.config.policy, Policy::Eevdf, "B is current once A has its result");
+    assert_eq!(s.config.policy, PolicyKind::Eevdf, "B is current once A has its result");
     assert!(s.pending_b.is_none() && s.running());
     assert_eq!(s.query(), q);
     // A user change before A's result drops the link's B.
