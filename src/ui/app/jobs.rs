@@ -9,9 +9,12 @@
 //! `JobSink` (the runner, in `app::hooks::use_runner`) only what is new, in a fixed order.
 
 use std::fmt::Debug;
+use std::rc::Rc;
 
 use crate::engine::config::Config;
 use crate::ui::app::state::{Seeds, State, Tab};
+use crate::ui::inspect::governors::GovCompare;
+use crate::ui::sweep::model::Sweep;
 use crate::ui::worker::scheduler::JobKind;
 
 /// A job's payload with the identity that decides whether it is new: two `Keyed` are equal
@@ -37,8 +40,9 @@ pub type Replicas = Keyed<(u64, Option<u64>, u32), Vec<(JobKind, Config)>>;
 pub struct Wanted {
     /// The current config's preview and full run (None once the user cancelled it).
     pub live: Option<(u64, Config)>,
-    /// The sweep's points (by the sweep's identity).
-    pub sweep: Option<Keyed<u64, Vec<Config>>>,
+    /// The sweep (by its identity; its points are listed only when it is new, since this
+    /// is derived on every render).
+    pub sweep: Option<Keyed<u64, Rc<Sweep>>>,
     /// The pinned A's own full run (`State::pin_job`).
     pub pin: Option<(u64, Config)>,
     /// The further seeds of the main figures, for (generation, pin, seeds).
@@ -47,8 +51,8 @@ pub struct Wanted {
     pub stop: Vec<JobKind>,
     /// A stretch of the current run's trace: (gen, from) and the run's config.
     pub window: Option<Keyed<(u64, u64), Config>>,
-    /// A governor comparison: (gen, serial) and its configs.
-    pub governors: Option<Keyed<(u64, u64), Vec<Config>>>,
+    /// A governor comparison: (gen, serial).
+    pub governors: Option<Keyed<(u64, u64), Rc<GovCompare>>>,
     /// Decision records: (gen, from, to, at) and the run's config.
     pub decisions: Option<Keyed<(u64, u64, u64, u64), Config>>,
     /// The Experiments tables (their page is open and they are not loaded).
@@ -74,7 +78,7 @@ impl State {
         }
         Wanted {
             live: (!self.cancelled_here()).then(|| (self.gen, self.config.clone())),
-            sweep: self.sweep.current.as_ref().map(|s| Keyed { key: s.gen, value: s.point_configs() }),
+            sweep: self.sweep.current.as_ref().map(|s| Keyed { key: s.gen, value: s.clone() }),
             pin: self.pin_job(),
             replicas: Keyed {
                 key: (self.gen, self.pin.as_ref().map(|p| p.id), self.main_seeds),
@@ -84,7 +88,7 @@ impl State {
             window: self
                 .window_req
                 .and_then(|(gen, from)| run_config(gen).map(|c| Keyed { key: (gen, from), value: c })),
-            governors: self.inspect.gov_compare.as_ref().map(|c| Keyed { key: (c.gen, c.serial), value: c.configs() }),
+            governors: self.inspect.gov_compare.as_ref().map(|c| Keyed { key: (c.gen, c.serial), value: c.clone() }),
             decisions: self.inspect.decisions_req.and_then(|k| run_config(k.0).map(|c| Keyed { key: k, value: c })),
             seeds: self.tab == Tab::Seeds && self.seeds == Seeds::NotLoaded,
         }
@@ -118,7 +122,7 @@ pub fn reconcile(before: &Wanted, now: &Wanted, sink: &mut impl JobSink) {
     }
     if now.sweep != before.sweep {
         if let Some(s) = &now.sweep {
-            sink.sweep(s.key, s.value.clone());
+            sink.sweep(s.key, s.value.point_configs());
         }
     }
     if now.pin != before.pin {
@@ -137,7 +141,7 @@ pub fn reconcile(before: &Wanted, now: &Wanted, sink: &mut impl JobSink) {
     }
     if now.governors != before.governors {
         if let Some(g) = &now.governors {
-            sink.governors(g.key.0, g.value.clone());
+            sink.governors(g.key.0, g.value.configs());
         }
     }
     if now.decisions != before.decisions {
@@ -153,8 +157,6 @@ pub fn reconcile(before: &Wanted, now: &Wanted, sink: &mut impl JobSink) {
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
-
     use super::*;
     use crate::engine::metrics::Metrics;
     use crate::engine::trace::Trace;
