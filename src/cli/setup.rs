@@ -120,7 +120,7 @@ impl ConfigRequest {
         }
         engine::check(&config)?;
         for key in set_keys {
-            if !config.applies(key) {
+            if config.applies(key) == Ok(false) {
                 notes.push(format!(
                     "{key} has no effect with this config (policy={}, workload={}, nohz={})",
                     config.get("policy").unwrap_or_default(),

@@ -546,7 +546,7 @@ pub fn share_bar() -> Html {
         })
     };
     let sweep_csv: Rc<dyn Fn() -> Result<(), String>> = {
-        let (sw, stem) = (ctx.sweep.clone(), stem.clone());
+        let (sw, stem) = (ctx.sweep.current.clone(), stem.clone());
         Rc::new(move || {
             let sw = sw.as_ref().ok_or("there is no sweep")?;
             download_text(&format!("{stem}-sweep-{}.csv", sw.key), "text/csv", &sweep_points_csv(sw))
@@ -716,7 +716,7 @@ pub fn embed_page() -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
     let s: &State = &ctx;
     // A tour step's embed shows only its question and its figure (the card) over the timeline.
-    let views = if s.tour.is_some() {
+    let views = if s.tour.open.is_some() {
         vec![View::Timeline]
     } else if s.views.is_empty() {
         DEFAULT_EMBED_VIEWS.to_vec()
@@ -748,7 +748,7 @@ pub fn embed_page() -> Html {
             },
             View::Plot => html! {
                 <section class="panel" aria-label="Sweep" data-view="plot" style="min-width:0">
-                    if let Some(sw) = &s.sweep {
+                    if let Some(sw) = &s.sweep.current {
                         <SweepPlot sweep={sw.clone()} metric={AttrValue::from(s.sweep_metric())}
                             a_value={crate::ui::sweep::pinned_level(s, &s.sweep_metric())} />
                     }
@@ -889,7 +889,7 @@ mod tests {
 
     #[test]
     fn sweep_csv_has_every_metric_per_point_and_empty_cells_for_missing_ones() {
-        let mut sw = (*State::default().sweep.unwrap()).clone();
+        let mut sw = (*State::default().sweep.current.unwrap()).clone();
         let m = |throughput: f64, context_switches: u64, p99: f64| crate::engine::Metrics {
             throughput,
             throughput_unit: "ops/s".into(),
