@@ -8,7 +8,7 @@ use crate::engine::metrics::Metrics;
 use crate::engine::trace::TraceOptions;
 use crate::engine::validate;
 use crate::ui::worker::protocol::{
-    Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS, PROGRESS_CHUNK_EVENTS,
+    Export, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS, PROGRESS_CHUNK_EVENTS,
 };
 use crate::ui::worker::wire::{parse_request, to_bytes};
 
@@ -72,6 +72,18 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
         }
         Request::Seeds { id, preset } => {
             Response::Seeds { id: *id, tables: validate::validate_preset(preset, true).into_iter().collect() }
+        }
+        Request::Export { id, format, config, run } => {
+            let text = match format {
+                Export::Perfetto => crate::share::perfetto::to_json(&run.trace, Some(&run.metrics), Some(config)),
+                Export::TraceText => crate::share::ftrace::export::to_text_for(&run.trace, config),
+                Export::MetricsCsv => crate::share::csv::metrics_csv(&run.metrics),
+            };
+            Response::Exported { id: *id, result: Ok(text) }
+        }
+        Request::SweepCsv { id, key, rows } => {
+            let rows: Vec<(String, Option<&Metrics>)> = rows.iter().map(|(v, m)| (v.clone(), m.as_ref())).collect();
+            Response::Exported { id: *id, result: Ok(crate::share::csv::sweep_csv(key, &rows)) }
         }
         Request::TraceOpen { text, .. } | Request::TraceReplay { text, .. } => crate::ui::traces::job::execute(
             req,

@@ -91,6 +91,24 @@ pub enum Request {
     /// `ON_DEMAND_DECISIONS`) and no spans: the inspector's records for an instant the page
     /// holds none for (`inspect::find::ask_range`). Same config, same figures.
     Decisions { id: u64, config: Config, from: u64, to: u64, at: u64, trace_items: usize },
+    /// Write a run the page holds (its config, figures and trace) as a file (`Export`): the
+    /// exporters (`share::perfetto`, `share::ftrace::export`, `share::csv`) live in the worker
+    /// only, not in the page's wasm (issue 26). Answered by `Response::Exported`.
+    Export { id: u64, format: Export, config: Config, run: RunResult },
+    /// Write a sweep as CSV (`share::csv::sweep_csv`): the swept key and each point's value
+    /// and figures (`None`: not run or failed). Answered by `Response::Exported`.
+    SweepCsv { id: u64, key: String, rows: Vec<(String, Option<Metrics>)> },
+}
+
+/// The files `Request::Export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    /// Chrome/Perfetto JSON (`share::perfetto::to_json`).
+    Perfetto,
+    /// `trace-cmd report` text in the config's era's form (`ftrace::export::to_text_for`).
+    TraceText,
+    /// The figures as `key,value` CSV (`share::csv::metrics_csv`).
+    MetricsCsv,
 }
 
 /// At most this many decision records answer a `Request::Decisions` (a few hundred KB).
@@ -106,7 +124,9 @@ impl Request {
             | Request::Window { id, .. }
             | Request::TraceOpen { id, .. }
             | Request::TraceReplay { id, .. }
-            | Request::Decisions { id, .. } => *id,
+            | Request::Decisions { id, .. }
+            | Request::Export { id, .. }
+            | Request::SweepCsv { id, .. } => *id,
         }
     }
 
@@ -121,6 +141,8 @@ impl Request {
             Request::TraceOpen { id, .. } => ("trace_open", id),
             Request::TraceReplay { id, .. } => ("trace_replay", id),
             Request::Decisions { id, .. } => ("decisions", id),
+            Request::Export { id, .. } => ("export", id),
+            Request::SweepCsv { id, .. } => ("sweep_csv", id),
         };
         let run = match self {
             Request::Run { config, trace_items, .. }
@@ -207,6 +229,11 @@ pub enum Response {
     TraceReplayed {
         id: u64,
         result: Result<Replayed, String>,
+    },
+    /// A file written (`Request::Export`, `Request::SweepCsv`): its text, or why not.
+    Exported {
+        id: u64,
+        result: Result<String, String>,
     },
     /// A message the worker could not read.
     Garbled {

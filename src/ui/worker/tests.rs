@@ -663,3 +663,25 @@ fn truncated_or_corrupt_messages_never_crash_the_reader() {
     huge.extend_from_slice(&[2, 1, 0xff, 0xff, 0xff, 0xff, 0x0f]);
     assert!(matches!(parse_response(&huge), Response::Garbled { error } if error.contains("length past the end")));
 }
+
+/// The page's exports are worker jobs: the run the page holds crosses the wire and the worker
+/// writes exactly what the exporters write from it.
+#[test]
+fn exports_are_worker_jobs_that_write_what_the_exporters_write() {
+    let config = capped(&(crate::engine::presets::preset("nohz-pipe").expect("preset").config)(), 20_000).0;
+    let run = run_ok(&config, 20_000, 2_000);
+    assert!(!run.trace.spans.is_empty());
+    for (format, want) in [
+        (Export::Perfetto, crate::share::perfetto::to_json(&run.trace, Some(&run.metrics), Some(&config))),
+        (Export::TraceText, crate::share::ftrace::export::to_text_for(&run.trace, &config)),
+        (Export::MetricsCsv, crate::share::csv::metrics_csv(&run.metrics)),
+    ] {
+        let req = Request::Export { id: 2, format, config: config.clone(), run: run.clone() };
+        assert_eq!(parse_request(&to_bytes(&req)).as_ref(), Ok(&req));
+        assert_eq!(parse_response(&handle(&to_bytes(&req))), Response::Exported { id: 2, result: Ok(want) });
+    }
+    let rows = vec![("1ms".to_string(), Some(run.metrics.clone())), ("2ms".to_string(), None)];
+    let want = crate::share::csv::sweep_csv("rr_interval", &[("1ms".into(), Some(&run.metrics)), ("2ms".into(), None)]);
+    let req = Request::SweepCsv { id: 3, key: "rr_interval".into(), rows };
+    assert_eq!(parse_response(&handle(&to_bytes(&req))), Response::Exported { id: 3, result: Ok(want) });
+}

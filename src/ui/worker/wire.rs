@@ -40,7 +40,7 @@ use crate::engine::validate::{Cell, Column, Row, Table};
 use crate::share::ftrace::model::{CpuStat, Latency, Stats, TaskStat};
 use crate::share::ftrace::replay::{Diff, DiffRow, Pair, Summary};
 use crate::ui::worker::packing;
-use crate::ui::worker::protocol::{Opened, Replayed, Request, Response, RunProgress, RunResult};
+use crate::ui::worker::protocol::{Export, Opened, Replayed, Request, Response, RunProgress, RunResult};
 
 /// The first bytes of every message: "SSw" and the format's version.
 pub const MAGIC: [u8; 4] = *b"SSw1";
@@ -376,6 +376,7 @@ wire_unit! {
         RunqueueWait = 7, IdleWait = 8, Switch = 9, Refill = 10, Other = 11,
     }
     Verdict { Right = 0, TooDeep = 1, TooShallow = 2 }
+    Export { Perfetto = 0, TraceText = 1, MetricsCsv = 2 }
 }
 
 impl Wire for CStates {
@@ -557,6 +558,19 @@ impl Wire for Request {
                 to.put(w);
                 at.put(w)
             }
+            Request::Export { id, format, config, run } => {
+                w.push(6);
+                id.put(w);
+                format.put(w);
+                config.put(w);
+                run.put(w)
+            }
+            Request::SweepCsv { id, key, rows } => {
+                w.push(7);
+                id.put(w);
+                key.put(w);
+                rows.put(w)
+            }
         }
     }
     fn get(r: &mut Reader) -> Result<Self, Bad> {
@@ -584,6 +598,10 @@ impl Wire for Request {
                 to: Wire::get(r)?,
                 at: Wire::get(r)?,
             },
+            6 => {
+                Request::Export { id: Wire::get(r)?, format: Wire::get(r)?, config: Wire::get(r)?, run: Wire::get(r)? }
+            }
+            7 => Request::SweepCsv { id: Wire::get(r)?, key: Wire::get(r)?, rows: Wire::get(r)? },
             _ => return r.bad("bad request"),
         })
     }
@@ -641,6 +659,11 @@ impl Wire for Response {
                 w.push(7);
                 error.put(w)
             }
+            Response::Exported { id, result } => {
+                w.push(8);
+                id.put(w);
+                result.put(w)
+            }
         }
     }
     fn get(r: &mut Reader) -> Result<Self, Bad> {
@@ -653,6 +676,7 @@ impl Wire for Response {
             5 => Response::TraceOpened { id: Wire::get(r)?, result: Wire::get(r)? },
             6 => Response::TraceReplayed { id: Wire::get(r)?, result: Wire::get(r)? },
             7 => Response::Garbled { error: Wire::get(r)? },
+            8 => Response::Exported { id: Wire::get(r)?, result: Wire::get(r)? },
             _ => return r.bad("bad response"),
         })
     }
