@@ -20,8 +20,9 @@
 //! # Hostile input
 //!
 //! `get` never panics and never allocates more than the message could hold: every length is
-//! checked against the bytes left, every tag and every name against its type; an error names
-//! the offset and what was wrong (`Bad`). Tested with every preset's real answers and with
+//! checked against the bytes left, every tag and every name against its type. The first
+//! error stops the reading (`Reader::fail`; what is read after it is empty) and `decode`
+//! answers it, with the offset and what was wrong (`Bad`). Tested with every preset's real answers and with
 //! every truncation and corruption of them (`worker::tests`).
 
 use std::collections::BTreeMap;
@@ -58,68 +59,85 @@ impl std::fmt::Display for Bad {
     }
 }
 
-/// The reading side: the bytes and where the next value starts.
+/// The reading side: the bytes, where the next value starts, and the first error. A read
+/// past an error gives a type's empty value (0, "", an empty sequence, the first variant)
+/// and reads nothing, so a `get` is straight-line code with no early return (and no drop of
+/// the fields read so far at each of them: half the decoder's size), and `decode` reports
+/// the first error once at the end.
 pub struct Reader<'a> {
     b: &'a [u8],
     at: usize,
+    err: Option<Bad>,
 }
 
 impl<'a> Reader<'a> {
     pub fn new(b: &'a [u8]) -> Reader<'a> {
-        Reader { b, at: 0 }
+        Reader { b, at: 0, err: None }
     }
 
-    fn bad<T>(&self, what: &'static str) -> Result<T, Bad> {
-        Err(Bad { at: self.at, what })
+    /// Records `what` (the first error wins) and stops reading.
+    #[inline(never)]
+    pub fn fail(&mut self, what: &'static str) {
+        if self.err.is_none() {
+            self.err = Some(Bad { at: self.at, what });
+        }
+        self.at = self.b.len();
     }
 
-    /// The next `n` bytes.
-    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], Bad> {
+    /// The next `n` bytes (empty after an error or when fewer are left, which fails).
+    #[inline(never)]
+    pub fn bytes(&mut self, n: usize) -> &'a [u8] {
         if n > self.b.len() - self.at {
-            return self.bad("truncated");
+            self.fail("truncated");
+            return &[];
         }
         let s = &self.b[self.at..self.at + n];
         self.at += n;
-        Ok(s)
+        s
     }
 
-    pub fn byte(&mut self) -> Result<u8, Bad> {
-        Ok(self.bytes(1)?[0])
+    #[inline(never)]
+    pub fn byte(&mut self) -> u8 {
+        self.bytes(1).first().copied().unwrap_or(0)
     }
 
-    pub fn varint(&mut self) -> Result<u64, Bad> {
+    #[inline(never)]
+    pub fn varint(&mut self) -> u64 {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
+            let b = self.byte();
             v |= u64::from(b & 0x7f) << shift;
             if b & 0x80 == 0 {
-                return if shift == 63 && b > 1 { self.bad("integer too large") } else { Ok(v) };
+                if shift == 63 && b > 1 {
+                    self.fail("integer too large");
+                    return 0;
+                }
+                return v;
             }
         }
-        self.bad("integer too long")
+        self.fail("integer too long");
+        0
     }
 
     /// A sequence's length: at most the bytes left (each item takes one byte or more), so a
     /// corrupt length never reserves more than the message could hold.
-    pub fn count(&mut self) -> Result<usize, Bad> {
-        let n = self.varint()?;
+    #[inline(never)]
+    pub fn count(&mut self) -> usize {
+        let n = self.varint();
         if n > (self.b.len() - self.at) as u64 {
-            return self.bad("length past the end");
+            self.fail("length past the end");
+            return 0;
         }
-        Ok(n as usize)
+        n as usize
     }
 
-    /// A variant's index.
-    pub fn tag(&mut self) -> Result<u64, Bad> {
-        self.varint()
-    }
-
-    /// Whether every byte was read.
-    pub fn done(&self) -> bool {
-        self.at == self.b.len()
+    /// The first error, if any.
+    pub fn error(&self) -> Option<&Bad> {
+        self.err.as_ref()
     }
 }
 
+#[inline(never)]
 pub fn put_varint(w: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         w.push(v as u8 | 0x80);
@@ -128,10 +146,17 @@ pub fn put_varint(w: &mut Vec<u8>, mut v: u64) {
     w.push(v as u8);
 }
 
-/// A type that travels between the page and its workers.
+#[inline(never)]
+pub fn put_str(w: &mut Vec<u8>, s: &str) {
+    put_varint(w, s.len() as u64);
+    w.extend_from_slice(s.as_bytes())
+}
+
+/// A type that travels between the page and its workers. `get` after an error (or making
+/// one) returns an empty value; `decode` turns the reader's error into the answer.
 pub trait Wire: Sized {
     fn put(&self, w: &mut Vec<u8>);
-    fn get(r: &mut Reader) -> Result<Self, Bad>;
+    fn get(r: &mut Reader) -> Self;
 }
 
 /// A whole message: `MAGIC` then `v`.
@@ -144,14 +169,17 @@ pub fn encode<T: Wire>(v: &T) -> Vec<u8> {
 /// Reads a whole message written by `encode`; bytes left over are an error.
 pub fn decode<T: Wire>(b: &[u8]) -> Result<T, Bad> {
     let mut r = Reader::new(b);
-    if r.bytes(4).ok() != Some(&MAGIC[..]) {
+    if r.bytes(4) != &MAGIC[..] {
         return Err(Bad { at: 0, what: "not a schedscope message of this version" });
     }
-    let v = T::get(&mut r)?;
-    if !r.done() {
-        return r.bad("bytes after the end");
+    let v = T::get(&mut r);
+    if r.at != r.b.len() {
+        r.fail("bytes after the end");
     }
-    Ok(v)
+    match r.err {
+        Some(e) => Err(e),
+        None => Ok(v),
+    }
 }
 
 /// A message as the bytes that cross.
@@ -175,9 +203,12 @@ macro_rules! wire_uint {
             fn put(&self, w: &mut Vec<u8>) {
                 put_varint(w, *self as u64)
             }
-            fn get(r: &mut Reader) -> Result<Self, Bad> {
-                let v = r.varint()?;
-                <$t>::try_from(v).or_else(|_| r.bad("integer out of range"))
+            fn get(r: &mut Reader) -> Self {
+                let v = r.varint();
+                <$t>::try_from(v).unwrap_or_else(|_| {
+                    r.fail("integer out of range");
+                    0
+                })
             }
         }
     )*};
@@ -188,9 +219,9 @@ impl Wire for i64 {
     fn put(&self, w: &mut Vec<u8>) {
         put_varint(w, ((*self << 1) ^ (*self >> 63)) as u64)
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        let v = r.varint()?;
-        Ok((v >> 1) as i64 ^ -((v & 1) as i64))
+    fn get(r: &mut Reader) -> Self {
+        let v = r.varint();
+        (v >> 1) as i64 ^ -((v & 1) as i64)
     }
 }
 
@@ -198,9 +229,10 @@ impl Wire for f64 {
     fn put(&self, w: &mut Vec<u8>) {
         w.extend_from_slice(&self.to_bits().to_le_bytes())
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        let b = r.bytes(8)?;
-        Ok(f64::from_bits(u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])))
+    #[inline(never)]
+    fn get(r: &mut Reader) -> Self {
+        let b: [u8; 8] = r.bytes(8).try_into().unwrap_or([0; 8]);
+        f64::from_bits(u64::from_le_bytes(b))
     }
 }
 
@@ -208,30 +240,31 @@ impl Wire for bool {
     fn put(&self, w: &mut Vec<u8>) {
         w.push(*self as u8)
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        match r.byte()? {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => r.bad("bad bool"),
+    fn get(r: &mut Reader) -> Self {
+        match r.byte() {
+            0 => false,
+            1 => true,
+            _ => {
+                r.fail("bad bool");
+                false
+            }
         }
     }
-}
-
-pub fn put_str(w: &mut Vec<u8>, s: &str) {
-    put_varint(w, s.len() as u64);
-    w.extend_from_slice(s.as_bytes())
 }
 
 impl Wire for String {
     fn put(&self, w: &mut Vec<u8>) {
         put_str(w, self)
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        let n = r.count()?;
-        let b = r.bytes(n)?;
-        match std::str::from_utf8(b) {
-            Ok(s) => Ok(s.to_string()),
-            Err(_) => r.bad("bad UTF-8"),
+    #[inline(never)]
+    fn get(r: &mut Reader) -> Self {
+        let n = r.count();
+        match std::str::from_utf8(r.bytes(n)) {
+            Ok(s) => s.to_string(),
+            Err(_) => {
+                r.fail("bad UTF-8");
+                String::new()
+            }
         }
     }
 }
@@ -243,13 +276,13 @@ impl<T: Wire> Wire for Vec<T> {
             x.put(w)
         }
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        let n = r.count()?;
+    fn get(r: &mut Reader) -> Self {
+        let n = r.count();
         let mut v = Vec::with_capacity(n);
         for _ in 0..n {
-            v.push(T::get(r)?)
+            v.push(T::get(r))
         }
-        Ok(v)
+        v
     }
 }
 
@@ -263,11 +296,14 @@ impl<T: Wire> Wire for Option<T> {
             }
         }
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        match r.byte()? {
-            0 => Ok(None),
-            1 => Ok(Some(T::get(r)?)),
-            _ => r.bad("bad option"),
+    fn get(r: &mut Reader) -> Self {
+        match r.byte() {
+            0 => None,
+            1 => Some(T::get(r)),
+            _ => {
+                r.fail("bad option");
+                None
+            }
         }
     }
 }
@@ -280,14 +316,14 @@ impl<K: Wire + Ord, V: Wire> Wire for BTreeMap<K, V> {
             v.put(w)
         }
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        let n = r.count()?;
+    fn get(r: &mut Reader) -> Self {
+        let n = r.count();
         let mut m = BTreeMap::new();
         for _ in 0..n {
-            let k = K::get(r)?;
-            m.insert(k, V::get(r)?);
+            let k = K::get(r);
+            m.insert(k, V::get(r));
         }
-        Ok(m)
+        m
     }
 }
 
@@ -296,8 +332,8 @@ impl<A: Wire, B: Wire> Wire for (A, B) {
         self.0.put(w);
         self.1.put(w)
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        Ok((A::get(r)?, B::get(r)?))
+    fn get(r: &mut Reader) -> Self {
+        (A::get(r), B::get(r))
     }
 }
 
@@ -308,8 +344,8 @@ impl<A: Wire, B: Wire, C: Wire, D: Wire> Wire for (A, B, C, D) {
         self.2.put(w);
         self.3.put(w)
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        Ok((A::get(r)?, B::get(r)?, C::get(r)?, D::get(r)?))
+    fn get(r: &mut Reader) -> Self {
+        (A::get(r), B::get(r), C::get(r), D::get(r))
     }
 }
 
@@ -322,46 +358,62 @@ macro_rules! wire_struct {
                 let $t { $($f),* } = self;
                 $($f.put(w);)*
             }
-            fn get(r: &mut Reader) -> Result<Self, Bad> {
-                Ok($t { $($f: Wire::get(r)?),* })
+            fn get(r: &mut Reader) -> Self {
+                $t { $($f: Wire::get(r)),* }
             }
         }
     )*};
 }
 
-/// A fieldless enum as its variant's index.
+/// A fieldless enum as its variant's index (the first listed is the empty value).
 macro_rules! wire_unit {
-    ($($t:ident { $($v:ident = $n:literal),* $(,)? })*) => {$(
+    ($($t:ident { $first:ident = 0 $(, $v:ident = $n:literal)* $(,)? })*) => {$(
         impl Wire for $t {
             fn put(&self, w: &mut Vec<u8>) {
-                w.push(match self { $($t::$v => $n),* })
+                w.push(match self { $t::$first => 0, $($t::$v => $n),* })
             }
-            fn get(r: &mut Reader) -> Result<Self, Bad> {
-                match r.byte()? {
-                    $($n => Ok($t::$v),)*
-                    _ => r.bad(concat!("bad ", stringify!($t))),
+            fn get(r: &mut Reader) -> Self {
+                match r.byte() {
+                    0 => $t::$first,
+                    $($n => $t::$v,)*
+                    _ => {
+                        r.fail(concat!("bad ", stringify!($t)));
+                        $t::$first
+                    }
                 }
             }
         }
     )*};
 }
 
-/// An engine enum by its name (`name`/`parse`, as the config's text has it).
+/// An engine enum by its name (`name`/`parse`, as the config's text has it); `$empty` after
+/// an error.
 macro_rules! wire_named {
-    ($($t:ident),*) => {$(
+    ($($t:ident = $empty:ident),*) => {$(
         impl Wire for $t {
             fn put(&self, w: &mut Vec<u8>) {
                 put_str(w, self.name())
             }
-            fn get(r: &mut Reader) -> Result<Self, Bad> {
-                let s = String::get(r)?;
-                $t::parse(&s).map_or_else(|| r.bad(concat!("bad ", stringify!($t))), Ok)
+            fn get(r: &mut Reader) -> Self {
+                let s = String::get(r);
+                $t::parse(&s).unwrap_or_else(|| {
+                    r.fail(concat!("bad ", stringify!($t)));
+                    $t::$empty
+                })
             }
         }
     )*};
 }
 
-wire_named!(Kernel, Policy, Governor, IdleMode, WorkloadKind, HackbenchMode, Ipc);
+wire_named!(
+    Kernel = V417,
+    Policy = Cfs,
+    Governor = Menu,
+    IdleMode = Default,
+    WorkloadKind = Rtapp,
+    HackbenchMode = Process,
+    Ipc = Socket
+);
 
 wire_unit! {
     PreemptModel { None = 0, Voluntary = 1, Full = 2 }
@@ -390,12 +442,15 @@ impl Wire for CStates {
             }
         }
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        match r.byte()? {
-            0 => Ok(CStates::All),
-            1 => Ok(CStates::Off),
-            2 => Ok(CStates::Only(Wire::get(r)?)),
-            _ => r.bad("bad CStates"),
+    fn get(r: &mut Reader) -> Self {
+        match r.byte() {
+            0 => CStates::All,
+            1 => CStates::Off,
+            2 => CStates::Only(Wire::get(r)),
+            _ => {
+                r.fail("bad CStates");
+                CStates::All
+            }
         }
     }
 }
@@ -479,23 +534,25 @@ impl Wire for Trace {
         start.put(w);
         decisions.put(w)
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        let (cores, idle_states, tasks) = (Wire::get(r)?, Wire::get(r)?, Wire::get(r)?);
-        let n = r.count()?;
-        let at = r.at;
-        let (spans, instants) = packing::unpack_items(r.bytes(n)?).map_err(|what| Bad { at, what })?;
-        Ok(Trace {
+    fn get(r: &mut Reader) -> Self {
+        let (cores, idle_states, tasks) = (Wire::get(r), Wire::get(r), Wire::get(r));
+        let n = r.count();
+        let (spans, instants) = packing::unpack_items(r.bytes(n)).unwrap_or_else(|what| {
+            r.fail(what);
+            Default::default()
+        });
+        Trace {
             cores,
             idle_states,
             tasks,
             spans,
             instants,
-            switches: Wire::get(r)?,
-            truncated: Wire::get(r)?,
-            end: Wire::get(r)?,
-            start: Wire::get(r)?,
-            decisions: Wire::get(r)?,
-        })
+            switches: Wire::get(r),
+            truncated: Wire::get(r),
+            end: Wire::get(r),
+            start: Wire::get(r),
+            decisions: Wire::get(r),
+        }
     }
 }
 
@@ -512,11 +569,14 @@ impl<T: Wire> Wire for Result<T, String> {
             }
         }
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        match r.byte()? {
-            0 => Ok(Ok(T::get(r)?)),
-            1 => Ok(Err(String::get(r)?)),
-            _ => r.bad("bad result"),
+    fn get(r: &mut Reader) -> Self {
+        match r.byte() {
+            0 => Ok(T::get(r)),
+            1 => Err(String::get(r)),
+            _ => {
+                r.fail("bad result");
+                Err(String::new())
+            }
         }
     }
 }
@@ -573,37 +633,33 @@ impl Wire for Request {
             }
         }
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        Ok(match r.byte()? {
-            0 => Request::Run { id: Wire::get(r)?, config: Wire::get(r)?, trace_items: Wire::get(r)? },
-            1 => Request::Seeds { id: Wire::get(r)?, preset: Wire::get(r)? },
+    fn get(r: &mut Reader) -> Self {
+        match r.byte() {
+            0 => Request::Run { id: Wire::get(r), config: Wire::get(r), trace_items: Wire::get(r) },
+            1 => Request::Seeds { id: Wire::get(r), preset: Wire::get(r) },
             2 => Request::Window {
-                id: Wire::get(r)?,
-                config: Wire::get(r)?,
-                trace_items: Wire::get(r)?,
-                from: Wire::get(r)?,
+                id: Wire::get(r),
+                config: Wire::get(r),
+                trace_items: Wire::get(r),
+                from: Wire::get(r),
             },
-            3 => Request::TraceOpen { id: Wire::get(r)?, key: Wire::get(r)?, text: Wire::get(r)? },
-            4 => Request::TraceReplay {
-                id: Wire::get(r)?,
-                key: Wire::get(r)?,
-                config: Wire::get(r)?,
-                text: Wire::get(r)?,
-            },
+            3 => Request::TraceOpen { id: Wire::get(r), key: Wire::get(r), text: Wire::get(r) },
+            4 => Request::TraceReplay { id: Wire::get(r), key: Wire::get(r), config: Wire::get(r), text: Wire::get(r) },
             5 => Request::Decisions {
-                id: Wire::get(r)?,
-                config: Wire::get(r)?,
-                trace_items: Wire::get(r)?,
-                from: Wire::get(r)?,
-                to: Wire::get(r)?,
-                at: Wire::get(r)?,
+                id: Wire::get(r),
+                config: Wire::get(r),
+                trace_items: Wire::get(r),
+                from: Wire::get(r),
+                to: Wire::get(r),
+                at: Wire::get(r),
             },
-            6 => {
-                Request::Export { id: Wire::get(r)?, format: Wire::get(r)?, config: Wire::get(r)?, run: Wire::get(r)? }
+            6 => Request::Export { id: Wire::get(r), format: Wire::get(r), config: Wire::get(r), run: Wire::get(r) },
+            7 => Request::SweepCsv { id: Wire::get(r), key: Wire::get(r), rows: Wire::get(r) },
+            _ => {
+                r.fail("bad request");
+                Request::Seeds { id: 0, preset: String::new() }
             }
-            7 => Request::SweepCsv { id: Wire::get(r)?, key: Wire::get(r)?, rows: Wire::get(r)? },
-            _ => return r.bad("bad request"),
-        })
+        }
     }
 }
 
@@ -666,18 +722,21 @@ impl Wire for Response {
             }
         }
     }
-    fn get(r: &mut Reader) -> Result<Self, Bad> {
-        Ok(match r.byte()? {
+    fn get(r: &mut Reader) -> Self {
+        match r.byte() {
             0 => Response::Ready,
-            1 => Response::Run { id: Wire::get(r)?, result: Wire::get(r)? },
-            2 => Response::Seeds { id: Wire::get(r)?, tables: Wire::get(r)? },
-            3 => Response::Progress { id: Wire::get(r)?, progress: Wire::get(r)? },
-            4 => Response::TraceProgress { id: Wire::get(r)?, bytes: Wire::get(r)?, total: Wire::get(r)? },
-            5 => Response::TraceOpened { id: Wire::get(r)?, result: Wire::get(r)? },
-            6 => Response::TraceReplayed { id: Wire::get(r)?, result: Wire::get(r)? },
-            7 => Response::Garbled { error: Wire::get(r)? },
-            8 => Response::Exported { id: Wire::get(r)?, result: Wire::get(r)? },
-            _ => return r.bad("bad response"),
-        })
+            1 => Response::Run { id: Wire::get(r), result: Wire::get(r) },
+            2 => Response::Seeds { id: Wire::get(r), tables: Wire::get(r) },
+            3 => Response::Progress { id: Wire::get(r), progress: Wire::get(r) },
+            4 => Response::TraceProgress { id: Wire::get(r), bytes: Wire::get(r), total: Wire::get(r) },
+            5 => Response::TraceOpened { id: Wire::get(r), result: Wire::get(r) },
+            6 => Response::TraceReplayed { id: Wire::get(r), result: Wire::get(r) },
+            7 => Response::Garbled { error: Wire::get(r) },
+            8 => Response::Exported { id: Wire::get(r), result: Wire::get(r) },
+            _ => {
+                r.fail("bad response");
+                Response::Ready
+            }
+        }
     }
 }
