@@ -685,7 +685,7 @@ pub fn embed_dialog(props: &EmbedDialogProps) -> Html {
         });
         html! {
             <label style="margin-right:.6rem">{label}{" "}
-                <input type="number" name={format!("embed-{}", label.to_lowercase())} min="200" max="4000" step="10"
+                <input type="number" name={format!("embed-{}", label.to_ascii_lowercase())} min="200" max="4000" step="10"
                     value={get(*size).to_string()} {onchange} style="width:6rem" />
             </label>
         }
