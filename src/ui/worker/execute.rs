@@ -1,4 +1,4 @@
-//! How the worker runs one job (`execute`) and its message handler (`handle_text_with`):
+//! How the worker runs one job (`execute`) and its message handler (`handle_with`):
 //! only the worker bin calls these, so the page's wasm never links the engine's run. A run is
 //! simulated in chunks of `PROGRESS_CHUNK_EVENTS` (`engine::run_chunked`) and reports
 //! `Response::Progress` between them; the worker reads no message while it computes, so a
@@ -7,10 +7,10 @@
 use crate::engine::metrics::Metrics;
 use crate::engine::trace::TraceOptions;
 use crate::engine::validate;
-use crate::ui::worker::packing::respond;
 use crate::ui::worker::protocol::{
-    to_text, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS, PROGRESS_CHUNK_EVENTS,
+    Export, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS, PROGRESS_CHUNK_EVENTS,
 };
+use crate::ui::worker::wire::{parse_request, to_bytes};
 
 /// Keeps the first `max` decision records in time (all kinds together), in their order.
 pub fn bound_decisions(d: &mut crate::engine::explain::Decisions, max: usize) {
@@ -73,6 +73,18 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
         Request::Seeds { id, preset } => {
             Response::Seeds { id: *id, tables: validate::validate_preset(preset, true).into_iter().collect() }
         }
+        Request::Export { id, format, config, run } => {
+            let text = match format {
+                Export::Perfetto => crate::share::perfetto::to_json(&run.trace, Some(&run.metrics), Some(config)),
+                Export::TraceText => crate::share::ftrace::export::to_text_for(&run.trace, config),
+                Export::MetricsCsv => crate::share::csv::metrics_csv(&run.metrics),
+            };
+            Response::Exported { id: *id, result: Ok(text) }
+        }
+        Request::SweepCsv { id, key, rows } => {
+            let rows: Vec<(String, Option<&Metrics>)> = rows.iter().map(|(v, m)| (v.clone(), m.as_ref())).collect();
+            Response::Exported { id: *id, result: Ok(crate::share::csv::sweep_csv(key, &rows)) }
+        }
         Request::TraceOpen { text, .. } | Request::TraceReplay { text, .. } => crate::ui::traces::job::execute(
             req,
             &mut crate::ui::traces::job::chunks_of(text),
@@ -82,7 +94,7 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
     }
 }
 
-/// Replaces non-finite floats by 0: JSON has no NaN, and one NaN would garble the answer.
+/// Replaces non-finite floats by 0 (the page's figures and exports are finite; JSON has no NaN).
 pub fn finite(m: &mut Metrics) {
     let fix = |x: &mut f64| {
         if !x.is_finite() {
@@ -102,17 +114,17 @@ pub fn finite(m: &mut Metrics) {
     m.wakeup_latency_hist.iter_mut().for_each(|(b, _)| fix(b));
 }
 
-/// The worker's message handler: JSON request in; JSON response out with a run's spans and
-/// instants packed apart (`pack_items`; empty when there are none). Never panics on input.
-pub fn handle_text(text: &str) -> (String, Vec<u8>) {
-    handle_text_with(text, &mut |_| {})
+/// The worker's message handler: a request's bytes in (`wire`), the response's bytes out.
+/// Never panics on input.
+pub fn handle(bytes: &[u8]) -> Vec<u8> {
+    handle_with(bytes, &mut |_| {})
 }
 
-/// `handle_text`, handing each progress report of a long run to `progress` as JSON text.
-pub fn handle_text_with(text: &str, progress: &mut dyn FnMut(String)) -> (String, Vec<u8>) {
-    let mut resp = match serde_json::from_str::<Request>(text) {
-        Ok(req) => execute_with(&req, &mut |p| progress(to_text(&p))),
-        Err(e) => Response::Garbled { error: e.to_string() },
+/// `handle`, handing each progress report of a long run to `progress` as bytes.
+pub fn handle_with(bytes: &[u8], progress: &mut dyn FnMut(Vec<u8>)) -> Vec<u8> {
+    let resp = match parse_request(bytes) {
+        Ok(req) => execute_with(&req, &mut |p| progress(to_bytes(&p))),
+        Err(error) => Response::Garbled { error },
     };
-    respond(&mut resp)
+    to_bytes(&resp)
 }

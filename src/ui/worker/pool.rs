@@ -203,8 +203,6 @@ pub mod web {
     use web_sys::{Event, MessageEvent, Worker};
     use yew::UseReducerDispatcher;
 
-    use crate::ui::worker::protocol::to_text;
-
     use super::{pool_size, Dispatch};
     use crate::engine::config::Config;
     use crate::ui::app::state::{Action, State};
@@ -309,7 +307,7 @@ pub mod web {
             let i = &mut *self.inner.borrow_mut();
             for (slot, req) in i.dispatch.assign() {
                 if let Some(Some(w)) = i.workers.get(slot) {
-                    let _ = w.post_message(&JsValue::from_str(&to_text(&req)));
+                    let _ = w.post_message(&crate::ui::worker::runner::web::encode(&req));
                 }
             }
         }

@@ -390,29 +390,24 @@ pub(crate) mod web {
     use wasm_bindgen::JsCast;
     use web_sys::{Event, MessageEvent, Worker};
 
-    use crate::ui::worker::packing::parse_message;
-
-    use crate::ui::worker::protocol::parse_response;
-
-    use crate::ui::worker::protocol::to_text;
+    use crate::ui::worker::wire::{parse_response, to_bytes};
 
     use crate::ui::worker::protocol::Request;
 
     use super::{Backend, Runner};
     use crate::ui::worker::protocol::Response;
 
-    /// A worker's message as a `Response`: a string, or [string, Uint8Array] when a run's
-    /// trace items travel packed. The page's runner, the sweep pool and the trace panel's
-    /// worker all read their answers through this.
+    /// A worker's message as a `Response`: a Uint8Array of `wire` bytes (anything else is
+    /// `Garbled`). The page's runner, the sweep pool and the trace panel's worker all read
+    /// their answers through this.
     pub fn decode(data: &JsValue) -> Response {
-        match data.dyn_ref::<js_sys::Array>() {
-            Some(pair) => {
-                let text = pair.get(0).as_string().unwrap_or_default();
-                let bytes = pair.get(1).dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
-                parse_message(&text, &bytes)
-            }
-            None => parse_response(&data.as_string().unwrap_or_default()),
-        }
+        let bytes = data.dyn_ref::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+        parse_response(&bytes)
+    }
+
+    /// A request as the Uint8Array the page posts (`wire`).
+    pub fn encode(req: &Request) -> JsValue {
+        js_sys::Uint8Array::from(to_bytes(req).as_slice()).into()
     }
 
     #[derive(Default)]
@@ -537,7 +532,7 @@ pub(crate) mod web {
     pub fn post(runner: &Runner, req: &Request) -> bool {
         let i = runner.inner.borrow();
         let Some(w) = &i.web.worker else { return false };
-        w.post_message(&JsValue::from_str(&to_text(req))).is_ok()
+        w.post_message(&encode(req)).is_ok()
     }
 }
 
