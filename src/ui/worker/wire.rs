@@ -28,7 +28,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::config::{
-    CStates, Config, Governor, HackbenchMode, IdleMode, Ipc, PeriodicTask, Policy, WorkloadKind,
+    CStates, Config, Governor, HackbenchMode, IdleMode, Ipc, PeriodicTask, PolicyKind, WorkloadKind,
 };
 use crate::engine::explain::records::{
     Candidate, Decisions, Delivery, GovernorView, IdleRecord, Part, PickRecord, PreemptCheck, RqEntry, Verdict,
@@ -407,7 +407,7 @@ macro_rules! wire_named {
 
 wire_named!(
     Kernel = V417,
-    Policy = Cfs,
+    PolicyKind = Cfs,
     Governor = Menu,
     IdleMode = Default,
     WorkloadKind = Rtapp,
