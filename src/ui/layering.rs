@@ -22,6 +22,8 @@ const PURE: &[&str] = &[
     "explore/seeds.rs",
     "inspect/find.rs",
     "inspect/state.rs",
+    "share/files.rs",
+    "share/tests.rs",
     "sweep/model.rs",
     "sweep/state.rs",
     "timeline/draw/colours.rs",
