@@ -1,4 +1,5 @@
-//! The address bar: the state a page load starts from, the query kept in sync (replaced or pushed as a history entry), Back and Forward.
+//! The address bar: the state a page load starts from, the query kept in sync (replaced, or
+//! pushed as a history entry), and Back and Forward.
 
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;

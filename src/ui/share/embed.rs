@@ -1,4 +1,5 @@
-//! Embedding: the iframe snippet for a link (pure), the "Embed" dialog that writes it, and the embedded page (`?embed=1`).
+//! Embedding: the iframe snippet for a link (pure), the "Embed" dialog that writes it, and
+//! the embedded page (`?embed=1`).
 
 use yew::prelude::*;
 

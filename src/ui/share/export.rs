@@ -1,4 +1,5 @@
-//! The Export… menu: the run's trace and figures written by the worker, the timeline as a PNG, and the plots as SVG or PNG files, each downloaded through the browser.
+//! The Export… menu: the run's trace and figures written by the worker, the timeline as a
+//! PNG, and the plots as SVG or PNG files, each downloaded through the browser.
 
 use std::rc::Rc;
 

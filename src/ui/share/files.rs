@@ -1,4 +1,5 @@
-//! The export files' pure parts (tested natively): a file name stem, the worker jobs that write the CSV and trace files, and a plot's standalone SVG file.
+//! The export files' pure parts (tested natively): a file name stem, the worker jobs that
+//! write the CSV and trace files, and a plot's standalone SVG file.
 
 use crate::engine::presets::preset;
 use crate::ui::app::state::{RunView, State};

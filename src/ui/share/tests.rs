@@ -1,4 +1,7 @@
-//! The share bar's pure parts: embed snippets, file names, the export jobs and standalone SVG files.
+//! Tests of the share bar's pure parts: embed snippets, file names, the export jobs and
+//! standalone SVG files.
+
+use std::rc::Rc;
 
 use super::*;
 use crate::share::url::{self, View};

@@ -20,8 +20,8 @@
 //! the current view. [`canvas_png_data_url`] snapshots any canvas as is.
 //!
 //! Files: `link` (`ViewLink`), `frame` (the state behind the canvas and its frame loop),
-//! `paint` (a scene onto a canvas, PNG export), `input` (the event handlers), `legend`; the
-//! pure ones: `draw` (index, geometry, level of detail, scene, hit testing), `gesture` (wheel,
+//! `paint` (a scene onto a canvas, PNG export), `input` (the event handlers), `hooks` (the
+//! props into that state), `toolbar`, `legend`; the pure ones: `draw` (index, geometry, level of detail, scene, hit testing), `gesture` (wheel,
 //! pinch, tap and keys as numbers), `nav` (minimap and zoom targets), `notes` (the note under
 //! a cut trace), `window` (the stretch of a cut trace to ask for), `counters` and `runqueue`.
 //! This file is the component: its props, hooks and markup.
@@ -30,6 +30,7 @@ pub mod counters;
 pub mod draw;
 mod frame;
 pub mod gesture;
+mod hooks;
 mod input;
 mod legend;
 mod link;
@@ -37,6 +38,7 @@ pub mod nav;
 pub mod notes;
 mod paint;
 pub mod runqueue;
+mod toolbar;
 pub mod window;
 
 use std::cell::RefCell;
@@ -56,7 +58,7 @@ use crate::engine::time::Ns;
 use crate::engine::trace::Trace;
 use draw::{Align, Layout, Scene, TraceIndex, View};
 use frame::*;
-use input::{act, attach, detach};
+use input::{attach, detach};
 pub use link::ViewLink;
 use paint::*;
 pub use paint::{canvas_png_data_url, render_png_data_url};
@@ -135,42 +137,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
         });
     }
 
-    // Join the shared window (if any); leaving happens when this timeline is dropped.
-    {
-        let inner = inner.clone();
-        use_effect_with(props.link.clone(), move |link| {
-            if let Some(l) = link {
-                let mut ls = l.0.borrow_mut();
-                ls.members.retain(|m| m.strong_count() > 0);
-                ls.members.push(Rc::downgrade(&inner));
-            }
-            if let Ok(mut st) = inner.try_borrow_mut() {
-                st.link = link.clone();
-                st.link_seen = (0, None);
-            }
-            request_redraw(&inner);
-        });
-    }
-
-    // A task outlined or no longer: redraw (the prop was taken in above).
-    {
-        let inner = inner.clone();
-        use_effect_with(props.highlight, move |_| request_redraw(&inner));
-    }
-
-    // A new trace (by identity) or label: re-index, fit, redraw (a large one over frames: `Arrival`).
-    {
-        let inner = inner.clone();
-        let key = (Rc::as_ptr(&props.trace) as usize, props.label.clone());
-        let trace = props.trace.clone();
-        let keep_view = props.keep_view;
-        let selected = selected.clone();
-        use_effect_with(key, move |(_, label)| {
-            selected.set(None);
-            inner.borrow_mut().receive(trace, label.to_string(), keep_view);
-            request_redraw(&inner);
-        });
-    }
+    hooks::use_props(&inner, props, &selected);
 
     let select_mode = use_state(|| false);
     let collapse = use_state(|| true);
@@ -192,35 +159,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let on_mini = input::minimap(&inner);
     html! {
         <div class="timeline">
-            <div class="timeline-toolbar" role="toolbar" aria-label="Timeline controls">
-                <button type="button" onclick={act(&inner, |st| st.zoom(ZOOM_STEP, None))} aria-label="Zoom in" title="Zoom in (+ or up arrow)">{"+"}</button>
-                <button type="button" onclick={act(&inner, |st| st.zoom(1.0 / ZOOM_STEP, None))} aria-label="Zoom out" title="Zoom out (- or down arrow)">{"\u{2212}"}</button>
-                <button type="button" onclick={act(&inner, |st| st.view = st.fit_view)} title="Show the whole trace (F)">{"Fit"}</button>
-                <button type="button" class="select-zoom" onclick={input::toggle_select(&inner, &select_mode)} aria-pressed={(*select_mode).to_string()}
-                    title="Drag across the timeline to zoom to that stretch (or hold Shift while dragging)">{"Zoom to range"}</button>
-                if selected.is_some() {
-                    <button type="button" class="zoom-to" onclick={input::zoom_to_selected(&inner, &selected)}
-                        title="Zoom to the selected span: a woken run with its whole wakeup latency">{"Zoom to selection"}</button>
-                }
-                <button type="button" onclick={input::toggle_play(&inner, &playing)} aria-pressed={(*playing).to_string()}>
-                    { if *playing { "Pause" } else { "Play" } }
-                </button>
-                <label>{" Speed "}
-                    <select onchange={input::speed(&inner, &speed)} aria-label="Playback speed (simulated time per second)">
-                        { for draw::SPEEDS.iter().enumerate().map(|(i, (name, _))| html! {
-                            <option value={i.to_string()} selected={i == *speed}>{*name}</option>
-                        }) }
-                    </select>
-                </label>
-                <button type="button" onclick={input::save_png(&inner)} title="Download the current view as a PNG image">{"Save PNG"}</button>
-                { counters::toggle(*counters_on, on_counters.clone()) }
-                if idle_cores >= 2 {
-                    <button type="button" class="idle-lanes" onclick={input::toggle_idle(&inner, &collapse)} aria-pressed={(!*collapse).to_string()}
-                        title="CPUs on which no task ran: one lane, or a lane each">
-                        { if *collapse { format!("Show {idle_cores} idle CPUs") } else { "Collapse idle CPUs".to_string() } }
-                    </button>
-                }
-            </div>
+            { toolbar::toolbar(toolbar::Toolbar {
+                inner: &inner, select_mode: &select_mode, selected: &selected, playing: &playing, speed: &speed,
+                counters_on: *counters_on, on_counters: on_counters.clone(), idle_cores, collapse: &collapse,
+            }) }
             <div class="timeline-canvas-box" style="position:relative;width:100%">
                 <canvas ref={canvas_ref} role="img" aria-label={aria} tabindex="0"
                     style={format!("display:block;width:100%;height:{}px;touch-action:none;cursor:grab", Layout::css_height(lanes))}
