@@ -109,6 +109,16 @@ pub struct Notice {
     pub details: Vec<String>,
 }
 
+/// The sweep's metric when none is picked: the preset's own (`Preset::metric`) while the
+/// config runs the preset's workload, else the main result (another workload's figures
+/// are not what the preset is about).
+pub fn default_sweep_metric(preset_name: &str, config: &crate::engine::Config) -> &'static str {
+    match preset(preset_name) {
+        Some(p) if (p.config)().workload == config.workload => p.metric,
+        _ => "throughput",
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
     pub config: Config,
@@ -234,10 +244,9 @@ impl State {
         Some(Rc::new(crate::ui::sweep::model::with_view(sw, &self.sweep_view)))
     }
 
-    /// The metric the sweep plots: the view's, else the preset's.
+    /// The metric the sweep plots: the view's, else `default_sweep_metric`.
     pub fn sweep_metric(&self) -> String {
-        let preset = preset(&self.preset).map(|p| p.metric);
-        self.sweep_view.y.clone().unwrap_or_else(|| preset.unwrap_or("throughput").to_string())
+        self.sweep_view.y.clone().unwrap_or_else(|| default_sweep_metric(&self.preset, &self.config).to_string())
     }
 
     /// True while the shown result is for an older config or only its preview.
@@ -373,7 +382,8 @@ impl State {
         // `from_url` plans the sweep on A (the link's main config) and B keeps its key.
         let usual = sweep_key(&config, preset(&self.preset).map(|p| p.knob));
         let mut sweep_view = self.sweep_view.clone();
-        if sweep_view.y.as_deref() == preset(&self.preset).map(|p| p.metric) {
+        let usual_y = [&self.config, &config].map(|c| default_sweep_metric(&self.preset, c));
+        if sweep_view.y.as_deref().is_some_and(|y| usual_y.iter().all(|u| *u == y)) {
             sweep_view.y = None;
         }
         let mut views = self.views.clone();
@@ -714,6 +724,8 @@ impl State {
             Action::LoadPreset(name) => match preset(&name) {
                 Some(p) => {
                     s.preset = p.name.to_string();
+                    // A new preset's sweep plots its own main result, not the last one's pick.
+                    s.sweep_view.y = None;
                     let config = (p.config)();
                     // Re-choosing the config already shown changes nothing: replanning the
                     // sweep without a new generation would leave it empty, never run.

@@ -206,6 +206,16 @@ pub fn metric_label(def: &Named, m: &Metrics) -> String {
     crate::engine::metrics::result_title(&m.throughput_unit)
 }
 
+/// A title with its unit in brackets, `Wakeup latency p99 (µs)`; the title alone when the
+/// unit is empty or only repeats it (`Ticks`, not `Ticks (ticks)`).
+pub fn with_unit(title: &str, unit: &str) -> String {
+    if unit.is_empty() || unit.eq_ignore_ascii_case(title) {
+        title.to_string()
+    } else {
+        format!("{title} ({unit})")
+    }
+}
+
 /// A relative change smaller than this (in percent) is not called better or worse: one run
 /// on each side cannot tell it from the variation a different seed brings.
 pub const NOISE_PERCENT: f64 = 1.0;
@@ -322,6 +332,13 @@ mod tests {
         let p99 = metric("wakeup_latency_p99").unwrap();
         let m = Metrics { wakeup_latency_us: Percentiles { p99: 29360.0, ..Default::default() }, ..Default::default() };
         assert_eq!(metric_display(p99, &m), ("29.36".to_string(), "ms".to_string()));
+    }
+
+    #[test]
+    fn a_unit_that_repeats_the_title_is_not_repeated() {
+        assert_eq!(with_unit("Ticks", "ticks"), "Ticks", "not `ticks (ticks)` (issue 29)");
+        assert_eq!(with_unit("Wakeup latency p99", "µs"), "Wakeup latency p99 (µs)");
+        assert_eq!(with_unit("Result", ""), "Result");
     }
 
     #[test]

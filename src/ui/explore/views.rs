@@ -329,6 +329,7 @@ pub fn seed_view() -> Html {
             let passed = judged.iter().filter(|&&p| p).count();
             html! {
             <div class="seeds">
+                { scoreboard_view(&seeds, &corpus, more) }
                 <p class="help">{"Each table reruns a published experiment in the simulator. Every column the source reports is compared. What must match is each row's change against the row it is measured against (Δ columns; the first row, or in the corpus the matching reference row): a figure passes when the simulated change has the reported sign and 0.5x to 1.5x its size, and a row passes when all its figures do. In the corpus a reported change within the benchmark's noise passes on no effect, or on the reported sign within 1.5x the noise. The absolute error (simulated against reported) is shown beside it. The page runs the quick tables (a tenth of the pipe, token and long hackbench loops, fewer hackbench rows; absolute figures are compared with the same fraction of the reported ones); "}<code>{"schedscope validate"}</code>{" runs them in full."}</p>
                 <h2 class="experiments-group">{"Seed experiments"}</h2>
                 { for seeds.iter().map(|t| html! { <SeedTableView table={(*t).clone()} /> }) }
@@ -345,6 +346,36 @@ pub fn seed_view() -> Html {
             </div>
             }
         }
+    }
+}
+
+/// The score first: per table, rows passing of rows judged, with each group's total; a
+/// table's name links to it below.
+fn scoreboard_view(seeds: &[&SeedTable], corpus: &[&SeedTable], partial: bool) -> Html {
+    use crate::ui::explore::scoreboard::Score;
+    let group = |name: &str, tables: &[&SeedTable]| {
+        let total = tables.iter().fold(Score::default(), |s, t| s.add(Score::of(t)));
+        html! {
+            <tbody data-group={name.to_string()}>
+                <tr class="group"><th scope="row">{name.to_string()}</th>
+                    <td class={classes!("score", (total.judged > 0 && total.passed == total.judged).then_some("all"))}>{total.text()}</td></tr>
+                { for tables.iter().map(|t| { let sc = Score::of(t); html! {
+                    <tr data-preset={t.preset.clone()}><th scope="row"><a href={format!("#seed-{}", t.preset)}>{t.title.clone()}</a></th>
+                        <td class={classes!("score", (sc.judged > 0 && sc.passed == sc.judged).then_some("all"))}>{sc.text()}</td></tr>
+                } }) }
+            </tbody>
+        }
+    };
+    html! {
+        <section class="scoreboard panel" aria-label="Scoreboard">
+            <h2>{"Scoreboard"}{if partial { " (so far)" } else { "" }}</h2>
+            <table>
+                <caption>{"Rows passing of rows judged, per table (baselines and the model's predictions are not judged)"}</caption>
+                <thead><tr><th scope="col">{"table"}</th><th scope="col">{"rows passing"}</th></tr></thead>
+                { group("Seed experiments", seeds) }
+                if !corpus.is_empty() { { group("Validation corpus", corpus) } }
+            </table>
+        </section>
     }
 }
 
@@ -378,8 +409,8 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
     let about = p.map(|p| p.about).unwrap_or("");
     let metric = seed_metric_label(&t.metric);
     html! {
-        <section class="seed panel" data-preset={t.preset.clone()}>
-            <h3>{t.title.clone()}</h3>
+        <section class="seed panel" data-preset={t.preset.clone()} id={format!("seed-{}", t.preset)}>
+            <h3>{t.title.clone()}<span class="score">{format!(" · {} rows pass", crate::ui::explore::scoreboard::Score::of(t).text())}</span></h3>
             if let Some(p) = p { <p class="preset-name">{p.title}</p> }
             <p class="help">{about}</p>
             if !t.source.is_empty() { <p class="source">{"Reported: "}{t.source.clone()}</p> }
@@ -390,7 +421,8 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                 <thead><tr>
                     <th scope="col" class="label">{"configuration"}</th><th scope="col">{"column"}</th>
                     <th scope="col">{"reported"}</th><th scope="col">{"simulated"}</th>
-                    <th scope="col">{"Δ reported"}</th><th scope="col">{"Δ simulated"}</th><th scope="col">{"check"}</th>
+                    <th scope="col">{"Δ reported"}</th><th scope="col">{"Δ simulated"}</th>
+                    <th scope="col" title="the simulated change as a multiple of the reported one (a pass needs 0.5× to 1.5×)">{"sim / rep"}</th><th scope="col">{"check"}</th>
                     <th scope="col">{"abs. error"}</th>
                     <th scope="col"><span class="sr">{"load"}</span></th>
                 </tr></thead>
@@ -405,7 +437,9 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                     };
                     let label = r.label.clone();
                     let columns = t.columns.clone();
-                    r.cells.iter().enumerate().map(move |(k, c)| {
+                    let row_verdict = crate::ui::explore::scoreboard::verdict(r);
+                    let miss = crate::ui::explore::scoreboard::row_miss(t, r);
+                    let cells: Vec<Html> = r.cells.iter().enumerate().map(move |(k, c)| {
                         let (badge, cls) = match c.pass {
                             Some(true) => ("pass", "pass"),
                             Some(false) => ("fail", "fail"),
@@ -414,20 +448,26 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                             None => ("—", "baseline"),
                         };
                         let name = columns.get(k).map_or(c.column.clone(), |col| format!("{} ({})", col.label, col.unit));
-                        html! { <tr data-column={c.column.clone()}>
-                            if k == 0 { <th scope="row" rowspan={span.clone()}>{label.clone()}</th> }
+                        let ratio = crate::ui::explore::scoreboard::ratio(c);
+                        html! { <tr data-column={c.column.clone()} data-verdict={row_verdict}>
+                            if k == 0 { <th scope="row" rowspan={span.clone()}>{label.clone()}
+                                <span class={classes!("badge", "row-verdict", row_verdict)}>{row_verdict}</span></th> }
                             <td data-label="column">{name}</td>
                             <td data-label="reported">{c.reported.map(num).unwrap_or_else(|| "—".into())}</td>
                             <td data-label="simulated">{num(c.simulated)}</td>
                             <td data-label="Δ reported">{c.reported_change.map(pct).unwrap_or_else(|| "—".into())}</td>
                             <td data-label="Δ simulated">{pct(c.simulated_change)}</td>
+                            <td data-label="sim / rep" class={classes!("ratio", ratio.is_some_and(|x| !(0.5..=1.5).contains(&x)).then_some("out"))}>
+                                {ratio.map(crate::ui::explore::scoreboard::ratio_text).unwrap_or_else(|| "—".into())}</td>
                             <td class="check"><span class={classes!("badge", cls)}>{badge}</span></td>
                             <td data-label="abs. error">{c.abs_error.map(pct).unwrap_or_else(|| "—".into())}</td>
                             if k == 0 {
                                 <td class="load" rowspan={span.clone()}><button type="button" onclick={onclick.clone()} aria-label={format!("Load {}", label)}>{"Load"}</button></td>
                             }
                         </tr> }
-                    })
+                    }).collect();
+                    let reason = miss.map(|m| html! { <tr class="miss-reason"><td colspan="10" role="note">{m}</td></tr> });
+                    cells.into_iter().chain(reason)
                 }) }
                 </tbody>
             </table>
