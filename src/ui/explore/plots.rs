@@ -427,6 +427,12 @@ pub fn dist_categories(mode: DistMode, b: &Metrics, a: Option<&Metrics>) -> Vec<
     cats
 }
 
+/// A and B's bars of one category: centred this many slots either side of it, this many
+/// slots wide, so a pair nearly touches and pairs stand apart (at ±0.25 and 0.38 wide the
+/// gaps inside and between pairs were equal: the bars read as interleaved).
+const PAIR_OFFSET: f64 = 0.2;
+const PAIR_WIDTH: f64 = 0.36;
+
 /// Wakeup-latency histogram or C-state residency, as bars.
 #[function_component(DistPlot)]
 pub fn dist_plot(props: &DistPlotProps) -> Html {
@@ -446,10 +452,10 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
     let slot = (W - LEFT - RIGHT) / cats.len().max(1) as f64;
     type Series<'a> = (&'a Vec<(String, f64)>, &'a str, f64);
     let series: Vec<Series> = match &a {
-        Some(a) => vec![(a, SERIES_A, -0.25), (&b, SERIES_B, 0.25)],
+        Some(a) => vec![(a, SERIES_A, -PAIR_OFFSET), (&b, SERIES_B, PAIR_OFFSET)],
         None => vec![(&b, "", 0.0)],
     };
-    let bw = slot * if a.is_some() { 0.38 } else { 0.7 };
+    let bw = slot * if a.is_some() { PAIR_WIDTH } else { 0.7 };
     // Idle states are shaded by depth as on the timeline (POLL lightest), counting POLL
     // even when it is not among the bars.
     let poll_missing = u8::from(cats.first().is_none_or(|c| c != "POLL"));
@@ -503,6 +509,14 @@ mod tests {
             crate::ui::common::palette::idle_color(0, 3),
             crate::ui::timeline::draw::IDLE_COLOURS[crate::ui::timeline::draw::idle_shade(0, 3) as usize]
         );
+    }
+
+    #[test]
+    fn a_and_b_bars_come_in_pairs() {
+        let inside = 2.0 * PAIR_OFFSET - PAIR_WIDTH;
+        let between = 1.0 - 2.0 * PAIR_OFFSET - PAIR_WIDTH;
+        assert!(inside >= 0.0, "A and B do not overlap");
+        assert!(between >= 4.0 * inside, "pairs stand apart: {inside} inside a pair, {between} between pairs");
     }
 
     #[test]

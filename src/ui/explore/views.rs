@@ -54,6 +54,10 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
             <dl>
                 { for crate::ui::common::format::metrics().map(|d| {
                     let (value, unit) = metric_display(d, m);
+                    let unit = match props.result.as_ref() {
+                        Some(r) if d.key == "cpu_percent" => crate::ui::common::format::busy_unit(r.config.cores),
+                        _ => unit,
+                    };
                     html! {
                         <div class={classes!("metric", (d.key == "throughput").then_some("main"))} data-metric={d.key} title={d.help}>
                             <dt>{metric_label(d, m)}</dt>
@@ -107,13 +111,19 @@ fn seeds_line(ctx: &StateCtx, result: Option<&Rc<RunView>>) -> Html {
     let summary = match (stats, reps, m) {
         (Some(st), Some(reps), Some(m)) => {
             let (div, unit) = time_scale(st.mean.abs().max(st.max.abs()), &metric_unit(d, m));
-            let range = format!("{}–{}", num(st.min / div), num(st.max / div));
+            // Every seed gave the same figure: say so (a range `0.2423–0.2423` reads as a
+            // measured spread; the seed changed nothing in this run).
+            let range = if st.n > 1 && st.min == st.max {
+                "every seed gave exactly the same figure (nothing this run does draws on the seed)".to_string()
+            } else {
+                format!("range {}–{}", num(st.min / div), num(st.max / div))
+            };
             let progress = (st.n < reps.seeds()).then(|| format!(" · {}/{} seeds in", st.n, reps.seeds()));
             let first = reps.config.seed;
             html! { <span class="seeds-stats" data-mean={st.mean.to_string()} data-min={st.min.to_string()}
                     data-max={st.max.to_string()} data-n={st.n.to_string()}>
                 <strong>{format!("{} {unit}", num(st.mean / div))}</strong>
-                {format!(" mean of {} seeds (seed {first} to {}), range {range}", st.n, first.wrapping_add(st.n as u64 - 1))}
+                {format!(" mean of {} seeds (seed {first} to {}), {range}", st.n, first.wrapping_add(st.n as u64 - 1))}
                 {progress.unwrap_or_default()}
                 if !reps.failed.is_empty() { {format!(" · {} failed", reps.failed.len())} }
             </span> }
@@ -257,7 +267,11 @@ pub fn compare_table(props: &CompareProps) -> Html {
                     let delta = if noise && va != vb { format!("≈ {delta}") } else { delta };
                     // One scale per row, from the larger side, so A and B read in the same unit.
                     let (div, unit) = if d.count { (1.0, metric_unit(d, &b.metrics)) } else { time_scale(va.abs().max(vb.abs()), &metric_unit(d, &b.metrics)) };
-                    let cell = |m: &Metrics, v: f64| if d.count && seed_stats.is_none() { metric_value(d, m) } else { num(v / div) };
+                    let cell = |m: &Metrics, v: f64| match (d.count, seed_stats) {
+                        (true, None) => metric_value(d, m),
+                        (true, Some(_)) => crate::ui::common::format::count_mean(v),
+                        _ => num(v / div),
+                    };
                     let range = |s: Option<crate::ui::explore::replicas::SeedStats>| s.map(|s| format!("seeds range {}–{}", num(s.min / div), num(s.max / div)));
                     html! {
                         <tr data-compare={d.key} title={d.help}>
