@@ -79,7 +79,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
             if props.result.as_ref().is_some_and(|r| r.preview && r.figures_partial()) {
                 <p class="note" data-metric="stop_reason">{format!(
                     "Preview: these figures cover the first {} events; {}",
-                    crate::ui::common::format::count(crate::ui::worker::protocol::PREVIEW_EVENT_BUDGET),
+                    crate::ui::common::format::count(m.events),
                     if props.cancelled { "the full run was cancelled (Run in full above)." } else { "the whole run follows." }
                 )}</p>
             } else if no_events {
