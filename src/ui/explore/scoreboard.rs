@@ -22,7 +22,7 @@ impl Score {
         Score { passed: judged.iter().filter(|p| **p).count(), judged: judged.len() }
     }
 
-    pub fn add(self, o: Score) -> Score {
+    pub fn plus(self, o: Score) -> Score {
         Score { passed: self.passed + o.passed, judged: self.judged + o.judged }
     }
 

@@ -368,7 +368,7 @@ pub fn seed_view() -> Html {
 fn scoreboard_view(seeds: &[&SeedTable], corpus: &[&SeedTable], partial: bool) -> Html {
     use crate::ui::explore::scoreboard::Score;
     let group = |name: &str, tables: &[&SeedTable]| {
-        let total = tables.iter().fold(Score::default(), |s, t| s.add(Score::of(t)));
+        let total = tables.iter().fold(Score::default(), |s, t| s.plus(Score::of(t)));
         html! {
             <tbody data-group={name.to_string()}>
                 <tr class="group"><th scope="row">{name.to_string()}</th>

@@ -392,6 +392,9 @@ mod tests {
         assert!(hi < 20.0, "the outlier is clipped to the fence: {hi}");
         assert_eq!(colour_range(&[f64::NAN]), None);
         assert_eq!(colour_range(&[3.0]), Some((3.0, 3.0)));
+        let mut flat = vec![100.0; 63];
+        flat.push(99.9);
+        assert_eq!(colour_range(&flat), Some((99.9, 100.0)), "one cell apart from equal others keeps its colour");
     }
 
     #[test]

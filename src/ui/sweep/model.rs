@@ -254,7 +254,10 @@ pub fn colour_range(values: &[f64]) -> Option<(f64, f64)> {
     let (q1, q3) = (q(0.25), q(0.75));
     let fence = 1.5 * (q3 - q1);
     let (min, max) = (v[0], v[v.len() - 1]);
-    Some((min.max(q1 - fence), max.min(q3 + fence)))
+    let (lo, hi) = (min.max(q1 - fence), max.min(q3 + fence));
+    // Most cells equal (no spread between the quartiles): the fences would clip every other
+    // cell to one colour; the whole range it is.
+    Some(if hi > lo { (lo, hi) } else { (min, max) })
 }
 
 /// `metric` of `m` (an unknown name reads as the main result).

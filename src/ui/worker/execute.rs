@@ -56,16 +56,31 @@ pub const PREVIEW_WALL_MS: f64 = 120.0;
 /// A preview's chunk: a few ms of engine time in wasm.
 pub const PREVIEW_CHUNK_EVENTS: u64 = 20_000;
 
-/// Milliseconds from a fixed point (the worker's clock; natively the process's).
+thread_local! {
+    /// The worker's clock in ms (`set_clock`: the worker bin gives the browser's).
+    static CLOCK: std::cell::Cell<Option<fn() -> f64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Gives the worker a wall clock (ms) for bounding previews by time: the browser's comes
+/// from the worker bin (this module names no web crate); natively the process's is used.
+pub fn set_clock(clock: fn() -> f64) {
+    CLOCK.with(|c| c.set(Some(clock)));
+}
+
+/// Milliseconds from a fixed point: the clock given, else natively the process's, else
+/// (wasm without one) a clock that stands still, so no preview is cut by time.
 fn clock_ms() -> f64 {
-    #[cfg(target_arch = "wasm32")]
-    {
-        js_sys::Date::now()
+    if let Some(clock) = CLOCK.with(|c| c.get()) {
+        return clock();
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
         thread_local!(static START: std::time::Instant = std::time::Instant::now());
         START.with(|s| s.elapsed().as_secs_f64() * 1e3)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        0.0
     }
 }
 
