@@ -348,8 +348,9 @@ test('a worker that dies in a job: the page says so, keeps the config, and the n
         wasm_bindgen({ module_or_path: './worker_bg.wasm' }).then(() => {
           const handle = self.onmessage;
           self.onmessage = (e) => {
-            const live = typeof e.data === 'string' && !e.data.includes('"trace_items":0');
-            if (live && e.data.includes('"seed":4242')) throw new Error('RuntimeError: unreachable');
+            const req = self.schedscope_describe(e.data);
+            const live = req !== '' && !req.includes('"trace_items":0');
+            if (live && req.includes('"seed":4242')) throw new Error('RuntimeError: unreachable');
             handle(e);
           };
         });`,
@@ -384,8 +385,9 @@ const dying = (hold) => (r) => r.fulfill({
     wasm_bindgen({ module_or_path: './worker_bg.wasm' }).then(() => {
       const handle = self.onmessage;
       self.onmessage = (e) => {
-        const items = Number((typeof e.data === 'string' && e.data.match(/"trace_items":(\\d+)/)?.[1]) || 0);
-        if (items > 0 && e.data.includes('"seed":4242')) {
+        const req = self.schedscope_describe(e.data);
+        const items = Number(req.match(/"trace_items":(\\d+)/)?.[1] || 0);
+        if (items > 0 && req.includes('"seed":4242')) {
           if (${hold} && items > 20000) {
             self.crash = () => setTimeout(() => { throw new Error('RuntimeError: unreachable'); });
             return;

@@ -172,7 +172,7 @@ const BAD: &[(&[&str], &str)] = &[
     (&["frobnicate"], "'frobnicate'"),
     (&["--frobnicate"], "'--frobnicate'"),
     (&["run", "--frobnicate"], "'--frobnicate'"),
-    (&["run", "--set", "cores=0"], "cores: 0 is out of range (allowed 1 to 128)"),
+    (&["run", "--set", "cores=0"], "cores: 0 is out of range (allowed 1 to 256)"),
     (&["run", "--set", "nope=1"], "nope: unknown key"),
     (&["run", "--set", "rr_interval=5"], "rr_interval:"),
     (&["run", "--set"], "--set: missing value"),

@@ -1,7 +1,7 @@
 //! Engine tests that read like the spec: each kernel mechanism, then properties over random configs.
 
 use proptest::prelude::*;
-use schedscope::engine::config::{Config, PeriodicTask, Policy, WorkloadKind};
+use schedscope::engine::config::{Config, PeriodicTask, PolicyKind, WorkloadKind};
 use schedscope::engine::presets::{preset, PRESETS};
 use schedscope::engine::sim::run_with_accounts;
 use schedscope::engine::time::{Ns, MS, US};
@@ -43,7 +43,7 @@ fn stretches(t: &Trace, core: u16) -> Vec<(u32, Ns, Ns)> {
 fn two_hogs(hz: &str, hrtick: &str) -> Config {
     let mut c = Config {
         cores: 1,
-        policy: Policy::Cfs,
+        policy: PolicyKind::Cfs,
         workload: WorkloadKind::Rtapp,
         // Each activation needs the whole period: both tasks are always runnable.
         tasks: vec![PeriodicTask { count: 2, run: 20 * MS, period: 20 * MS, slice: 0 }],
@@ -307,7 +307,9 @@ fn a_woken_task_never_runs_before_it_is_woken() {
     let pipe = cfg_with((preset("nohz-pipe").unwrap().config)(), &[("loops", "5000")]);
     // The revert of 'runlen' (0ac8deb): a wakee whose CPU ran ahead (a 133 us C6 exit)
     // blocked after its waker's time, and was enqueued on another CPU at the waker's.
-    let hb = cfg_with((preset("hackbench-wakeup-gran-clx").unwrap().config)(), &[("groups", "2")]);
+    // On 40 CPUs: on the preset's 80 (issue 31) 81 tasks mostly keep a CPU each and block
+    // too rarely (783 wakeups) to exercise it.
+    let hb = cfg_with((preset("hackbench-wakeup-gran-clx").unwrap().config)(), &[("groups", "2"), ("cores", "40")]);
     for (c, what) in [
         (&eevdf, "eevdf-vs-cfs"),
         (&cfs, "eevdf-vs-cfs policy=cfs"),
@@ -492,7 +494,16 @@ fn validate_reproduces_every_reported_headline_row() {
     // (Kconfig's; the seed's kernel config is not known) a 2.6.23 receiver no longer
     // preempts its sender inside the send syscall, the baseline gains and the sched-devel
     // row's gain falls from +11.7% to +4.1% (reported +14.5%). With preempt=full it passes.
-    let known_miss = |preset: &str, label: &str| preset == "hrtick-iperf" && label.starts_with("2.6.23-smp-d (");
+    // Known miss, left visible (issue 27/31, transfer cost): the ping-pong's two tasks run on
+    // two CPUs of one socket, and each pipe op and wakeup now pays the cache lines it pulls
+    // across (about 1.2 us a round trip on x5675, an assumed Broadwell-EP figure). The patch
+    // saves the same reprogram per round trip, so its gain falls from -9.9% to -9.2%
+    // (reported -19.0%) against a baseline already 1.5x the seed's absolute time: the gap is
+    // the absolute one (BENCHMARKS.md, pip1m), not this cost.
+    let known_miss = |preset: &str, label: &str| {
+        (preset == "hrtick-iperf" && label.starts_with("2.6.23-smp-d ("))
+            || (preset == "nohz-pipe" && label.starts_with("+ Peter's patch (one reprogram), C-states on"))
+    };
     let tables = schedscope::engine::validate::validate_seeds(false);
     assert_eq!(tables.len(), 3, "three seed experiments");
     for t in &tables {
@@ -1033,5 +1044,5 @@ fn schbench_bad_values_get_a_clear_error() {
         assert!(e.message.contains(want), "{k}={v}: {}", e.message);
     }
     c.set("workload", "schbench").unwrap();
-    assert!(c.applies("schbench_locking") && !c.applies("groups"));
+    assert!(c.applies("schbench_locking") == Ok(true) && c.applies("groups") == Ok(false));
 }

@@ -591,7 +591,7 @@ fn silent_cpus_and_absurd_cpu_counts_are_noted() {
     );
     let c = ftrace::replay_config(&m, &Config::default());
     let notes = ftrace::replay_notes(&m, &c).unwrap();
-    assert!(notes.iter().any(|n| n.contains("1024 CPUs; the engine simulates at most 128")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("1024 CPUs; the engine simulates at most 256")), "{notes:?}");
     let m = read(&format!("cpus=99999999\n{}", sw(0, "1.000000", 0, "R", 5))).unwrap();
     assert_eq!(m.cpus, 1);
     assert!(m.notices[0].starts_with("line 1: the header's cpus=99999999 is not a CPU count"), "{:?}", m.notices);

@@ -10,38 +10,39 @@ fn main() {
     schedscope::ui::worker::execute::set_clock(js_sys::Date::now);
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply = scope.clone();
+    // Every message is a Uint8Array of `ui::worker::wire` bytes, its buffer transferred.
+    let send = move |to: &web_sys::DedicatedWorkerGlobalScope, bytes: Vec<u8>| {
+        let array = js_sys::Uint8Array::from(bytes.as_slice());
+        let _ = to.post_message_with_transfer(&array, &js_sys::Array::of1(&array.buffer()));
+    };
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         let data = e.data();
         // Progress reports go out between chunks of a long run (the page may terminate this
         // worker to cancel it: it reads no message until the run is done).
         let progress_to = reply.clone();
-        let mut progress = move |p: String| {
-            let _ = progress_to.post_message(&JsValue::from_str(&p));
+        let mut progress = move |p: Vec<u8>| send(&progress_to, p);
+        let bytes_of = |v: JsValue| v.dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+        // `[request, File]`: a trace request whose file the worker reads itself (`ui::traces`).
+        let pair =
+            data.dyn_ref::<js_sys::Array>().and_then(|a| Some((a.get(0), a.get(1).dyn_into::<web_sys::Blob>().ok()?)));
+        let answer = match pair {
+            Some((request, blob)) => schedscope::ui::worker::trace_io::handle(&bytes_of(request), blob, &mut progress),
+            None => schedscope::ui::worker::execute::handle_with(&bytes_of(data), &mut progress),
         };
-        // `[json, File]`: a trace request whose file the worker reads itself (`ui::traces`).
-        let pair = data
-            .dyn_ref::<js_sys::Array>()
-            .and_then(|a| Some((a.get(0).as_string()?, a.get(1).dyn_into::<web_sys::Blob>().ok()?)));
-        let (answer, packed) = match pair {
-            Some((json, blob)) => schedscope::ui::worker::trace_io::handle(&json, blob, &mut progress),
-            None => {
-                schedscope::ui::worker::execute::handle_text_with(&data.as_string().unwrap_or_default(), &mut progress)
-            }
-        };
-        if packed.is_empty() {
-            let _ = reply.post_message(&JsValue::from_str(&answer));
-            return;
-        }
-        // [json, bytes], the bytes' buffer transferred rather than copied.
-        let bytes = js_sys::Uint8Array::from(packed.as_slice());
-        let msg = js_sys::Array::of2(&JsValue::from_str(&answer), &bytes);
-        let _ = reply.post_message_with_transfer(&msg, &js_sys::Array::of1(&bytes.buffer()));
+        send(&reply, answer);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker does.
     on_message.forget();
-    let ready = schedscope::ui::worker::protocol::to_text(&schedscope::ui::worker::protocol::Response::Ready);
-    let _ = scope.post_message(&JsValue::from_str(&ready));
+    // For the browser tests' routed loaders, which decide from a request whether to crash
+    // this worker: `self.schedscope_describe(bytes)` is `Request::summary` (or "").
+    let describe = Closure::<dyn Fn(JsValue) -> String>::new(|v: JsValue| {
+        let bytes = v.dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+        schedscope::ui::worker::wire::parse_request(&bytes).map(|r| r.summary()).unwrap_or_default()
+    });
+    let _ = js_sys::Reflect::set(&scope, &JsValue::from_str("schedscope_describe"), describe.as_ref());
+    describe.forget();
+    send(&scope, schedscope::ui::worker::wire::to_bytes(&schedscope::ui::worker::protocol::Response::Ready));
 }
 
 #[cfg(not(target_arch = "wasm32"))]

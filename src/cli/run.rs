@@ -231,7 +231,7 @@ pub fn sweep(words: &[String]) -> Result<Out, CliError> {
     }
     let mut notes = setup.notes.clone();
     for key in std::iter::once(param).chain(param2) {
-        if !setup.config.applies(key) {
+        if setup.config.applies(key) == Ok(false) {
             notes.push(format!("{key} has no effect with this config: every row will measure the same thing"));
         }
     }

@@ -3,7 +3,7 @@
 use crate::engine::config::{Config, KeyDoc, KeyKind, ALIASES, KEYS};
 use crate::engine::kernel::KERNELS;
 use crate::engine::presets::PRESETS;
-use crate::engine::profile::profile_names;
+use crate::engine::profile::{profile_names, PROFILES};
 use crate::engine::time::format_duration;
 
 const HEAD: &str = "\
@@ -110,6 +110,23 @@ pub fn usage() -> String {
             s.push_str(&format!("                    {line}\n"));
         }
     }
+    s.push_str(
+        "\nMachines (cpu=NAME; cores=N runs CPUs 0..N-1 as Linux numbers them, CPU i and i + the physical cores are siblings; \
+         SMT yield; one cache line between siblings / in an LLC / across LLCs / across sockets):\n",
+    );
+    for p in PROFILES {
+        let (t, c) = (p.topo, p.c2c);
+        s.push_str(&format!("  {:<17} {}\n", p.name, p.title));
+        s.push_str(&format!(
+            "                    {}; SMT yield {:.2}; {} / {} / {} / {} ns\n",
+            t.describe(),
+            t.smt_yield_permille as f64 / 1000.0,
+            c.sibling,
+            c.llc,
+            c.package,
+            c.remote
+        ));
+    }
     s.push_str("\nOld keys, still read from links and --set:\n");
     for (a, help) in ALIASES {
         s.push_str(&format!("    {a}: {help}\n"));
@@ -160,7 +177,7 @@ mod tests {
     #[test]
     fn ranges_are_readable() {
         let doc = |key| KEYS.iter().find(|k| k.key == key).unwrap();
-        assert_eq!(kind_text(doc("cores")), "1..128");
+        assert_eq!(kind_text(doc("cores")), "1..256");
         assert_eq!(kind_text(doc("rr_interval")), "100us..10s");
         assert_eq!(kind_text(doc("nohz")), "on|off");
         assert_eq!(kind_text(doc("seed")), "0 or more");

@@ -54,7 +54,7 @@ const RULES: &[Rule] = &[
 /// apply to this config at all, or a rule's counter shows its mechanism never acted. None
 /// when nothing says so.
 pub fn why_inert(key: &str, config: &Config, m: &Metrics) -> Option<String> {
-    if !config.applies(key) {
+    if config.applies(key) == Ok(false) {
         return Some(format!("{key} is not used by this config"));
     }
     RULES.iter().filter(|r| r.keys.contains(&key)).find_map(|r| (r.why)(config, m))
@@ -104,7 +104,7 @@ mod tests {
     #[test]
     fn keys_that_do_not_apply_say_so_and_unused_deep_states_are_named() {
         let c = Config::default();
-        assert!(!c.applies("rr_interval"));
+        assert_eq!(c.applies("rr_interval"), Ok(false));
         assert_eq!(
             why_inert("rr_interval", &c, &Metrics::default()).as_deref(),
             Some("rr_interval is not used by this config")

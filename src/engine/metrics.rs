@@ -536,7 +536,7 @@ pub fn result_title(unit: &str) -> String {
         Some(("Gbit" | "Mbit", "s")) => "Throughput".into(),
         Some((what, "s")) if !what.is_empty() => {
             let mut c = what.chars();
-            let first: String = c.next().map(|f| f.to_uppercase().collect()).unwrap_or_default();
+            let first: String = c.next().map(|f| f.to_ascii_uppercase().to_string()).unwrap_or_default();
             format!("{first}{} per second", c.as_str())
         }
         _ if unit == "s" => "Time to finish".into(),

@@ -2,9 +2,30 @@
 //!
 //! Each constant names its source. Where no public figure exists for a cost on a given
 //! machine, the value is an estimate scaled from the nearest sourced one and says so.
-//! Simplifications: SMT siblings are not modelled (a profile's cores are physical cores);
-//! one last-level cache is shared by `llc_cores` neighbouring cores; CPU speed is a single
-//! factor that scales workload CPU work (not costs, which are given per machine).
+//! CPU speed is a single factor that scales workload CPU work (not costs, which are given
+//! per machine).
+//!
+//! Topology ([`Topology`]): each profile gives its packages, LLCs per package, cores per
+//! LLC and hardware threads per core as the real machine's `lscpu` and
+//! `/sys/devices/system/cpu/cpuN/topology/` show them. The config's `cores` counts CPUs as
+//! the kernel does (hardware threads), and a config of N CPUs runs CPUs 0..N-1 of the
+//! kernel's numbering, as `maxcpus=N` brings them up: on x86 the firmware lists every
+//! core's first thread before any second thread (MADT order), so Linux numbers the first
+//! threads 0..C-1 package by package and their siblings C..2C-1 (`lscpu -e`: cpu N and
+//! N + C share a core; e.g. 2 x Xeon Gold 6248: node0 CPUs 0-19,40-59). So a config with
+//! at most one CPU per physical core has no siblings, and `cores` = the physical cores is
+//! the pre-SMT model exactly. CPUs past the machine's threads (a config larger than the
+//! machine) repeat the machine as further packages. NUMA nodes are one per package (Intel
+//! without sub-NUMA clustering, EPYC at its default NPS1); nothing reads them yet.
+//!
+//! SMT ([`Topology::smt_yield_permille`]): two busy siblings share one core's throughput,
+//! each running at yield / 2 of a lone thread's speed (`sim::schedule`, SMT).
+//!
+//! Transfer ([`C2c`]): the latency of moving one cache line between two CPUs, by how far
+//! apart they are (siblings, same LLC, same package, other package), from published
+//! core-to-core latency measurements (a compare-and-swap ping-pong between two pinned
+//! threads): what a pipe's or a wakeup's shared lines cost when they were last written on
+//! another CPU (`workload::pipe::Lines`).
 //!
 //! Idle: each profile names the cpuidle driver Linux binds on it ([`IdleDriver`]) and how
 //! each state is entered ([`IdleEntry`]: MWAIT, HLT or an ACPI I/O-port read), which decides
@@ -101,10 +122,10 @@ pub struct Profile {
     pub name: &'static str,
     /// What a person calls it.
     pub title: &'static str,
-    /// Cores the machine has (the default for `cores`).
-    pub cores: u32,
-    /// Cores sharing one last-level cache.
-    pub llc_cores: u32,
+    /// Packages, LLCs, cores and hardware threads, as the machine's `lscpu` shows them.
+    pub topo: Topology,
+    /// Cache-line transfer latencies between CPUs, by distance (core-to-core latency).
+    pub c2c: C2c,
     /// Size of that cache in bytes.
     pub llc_bytes: u64,
     /// Bytes per microsecond a task refills into cache after losing it (memory bandwidth
@@ -133,6 +154,175 @@ pub struct Profile {
     /// Relative CPU speed, per mille of a 2.4 GHz Core 2 (2007): scales workload CPU work.
     pub speed_permille: u64,
 }
+
+/// A machine's CPU topology, as `lscpu` and `/sys/devices/system/cpu/cpuN/topology/` show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Topology {
+    /// Sockets (`physical_package_id`).
+    pub packages: u32,
+    /// Last-level caches per package (`cache/index3/shared_cpu_list`; Zen 3: its CCXs).
+    pub llcs_per_package: u32,
+    /// Physical cores sharing one LLC.
+    pub cores_per_llc: u32,
+    /// Hardware threads per core (`thread_siblings_list`): 2 with SMT, else 1.
+    pub threads_per_core: u32,
+    /// Two busy siblings together do this many permille of one lone thread's work (a
+    /// measured SMT throughput gain, cited per profile); 1000 without SMT.
+    pub smt_yield_permille: u64,
+}
+
+/// Where a CPU sits (`Topology::place`): ids unique over the whole machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// Physical core.
+    pub core: u32,
+    /// Which hardware thread of its core (0: the first, numbered below every second thread).
+    pub thread: u32,
+    pub llc: u32,
+    pub package: u32,
+}
+
+/// How far apart two CPUs are, nearest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Distance {
+    Same,
+    Sibling,
+    Llc,
+    Package,
+    Remote,
+}
+
+impl Topology {
+    /// Physical cores of the machine.
+    pub const fn cores(&self) -> u32 {
+        self.packages * self.llcs_per_package * self.cores_per_llc
+    }
+
+    /// Hardware threads: the CPUs Linux counts (the default for the config's `cores`).
+    pub const fn cpus(&self) -> u32 {
+        self.cores() * self.threads_per_core
+    }
+
+    /// Where CPU `cpu` sits, as Linux numbers CPUs (module doc: first threads 0..C-1,
+    /// package by package, then their siblings). CPUs past the machine repeat it.
+    pub fn place(&self, cpu: u32) -> Place {
+        let (cores, cpus) = (self.cores().max(1), self.cpus().max(1));
+        let (rep, c) = (cpu / cpus, cpu % cpus);
+        let core = c % cores + rep * cores;
+        let cores_per_package = (self.llcs_per_package * self.cores_per_llc).max(1);
+        Place { core, thread: c / cores, llc: core / self.cores_per_llc.max(1), package: core / cores_per_package }
+    }
+
+    /// The other hardware thread of `cpu`'s core (SMT2; None without SMT).
+    pub fn sibling(&self, cpu: u32) -> Option<u32> {
+        if self.threads_per_core != 2 {
+            return None;
+        }
+        let cpus = self.cpus().max(1);
+        let (rep, c) = (cpu / cpus, cpu % cpus);
+        Some(rep * cpus + (c + self.cores()) % cpus)
+    }
+
+    /// How far apart CPUs `a` and `b` are.
+    pub fn distance(&self, a: u32, b: u32) -> Distance {
+        if a == b {
+            return Distance::Same;
+        }
+        let (x, y) = (self.place(a), self.place(b));
+        if x.core == y.core {
+            Distance::Sibling
+        } else if x.llc == y.llc {
+            Distance::Llc
+        } else if x.package == y.package {
+            Distance::Package
+        } else {
+            Distance::Remote
+        }
+    }
+
+    /// `lscpu`'s summary: "2 sockets x 20 cores x 2 threads = 80 CPUs, 1 LLC per socket".
+    pub fn describe(&self) -> String {
+        let llc = if self.llcs_per_package == 1 {
+            "1 LLC per socket".to_string()
+        } else {
+            format!("{} LLCs of {} cores per socket", self.llcs_per_package, self.cores_per_llc)
+        };
+        format!(
+            "{} socket{} x {} cores x {} thread{} = {} CPUs, {llc}",
+            self.packages,
+            if self.packages == 1 { "" } else { "s" },
+            self.llcs_per_package * self.cores_per_llc,
+            self.threads_per_core,
+            if self.threads_per_core == 1 { "" } else { "s" },
+            self.cpus()
+        )
+    }
+}
+
+/// Latency of one cache line moving between two CPUs (`Distance`), in ns: the median of a
+/// compare-and-swap ping-pong between two pinned threads, as core-to-core latency tools
+/// measure it. The profile cites where each figure comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct C2c {
+    pub sibling: Ns,
+    pub llc: Ns,
+    pub package: Ns,
+    pub remote: Ns,
+}
+
+impl C2c {
+    /// The latency of one line's transfer over `d` (0 on the same CPU).
+    pub const fn at(&self, d: Distance) -> Ns {
+        match d {
+            Distance::Same => 0,
+            Distance::Sibling => self.sibling,
+            Distance::Llc => self.llc,
+            Distance::Package => self.package,
+            Distance::Remote => self.remote,
+        }
+    }
+}
+
+const fn topo(packages: u32, llcs_per_package: u32, cores_per_llc: u32, threads_per_core: u32, smt: u64) -> Topology {
+    Topology { packages, llcs_per_package, cores_per_llc, threads_per_core, smt_yield_permille: smt }
+}
+
+// Core-to-core latencies: nviennot/core-to-core-latency, README (MIT; read in the stored
+// copy at 0dddf509), medians of a CAS ping-pong between two pinned threads. Cascade Lake
+// (Xeon Platinum 8275CL, AWS c5.metal): 47 ns within a socket, 134 ns across sockets,
+// 7.6 ns between hyper-threads; Xeon Gold 6242 (Cascade Lake): 48 / 136 / 7.4 ns. Ice Lake
+// (Xeon Platinum 8375C, c6i.metal): 51 / 108 / 8.1 ns. Milan (EPYC 7R13, c6a.metal): 23 ns
+// within a CCX ("6 groups of 8 in which latency is excellent"), ~107 ns across CCXs of one
+// socket, 197 ns across sockets, 9.8 ns between SMT threads. Skylake client (i7-6700K): 20 ns,
+// 6.9 ns SMT; Comet Lake (i5-10310U): 21 ns, 7.3 ns SMT; Broadwell-EP (E5-2695 v4): 44 ns
+// within, 118 ns across sockets. The same kind of measurement as chipsandcheese's "Core to
+// Core Latency Data on Large Systems" (2023) and Anandtech's bounce test; those pages were
+// located, but their figures were not in the stored excerpts. A line's transfer is charged
+// this one-way figure once per line (simplified: a CAS round trip moves the line twice, and
+// independent lines of one copy could overlap; see `workload::pipe::Lines`).
+const C2C_CLX: C2c = C2c { sibling: 8, llc: 47, package: 47, remote: 134 };
+const C2C_ICX: C2c = C2c { sibling: 8, llc: 51, package: 51, remote: 108 };
+const C2C_MILAN: C2c = C2c { sibling: 10, llc: 23, package: 107, remote: 197 };
+const C2C_SKL_CLIENT: C2c = C2c { sibling: 7, llc: 21, package: 21, remote: 21 };
+// Core 2 and Westmere: no measurement of these CPUs in the material read. ASSUMPTION: the
+// Broadwell-EP figures (44 ns in a package, 118 ns across), the oldest measured; a Core 2's
+// shared L2 hand-off is taken as the Skylake client's 21 ns, and its FSB crossing (q6600's
+// two dies) as a socket crossing, 118 ns.
+const C2C_CORE2: C2c = C2c { sibling: 7, llc: 21, package: 118, remote: 118 };
+const C2C_WSM: C2c = C2c { sibling: 8, llc: 44, package: 44, remote: 118 };
+// Cortex-A76 cluster (rpi5): no measurement read. ASSUMPTION: the Skylake client's 21 ns
+// (one shared L3 on one die; Graviton2's Neoverse N1, the A76's server sibling, measures
+// 47 ns across a 64-core mesh, a larger machine).
+const C2C_A76: C2c = C2c { sibling: 7, llc: 21, package: 21, remote: 21 };
+
+// SMT yield. Intel: Marr et al., "Hyper-Threading Technology Architecture and
+// Microarchitecture", Intel Technology Journal 6(1), Feb 2002: "performance gains of up to
+// 30% on common server application benchmarks": 1.30, an upper figure of Intel's own. AMD
+// Zen 3: ASSUMPTION, the same 1.30 (Anandtech's "Investigating Performance of
+// Multi-Threading on Zen 3 and AMD Ryzen 5000", Dec 2020, measures it per test on a 5950X;
+// its summary figure was not in the stored copy).
+const SMT_INTEL: u64 = 1_300;
+const SMT_ZEN3: u64 = 1_300;
 
 const fn st(name: &'static str, exit_us: u64, residency_us: u64, entry: IdleEntry) -> CState {
     CState { name, exit_latency: exit_us * US, target_residency: residency_us * US, core_exit: exit_us * US, entry }
@@ -265,8 +455,9 @@ pub const PROFILES: &[Profile] = &[
     Profile {
         name: "core2duo",
         title: "Core 2 Duo E6600 (2007 desktop, 2 cores)",
-        cores: 2,
-        llc_cores: 2,
+        // Core 2 Duo E6600: one die, 2 cores sharing the 4 MB L2, no Hyper-Threading (Intel E6600 datasheet).
+        topo: topo(1, 1, 2, 1, 1_000),
+        c2c: C2C_CORE2,
         llc_bytes: 4 << 20, // 4 MB shared L2 (Intel E6600 datasheet)
         // Hexus Core 2 Duo launch review (ScienceMark 2.0): streaming bandwidth "sub-6GiB/s"
         // through the 8.5 GB/s FSB (https://www.hexus.net/tech/reviews/cpu/6184-intel-conroe-
@@ -293,8 +484,12 @@ pub const PROFILES: &[Profile] = &[
     Profile {
         name: "q6600",
         title: "Core 2 Quad Q6600 (2007 SMP desktop, 4 cores)",
-        cores: 4,
-        llc_cores: 2,
+        // Core 2 Quad Q6600: two dual-core dies in one package, each die's 2 cores sharing
+        // its 4 MB L2, no Hyper-Threading (Intel Q6600 datasheet): 2 LLCs per socket, a
+        // crossing between them over the FSB. ASSUMPTION: Linux numbers each die's cores
+        // consecutively (cpu 0,1 and 2,3 share an L2); the APIC order of these boards was not read.
+        topo: topo(1, 2, 2, 1, 1_000),
+        c2c: C2C_CORE2,
         llc_bytes: 4 << 20, // 2 x 4 MB L2, each shared by a pair of cores (Intel Q6600 datasheet)
         refill_bytes_per_us: 2_000, // as core2duo: same memory system class
         cstates: CORE2_ACPI,
@@ -312,9 +507,11 @@ pub const PROFILES: &[Profile] = &[
     },
     Profile {
         name: "x5675",
-        title: "2 x Xeon X5675 (Westmere-EP 2011, 12 cores)",
-        cores: 12,
-        llc_cores: 6,
+        title: "2 x Xeon X5675 (Westmere-EP 2011, 12 cores, 24 threads)",
+        // 2 x Xeon X5675: 6 cores and 12 threads per socket, 12 MB L3 per socket (Intel X5675
+        // datasheet): 24 CPUs; the seeds run 12 or fewer, the first threads only.
+        topo: topo(2, 1, 6, 2, SMT_INTEL),
+        c2c: C2C_WSM,
         llc_bytes: 12 << 20, // 12 MB L3 per socket (Intel X5675 datasheet)
         // estimate: 3 DDR3-1333 channels (Intel X5675 datasheet) against core2duo's 2 GB/s
         // from an FSB: an integrated controller, about 3x one core's miss-bound share.
@@ -346,9 +543,11 @@ pub const PROFILES: &[Profile] = &[
     },
     Profile {
         name: "skylake-sp",
-        title: "Xeon Gold 6148 (Skylake-SP 2017, 20 cores)",
-        cores: 20,
-        llc_cores: 20,
+        title: "Xeon Gold 6148 (Skylake-SP 2017, 20 cores, 40 threads)",
+        // Xeon Gold 6148: 20 cores, 40 threads, one L3 (Intel 6148 datasheet). Transfer: the
+        // Cascade Lake figures (the same Skylake-SP die and mesh).
+        topo: topo(1, 1, 20, 2, SMT_INTEL),
+        c2c: C2C_CLX,
         llc_bytes: 27_500 << 10,     // 27.5 MB L3 (Intel 6148 datasheet)
         refill_bytes_per_us: 10_000, // estimate: 6 DDR4-2666 channels (Intel 6148 datasheet), x5675 scaled
         cstates: SKX,
@@ -365,9 +564,12 @@ pub const PROFILES: &[Profile] = &[
     },
     Profile {
         name: "sapphire-rapids",
-        title: "Xeon Platinum 8480+ (Sapphire Rapids 2023, 56 cores)",
-        cores: 56,
-        llc_cores: 56,
+        title: "Xeon Platinum 8480+ (Sapphire Rapids 2023, 56 cores, 112 threads)",
+        // Xeon Platinum 8480+: 56 cores, 112 threads, one L3 over its four tiles (Intel 8480+
+        // datasheet; sub-NUMA clustering off). Transfer: ASSUMPTION, Ice Lake-SP's figures
+        // (no Sapphire Rapids figure in the material read; its tiles cross EMIB bridges).
+        topo: topo(1, 1, 56, 2, SMT_INTEL),
+        c2c: C2C_ICX,
         llc_bytes: 105 << 20,        // 105 MB L3 (Intel 8480+ datasheet)
         refill_bytes_per_us: 12_000, // estimate: 8 DDR5-4800 channels (Intel 8480+ datasheet), skylake-sp scaled
         cstates: SPR,
@@ -384,12 +586,10 @@ pub const PROFILES: &[Profile] = &[
     },
     Profile {
         name: "cascadelake-2s",
-        // Two sockets and SMT are not modelled as such: the profile's cores are the 40
-        // physical cores (80 threads on the machine), each socket's 20 one LLC domain; wakeup
-        // and balancing see those two domains only (no separate NUMA level).
-        title: "2 x Xeon Gold 6248 (Cascade Lake 2019, 40 cores; SMT not modelled)",
-        cores: 40,
-        llc_cores: 20,
+        title: "2 x Xeon Gold 6248 (Cascade Lake 2019, 40 cores, 80 threads)",
+        // 2 x 20 cores x 2 threads = 80 CPUs, one L3 per socket (Intel 6248 specifications).
+        topo: topo(2, 1, 20, 2, SMT_INTEL),
+        c2c: C2C_CLX,
         llc_bytes: 27_500 << 10, // 27.5 MB L3 per socket (Intel Xeon Gold 6248 specifications)
         // estimate: 6 DDR4-2933 channels per socket (Intel 6248 specifications): skylake-sp's
         // 10 GB/s (6 x DDR4-2666) scaled by the transfer rate.
@@ -411,10 +611,10 @@ pub const PROFILES: &[Profile] = &[
     },
     Profile {
         name: "xeon-6338",
-        title: "2 x Xeon Gold 6338 (Ice Lake-SP 2021, 64 cores; SMT not modelled)",
-        // 2 x 32 cores (128 threads on the machine); one LLC domain per socket (as cascadelake-2s).
-        cores: 64,
-        llc_cores: 32,
+        title: "2 x Xeon Gold 6338 (Ice Lake-SP 2021, 64 cores, 128 threads)",
+        // 2 x 32 cores x 2 threads = 128 CPUs, one L3 per socket (Intel 6338 specifications).
+        topo: topo(2, 1, 32, 2, SMT_INTEL),
+        c2c: C2C_ICX,
         llc_bytes: 48 << 20, // 48 MB L3 per socket (Intel Xeon Gold 6338 specifications)
         // estimate: 8 DDR4-3200 channels per socket (Intel 6338 specifications), as sapphire-rapids' class.
         refill_bytes_per_us: 12_000,
@@ -434,12 +634,11 @@ pub const PROFILES: &[Profile] = &[
     },
     Profile {
         name: "zen3-2s",
-        title: "2 x EPYC 7763 (Zen 3 Milan 2021, 128 cores; SMT not modelled)",
-        // 2 x 64 cores (256 threads on the machine). Zen 3's L3 is per CCX of 8 cores (AMD
-        // EPYC 7003 specifications: 256 MB = 8 x 32 MB per socket): 16 LLC domains. The
-        // sockets and the NUMA nodes within them are not modelled as a separate level.
-        cores: 128,
-        llc_cores: 8,
+        title: "2 x EPYC 7763 (Zen 3 Milan 2021, 128 cores, 256 threads, 16 CCXs)",
+        // 2 x 64 cores x 2 threads = 256 CPUs; Zen 3's L3 is per CCX of 8 cores (AMD EPYC 7003
+        // specifications: 256 MB = 8 x 32 MB per socket): 8 LLCs per socket, 16 in all.
+        topo: topo(2, 8, 8, 2, SMT_ZEN3),
+        c2c: C2C_MILAN,
         llc_bytes: 32 << 20,
         // estimate: 8 DDR4-3200 channels per socket (AMD EPYC 7763 specifications), as xeon-6338.
         refill_bytes_per_us: 12_000,
@@ -460,10 +659,10 @@ pub const PROFILES: &[Profile] = &[
     },
     Profile {
         name: "i5-10600k",
-        // SMT is not modelled: the profile's cores are the 6 physical cores (12 threads on the chip).
-        title: "Core i5-10600K (Comet Lake 2020 desktop, 6 cores; SMT not modelled)",
-        cores: 6,
-        llc_cores: 6,
+        title: "Core i5-10600K (Comet Lake 2020 desktop, 6 cores, 12 threads)",
+        // 6 cores, 12 threads, one 12 MB L3 (Intel i5-10600K specifications).
+        topo: topo(1, 1, 6, 2, SMT_INTEL),
+        c2c: C2C_SKL_CLIENT,
         llc_bytes: 12 << 20, // 12 MB L3 shared by all cores (Intel i5-10600K specifications)
         // estimate: 2 DDR4-2666 channels (Intel i5-10600K specifications) against skylake-sp's
         // 6 channels and 10 GB/s: one core's miss-bound share on a desktop ring, ~8 GB/s.
@@ -485,8 +684,9 @@ pub const PROFILES: &[Profile] = &[
     Profile {
         name: "rpi5",
         title: "Raspberry Pi 5 (BCM2712, 4 x Cortex-A76 2.4 GHz, mainline device tree)",
-        cores: 4,
-        llc_cores: 4,
+        // 4 Cortex-A76, no SMT, one shared L3 (bcm2712.dtsi).
+        topo: topo(1, 1, 4, 1, 1_000),
+        c2c: C2C_A76,
         // 2 MiB L3 shared by the four cores (bcm2712.dtsi `l3_cache`, citing the Raspberry Pi
         // processor documentation); 512 KiB private L2 per core is not modelled (one level).
         llc_bytes: 2 << 20,
@@ -586,7 +786,7 @@ mod tests {
                 assert!(w[0].exit_latency <= w[1].exit_latency, "{}: {} then {}", p.name, w[0].name, w[1].name);
                 assert!(w[0].target_residency <= w[1].target_residency, "{}", p.name);
             }
-            assert!(p.llc_cores >= 1 && p.cores >= 1 && p.refill_bytes_per_us > 0);
+            assert!(p.topo.cores_per_llc >= 1 && p.topo.cpus() >= 1 && p.refill_bytes_per_us > 0);
         }
     }
 
@@ -608,7 +808,7 @@ mod tests {
         assert_eq!(got, vec![("C1_ACPI", 1, 1), ("C2_ACPI", 120, 360), ("C3_ACPI", 1034, 3102)]);
         assert!(p.cstates.iter().all(|s| s.entry == IdleEntry::Mwait));
         assert_eq!(p.idle_driver.kind, IdleDriverKind::IntelIdle);
-        assert_eq!((p.cores, p.llc_bytes), (6, 12 << 20));
+        assert_eq!((p.topo.cores(), p.topo.cpus(), p.llc_bytes), (6, 12, 12 << 20));
     }
 
     #[test]
@@ -628,10 +828,61 @@ mod tests {
     #[test]
     fn rpi5_idles_in_wfi_without_a_cpuidle_driver() {
         let p = profile("rpi5").unwrap();
-        assert_eq!((p.cores, p.llc_cores, p.llc_bytes), (4, 4, 2 << 20));
+        assert_eq!((p.topo.cpus(), p.topo.cores_per_llc, p.llc_bytes), (4, 4, 2 << 20));
         assert_eq!(p.cstates.len(), 1);
         assert_eq!((p.cstates[0].name, p.cstates[0].exit_latency, p.cstates[0].entry), ("WFI", US, IdleEntry::Wfi));
         assert_eq!(p.idle_driver.kind, IdleDriverKind::NoDriver);
+    }
+
+    /// Issue 31: every profile's topology as `lscpu` shows the real machine.
+    #[test]
+    fn each_profile_has_its_machine_s_topology() {
+        // (sockets, LLCs per socket, cores per LLC, threads per core).
+        let want = [
+            ("core2duo", (1, 1, 2, 1)),
+            ("q6600", (1, 2, 2, 1)),
+            ("x5675", (2, 1, 6, 2)),
+            ("skylake-sp", (1, 1, 20, 2)),
+            ("sapphire-rapids", (1, 1, 56, 2)),
+            ("cascadelake-2s", (2, 1, 20, 2)),
+            ("xeon-6338", (2, 1, 32, 2)),
+            ("zen3-2s", (2, 8, 8, 2)),
+            ("i5-10600k", (1, 1, 6, 2)),
+            ("rpi5", (1, 1, 4, 1)),
+        ];
+        assert_eq!(want.len(), PROFILES.len(), "every profile is listed");
+        for (name, (s, l, c, t)) in want {
+            let p = profile(name).unwrap().topo;
+            assert_eq!((p.packages, p.llcs_per_package, p.cores_per_llc, p.threads_per_core), (s, l, c, t), "{name}");
+            assert_eq!(p.smt_yield_permille > 1000, t == 2, "{name}: a yield only with SMT");
+        }
+        assert_eq!(profile("cascadelake-2s").unwrap().topo.cpus(), 80);
+        assert_eq!(profile("zen3-2s").unwrap().topo.cpus(), 256);
+    }
+
+    /// The kernel's numbering on x86 (module doc): first threads 0..C-1 socket by socket,
+    /// then their siblings; 2 x Xeon Gold 6248 is node0 0-19,40-59 and node1 20-39,60-79.
+    #[test]
+    fn cpus_are_numbered_as_linux_numbers_them() {
+        let clx = profile("cascadelake-2s").unwrap().topo;
+        assert_eq!(clx.sibling(0), Some(40));
+        assert_eq!(clx.sibling(59), Some(19));
+        assert_eq!(clx.distance(0, 40), Distance::Sibling);
+        assert_eq!(clx.distance(0, 19), Distance::Llc);
+        assert_eq!(clx.distance(0, 59), Distance::Llc);
+        assert_eq!(clx.distance(19, 20), Distance::Remote);
+        assert_eq!(clx.distance(40, 60), Distance::Remote);
+        let zen = profile("zen3-2s").unwrap().topo;
+        assert_eq!((zen.place(7).llc, zen.place(8).llc, zen.place(135).llc), (0, 1, 0));
+        assert_eq!(zen.distance(0, 8), Distance::Package);
+        assert_eq!(zen.distance(0, 64), Distance::Remote);
+        assert_eq!(zen.distance(0, 128), Distance::Sibling);
+        assert_eq!(zen.place(255), Place { core: 127, thread: 1, llc: 15, package: 1 });
+        // A config larger than the machine repeats it; one without SMT has no siblings.
+        assert_eq!(profile("rpi5").unwrap().topo.place(5), Place { core: 5, thread: 0, llc: 1, package: 1 });
+        assert_eq!(profile("rpi5").unwrap().topo.sibling(1), None);
+        // A config of at most the physical cores is the pre-SMT model: 20 cores an LLC.
+        assert!((0..40).all(|c| clx.place(c).thread == 0 && clx.place(c).llc == c / 20));
     }
 
     #[test]

@@ -16,65 +16,140 @@
 //! the dozen. In the heap they made it ~60 deep and every push and pop paid for the depth;
 //! in the lane they cost a compare at the head. BENCHMARKS.md has the figures.
 
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use super::time::Ns;
 
+/// An event with its key, `(time << 64) | seq` as one integer: the lexicographic order of
+/// (time, seq) is the integer order, one 128-bit comparison.
 #[derive(Clone, Copy, Debug)]
 struct Entry<E> {
-    time: Ns,
-    seq: u64,
+    key: u128,
     event: E,
 }
 
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
-    }
+#[inline]
+fn key(time: Ns, seq: u64) -> u128 {
+    (u128::from(time) << 64) | u128::from(seq)
 }
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
+
+#[inline]
+fn time_of(key: u128) -> Ns {
+    (key >> 64) as Ns
 }
-impl<E> Ord for Entry<E> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: BinaryHeap is a max-heap, we want the earliest (time, seq) on top.
-        (other.time, other.seq).cmp(&(self.time, self.seq))
+
+/// A binary min-heap of entries on their keys (array-backed). `pop` moves the hole left
+/// at the root down to a leaf along the smallest children and then lifts the last entry
+/// into it from there (the bottom-up variant `std::collections::BinaryHeap` uses too: the
+/// last entry usually belongs near the bottom, so it saves a comparison per level).
+#[derive(Debug)]
+struct Heap<E> {
+    v: Vec<Entry<E>>,
+}
+
+impl<E: Copy> Heap<E> {
+    fn with_capacity(n: usize) -> Self {
+        Heap { v: Vec::with_capacity(n) }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<&Entry<E>> {
+        self.v.first()
+    }
+
+    #[inline(always)]
+    fn push(&mut self, e: Entry<E>) {
+        let pos = self.v.len();
+        self.v.push(e);
+        let v = self.v.as_mut_slice();
+        // Most new events come after their parent's (later than what is pending): then the
+        // entry stays where it was pushed, written once.
+        if pos > 0 && v[(pos - 1) / 2].key > e.key {
+            Self::sift_up(v, pos, e);
+        }
+    }
+
+    /// Puts `e` at `pos` (a hole) or above it, moving larger parents down.
+    #[inline(always)]
+    fn sift_up(v: &mut [Entry<E>], mut pos: usize, e: Entry<E>) {
+        while pos > 0 {
+            let parent = (pos - 1) / 2;
+            let p = v[parent];
+            if p.key <= e.key {
+                break;
+            }
+            v[pos] = p;
+            pos = parent;
+        }
+        v[pos] = e;
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Entry<E>> {
+        let last = self.v.pop()?;
+        let v = self.v.as_mut_slice();
+        let n = v.len();
+        if n == 0 {
+            return Some(last);
+        }
+        let top = v[0];
+        // The hole at the root goes down along the smaller child to a leaf.
+        let mut hole = 0;
+        let mut child = 1;
+        while child + 1 < n {
+            child += usize::from(v[child + 1].key < v[child].key);
+            v[hole] = v[child];
+            hole = child;
+            child = 2 * hole + 1;
+        }
+        if child + 1 == n {
+            v[hole] = v[child];
+            hole = child;
+        }
+        Self::sift_up(v, hole, last);
+        Some(top)
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.v.len()
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.v.is_empty()
     }
 }
 
 /// A priority queue of events keyed by (time, seq).
 #[derive(Debug)]
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
+    heap: Heap<E>,
     /// Sorted by (time, seq): `push_late` appends only keys after the back.
     lane: VecDeque<Entry<E>>,
     next_seq: u64,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> EventQueue<E> {
+impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(256), lane: VecDeque::with_capacity(256), next_seq: 0 }
+        EventQueue { heap: Heap::with_capacity(256), lane: VecDeque::with_capacity(256), next_seq: 0 }
     }
 
     #[inline]
     fn entry(&mut self, time: Ns, event: E) -> Entry<E> {
         let seq = self.next_seq;
         self.next_seq += 1;
-        Entry { time, seq, event }
+        Entry { key: key(time, seq), event }
     }
 
     /// Schedules `event` at `time`.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, time: Ns, event: E) {
         let e = self.entry(time, event);
         self.heap.push(e);
@@ -86,7 +161,7 @@ impl<E> EventQueue<E> {
     pub fn push_late(&mut self, time: Ns, event: E) {
         let e = self.entry(time, event);
         // `seq` is the newest, so the key is after the back iff the time is not before it.
-        if self.lane.back().is_none_or(|b| b.time <= time) {
+        if self.lane.back().is_none_or(|b| time_of(b.key) <= time) {
             self.lane.push_back(e);
         } else {
             self.heap.push(e);
@@ -94,23 +169,22 @@ impl<E> EventQueue<E> {
     }
 
     /// Removes and returns the earliest event.
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(Ns, E)> {
         let from_lane = match (self.heap.peek(), self.lane.front()) {
-            // `Entry`'s order is reversed: `l > h` means the lane's head comes first.
-            (Some(h), Some(l)) => l > h,
+            (Some(h), Some(l)) => l.key < h.key,
             (None, Some(_)) => true,
             _ => false,
         };
         let e = if from_lane { self.lane.pop_front() } else { self.heap.pop() };
-        e.map(|e| (e.time, e.event))
+        e.map(|e| (time_of(e.key), e.event))
     }
 
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<Ns> {
         match (self.heap.peek(), self.lane.front()) {
-            (Some(h), Some(l)) => Some(h.time.min(l.time)),
-            (h, l) => h.or(l).map(|e| e.time),
+            (Some(h), Some(l)) => Some(time_of(h.key.min(l.key))),
+            (h, l) => h.or(l).map(|e| time_of(e.key)),
         }
     }
 

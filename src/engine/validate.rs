@@ -11,7 +11,8 @@
 //! (`config::MAX_EVENTS`), and each row shows the length used, the change measured and its
 //! stop reason. `quick` (the page) runs shortened rows and compares growing columns with
 //! the same share of the reported figure; such verdicts are marked as needing the full run.
-//! The full run's rows are independent jobs (`row_jobs`, `measure`, `assemble`): the CLI runs
+//! The full run's rows are independent jobs (`row_jobs`, `measure_part`, `assemble`; each
+//! iteration of a `Steady` row is its own job, combined by `combine_parts`): the CLI runs
 //! them on every core (`validate_all_with`) and gets the same tables in any order.
 //!
 //! The corpus tables (`corpus.rs`) are judged the same way, with two additions: a row is
@@ -31,6 +32,9 @@
 //!   hardware the model only approximates).
 //!
 //! Rows without reported figures are predictions: shown, never judged.
+//!
+//! Over 800 lines with its tests (about 690 of code): the rules that judge a row and the
+//! jobs that measure it are read together.
 
 use serde::{Deserialize, Serialize};
 
@@ -340,17 +344,26 @@ fn run_steady(mut c: Config, loops: u64, warmup: u64, columns: &[SeedColumn]) ->
 /// convergence the largest change, and the row is unsettled if any run is.
 fn run_iterations(c: Config, iterations: u32, one: impl Fn(Config) -> Option<Measured>) -> Option<Measured> {
     let n = iterations.max(1);
-    let seeds = format!("seeds {} to {}", c.seed, c.seed.wrapping_add(u64::from(n - 1)));
-    let runs: Vec<Measured> = (0..n)
-        .map(|k| {
-            let mut ck = c.clone();
-            ck.seed = c.seed.wrapping_add(u64::from(k));
-            one(ck)
-        })
-        .collect::<Option<_>>()?;
+    let runs: Vec<Option<Measured>> = (0..n).map(|k| one(iteration_config(&c, k))).collect();
+    combine_iterations(c.seed, runs)
+}
+
+/// Iteration `k` of a row: its config with the seed `k` after the row's.
+fn iteration_config(c: &Config, k: u32) -> Config {
+    let mut ck = c.clone();
+    ck.seed = c.seed.wrapping_add(u64::from(k));
+    ck
+}
+
+/// The row of `runs` (iteration k ran with seed `seed + k`; see `run_iterations`), or None
+/// if any run failed.
+fn combine_iterations(seed: u64, runs: Vec<Option<Measured>>) -> Option<Measured> {
+    let runs: Vec<Measured> = runs.into_iter().collect::<Option<_>>()?;
+    let n = u32::try_from(runs.len()).ok().filter(|&n| n > 0)?;
     if n == 1 {
         return runs.into_iter().next();
     }
+    let seeds = format!("seeds {} to {}", seed, seed.wrapping_add(u64::from(n - 1)));
     let figures =
         (0..runs[0].figures.len()).map(|i| runs.iter().map(|r| r.figures[i]).sum::<f64>() / f64::from(n)).collect();
     let convergence = runs.iter().filter_map(|r| r.convergence).reduce(f64::max);
@@ -480,47 +493,103 @@ pub fn measure(p: &Preset, i: usize, quick: bool) -> Option<Measured> {
     }
 }
 
-/// One row to measure: the unit the CLI spreads over threads.
+/// One measurement to make: the unit the CLI spreads over threads. A row is one job, or one
+/// per iteration of a `Length::Steady` row in the full run (`parts`), so that the
+/// iterations of the largest rows run side by side instead of one after another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RowJob {
     pub preset: &'static str,
     pub row: usize,
-    /// A rough size (simulated tasks x units of work), to start the largest rows first.
+    /// Which of the row's `parts` this job measures (`measure_part`).
+    pub part: u32,
+    /// How many jobs measure the row (`parts`); `assemble` combines them.
+    pub parts: u32,
+    /// A rough size (simulated tasks x units of work), to start the largest jobs first.
     pub cost: u64,
 }
 
-/// Every row `validate_all(quick)` measures, in table order (seeds, then corpus).
+/// How many independent runs measure a row of `t`: the source's iterations of a
+/// `Length::Steady` table in the full run (each its own seed, `run_iterations`), else 1.
+pub fn parts(t: &super::tables::SeedTable, quick: bool) -> u32 {
+    match (quick, t.length) {
+        (false, Length::Steady { iterations, .. }) => iterations.max(1),
+        _ => 1,
+    }
+}
+
+/// Part `k` of row `i`'s measurement (`parts`): iteration `k` of a `Length::Steady` row
+/// in the full run (the row's config with seed + k), else (k = 0) the whole `measure`.
+/// `combine_parts` of every part is `measure`.
+pub fn measure_part(p: &Preset, i: usize, quick: bool, k: u32) -> Option<Measured> {
+    let t = p.table?;
+    match (quick, t.length) {
+        (false, Length::Steady { loops, warmup, iterations }) if iterations > 1 => {
+            let cfg = row_config(p, t.rows.get(i)?);
+            (k < iterations).then(|| run_steady(iteration_config(&cfg, k), loops, warmup, t.columns))?
+        }
+        _ => (k == 0).then(|| measure(p, i, quick))?,
+    }
+}
+
+/// Row `i`'s measurement from its parts (`measure_part` for k = 0, 1, ..., in order).
+pub fn combine_parts(p: &Preset, i: usize, parts: Vec<Option<Measured>>) -> Option<Measured> {
+    let seed = row_config(p, p.table?.rows.get(i)?).seed;
+    combine_iterations(seed, parts)
+}
+
+/// Every measurement `validate_all(quick)` makes, in table order (seeds, then corpus), a
+/// row's parts together.
 pub fn row_jobs(quick: bool) -> Vec<RowJob> {
     let mut jobs = Vec::new();
     for name in table_presets() {
         let Some(p) = super::presets::preset(name) else { continue };
         let Some(t) = p.table else { continue };
+        let parts = parts(&t, quick);
         for (i, r) in t.rows.iter().enumerate() {
             if quick && !t.quick_rows.is_empty() && !t.quick_rows.contains(&i) {
                 continue;
             }
             let c = row_config(p, r);
             let work = match (quick, t.length) {
-                (false, Length::Steady { loops, iterations, .. }) => loops.saturating_mul(u64::from(iterations.max(1))),
+                (false, Length::Steady { loops, .. }) => loops,
                 _ => units(&c).1 / if units(&c).0 == "loops" { 1 } else { 1_000_000 },
             };
             let tasks = if c.workload == WorkloadKind::Hackbench { 1 + 40 * c.groups as u64 } else { 2 };
-            jobs.push(RowJob { preset: p.name, row: i, cost: tasks.saturating_mul(work) });
+            for part in 0..parts {
+                jobs.push(RowJob { preset: p.name, row: i, part, parts, cost: tasks.saturating_mul(work) });
+            }
         }
     }
     jobs
 }
 
-/// The tables of `jobs` (as `row_jobs` lists them) from their measurements, in order.
+/// Measures one job (`measure_part`).
+pub fn measure_job(j: &RowJob, quick: bool) -> Option<Measured> {
+    measure_part(super::presets::preset(j.preset)?, j.row, quick, j.part)
+}
+
+/// The tables of `jobs` (as `row_jobs` lists them) from their measurements, in order: a
+/// row's parts are combined (`combine_parts`).
 pub fn assemble(jobs: &[RowJob], measured: Vec<Option<Measured>>) -> Vec<Table> {
     let mut tables = Vec::new();
+    let mut measured = measured.into_iter();
     let mut k = 0;
     while k < jobs.len() {
         let name = jobs[k].preset;
         let mut rows = Vec::new();
         while k < jobs.len() && jobs[k].preset == name {
-            rows.push((jobs[k].row, measured[k].clone()));
-            k += 1;
+            let row = jobs[k].row;
+            let mut parts = Vec::new();
+            while k < jobs.len() && jobs[k].preset == name && jobs[k].row == row {
+                parts.push(measured.next().flatten());
+                k += 1;
+            }
+            let m = if parts.len() == 1 {
+                parts.pop().flatten()
+            } else {
+                super::presets::preset(name).and_then(|p| combine_parts(p, row, parts))
+            };
+            rows.push((row, m));
         }
         if let Some(t) = table_of(name, rows) {
             tables.push(t);
@@ -667,9 +736,7 @@ pub fn validate_corpus(quick: bool) -> Vec<Table> {
 /// Runs every table: the seeds first, then the corpus, one row after another. `quick`
 /// uses shorter runs (the UI).
 pub fn validate_all(quick: bool) -> Vec<Table> {
-    validate_all_with(quick, |jobs| {
-        jobs.iter().map(|j| super::presets::preset(j.preset).and_then(|p| measure(p, j.row, quick))).collect()
-    })
+    validate_all_with(quick, |jobs| jobs.iter().map(|j| measure_job(j, quick)).collect())
 }
 
 /// The presets with a table, in the order `validate_all` runs them (seeds, then corpus).
@@ -721,6 +788,70 @@ mod tests {
         assert_eq!((single.figures, single.length.as_str()), (vec![40.0, 80.0], "run 40"));
         // A run that fails fails the row.
         assert!(run_iterations(crate::engine::config::Config::default(), 3, |_| None).is_none());
+    }
+
+    /// A fake measurement of iteration `seed`: its figure is its seed.
+    fn fake(seed: u64) -> super::Measured {
+        super::Measured {
+            metrics: Default::default(),
+            figures: vec![seed as f64],
+            reported_scale: 1.0,
+            length: format!("run {seed}"),
+            convergence: Some(0.01),
+            stop_reason: "steady".into(),
+            needs_full_run: false,
+        }
+    }
+
+    #[test]
+    fn the_full_run_measures_each_iteration_of_a_steady_row_as_its_own_job() {
+        use super::{row_jobs, RowJob};
+        let of = |quick: bool, preset: &str| -> Vec<RowJob> {
+            row_jobs(quick).into_iter().filter(|j| j.preset == preset).collect()
+        };
+        let full = of(false, "hackbench-wakeup-gran-clx");
+        let rows = crate::engine::presets::preset("hackbench-wakeup-gran-clx").unwrap().table.unwrap().rows.len();
+        assert_eq!(full.len(), 3 * rows, "mmtests' 3 iterations, one job each");
+        for (k, j) in full.iter().enumerate() {
+            assert_eq!((j.row, j.part, j.parts), (k / 3, (k % 3) as u32, 3), "{j:?}");
+        }
+        // The parts of a row cost the same; a larger row costs more.
+        assert_eq!(full[0].cost, full[2].cost);
+        assert!(full.last().unwrap().cost > full[0].cost);
+        // Quick runs, and tables that are not `Steady`, are one job per row.
+        assert!(of(true, "hackbench-wakeup-gran-clx").iter().all(|j| (j.part, j.parts) == (0, 1)));
+        assert!(of(false, "token-governors").iter().all(|j| (j.part, j.parts) == (0, 1)));
+        // A part past the row's iterations measures nothing.
+        let p = crate::engine::presets::preset("hackbench-wakeup-gran-clx").unwrap();
+        assert!(super::measure_part(p, 0, false, 3).is_none());
+        assert!(super::measure_part(crate::engine::presets::preset("token-governors").unwrap(), 0, false, 1).is_none());
+    }
+
+    #[test]
+    fn a_rows_parts_are_combined_as_its_iterations_run_in_one_job_would_be() {
+        use super::{assemble, row_jobs, run_iterations};
+        let name = "hackbench-wakeup-gran-zen3";
+        let p = crate::engine::presets::preset(name).unwrap();
+        let jobs: Vec<_> = row_jobs(false).into_iter().filter(|j| j.preset == name).collect();
+        // Each job's measurement is the one of its seed, as if it had run.
+        let seed_of = |j: &super::RowJob| crate::engine::presets::row_config(p, &p.table.unwrap().rows[j.row]).seed;
+        let measured = jobs.iter().map(|j| Some(fake(seed_of(j) + u64::from(j.part)))).collect();
+        let tables = assemble(&jobs, measured);
+        assert_eq!(tables.len(), 1);
+        let t = &tables[0];
+        assert_eq!(t.rows.len(), p.table.unwrap().rows.len());
+        for (i, row) in t.rows.iter().enumerate() {
+            let c = crate::engine::presets::row_config(p, &p.table.unwrap().rows[i]);
+            let whole = run_iterations(c.clone(), 3, |ck| Some(fake(ck.seed))).unwrap();
+            assert_eq!(row.simulated, whole.figures[0], "row {i}");
+            assert_eq!(row.simulated, c.seed as f64 + 1.0, "the mean of seeds s, s+1, s+2");
+            assert_eq!(row.length, whole.length);
+            assert_eq!((row.convergence, row.stop_reason.as_str()), (whole.convergence, "steady"));
+        }
+        // A failed part fails its row (and so the table, as a failed row does).
+        let mut measured: Vec<_> = jobs.iter().map(|j| Some(fake(seed_of(j) + u64::from(j.part)))).collect();
+        measured[1] = None;
+        assert!(assemble(&jobs, measured).is_empty());
     }
 
     #[test]

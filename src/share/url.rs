@@ -281,8 +281,8 @@ fn unknown_key_reason(key: &str) -> String {
     let mut hint = String::new();
     if bare.chars().count() <= 40 {
         let candidates = KEYS.iter().map(|k| k.key).chain(UI_KEYS.iter().copied());
-        if let Some(best) = candidates.min_by_key(|k| edit_distance(&bare.to_lowercase(), k)) {
-            if edit_distance(&bare.to_lowercase(), best) <= 2 {
+        if let Some(best) = candidates.min_by_key(|k| edit_distance(&bare.to_ascii_lowercase(), k)) {
+            if edit_distance(&bare.to_ascii_lowercase(), best) <= 2 {
                 let prefix = if key.starts_with(B_PREFIX) { B_PREFIX } else { "" };
                 hint = format!(" (did you mean '{prefix}{best}'?)");
             }

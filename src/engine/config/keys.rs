@@ -1,13 +1,17 @@
-//! The config keys: one `KeyDoc` row per key, with its documentation, range, `applies`
-//! rule, getter and parser. `Config::set`, `get` and `applies` only look the row up.
+//! The config keys, and `Config` itself: one entry per key in `config_keys!` gives the
+//! field (its name is the key), its default and its `KeyDoc` row (documentation, range,
+//! `applies` rule, getter and parser). `Config::set`, `get` and `applies` only look the row
+//! up.
 //!
-//! Adding a key: a field in `Config` with its default, and one row here (the tests walk
-//! every row: its help, its round trip through `get` and `set`, each choice and bound).
+//! Adding a key is one entry here (the tests walk every row: its help, its round trip
+//! through `get` and `set`, each choice and bound), plus the mechanism that reads it.
 
-use super::values::{CStates, Governor, HackbenchMode, IdleMode, Ipc, Policy, WorkloadKind};
+use serde::{Deserialize, Serialize};
+
+use super::values::{CStates, Governor, HackbenchMode, IdleMode, Ipc, PeriodicTask, PolicyKind, WorkloadKind};
 use super::{
-    err, format_tasks, on_off, parse_bool, parse_dur, parse_int, parse_tasks, Config, ConfigError, MAX_CORES,
-    MAX_DURATION, MAX_EVENTS, MAX_HACKBENCH_GROUPS, MAX_TASKS,
+    err, format_tasks, on_off, parse_bool, parse_dur, parse_int, parse_tasks, ConfigError, MAX_CORES, MAX_DURATION,
+    MAX_EVENTS, MAX_HACKBENCH_GROUPS, MAX_TASKS,
 };
 use crate::engine::kernel::{parse_features, CfsDesign, Kernel, PreemptModel};
 use crate::engine::profile::{profile, profile_names};
@@ -79,19 +83,45 @@ fn always(_: &Config) -> bool {
     true
 }
 
-/// Every config key, grouped as the UI shows them.
-pub const KEYS: &[KeyDoc] = &[
-    KeyDoc {
-        key: "cpu",
+/// Declares `Config`, its `Default` and `KEYS` from one list, so a key is written once: its
+/// field (name, doc, type), its default, and its row (the row's `key` is the field's name).
+/// The fields that are not keys (`policy`, which follows `kernel`) come after them.
+macro_rules! config_keys {
+    (
+        keys { $( $(#[$attr:meta])* $field:ident: $ty:ty = $default:expr => { $($row:tt)* } )* }
+        derived { $( $(#[$dattr:meta])* $dfield:ident: $dty:ty = $ddefault:expr, )* }
+    ) => {
+        /// The simulation's configuration: one field per key (`KEYS`), in `KEYS` order.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        pub struct Config {
+            $( $(#[$attr])* pub $field: $ty, )*
+            $( $(#[$dattr])* pub $dfield: $dty, )*
+        }
+
+        impl Default for Config {
+            /// A small machine everyone can read in one screen: 2 cores, CFS of 4.17, HZ=250,
+            /// four periodic tasks. The `intro` preset is this config.
+            fn default() -> Self {
+                Config { $( $field: $default, )* $( $dfield: $ddefault, )* }
+            }
+        }
+
+        /// Every config key, grouped as the UI shows them.
+        pub const KEYS: &[KeyDoc] = &[ $( KeyDoc { key: stringify!($field), $($row)* }, )* ];
+    };
+}
+
+config_keys! {
+keys {
+    cpu: String = "skylake-sp".into() => {
         group: "Machine",
         kind: KeyKind::Text,
         help: "Hardware profile: its C-state table and the cost of switches, syscalls, timer reprograms and IPIs.",
         applies: always,
         get: |c| c.cpu.clone(),
         set: set_cpu,
-    },
-    KeyDoc {
-        key: "cores",
+    }
+    cores: u32 = 2 => {
         group: "Machine",
         kind: KeyKind::Int { min: 1, max: MAX_CORES as u64 },
         help: "Number of CPUs the scheduler runs on.",
@@ -101,9 +131,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.cores = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "hz",
+    }
+    hz: u32 = 250 => {
         group: "Machine",
         kind: KeyKind::Choice(&["100", "250", "300", "1000"]),
         help: "CONFIG_HZ: the periodic tick rate; without hrtick a slice can only end on a tick.",
@@ -113,9 +142,9 @@ pub const KEYS: &[KeyDoc] = &[
             c.hz = d.choice(v, |s| s.parse().ok())?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "kernel",
+    }
+    /// The release whose mechanisms and defaults the run follows.
+    kernel: Kernel = Kernel::V417 => {
         group: "Scheduler",
         // Must list `kernel::KERNELS` in order (a test checks it): the picker's options.
         kind: KeyKind::Choice(&["2.6.21-sd", "2.6.23", "sched-devel-2007", "2.6.24", "3.11", "4.17", "5.15", "6.6", "6.12"]),
@@ -123,78 +152,76 @@ pub const KEYS: &[KeyDoc] = &[
         applies: always,
         get: |c| c.kernel.name().into(),
         set: set_kernel_key,
-    },
-    KeyDoc {
-        key: "features",
+    }
+    /// `sched_features` this config changes from the era's defaults (canonical, see `kernel`).
+    features: Vec<String> = Vec::new() => {
         group: "Scheduler",
         kind: KeyKind::Text,
         help: "sched_features changed from the era's defaults, as written to debugfs: HRTICK NO_WAKEUP_PREEMPTION ...",
-        applies: |c| c.policy != Policy::Sd,
+        applies: |c| c.policy != PolicyKind::Sd,
         get: |c| c.features.join(" "),
         set: |c, d, v| {
             c.features = parse_features(c.kernel, v).map_err(|m| err(d.key, m))?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "sched_latency",
+    }
+    sched_latency: Ns = 6 * MS => {
         group: "Scheduler",
         kind: KeyKind::Duration { min: 100 * US, max: SEC },
         help: "sysctl_sched_latency (unscaled): the period in which every runnable task runs once.",
-        applies: |c| c.policy == Policy::Cfs,
+        applies: |c| c.policy == PolicyKind::Cfs,
         get: |c| format_duration(c.sched_latency),
         set: |c, d, v| {
             c.sched_latency = d.dur(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "min_granularity",
+    }
+    min_granularity: Ns = 750 * US => {
         group: "Scheduler",
         kind: KeyKind::Duration { min: 50 * US, max: SEC },
         help: "sysctl_sched_min_granularity (unscaled; EEVDF's base_slice): the shortest slice.",
-        applies: |c| c.policy != Policy::Sd,
+        applies: |c| c.policy != PolicyKind::Sd,
         get: |c| format_duration(c.min_granularity),
         set: |c, d, v| {
             c.min_granularity = d.dur(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "wakeup_granularity",
+    }
+    wakeup_granularity: Ns = MS => {
         group: "Scheduler",
         kind: KeyKind::Duration { min: 0, max: SEC },
         help: "sysctl_sched_wakeup_granularity (unscaled): how far behind a woken task must be to preempt.",
-        applies: |c| c.policy == Policy::Cfs,
+        applies: |c| c.policy == PolicyKind::Cfs,
         get: |c| format_duration(c.wakeup_granularity),
         set: |c, d, v| {
             c.wakeup_granularity = d.dur(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "wakeup_gran_scale",
+    }
+    /// Mel Gorman's "Scale wakeup granularity relative to nr_running" (LKML, Sep 2021; never
+    /// merged): CFS's wakeup preemption uses `gran * min(nr_running >> 1, sched_nr_latency)`.
+    wakeup_gran_scale: bool = false => {
         group: "Scheduler",
         kind: KeyKind::Bool,
         help: "CFS (2.6.32-6.5): Mel Gorman's 2021 patch 'Scale wakeup granularity relative to nr_running' (not merged): wakeup preemption needs gran x min(nr_running/2, sched_nr_latency).",
-        applies: |c| c.kernel.cfs_design() == CfsDesign::Modern && c.policy == Policy::Cfs,
+        applies: |c| c.kernel.cfs_design() == CfsDesign::Modern && c.policy == PolicyKind::Cfs,
         get: |c| on_off(c.wakeup_gran_scale),
         set: |c, d, v| {
             c.wakeup_gran_scale = parse_bool(d.key, v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "preempt",
+    }
+    /// `preempt=none|voluntary|full`; `None`: the era's default (`Kernel::preempt_default`).
+    #[serde(default)]
+    preempt: Option<PreemptModel> = None => {
         group: "Scheduler",
         kind: KeyKind::Choice(&["default", "none", "voluntary", "full"]),
         help: "Preemption model (preempt= boot parameter from 5.12, a build choice before): full preempts kernel-mode work at once; none and voluntary only when it ends (return to user space). default: the era's (Kconfig's PREEMPT_NONE).",
         applies: always,
         get: |c| c.preempt.map_or("default", PreemptModel::name).into(),
         set: set_preempt,
-    },
-    KeyDoc {
-        key: "migration_cost",
+    }
+    migration_cost: Ns = 500 * US => {
         group: "Scheduler",
         kind: KeyKind::Duration { min: 0, max: 100 * MS },
         help: "sysctl_sched_migration_cost: cache-hot threshold, and the nohz rate limit's avg_idle bound.",
@@ -204,30 +231,27 @@ pub const KEYS: &[KeyDoc] = &[
             c.migration_cost = d.dur(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "rr_interval",
+    }
+    rr_interval: Ns = 6 * MS => {
         group: "Scheduler",
         kind: KeyKind::Duration { min: 100 * US, max: 10 * SEC },
         help: "SD/BFS quantum: the longest two equal-priority tasks wait for each other.",
-        applies: |c| c.policy == Policy::Sd,
+        applies: |c| c.policy == PolicyKind::Sd,
         get: |c| format_duration(c.rr_interval),
         set: |c, d, v| {
             c.rr_interval = d.dur(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "cstates",
+    }
+    cstates: CStates = CStates::All => {
         group: "Idle",
         kind: KeyKind::Text,
         help: "Idle states the firmware and idle driver expose: 'all', a comma list, or 'off' (C-states disabled in the BIOS: the driver's shallowest state, e.g. C1 by MWAIT or HLT; not idle=poll).",
         applies: always,
         get: get_cstates,
         set: set_cstates,
-    },
-    KeyDoc {
-        key: "governor",
+    }
+    governor: Governor = Governor::Menu => {
         group: "Idle",
         kind: KeyKind::Choice(Governor::NAMES),
         help: "cpuidle governor that predicts the idle length and picks a C-state.",
@@ -237,9 +261,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.governor = d.choice(v, Governor::parse)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "latency_limit",
+    }
+    latency_limit: Option<Ns> = None => {
         group: "Idle",
         kind: KeyKind::Text,
         help: "PM QoS CPU latency limit ('none' or a duration): states with a longer exit latency are not used.",
@@ -252,9 +275,8 @@ pub const KEYS: &[KeyDoc] = &[
             };
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "idle",
+    }
+    idle: IdleMode = IdleMode::Default => {
         group: "Idle",
         kind: KeyKind::Choice(IdleMode::NAMES),
         help: "idle= boot parameter: default (cpuidle driver and governor), poll (spin with the polling flag: no IPI, no governor; tick kept from 4.17), or halt (HLT, no governor).",
@@ -264,9 +286,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.idle = d.choice(v, IdleMode::parse)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "nohz",
+    }
+    nohz: bool = true => {
         group: "nohz",
         kind: KeyKind::Bool,
         help: "NO_HZ_IDLE: stop the periodic tick when a CPU idles (one clock-event reprogram).",
@@ -276,9 +297,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.nohz = parse_bool(d.key, v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "nohz_ratelimit",
+    }
+    nohz_ratelimit: bool = false => {
         group: "nohz",
         kind: KeyKind::Bool,
         help: "'sched: ratelimit nohz': keep the tick when avg_idle is under migration_cost.",
@@ -288,9 +308,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.nohz_ratelimit = parse_bool(d.key, v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "nohz_exit_reprograms",
+    }
+    nohz_exit_reprograms: u32 = 1 => {
         group: "nohz",
         kind: KeyKind::Int { min: 1, max: 2 },
         help: "Clock-event reprograms on idle exit: 2 is the 3.11-rc regression (commit 968320b), 1 the fix.",
@@ -300,18 +319,16 @@ pub const KEYS: &[KeyDoc] = &[
             c.nohz_exit_reprograms = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "workload",
+    }
+    workload: WorkloadKind = WorkloadKind::Rtapp => {
         group: "Workload",
         kind: KeyKind::Choice(WorkloadKind::NAMES),
         help: "pipe ping-pong, iperf -P N over loopback, make -jN, rt-app periodic tasks, pinned token passing, hackbench groups, schbench message and worker threads, or stress-ng's pipe stressor.",
         applies: always,
         get: |c| c.workload.name().into(),
         set: set_workload,
-    },
-    KeyDoc {
-        key: "loops",
+    }
+    loops: u64 = 100_000 => {
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 10_000_000 },
         help: "pipe: round trips (perf bench sched pipe -l); token: passes of each pair's token; hackbench: messages per sender and receiver (-l; 100 when a config switches to hackbench, as hackbench's own default).",
@@ -321,9 +338,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.loops = d.int(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "streams",
+    }
+    streams: u32 = 4 => {
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 64 },
         help: "iperf: parallel TCP streams over loopback (-P).",
@@ -333,9 +349,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.streams = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "jobs",
+    }
+    jobs: u32 = 4 => {
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 64 },
         help: "kbuild: make -j jobs.",
@@ -345,9 +360,11 @@ pub const KEYS: &[KeyDoc] = &[
             c.jobs = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "tasks",
+    }
+    tasks: Vec<PeriodicTask> = vec![
+        PeriodicTask { count: 2, run: 3 * MS, period: 10 * MS, slice: 0 },
+        PeriodicTask { count: 2, run: 500 * US, period: 2 * MS, slice: 0 },
+    ] => {
         group: "Workload",
         kind: KeyKind::Text,
         help: "rtapp: groups COUNTxRUN/PERIOD, comma separated (2x3ms/10ms); @slice=300us sets a 6.12 custom slice.",
@@ -357,9 +374,9 @@ pub const KEYS: &[KeyDoc] = &[
             c.tasks = parse_tasks(v).map_err(|m| err(d.key, m))?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "pairs",
+    }
+    /// token: pairs of pinned threads passing a token over pipes.
+    pairs: u32 = 2 => {
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 32 },
         help: "token: pairs of threads, each thread pinned to its own CPU, passing a token over pipes.",
@@ -369,9 +386,11 @@ pub const KEYS: &[KeyDoc] = &[
             c.pairs = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "work",
+    }
+    /// token: computation at each stop of the token.
+    // Not a figure from the corpus (Smythies does not state his work per stop): 10 us,
+    // a stop several times longer than the pipe hand-off itself.
+    work: Ns = 10 * US => {
         group: "Workload",
         kind: KeyKind::Duration { min: 0, max: 100 * MS },
         help: "token: computation at each stop of the token (CPU time on this machine).",
@@ -381,9 +400,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.work = d.dur(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "groups",
+    }
+    groups: u32 = 10 => {
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: MAX_HACKBENCH_GROUPS },
         help: "hackbench: groups of 20 senders and 20 receivers (-g; 40 tasks a group, plus the parent).",
@@ -396,9 +414,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.groups = n as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "msg_size",
+    }
+    msg_size: u32 = 100 => {
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 4096 },
         help: "hackbench: bytes per message (-s; at most PIPE_BUF, so every write is atomic).",
@@ -408,9 +425,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.msg_size = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "hackbench_mode",
+    }
+    hackbench_mode: HackbenchMode = HackbenchMode::Process => {
         group: "Workload",
         kind: KeyKind::Choice(HackbenchMode::NAMES),
         help: "hackbench: children are forked processes or threads (-T).",
@@ -420,9 +436,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.hackbench_mode = d.choice(v, HackbenchMode::parse)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "ipc",
+    }
+    ipc: Ipc = Ipc::Socket => {
         group: "Workload",
         kind: KeyKind::Choice(Ipc::NAMES),
         help: "hackbench: AF_UNIX socketpair (default) or pipe (-p).",
@@ -432,9 +447,10 @@ pub const KEYS: &[KeyDoc] = &[
             c.ipc = d.choice(v, Ipc::parse)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "schbench_message_threads",
+    }
+    /// schbench: -m, -t (0: the CPUs shared out), -n, -F (KB), -s, and not -L.
+    // schbench.c's defaults.
+    schbench_message_threads: u32 = 1 => {
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 64 },
         help: "schbench: message threads (-m), each posting requests to its own workers over futexes.",
@@ -444,9 +460,9 @@ pub const KEYS: &[KeyDoc] = &[
             c.schbench_message_threads = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "workers",
+    }
+    /// stress-ng-pipe: workers (`--pipe N`).
+    workers: u32 = 4 => {
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 4096 },
         help: "stress-ng-pipe: workers (--pipe N), each a writer and a reader process over one pipe.",
@@ -456,9 +472,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.workers = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "schbench_workers",
+    }
+    schbench_workers: u32 = 0 => {
         group: "Workload",
         kind: KeyKind::Int { min: 0, max: 255 },
         help: "schbench: worker threads per message thread (-t); 0 is schbench's default, the CPUs shared out among the message threads.",
@@ -468,9 +483,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.schbench_workers = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "schbench_operations",
+    }
+    schbench_operations: u32 = 5 => {
         group: "Workload",
         kind: KeyKind::Int { min: 0, max: 1000 },
         help: "schbench: matrix multiplies per request (-n).",
@@ -480,9 +494,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.schbench_operations = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "schbench_footprint",
+    }
+    schbench_footprint: u32 = 256 => {
         group: "Workload",
         kind: KeyKind::Int { min: 1, max: 1 << 20 },
         help: "schbench: cache footprint in KB (-F): each worker's three matrices, sqrt(KB*1024/24) on a side.",
@@ -492,9 +505,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.schbench_footprint = d.int(v)? as u32;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "schbench_sleep",
+    }
+    schbench_sleep: Ns = 100 * US => {
         group: "Workload",
         kind: KeyKind::Duration { min: 0, max: SEC },
         help: "schbench: usleep at the start of each request (-s; the kernel adds its 50 us timer slack).",
@@ -504,9 +516,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.schbench_sleep = d.dur(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "schbench_locking",
+    }
+    schbench_locking: bool = true => {
         group: "Workload",
         kind: KeyKind::Bool,
         help: "schbench: take the per-CPU lock around the matrix math (off is -L): a worker preempted there makes the next one on its CPU spin.",
@@ -516,9 +527,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.schbench_locking = parse_bool(d.key, v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "duration",
+    }
+    duration: Ns = 200 * MS => {
         group: "Run",
         kind: KeyKind::Duration { min: MS, max: MAX_DURATION },
         help: "Simulated time limit (workloads with a fixed amount of work stop earlier).",
@@ -528,9 +538,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.duration = d.dur(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "seed",
+    }
+    seed: u64 = 1 => {
         group: "Run",
         kind: KeyKind::Int { min: 0, max: u64::MAX },
         help: "Seed of the simulation's random streams: same config and seed, same result.",
@@ -540,9 +549,8 @@ pub const KEYS: &[KeyDoc] = &[
             c.seed = d.int(v)?;
             Ok(())
         },
-    },
-    KeyDoc {
-        key: "max_events",
+    }
+    max_events: u64 = 50_000_000 => {
         group: "Run",
         kind: KeyKind::Int { min: 1_000, max: MAX_EVENTS },
         help: "Event budget: the run stops (and says so) after this many events.",
@@ -552,8 +560,13 @@ pub const KEYS: &[KeyDoc] = &[
             c.max_events = d.int(v)?;
             Ok(())
         },
-    },
-];
+    }
+}
+derived {
+    /// The scheduling class: always `kernel.policy()` (kept as a field for the hot paths).
+    policy: PolicyKind = PolicyKind::Cfs,
+}
+}
 
 /// Looks up a key's row.
 pub fn key_doc(key: &str) -> Option<&'static KeyDoc> {
@@ -747,8 +760,8 @@ mod tests {
         assert_eq!(msg("hackbench_mode", "x"), "'x' is not one of process, thread");
         assert_eq!(msg("ipc", "x"), "'x' is not one of socket, pipe");
         assert_eq!(msg("policy", "x"), "'x' is not one of cfs, eevdf, sd");
-        assert_eq!(msg("cores", "x"), "'x' is not a whole number (allowed 1 to 128)");
-        assert_eq!(msg("cores", "0"), "0 is out of range (allowed 1 to 128)");
+        assert_eq!(msg("cores", "x"), "'x' is not a whole number (allowed 1 to 256)");
+        assert_eq!(msg("cores", "0"), "0 is out of range (allowed 1 to 256)");
         assert_eq!(
             msg("groups", "1000"),
             "1000 is out of range (allowed 1 to 409) (40 tasks a group; the engine runs at most 16384 tasks)"

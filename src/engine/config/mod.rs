@@ -13,20 +13,18 @@
 //! as the kernel does (SCHED_TUNABLESCALING_LOG). For EEVDF, `min_granularity` is the
 //! `base_slice`.
 
-use serde::{Deserialize, Serialize};
-
 use super::kernel::{keep_features, parse_features, Feat, FeatureSet, Kernel, PreemptModel};
 use super::profile::{profile, Profile};
-use super::time::{format_duration, parse_duration, Ns, MS, SEC, US};
+use super::time::{format_duration, parse_duration, Ns, SEC, US};
 
 mod keys;
 pub mod values;
 
-pub use keys::{key_doc, KeyDoc, KeyKind, KEYS};
-pub use values::{CStates, Governor, HackbenchMode, IdleMode, Ipc, PeriodicTask, Policy, WorkloadKind};
+pub use keys::{key_doc, Config, KeyDoc, KeyKind, KEYS};
+pub use values::{CStates, Governor, HackbenchMode, IdleMode, Ipc, PeriodicTask, PolicyKind, WorkloadKind};
 
 /// Hard caps that keep any config (from a URL, a file, a slider) from freezing a tab.
-pub const MAX_CORES: u32 = 128;
+pub const MAX_CORES: u32 = 256;
 pub const MAX_DURATION: Ns = 600 * SEC;
 /// (4 G events: hackbench's largest corpus rows at mmtests' 10,000 loops need ~2.5 G.)
 pub const MAX_EVENTS: u64 = 4_000_000_000;
@@ -52,118 +50,6 @@ impl WorkloadKind {
         match self {
             WorkloadKind::Hackbench => 60 * SEC,
             _ => Config::default().duration,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Config {
-    pub cores: u32,
-    pub cpu: String,
-    pub hz: u32,
-    /// The release whose mechanisms and defaults the run follows.
-    pub kernel: Kernel,
-    /// The scheduling class: always `kernel.policy()` (kept as a field for the hot paths).
-    pub policy: Policy,
-    /// `sched_features` this config changes from the era's defaults (canonical, see `kernel`).
-    pub features: Vec<String>,
-    pub sched_latency: Ns,
-    pub min_granularity: Ns,
-    pub wakeup_granularity: Ns,
-    /// Mel Gorman's "Scale wakeup granularity relative to nr_running" (LKML, Sep 2021; never
-    /// merged): CFS's wakeup preemption uses `gran * min(nr_running >> 1, sched_nr_latency)`.
-    pub wakeup_gran_scale: bool,
-    /// `preempt=none|voluntary|full`; `None`: the era's default (`Kernel::preempt_default`).
-    #[serde(default)]
-    pub preempt: Option<PreemptModel>,
-    pub migration_cost: Ns,
-    pub rr_interval: Ns,
-    pub cstates: CStates,
-    pub governor: Governor,
-    pub latency_limit: Option<Ns>,
-    pub idle: IdleMode,
-    pub nohz: bool,
-    pub nohz_ratelimit: bool,
-    pub nohz_exit_reprograms: u32,
-    pub workload: WorkloadKind,
-    pub loops: u64,
-    pub streams: u32,
-    pub jobs: u32,
-    pub tasks: Vec<PeriodicTask>,
-    /// token: pairs of pinned threads passing a token over pipes.
-    pub pairs: u32,
-    /// token: computation at each stop of the token.
-    pub work: Ns,
-    pub groups: u32,
-    pub msg_size: u32,
-    pub hackbench_mode: HackbenchMode,
-    pub ipc: Ipc,
-    /// schbench: -m, -t (0: the CPUs shared out), -n, -F (KB), -s, and not -L.
-    pub schbench_message_threads: u32,
-    pub schbench_workers: u32,
-    pub schbench_operations: u32,
-    pub schbench_footprint: u32,
-    pub schbench_sleep: Ns,
-    pub schbench_locking: bool,
-    /// stress-ng-pipe: workers (`--pipe N`).
-    pub workers: u32,
-    pub duration: Ns,
-    pub seed: u64,
-    pub max_events: u64,
-}
-
-impl Default for Config {
-    /// A small machine everyone can read in one screen: 2 cores, CFS of 4.17, HZ=250,
-    /// four periodic tasks. The `intro` preset is this config.
-    fn default() -> Self {
-        Config {
-            cores: 2,
-            cpu: "skylake-sp".into(),
-            hz: 250,
-            kernel: Kernel::V417,
-            policy: Policy::Cfs,
-            features: Vec::new(),
-            sched_latency: 6 * MS,
-            min_granularity: 750 * US,
-            wakeup_granularity: MS,
-            wakeup_gran_scale: false,
-            preempt: None,
-            migration_cost: 500 * US,
-            rr_interval: 6 * MS,
-            cstates: CStates::All,
-            governor: Governor::Menu,
-            latency_limit: None,
-            idle: IdleMode::Default,
-            nohz: true,
-            nohz_ratelimit: false,
-            nohz_exit_reprograms: 1,
-            workload: WorkloadKind::Rtapp,
-            loops: 100_000,
-            streams: 4,
-            jobs: 4,
-            tasks: vec![
-                PeriodicTask { count: 2, run: 3 * MS, period: 10 * MS, slice: 0 },
-                PeriodicTask { count: 2, run: 500 * US, period: 2 * MS, slice: 0 },
-            ],
-            pairs: 2,
-            // Not a figure from the corpus (Smythies does not state his work per stop): 10 us,
-            // a stop several times longer than the pipe hand-off itself.
-            work: 10 * US,
-            groups: 10,
-            msg_size: 100,
-            hackbench_mode: HackbenchMode::Process,
-            ipc: Ipc::Socket,
-            // schbench.c's defaults.
-            schbench_message_threads: 1,
-            schbench_workers: 0,
-            schbench_operations: 5,
-            schbench_footprint: 256,
-            schbench_sleep: 100 * US,
-            schbench_locking: true,
-            workers: 4,
-            duration: 200 * MS,
-            seed: 1,
-            max_events: 50_000_000,
         }
     }
 }
@@ -213,6 +99,11 @@ fn shorten_echo(s: &str) -> String {
 
 fn err(key: &str, message: impl Into<String>) -> ConfigError {
     ConfigError { key: key.to_string(), message: message.into() }
+}
+
+/// The error for a name that is no key, listing the keys.
+fn unknown_key(key: &str) -> ConfigError {
+    err(key, format!("unknown key (known: {})", KEYS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")))
 }
 
 fn parse_bool(key: &str, v: &str) -> Result<bool, ConfigError> {
@@ -339,9 +230,7 @@ impl Config {
         if ALIASES.iter().any(|(a, _)| *a == key) {
             return self.set_alias(key, v);
         }
-        let doc = key_doc(key).ok_or_else(|| {
-            err(key, format!("unknown key (known: {})", KEYS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")))
-        })?;
+        let doc = key_doc(key).ok_or_else(|| unknown_key(key))?;
         (doc.set)(self, doc, v)
     }
 
@@ -419,9 +308,9 @@ impl Config {
         match key {
             "policy" => {
                 let p = match v {
-                    "cfs" => Policy::Cfs,
-                    "eevdf" => Policy::Eevdf,
-                    "sd" => Policy::Sd,
+                    "cfs" => PolicyKind::Cfs,
+                    "eevdf" => PolicyKind::Eevdf,
+                    "sd" => PolicyKind::Sd,
                     _ => return Err(err(key, format!("'{v}' is not one of cfs, eevdf, sd"))),
                 };
                 let k = self.kernel.for_policy(p);
@@ -465,9 +354,14 @@ impl Config {
     }
 
     /// Whether a key matters for the current policy/workload (the UI disables the others):
-    /// its row's `applies` rule. A name that is not a row (an alias) is not disabled.
-    pub fn applies(&self, key: &str) -> bool {
-        key_doc(key).is_none_or(|d| (d.applies)(self))
+    /// its row's `applies` rule. An old key (`ALIASES`) always applies; any other name is an
+    /// error, as in `set` (a misspelt key is never taken for one that matters).
+    pub fn applies(&self, key: &str) -> Result<bool, ConfigError> {
+        match key_doc(key) {
+            Some(d) => Ok((d.applies)(self)),
+            None if ALIASES.iter().any(|(a, _)| *a == key) => Ok(true),
+            None => Err(unknown_key(key)),
+        }
     }
 
     /// The era's tunable scaling factor: `1 + ilog2(min(cores, 8))` from 2.6.32, uncapped before.
@@ -501,13 +395,28 @@ mod tests {
     #[test]
     fn errors_name_the_key_and_range() {
         let mut c = Config::default();
-        let e = c.set("cores", "129").unwrap_err();
+        let e = c.set("cores", "257").unwrap_err();
         assert_eq!(e.key, "cores");
-        assert!(e.message.contains("1 to 128"), "{}", e.message);
+        assert!(e.message.contains("1 to 256"), "{}", e.message);
         let e = c.set("rr_interval", "20s").unwrap_err();
         assert!(e.message.contains("100us") && e.message.contains("10s"), "{}", e.message);
         assert!(c.set("nonsense", "1").is_err());
         assert_eq!(c, Config::default(), "failed sets change nothing");
+    }
+
+    /// `applies` said true for any name that was not a row, so a misspelt key passed for one
+    /// that matters.
+    #[test]
+    fn an_unknown_key_is_an_error_for_applies_as_for_set() {
+        let c = Config::default();
+        let e = c.applies("rr_intervall").unwrap_err();
+        assert_eq!(e, c.clone().set("rr_intervall", "1ms").unwrap_err(), "the same message as set's");
+        assert!(e.message.starts_with("unknown key (known: cpu, cores, "), "{}", e.message);
+        assert_eq!(c.applies("rr_interval"), Ok(false), "a row: its rule (CFS has no rr_interval)");
+        assert_eq!(c.applies("sched_latency"), Ok(true));
+        for (alias, _) in ALIASES {
+            assert_eq!(c.applies(alias), Ok(true), "{alias}: an old key is never disabled");
+        }
     }
 
     /// Issue 30, defect 9: `cstates=` (an unset shell variable) silently meant off,
@@ -639,7 +548,7 @@ mod tests {
                         let off = era_off.contains(&k)
                             || (workload_keys.contains(&k) && !mine.contains(&k))
                             || (nohz == "off" && ["nohz_ratelimit", "nohz_exit_reprograms"].contains(&k));
-                        assert_eq!(c.applies(k), !off, "{k} on kernel={kernel} workload={workload} nohz={nohz}");
+                        assert_eq!(c.applies(k), Ok(!off), "{k} on kernel={kernel} workload={workload} nohz={nohz}");
                         checked += 1;
                     }
                 }

@@ -50,7 +50,7 @@ named! {
     /// The scheduling class (`policy`): derived from `kernel` (`Kernel::policy`).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
     #[serde(rename_all = "lowercase")]
-    pub enum Policy {
+    pub enum PolicyKind {
         Cfs = "cfs",
         Eevdf = "eevdf",
         Sd = "sd",

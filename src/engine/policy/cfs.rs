@@ -67,6 +67,9 @@
 //! Simplified: no group scheduling, no SCHED_IDLE or
 //! SCHED_BATCH, no TREE_AVG/APPROX_AVG (off by default). Tasks created at t = 0 have no parent
 //! running on their core, so child_runs_first has nothing to swap with.
+//!
+//! Over 800 lines with its tests (about 460 of code): one scheduling class is one file, as
+//! CFS is one part of the kernel's `fair.c`; its tests follow the code they check.
 
 use super::runq::{Fifo, Timeline};
 use super::{calc_delta_fair, Arrival, Policy, Queued, SchedEntity, NICE_0_LOAD, VRUNTIME_BASE};

@@ -17,7 +17,7 @@ pub mod eevdf;
 pub mod runq;
 pub mod sd;
 
-use super::config::{Config, Policy as PolicyKind};
+use super::config::{Config, PolicyKind};
 use super::kernel::CfsDesign;
 use super::time::Ns;
 pub use runq::Queued;

@@ -12,7 +12,8 @@
 //!   breaker), each with an augmented value `A` kept per subtree (`Aug::combine`), as
 //!   `RB_DECLARE_CALLBACKS` keeps `min_vruntime`. Simplified: a treap (priorities a fixed
 //!   hash of the task id, so the shape is a function of the keys) instead of a red-black
-//!   tree, and no cached leftmost (a walk down the left spine, O(log n) expected). Each
+//!   tree; the leftmost is cached per core as the kernel's `rb_root_cached` does (a walk
+//!   down the left spine, O(log n) expected, only when the leftmost leaves). Each
 //!   node stores its key and augmented value as they were inserted: a key never changes
 //!   while its task is queued (the kernel dequeues an entity before moving it, and so do
 //!   the policies here), and tests that move one behind a policy's back re-key it.
@@ -259,6 +260,9 @@ fn prio(t: u32) -> u32 {
 pub struct Timeline<K, A> {
     nodes: Vec<Node<K, A>>,
     roots: Vec<u32>,
+    /// Per core, the node with the smallest key (`NIL` if empty): the kernel's cached
+    /// leftmost (`rb_root_cached`), kept on insert and remove so `first` does not walk.
+    firsts: Vec<u32>,
     lens: Vec<usize>,
     /// Nodes examined by walks since the last `take_visits` (test builds only).
     #[cfg(test)]
@@ -270,6 +274,7 @@ impl<K: Ord + Copy + Default, A: Aug + Default> Timeline<K, A> {
         Timeline {
             nodes: Vec::new(),
             roots: vec![NIL; cores.max(1)],
+            firsts: vec![NIL; cores.max(1)],
             lens: vec![0; cores.max(1)],
             #[cfg(test)]
             visits: std::cell::Cell::new(0),
@@ -333,6 +338,10 @@ impl<K: Ord + Copy + Default, A: Aug + Default> Timeline<K, A> {
         let root = self.roots[c];
         // An empty tree (the common case on a lightly loaded core) needs no walk.
         self.roots[c] = if root == NIL { task as u32 } else { self.insert_at(root, task as u32) };
+        let first = self.firsts[c];
+        if first == NIL || key < self.nodes[first as usize].key {
+            self.firsts[c] = task as u32;
+        }
         self.lens[c] += 1;
     }
 
@@ -398,6 +407,9 @@ impl<K: Ord + Copy + Default, A: Aug + Default> Timeline<K, A> {
         } else {
             self.remove_at(root, task as u32)
         };
+        if self.firsts[c] == task as u32 {
+            self.firsts[c] = self.leftmost(self.roots[c]);
+        }
         self.lens[c] -= 1;
         let n = &mut self.nodes[task];
         n.core = NIL;
@@ -447,18 +459,23 @@ impl<K: Ord + Copy + Default, A: Aug + Default> Timeline<K, A> {
         }
     }
 
-    /// The task with the smallest key (`__pick_first_entity`).
+    /// The task with the smallest key (`__pick_first_entity`), cached.
     #[inline]
     pub fn first(&self, c: usize) -> Option<usize> {
-        let mut n = self.roots[c];
+        let f = self.firsts[c];
+        (f != NIL).then_some(f as usize)
+    }
+
+    /// The leftmost node under `n` (`NIL` for an empty tree): a walk down the left spine.
+    fn leftmost(&self, mut n: u32) -> u32 {
         if n == NIL {
-            return None;
+            return NIL;
         }
         loop {
             self.visit();
             let l = self.nodes[n as usize].left;
             if l == NIL {
-                return Some(n as usize);
+                return n;
             }
             n = l;
         }

@@ -61,6 +61,9 @@
 //! (a tick) only arrives while the tick runs, and the core re-enters idle through this path
 //! anyway; the tick is restarted when the core leaves idle for any reason, not only when it
 //! schedules (`tick_nohz_idle_exit`).
+//!
+//! Over 800 lines with its tests (about 620 of code): one kernel seam (`idle.c` and
+//! `tick-sched.c`) is one file, so the idle path is found in one hop.
 
 use super::{Ev, IdleSpan, Sim};
 use crate::engine::config::{CStates, Config, IdleMode};
@@ -529,8 +532,13 @@ impl Sim {
         let pos = pos.min(self.idle_states.len() - 1);
         let t = self.cursor(c);
         self.m.idle_entries[pos] += 1;
-        self.pkg.enter(self.cores[c].domain, self.idle_hw[pos].index);
+        self.pkg.enter(self.cores[c].package, self.idle_hw[pos].index);
         self.cores[c].idle = Some(IdleSpan { pos, since: t, entered: t, next_timer });
+        self.smt_changed(c);
+        // update_idle_core (pick_next_task_idle): a core whose threads all idle.
+        if self.smt_active && self.cores[c].sibling.is_none_or(|s| self.cores[s as usize].idle.is_some()) {
+            self.has_idle_cores[self.cores[c].domain].set(true);
+        }
         if self.rec.explaining(t) {
             self.why_idle_enter(c, pos, next_timer, t);
         }
@@ -545,12 +553,13 @@ impl Sim {
     pub(super) fn leave_idle(&mut self, c: usize, ipi: bool) {
         let Some(idle) = self.cores[c].idle.take() else { return };
         self.cores[c].from_idle = true;
+        self.smt_changed(c);
         if self.teo_util {
             let t = self.cursor(c);
             self.cores[c].pelt.update(t, false);
         }
         let hw = self.idle_hw[idle.pos];
-        let pkg = self.cores[c].domain;
+        let pkg = self.cores[c].package;
         let exit = self.pkg.exit_paid(pkg, &hw, self.prof.cstates);
         self.pkg.leave(pkg, hw.index);
         let t = self.avail_max(c, idle.since);

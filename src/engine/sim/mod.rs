@@ -37,7 +37,8 @@
 //!   armed when a task joins a core whose hrtick is not armed (hrtick_update), if the core
 //!   learns of it: a local wakeup, a timer, or an IPI.
 //!
-//! Simplified: no SMT, no NUMA, one cache level; timers of sleeping tasks live on the core
+//! Simplified: no NUMA level (SMT siblings and LLCs come from the profile's topology:
+//! `sim::schedule` SMT, `sim::wakeup`), one cache level; timers of sleeping tasks live on the core
 //! the task last ran on; a remote enqueue that sends no IPI arms the target's hrtick only
 //! at its next pick.
 
@@ -196,7 +197,14 @@ struct Core {
     /// TTWU_QUEUE: (task, its previous core) queued for this core's IPI handler to enqueue.
     wake_list: Vec<(u32, u16)>,
     gov: GovernorState,
+    /// The LLC this CPU shares (`Topology::place`; `sd_llc_id`).
     domain: usize,
+    /// Its package (socket).
+    package: usize,
+    /// The other hardware thread of its core, if that CPU is in the config (SMT).
+    sibling: Option<u16>,
+    /// Permille of a lone thread's speed the running burst runs at (`sim::schedule`, SMT).
+    rate: u64,
     ticks: u64,
     // Per-core accounting for conservation checks.
     run_ns: Ns,
@@ -309,6 +317,16 @@ pub struct Sim {
     fx: Fx,
     /// Per LLC: bytes touched by all tasks so far.
     touched: Vec<u64>,
+    /// Per LLC: its CPUs in CPU-number order (`sd_llc`'s span), for `select_idle_sibling`.
+    llc_cpus: Vec<Vec<u16>>,
+    /// Per LLC: `sd_llc_shared->has_idle_cores` (`sim::wakeup`, select_idle_core); set when
+    /// a CPU goes idle with its sibling idle (`update_idle_core`), cleared by a scan that
+    /// finds no idle core (a `Cell`: the scan is a `&self` replayed by `sim::why`).
+    has_idle_cores: Vec<std::cell::Cell<bool>>,
+    /// `sched_smt_active()`: some CPU of the config has its sibling in it.
+    smt_active: bool,
+    /// Permille of a lone thread's speed a thread runs at while its sibling is busy.
+    smt_rate: u64,
     /// The states the governor picks from (POLL first when there is a governor).
     idle_states: Vec<IdleState>,
     /// The scoreboard's best-state-in-hindsight over `idle_states` (`sim::why`).
@@ -405,6 +423,8 @@ mod tick;
 mod wakeup;
 mod why;
 
+pub use wakeup::wakeup_transfer;
+
 // ---------------------------------------------------------------- MODEL
 
 impl Sim {
@@ -423,7 +443,8 @@ impl Sim {
         let idle_names = idle.names;
         let all_names =
             std::iter::once("POLL".to_string()).chain(prof.cstates.iter().map(|s| s.name.to_string())).collect();
-        let llc_cores = prof.llc_cores.max(1) as usize;
+        let topo = prof.topo;
+        let places: Vec<_> = (0..ncores as u32).map(|c| topo.place(c)).collect();
         let cores = (0..ncores)
             .map(|c| Core {
                 curr: None,
@@ -453,15 +474,23 @@ impl Sim {
                 arriving: 0,
                 wake_list: Vec::new(),
                 gov: GovernorState::for_era(cfg.governor, idle_states.len(), cfg.kernel.menu_is_3_11()),
-                domain: c / llc_cores,
+                domain: places[c].llc as usize,
+                package: places[c].package as usize,
+                sibling: topo.sibling(c as u32).filter(|&x| (x as usize) < ncores).map(|x| x as u16),
+                rate: 1000,
                 ticks: 0,
                 run_ns: 0,
                 idle_ns: 0,
                 overhead_ns: 0,
             })
             .collect::<Vec<_>>();
-        let ndomains = ncores.div_ceil(llc_cores);
-        let pkg = idle_path::Packages::new(prof, &cores.iter().map(|c| c.domain).collect::<Vec<_>>());
+        let ndomains = cores.iter().map(|c| c.domain + 1).max().unwrap_or(1);
+        let smt_active = cores.iter().any(|c| c.sibling.is_some());
+        let mut llc_cpus = vec![Vec::new(); ndomains];
+        for (c, core) in cores.iter().enumerate() {
+            llc_cpus[core.domain].push(c as u16);
+        }
+        let pkg = idle_path::Packages::new(prof, &cores.iter().map(|c| c.package).collect::<Vec<_>>());
         let specs = wl.tasks();
         let mut rec = Recorder::new(trace);
         rec.trace.cores = ncores as u16;
@@ -511,6 +540,10 @@ impl Sim {
             wl,
             fx: Fx::default(),
             touched: vec![0; ndomains],
+            has_idle_cores: vec![std::cell::Cell::new(true); ndomains],
+            smt_active,
+            llc_cpus,
+            smt_rate: (prof.topo.smt_yield_permille / 2).clamp(1, 1000),
             hindsight: crate::engine::explain::Hindsight::new(&idle_states, cfg.latency_limit),
             idle_states,
             idle_mw: idle

@@ -43,6 +43,15 @@
 //! burst is modelled: `voluntary` runs as `none`. The overhead spans (switch, ttwu, IPI
 //! handlers) are kernel work too; a request arriving during them is handled after them
 //! in every model, as before.
+//!
+//! SMT. Two hardware threads of one core share its execution resources: while a CPU's
+//! sibling is busy (anything but idle) its bursts run at `smt_yield_permille / 2` of a lone
+//! thread's speed (the profile's cited SMT throughput gain, shared evenly), and when the
+//! sibling goes idle or leaves idle the running burst is charged up to the cursor at the
+//! old speed and continues at the new one (`smt_changed`). Simplified: overhead spans
+//! (switch, IPI, exit latency) keep their figures whatever the sibling does; a polling idle
+//! loop counts as idle; the shared resources are one figure per CPU family, not per
+//! instruction mix.
 
 use super::Ev;
 use super::{oh_index, Sim, TaskState};
@@ -145,8 +154,12 @@ impl Sim {
         self.cores[c].running = false;
         self.cores[c].run_gen = self.cores[c].run_gen.wrapping_add(1);
         if ran > 0 {
+            let rate = self.cores[c].rate;
             let tk = &mut self.tasks[task];
-            tk.burst_left -= ran.min(tk.burst_left);
+            // SMT: `ran` ns at `rate` permille did ran * rate / 1000 of the burst's work
+            // (rounded up, so a burst that ran to its end is done).
+            let done = if rate >= 1000 { ran } else { (ran * rate).div_ceil(1000) };
+            tk.burst_left -= done.min(tk.burst_left);
             tk.burst_ns += ran;
             if tk.burst_sys {
                 self.m.sys_ns += ran;
@@ -183,12 +196,36 @@ impl Sim {
     pub(super) fn resume(&mut self, c: usize) {
         let Some(task) = self.cores[c].curr else { return };
         let t = self.cursor(c);
+        let rate = self.smt_rate_of(c);
         let core = &mut self.cores[c];
         core.running = true;
         core.since = t;
+        core.rate = rate;
         core.run_gen = core.run_gen.wrapping_add(1);
         let gen = core.run_gen;
-        self.q.push(t + self.tasks[task].burst_left, Ev::BurstEnd { c: c as u16, gen });
+        let left = self.tasks[task].burst_left;
+        let d = if rate >= 1000 { left } else { (left * 1000).div_ceil(rate) };
+        self.q.push(t + d, Ev::BurstEnd { c: c as u16, gen });
+    }
+
+    /// SMT: the speed, permille of a lone thread's, at which CPU `c` runs now: the
+    /// profile's yield shared by two threads while its sibling is busy (not idle), else
+    /// full speed (module doc: SMT).
+    pub(super) fn smt_rate_of(&self, c: usize) -> u64 {
+        match self.cores[c].sibling {
+            Some(s) if self.cores[s as usize].idle.is_none() => self.smt_rate,
+            _ => 1000,
+        }
+    }
+
+    /// CPU `c` went idle or left idle: its sibling's running burst continues at the new
+    /// speed from the sibling's cursor (charged so far at the old one).
+    pub(super) fn smt_changed(&mut self, c: usize) {
+        let Some(s) = self.cores[c].sibling.map(usize::from) else { return };
+        if self.cores[s].running && self.cores[s].rate != self.smt_rate_of(s) {
+            self.interrupt(s);
+            self.resume(s);
+        }
     }
 
     /// The task leaves the CPU: remember what it left in the cache.

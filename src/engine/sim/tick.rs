@@ -35,7 +35,7 @@
 //! `next_timer`.
 
 use super::{Ev, Sim, BALANCE_EVERY, HRTICK_MIN};
-use crate::engine::config::Policy as PolicyKind;
+use crate::engine::config::PolicyKind;
 use crate::engine::policy::Policy;
 use crate::engine::rng::{stream, SimRng};
 use crate::engine::time::Ns;

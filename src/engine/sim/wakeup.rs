@@ -12,15 +12,52 @@
 //! calls `Sim::update_curr`. If EEVDF's `update_deadline` reschedules curr in that charge,
 //! the check finds `TIF_NEED_RESCHED` set and returns; the reschedule is delivered as a
 //! wakeup preemption's would be. Not charged: a migration's enqueue (`sim::balance`).
+//!
+//! TRANSFER. A wakeup on the waker's CPU writes cache lines last written elsewhere, each
+//! paid at the profile's core-to-core latency for the pair (`profile::C2c`; nothing on the
+//! same CPU). From the wakee's previous CPU, `WAKEE_LINES` (5.15 kernel/sched/core.c
+//! `try_to_wake_up`: the wait-queue entry on the wakee's stack that
+//! `autoremove_wake_function` unlinks, `p->pi_lock`, `p->__state` with `p->on_cpu`, and
+//! `p->on_rq` with the `se` that `select_task_rq_fair` reads); from the target CPU,
+//! `RQ_LINES` for a direct enqueue (`rq->__lock`, the cfs_rq's `nr_running`/`curr`) or
+//! `WAKELIST_LINES` for TTWU_QUEUE (the wake list's `llist_add`). Simplified: a line's
+//! owner is taken to be that CPU (another CPU may have touched it since), and the lines
+//! are paid one after the other. The pipe's own lines are the pipe op's (`workload::pipe`).
 
 use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
 use crate::engine::policy::{Arrival, Policy};
+use crate::engine::profile::Profile;
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
 
+/// Lines of the wakee a wakeup writes (module doc: TRANSFER).
+const WAKEE_LINES: u64 = 4;
+/// Lines of the target runqueue a direct enqueue writes.
+const RQ_LINES: u64 = 2;
+/// Lines of the target's wake list a TTWU_QUEUE wakeup writes.
+const WAKELIST_LINES: u64 = 1;
+
+/// The cache-line transfers a direct wakeup on CPU `waker` pays for a task last on `prev`,
+/// enqueued on `target` (module doc: TRANSFER). The trace replay takes it out of recorded
+/// runs with the switch and `ttwu` (`share::ftrace::replay::PathCosts`).
+pub fn wakeup_transfer(p: &Profile, prev: usize, waker: usize, target: usize) -> Ns {
+    let at = |a: usize, b: usize| p.c2c.at(p.topo.distance(a as u32, b as u32));
+    at(prev, waker) * WAKEE_LINES + at(target, waker) * RQ_LINES
+}
+
 impl Sim {
-    /// select_task_rq: wake_affine, then select_idle_sibling. A task allowed on one CPU only
+    /// `lines` cache lines last written on CPU `from`, moved to CPU `to` (`profile::C2c`).
+    pub(super) fn transfer(&self, from: usize, to: usize, lines: u64) -> Ns {
+        self.prof.c2c.at(self.prof.topo.distance(from as u32, to as u32)) * lines
+    }
+
+    /// select_task_rq: wake_affine, then select_idle_sibling (5.15 fair.c: the target, prev
+    /// if it shares the target's LLC, with SMT an idle sibling of prev when the LLC has no
+    /// idle core, then `select_idle_cpu` over the LLC). `recent_used_cpu` (4.16+) is not
+    /// modelled. Before 4.9 (10e2f1acd010) the scan looked for a wholly idle sched group of
+    /// the LLC; on a config without siblings that is the first idle CPU, as here, and with
+    /// siblings the 4.9+ rule is used for every era (simplified). A task allowed on one CPU only
     /// goes there (core.c select_task_rq: the class hook runs only if `nr_cpus_allowed > 1`).
     pub(super) fn select_core(&self, task: usize, waker: Option<usize>, sync: bool) -> usize {
         self.select_core_with(task, waker, sync, |_, _, _| {})
@@ -58,17 +95,73 @@ impl Sim {
                 return prev;
             }
         }
-        let n = self.cores.len();
-        (1..n)
-            .map(|i| (cand + i) % n)
-            .find(|&x| {
-                self.cores[x].domain == dom && {
-                    let idle = self.is_idle(x);
-                    note(x, "scan", idle);
-                    idle
+        // sched_smt_active(): test_idle_cores; without one, an idle sibling of prev first
+        // (select_idle_smt, 5.13+ c722f35b513f) when prev shares the target's LLC.
+        let has_idle_core = self.smt_active && self.has_idle_cores[dom].get();
+        if self.smt_active && !has_idle_core && self.cores[prev].domain == dom {
+            if let Some(s) = self.cores[prev].sibling.map(usize::from) {
+                let idle = self.is_idle(s);
+                note(s, "smt", idle);
+                if idle {
+                    return s;
                 }
-            })
-            .unwrap_or(cand)
+            }
+        }
+        self.select_idle_cpu(cand, has_idle_core, &mut note).unwrap_or(cand)
+    }
+
+    /// `select_idle_cpu` (5.15 fair.c): the target's LLC only (`sd_llc`), in CPU order from
+    /// `target + 1` round to `target` (`for_each_cpu_wrap`). With `has_idle_core`, each
+    /// core once (`select_idle_core`): a core whose threads are all idle wins at once, else
+    /// the first idle thread seen is kept, and finding no idle core clears the LLC's
+    /// `has_idle_cores` (`set_idle_cores(target, false)`); without it, the first idle CPU.
+    /// The cost is the LLC's size, not the machine's. Not modelled: SIS_PROP's scan limit.
+    fn select_idle_cpu(
+        &self,
+        target: usize,
+        has_idle_core: bool,
+        note: &mut impl FnMut(usize, &'static str, bool),
+    ) -> Option<usize> {
+        let dom = self.cores[target].domain;
+        let cpus = &self.llc_cpus[dom];
+        let n = cpus.len();
+        let start = cpus.partition_point(|&x| x as usize <= target);
+        let pos = |x: usize| (cpus.partition_point(|&y| (y as usize) < x) + n - start) % n;
+        let mut first_idle = None;
+        for i in 0..n {
+            let x = cpus[(start + i) % n] as usize;
+            if !has_idle_core {
+                let idle = self.is_idle(x);
+                note(x, "scan", idle);
+                if idle {
+                    return Some(x);
+                }
+                continue;
+            }
+            let sib = self.cores[x].sibling.map(usize::from);
+            if sib.is_some_and(|s| pos(s) < i) {
+                continue; // this core was looked at from its other thread
+            }
+            // for_each_cpu(cpu, cpu_smt_mask(core)): the core's threads in CPU order.
+            let (a, b) = match sib {
+                Some(s) if s < x => (s, Some(x)),
+                Some(s) => (x, Some(s)),
+                None => (x, None),
+            };
+            let idle_a = self.is_idle(a);
+            let idle_b = b.is_none_or(|b| self.is_idle(b));
+            note(x, "core", idle_a && idle_b);
+            if idle_a && idle_b {
+                return Some(x);
+            }
+            if first_idle.is_none() {
+                first_idle = if idle_a { Some(a) } else { b.filter(|_| idle_b) };
+            }
+        }
+        if has_idle_core {
+            self.has_idle_cores[dom].set(false);
+        }
+        first_idle
     }
 
     /// try_to_wake_up from core `waker` (None: from a timer with no core context).
@@ -105,19 +198,33 @@ impl Sim {
         // woken by `ttwu_runnable`, before `select_task_rq` and the wake list: it is requeued
         // where it is (`enqueue_task(ENQUEUE_DELAYED)`, core.c v6.12).
         let delayed = self.policy.delayed(w);
+        // The scan may clear an LLC's has_idle_cores (the wakee's or the waker's LLC): the
+        // explain replay below must start from the same flags.
+        let llcs = [prev, waker.unwrap_or(prev)].map(|c| self.cores[c].domain);
+        let flags = llcs.map(|d| self.has_idle_cores[d].get());
         let target = if delayed { prev } else { self.select_core(w, waker, sync) };
         let why = self.rec.explaining(self.now);
         if why {
+            let after = llcs.map(|d| self.has_idle_cores[d].get());
+            for (d, f) in llcs.iter().zip(flags).rev() {
+                self.has_idle_cores[*d].set(f);
+            }
             self.why_wake(w, waker, sync, target);
+            debug_assert_eq!(after, llcs.map(|d| self.has_idle_cores[d].get()), "the replay clears alike");
         }
         let queued = !delayed && waker.is_some_and(|c| c != target && self.ttwu_queues_to(c, target));
         let sys = waker.is_some_and(|c| self.in_task_context(c));
+        let mut charged = 0;
         let t = match waker {
             Some(c) => {
-                if !queued {
-                    // ttwu_do_activate under the target's rq lock, on the waker.
-                    self.overhead(c, Overhead::Wakeup, self.prof.ttwu);
-                }
+                // The wakee's lines from its previous CPU, and the target runqueue's (or its
+                // wake list's) from the target (module doc: TRANSFER).
+                let rq_lines = if queued { WAKELIST_LINES } else { RQ_LINES };
+                let xfer = self.transfer(prev, c, WAKEE_LINES) + self.transfer(target, c, rq_lines);
+                // ttwu_do_activate under the target's rq lock, on the waker (queued: the
+                // target does it in its handler).
+                charged = xfer + if queued { 0 } else { self.prof.ttwu };
+                self.overhead(c, Overhead::Wakeup, charged);
                 self.cursor(c)
             }
             None => self.now,
@@ -128,7 +235,7 @@ impl Sim {
         // then, its cursor stays at `t`, and it pays the ttwu then).
         let t_woke = t.max(self.tasks[w].blocked_at);
         if why {
-            self.why_wake_time(w, t_woke, if queued { 0 } else { self.prof.ttwu });
+            self.why_wake_time(w, t_woke, charged);
         }
         self.m.wakeups += 1;
         self.count_late(waker.unwrap_or(target), t_woke, super::Late::Wake { task: w });
@@ -543,5 +650,86 @@ mod tests {
         let traced = o.trace.instants.iter().filter(|i| matches!(i.kind, InstantKind::Wakeup { task: 1, .. })).count();
         assert_eq!(traced, 1, "one sched_wakeup");
         assert!(out_of_order(&o.trace, 1).is_empty());
+    }
+
+    fn clx80(duration: &str) -> Config {
+        let mut c = Config::default();
+        for (k, v) in [("kernel", "5.15"), ("cpu", "cascadelake-2s"), ("cores", "80"), ("duration", duration)] {
+            c.set(k, v).unwrap();
+        }
+        c
+    }
+
+    /// Issue 31: SMT siblings share one core's throughput. 10 ms of work each on CPU 0 and
+    /// CPU 40 (siblings on 2 x Xeon Gold 6248, cpu N and N + 40) take 10 ms / (1.30 / 2):
+    /// the cited Hyper-Threading yield (Marr et al. 2002) shared by two threads; on CPU 0
+    /// and CPU 1 (two cores) 10 ms.
+    #[test]
+    fn a_sibling_s_work_slows_its_twin_by_the_cited_yield() {
+        let ms = 1_000_000;
+        let end = |b_cpu: usize| {
+            let prog = Program {
+                tasks: vec![
+                    task("a-1", 0, vec![Op::Run(10 * ms), Op::Exit]),
+                    task("b-2", b_cpu, vec![Op::Run(10 * ms), Op::Exit]),
+                ],
+            };
+            let wl = AnyWorkload::Replay(Replay::new(Arc::new(prog)));
+            let o = Sim::with_workload(&clx80("50ms"), None, wl).run();
+            o.metrics.tasks[0].runtime_ns
+        };
+        let apart = end(1);
+        let twins = end(40);
+        let yield_permille = crate::engine::profile::profile("cascadelake-2s").unwrap().topo.smt_yield_permille;
+        assert_eq!(yield_permille, 1_300, "Intel's cited Hyper-Threading gain, up to 30%");
+        let want = 10.0 * 2_000.0 / yield_permille as f64;
+        let got = twins as f64 / ms as f64;
+        assert!((got / want - 1.0).abs() < 0.01, "twins: {got:.3} ms, want {want:.3} ms");
+        let alone = apart as f64 / ms as f64;
+        assert!((alone / 10.0 - 1.0).abs() < 0.01, "two cores: {alone:.3} ms, want 10 ms");
+    }
+
+    /// Issue 31: `select_idle_core` (5.15 select_idle_cpu with has_idle_cores): the scan of
+    /// the wakee's LLC passes CPU 5, idle but its sibling 45 busy, and takes CPU 19, whose
+    /// core (19 and 59) is wholly idle. With CPU 19 busy too, no core of the LLC is wholly
+    /// idle and the scan falls back to the first idle thread it saw: 41, the idle sibling of
+    /// busy CPU 1, the first core looked at (a core's threads in CPU order).
+    #[test]
+    fn a_wakee_goes_to_an_idle_core_before_an_idle_sibling() {
+        let ms = 1_000_000;
+        let target = |busy19: bool| {
+            // B blocks on CPU 0 at once; X sleeps first, so B surely runs there, then X's
+            // timer brings it back to CPU 0, which it keeps busy.
+            let mut tasks = vec![
+                task("b-0", 0, vec![Op::Block, Op::Run(ms), Op::Exit]),
+                task("x-1", 0, vec![Op::Sleep(500_000), Op::Run(20 * ms), Op::Exit]),
+            ];
+            let mut busy: Vec<usize> = (1..=18 + busy19 as usize).filter(|&c| c != 5).collect();
+            busy.push(45);
+            for &c in &busy {
+                let ops = if c == 3 {
+                    vec![Op::Run(2 * ms), Op::Wake(0), Op::Run(10 * ms), Op::Exit]
+                } else {
+                    vec![Op::Run(20 * ms), Op::Exit]
+                };
+                tasks.push(task(&format!("busy-{c}"), c, ops));
+            }
+            let cfg = clx80("30ms");
+            let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+            let o = Sim::with_workload(&cfg, Some(TraceOptions::default()), wl).run();
+            let ran: Vec<u16> = o
+                .trace
+                .spans
+                .iter()
+                .filter_map(|s| match s.kind {
+                    crate::engine::trace::SpanKind::Run { task: 0, .. } if s.start > ms => Some(s.core),
+                    _ => None,
+                })
+                .collect();
+            assert!(!ran.is_empty(), "b ran after its wakeup");
+            ran[0]
+        };
+        assert_eq!(target(false), 19, "the wholly idle core, past the idle sibling 5");
+        assert_eq!(target(true), 41, "no idle core: the first idle thread seen");
     }
 }

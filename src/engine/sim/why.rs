@@ -12,7 +12,7 @@
 //! else (BENCHMARKS.md, "Inspector off", instruction counts).
 
 use super::Sim;
-use crate::engine::config::Policy as PolicyKind;
+use crate::engine::config::PolicyKind;
 use crate::engine::explain::{self, Candidate, Class, Delivery, IdleRecord, PreemptCheck, WakeRecord, WasteRecord};
 use crate::engine::kernel::CfsDesign;
 use crate::engine::policy::Policy;

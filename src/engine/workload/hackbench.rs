@@ -54,6 +54,12 @@
 //! an estimate of 20 us of reference work in process mode (tearing down a forked mm) and
 //! 5 us in thread mode.
 //!
+//! TRANSFER AND MUTEX: a pipe read or write pulls the pipe's shared cache lines from the CPU
+//! of the pipe's previous op (`pipe::Lines`, counted from 5.15 fs/pipe.c), at the profile's
+//! core-to-core latency for the pair, under `pipe->mutex`: the 20 senders and the receiver
+//! of a pipe take turns, a late one spinning (`pipe` module doc: MUTEX). Socket mode has
+//! neither (not counted from af_unix.c yet).
+//!
 //! SIMPLIFIED: process and thread mode differ only in the exit cost above and the task
 //! names; the engine's switch cost is one figure, so the cheaper switch between threads of
 //! one mm (no `switch_mm`) is not modelled. A sender woken after waiting for space
@@ -62,7 +68,7 @@
 
 use std::collections::VecDeque;
 
-use super::pipe::{PipeBuf, PIPE_OP_REF};
+use super::pipe::{pipe_op_lines, Lines, PipeBuf, PIPE_OP_REF};
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::config::values::{HACKBENCH_FDS, HACKBENCH_TASKS_PER_GROUP};
 use crate::engine::kernel::Kernel;
@@ -145,6 +151,8 @@ pub struct Hackbench {
     chans: Vec<Chan>,
     /// Pipe mode: each receiver's pipe, with the era's wake rules.
     pipes: Vec<PipeBuf>,
+    /// Pipe mode: where each pipe's shared cache lines are (`pipe::Lines`).
+    lines: Vec<Lines>,
     /// Per task: the sender slept in its current write (`PipeBuf::claim_write`'s `fresh`,
     /// `write_done`'s `waited`).
     waited: Vec<bool>,
@@ -183,6 +191,7 @@ impl Hackbench {
                 Ipc::Pipe => vec![PipeBuf::new(msg_size, false, kernel.pipe_wake()); groups * FDS],
                 Ipc::Socket => Vec::new(),
             },
+            lines: vec![Lines::default(); groups * FDS],
             waited: vec![false; n],
             phase,
             count: vec![0; n],
@@ -240,6 +249,22 @@ impl Hackbench {
             for w in ch.blocked.drain(..) {
                 fx.wakes.push((w, true));
             }
+        }
+    }
+
+    /// A read or write of channel `c` on `cpu` at `now`: its syscall, and in pipe mode the
+    /// spin for `pipe->mutex` and the pipe's shared lines pulled from the CPU of its last op
+    /// (`pipe::Lines`). Sockets: neither (their lines, the skb and the receive queue's lock,
+    /// were not counted from af_unix.c).
+    fn op_on(&mut self, c: usize, cpu: usize, now: Ns, send: bool) -> Ns {
+        match self.ipc {
+            Ipc::Pipe => {
+                // Under `pipe->mutex` (`pipe::Lines::locked_op`): the work past the syscall's entry.
+                let work = self.op_cost(send) - self.costs.syscall;
+                let lines = pipe_op_lines(self.msg_size);
+                self.lines[c].locked_op(cpu, now, self.costs.syscall, lines, work, &self.costs)
+            }
+            Ipc::Socket => self.op_cost(send),
         }
     }
 
@@ -380,7 +405,7 @@ impl Workload for Hackbench {
                         }
                     }
                     self.phase[task] = Phase::AfterWork;
-                    return Step::Run { ns: self.op_cost(true), sys: true };
+                    return Step::Run { ns: self.op_on(c, fx.cpu, now, true), sys: true };
                 }
                 Phase::Work => {
                     if self.count[task] >= self.per_child() {
@@ -401,7 +426,7 @@ impl Workload for Hackbench {
                         ch.queued -= 1;
                     }
                     self.phase[task] = Phase::AfterWork;
-                    return Step::Run { ns: self.op_cost(false), sys: true };
+                    return Step::Run { ns: self.op_on(g * FDS + i, fx.cpu, now, false), sys: true };
                 }
                 Phase::AfterWork if sender => {
                     let c = g * FDS + (self.count[task] % FDS as u64) as usize;

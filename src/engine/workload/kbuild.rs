@@ -473,7 +473,7 @@ mod tests {
     }
 
     fn build(jobs: usize) -> Kbuild {
-        let costs = Costs { syscall: 250, speed_permille: 1000 };
+        let costs = Costs { syscall: 250, speed_permille: 1000, ..Costs::new(&crate::engine::profile::PROFILES[0]) };
         Kbuild::new(jobs, costs, SimRng::new(2, stream::WORKLOAD))
     }
 

@@ -19,7 +19,7 @@ pub mod stressng;
 pub mod token;
 
 use super::config::{Config, WorkloadKind};
-use super::profile::Profile;
+use super::profile::{C2c, Profile, Topology};
 use super::rng::{stream, SimRng};
 use super::time::Ns;
 
@@ -66,16 +66,28 @@ pub struct Fx {
 pub struct Costs {
     pub syscall: Ns,
     pub speed_permille: u64,
+    /// Where each CPU sits and what a cache line costs between two (`pipe::Lines`).
+    pub topo: Topology,
+    pub c2c: C2c,
 }
 
 impl Costs {
     pub fn new(p: &Profile) -> Self {
-        Costs { syscall: p.syscall, speed_permille: p.speed_permille.max(1) }
+        Costs { syscall: p.syscall, speed_permille: p.speed_permille.max(1), topo: p.topo, c2c: p.c2c }
+    }
+    /// `lines` cache lines last written on CPU `from`, moved to CPU `to`.
+    #[inline]
+    pub fn transfer(&self, from: usize, to: usize, lines: u64) -> Ns {
+        self.c2c.at(self.topo.distance(from as u32, to as u32)) * lines
     }
     /// Reference-machine work scaled to this CPU.
     #[inline]
     pub fn work(&self, reference_ns: Ns) -> Ns {
-        (reference_ns as u128 * 1000 / self.speed_permille as u128).max(1) as Ns
+        // The same quotient in u64 when the product fits (a 128-bit division is a library call).
+        match reference_ns.checked_mul(1000) {
+            Some(p) => (p / self.speed_permille).max(1),
+            None => (reference_ns as u128 * 1000 / self.speed_permille as u128).max(1) as Ns,
+        }
     }
     /// A system call doing `reference_ns` of kernel work.
     #[inline]

@@ -10,6 +10,35 @@
 //! `PipeBuf` is a pipe's buffers and wait queues for the workloads whose pipes fill
 //! (hackbench `-p`, stress-ng `--pipe`), with each era's wake rules (`PipeWake`,
 //! `Kernel::pipe_wake`); a 1-byte ping-pong never fills a pipe, so it needs none of it.
+//!
+//! TRANSFER (`Lines`). Every `pipe_write` and `pipe_read` (fs/pipe.c, read in 5.15) writes
+//! the same few cache lines of the pipe: `__pipe_lock` takes `pipe->mutex`, the op reads
+//! and advances `pipe->head` or `pipe->tail`, updates the `pipe_buffer` slot's `offset` and
+//! `len`, copies the message into or out of the page, and the wakeup takes `rd_wait` or
+//! `wr_wait`'s lock. In 5.15's `struct pipe_inode_info` the mutex (32 bytes on x86-64
+//! without lock debugging), `rd_wait` (24) and the head of `wr_wait` fill the first line,
+//! the rest of `wr_wait` with `head`, `tail`, `max_usage` and `ring_size` the second: two
+//! lines, plus the slot, plus the message's own lines (`ceil(size / 64)`). An op on one CPU
+//! after an op on another pulls those lines across (`pipe_op_lines`), each at the
+//! profile's core-to-core latency for the pair (`profile::C2c`); on the same CPU they are
+//! hot and cost nothing more. Simplified: one "last CPU" per pipe (every op writes all of
+//! these lines, so the last op's CPU owns them); each line pays one one-way transfer in
+//! series (a copy's lines could overlap; contended lines bounce more than once while
+//! writers spin on the mutex, not modelled); the page's fresh lines come from the last CPU
+//! too. The wakeup's own lines (the wakee's task and wait entry, the target runqueue) are
+//! the wakeup path's (`sim::wakeup`).
+//!
+//! MUTEX (`Lines::locked_op`, hackbench's pipes). `pipe_write` and `pipe_read` do their
+//! work between `__pipe_lock` and `__pipe_unlock` (5.15: the copy, `head`/`tail`, the
+//! slot; the wakeups and `file_update_time` come after the unlock), so the ops on one pipe
+//! are serialised: 20 senders and a receiver take turns. A task that finds the mutex held
+//! spins (`mutex_optimistic_spin`: while the owner runs on a CPU, which a pipe op's owner
+//! always does here, since a writer that must wait for room unlocks before it sleeps) and
+//! then does its op; the spin is kernel time in its burst. Simplified: the lock is taken
+//! after the syscall's whole entry and exit cost; the op's work estimate (`PIPE_OP_REF`,
+//! which includes the wakeup) is all held; a CPU whose cursor runs ahead of global time
+//! takes the lock at its own time; an op on a CPU behind it then takes the lock without
+//! waiting (it would have come first), and the two holds overlap.
 
 use std::collections::VecDeque;
 
@@ -19,6 +48,54 @@ use crate::engine::time::Ns;
 
 /// Kernel work of one pipe read or write on the reference machine.
 pub(crate) const PIPE_OP_REF: Ns = 500;
+
+/// Lines of `struct pipe_inode_info` (two) and the `pipe_buffer` slot (one) that every
+/// read and write writes (module doc: TRANSFER).
+const PIPE_SHARED_LINES: u64 = 3;
+
+/// The cache lines an op on a pipe of `msg_size`-byte messages writes (module doc: TRANSFER).
+pub fn pipe_op_lines(msg_size: u64) -> u64 {
+    PIPE_SHARED_LINES + msg_size.div_ceil(64)
+}
+
+/// Where a pipe's shared cache lines are (the CPU of its last read or write), and until
+/// when its `pipe->mutex` is held.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lines {
+    last: Option<usize>,
+    /// When the holder took `pipe->mutex` and when it unlocks (module doc: MUTEX).
+    locked_at: Ns,
+    free_at: Ns,
+}
+
+impl Lines {
+    /// One read or write of the pipe by a task on `cpu` entering the kernel at `at`: the
+    /// syscall's entry and exit (`syscall`), then `__pipe_lock` (spinning until the holder
+    /// unlocks, module doc: MUTEX), the pipe's lines pulled to `cpu` and `work` under the
+    /// lock. Returns the burst: entry and exit, the spin, the transfer and the work.
+    pub fn locked_op(&mut self, cpu: usize, at: Ns, syscall: Ns, lines: u64, work: Ns, costs: &Costs) -> Ns {
+        let lock = at + syscall;
+        // An op asked for at a time before the holder's (its CPU is behind the holder's,
+        // which ran ahead of global time) would have gone first: it does not wait, and the
+        // holder's burst, already laid, is left alone (module doc: MUTEX).
+        let after = lock >= self.locked_at;
+        let spin = if after { self.free_at.saturating_sub(lock) } else { 0 };
+        let hold = self.touch(cpu, lines, costs) + work;
+        if after {
+            self.locked_at = lock + spin;
+        }
+        self.free_at = self.free_at.max(lock + spin + hold);
+        syscall + spin + hold
+    }
+
+    /// An op on `cpu` writing `lines` lines of the pipe: the time to pull them from the
+    /// last op's CPU (0 for the first op or the same CPU). The lines are on `cpu` after it.
+    pub fn touch(&mut self, cpu: usize, lines: u64, costs: &Costs) -> Ns {
+        let t = self.last.map_or(0, |from| costs.transfer(from, cpu, lines));
+        self.last = Some(cpu);
+        t
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -38,11 +115,27 @@ pub struct Pipe {
     /// Whether A / B is blocked in read.
     waiting: [bool; 2],
     phase: [Phase; 2],
+    /// Each pipe's shared cache lines (module doc: TRANSFER).
+    lines: [Lines; 2],
 }
 
 impl Pipe {
     pub fn new(loops: u64, costs: Costs) -> Self {
-        Pipe { loops, done_loops: 0, costs, data: [0; 2], waiting: [false; 2], phase: [Phase::Write, Phase::Read] }
+        Pipe {
+            loops,
+            done_loops: 0,
+            costs,
+            data: [0; 2],
+            waiting: [false; 2],
+            phase: [Phase::Write, Phase::Read],
+            lines: [Lines::default(); 2],
+        }
+    }
+
+    /// One read or write of pipe `p` on `cpu`: the syscall and the pipe's lines.
+    fn op(&mut self, p: usize, cpu: usize) -> Ns {
+        let xfer = self.lines[p].touch(cpu, pipe_op_lines(1), &self.costs);
+        self.costs.syscall(PIPE_OP_REF) + xfer
     }
 }
 
@@ -70,7 +163,7 @@ impl Workload for Pipe {
                 Phase::Done => return Step::Exit,
                 Phase::Write => {
                     self.phase[task] = Phase::AfterWrite;
-                    return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                    return Step::Run { ns: self.op(wpipe, fx.cpu), sys: true };
                 }
                 Phase::AfterWrite => {
                     self.data[wpipe] += 1;
@@ -85,7 +178,7 @@ impl Workload for Pipe {
                     if self.data[rpipe] > 0 {
                         self.data[rpipe] -= 1;
                         self.phase[task] = Phase::AfterRead;
-                        return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                        return Step::Run { ns: self.op(rpipe, fx.cpu), sys: true };
                     }
                     self.waiting[task] = true;
                     return Step::Block;
@@ -253,6 +346,66 @@ impl PipeBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// MUTEX: two ops on one pipe entering the kernel together run one after the other:
+    /// the second spins through the first's hold, then holds it for its own work.
+    #[test]
+    fn ops_on_one_pipe_take_turns_under_its_mutex() {
+        let costs = Costs::new(crate::engine::profile::profile("cascadelake-2s").unwrap());
+        let mut l = Lines::default();
+        let (sys, work) = (100, 400);
+        assert_eq!(l.locked_op(0, 1_000, sys, 5, work, &costs), sys + work, "first op: nothing to pull or wait for");
+        // CPU 1 (same socket) enters at the same instant: it spins the first op's 400 ns,
+        // then pulls 5 lines at 47 ns and works 400 ns.
+        assert_eq!(l.locked_op(1, 1_000, sys, 5, work, &costs), sys + work + 5 * 47 + work);
+        // Long after, CPU 20 (the other socket): no spin, 5 lines at 134 ns.
+        assert_eq!(l.locked_op(20, 10_000, sys, 5, work, &costs), sys + 5 * 134 + work);
+    }
+
+    /// The transfer's defining behaviour: a ping-pong's round trip on 2 x EPYC 7763 costs
+    /// its four ops' lines (pipe_op_lines(1) = 4 each) more when the two tasks are apart,
+    /// at the cited core-to-core latency: 23 ns in a CCX, 107 ns across CCXs, 197 ns across
+    /// sockets (nviennot/core-to-core-latency, EPYC 7R13), nothing on one CPU.
+    #[test]
+    fn a_ping_pong_pays_the_pipe_s_lines_by_distance() {
+        let p = crate::engine::profile::profile("zen3-2s").unwrap();
+        let costs = Costs::new(p);
+        // 100 round trips, A on CPU 0 and B on `b`; the run's CPU time, ns.
+        let trip = |b: usize| {
+            let mut w = Pipe::new(100, costs);
+            let mut fx = Fx::default();
+            let mut total = 0;
+            let mut runnable = [true, true];
+            for _ in 0..10_000 {
+                for task in 0..2 {
+                    if !runnable[task] {
+                        continue;
+                    }
+                    fx.cpu = if task == 0 { 0 } else { b };
+                    match w.next(task, 0, &mut fx) {
+                        Step::Run { ns, .. } => total += ns,
+                        Step::Block => runnable[task] = false,
+                        _ => runnable[task] = false,
+                    }
+                    for (t, _) in fx.wakes.drain(..) {
+                        runnable[t] = true;
+                    }
+                }
+                if w.done() {
+                    break;
+                }
+            }
+            assert!(w.done());
+            total
+        };
+        let same = trip(0);
+        assert_eq!(pipe_op_lines(1), 4);
+        for (b, c2c) in [(1, 23), (8, 107), (64, 197), (128, 10)] {
+            // 4 ops a round trip, 4 lines each; each pipe's first op finds its lines nowhere.
+            let want = (100 * 4 - 2) * 4 * c2c;
+            assert_eq!(trip(b) - same, want, "B on CPU {b}");
+        }
+    }
 
     /// A packet pipe (one write a buffer) filled to its 16 buffers, writers 1 and 2 asleep.
     fn full(wake: PipeWake) -> PipeBuf {

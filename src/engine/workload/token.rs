@@ -160,7 +160,7 @@ mod tests {
     use super::*;
 
     fn costs() -> Costs {
-        Costs { syscall: 100, speed_permille: 1000 }
+        Costs { syscall: 100, speed_permille: 1000, ..Costs::new(&crate::engine::profile::PROFILES[0]) }
     }
 
     /// Drives the state machine without a scheduler: runs every runnable thread's steps,

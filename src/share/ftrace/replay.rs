@@ -13,7 +13,9 @@
 //! ended in a `sched_switch` (the engine charges `__schedule`/`switch_to` on the outgoing
 //! task's account, as the export shows; in a real trace the switch path is on-CPU time
 //! of one of the two tasks too), and one `ttwu` for each wakeup the task issued during the
-//! run (`try_to_wake_up` runs in the waker's context: `sched_waking` fires there).
+//! run (`try_to_wake_up` runs in the waker's context: `sched_waking` fires there), with the
+//! cache lines that wakeup pulls from the wakee's previous CPU and the target's
+//! (`engine::sim::wakeup_transfer`, by the recorded CPUs).
 //! Clamped at zero. Not taken out (simplified): ticks, IPIs and cache refills that landed
 //! in a run (the replay charges its own; they depend on the schedule, not the program),
 //! and a wakeup the era queues to the target (TTWU_QUEUE) is still counted as the waker's.
@@ -40,6 +42,7 @@ use std::sync::Arc;
 use super::export::Life;
 use super::model::{Birth, Model, RunEnd, Stats, TaskStat};
 use crate::engine::config::Config;
+use crate::engine::profile::Profile;
 use crate::engine::time::Ns;
 use crate::engine::workload::replay::{Op, Program, ReplayTask};
 
@@ -50,12 +53,14 @@ pub struct PathCosts {
     pub switch: Ns,
     /// `Profile::ttwu`.
     pub ttwu: Ns,
+    /// The profile, for a wakeup's cache-line transfers (`engine::sim::wakeup_transfer`).
+    pub profile: Option<&'static Profile>,
 }
 
 impl PathCosts {
     pub fn of(config: &Config) -> Self {
         let p = config.profile();
-        PathCosts { switch: p.ctx_switch, ttwu: p.ttwu }
+        PathCosts { switch: p.ctx_switch, ttwu: p.ttwu, profile: Some(p) }
     }
 }
 
@@ -85,8 +90,14 @@ fn work_lens(m: &Model, costs: PathCosts, runs: &[Option<(usize, usize)>]) -> Ve
             }
         }
     }
-    for &(k, ri) in runs.iter().flatten() {
-        lens[k][ri] = lens[k][ri].saturating_sub(costs.ttwu);
+    for (w, &(k, ri)) in m.wakes.iter().zip(runs).filter_map(|(w, r)| Some((w, r.as_ref()?))) {
+        // The wakee's CPU before this wakeup: its last run that began before it.
+        let runs_of = &m.tasks[w.task].runs;
+        let prev = runs_of[..runs_of.partition_point(|r| r.start < w.t)].last().map_or(w.target, |r| r.cpu);
+        let xfer = costs
+            .profile
+            .map_or(0, |p| crate::engine::sim::wakeup_transfer(p, prev as usize, w.cpu as usize, w.target as usize));
+        lens[k][ri] = lens[k][ri].saturating_sub(costs.ttwu + xfer);
     }
     lens
 }

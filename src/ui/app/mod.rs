@@ -1,9 +1,16 @@
-//! The app shell: the reducer and its context, the runner wiring (re-simulation on every
-//! change: a quick preview first, latest wins), and the page layout (controls, metrics, compare, timeline, plots, seed tables).
+//! The app shell: the composed reducer (`state`, with each feature's slice in its folder)
+//! and its context, the jobs the state wants (`jobs`, pure) run through one hook
+//! (`hooks::use_runner`), the address bar (`hooks::use_address_bar`), and the page layout
+//! (controls, metrics, compare, timeline, plots, seed tables).
 
+pub mod hooks;
+pub mod jobs;
+pub mod link;
+pub mod run;
 pub mod state;
+#[cfg(test)]
+mod tests;
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -17,14 +24,14 @@ impl Reducible for State {
     }
 }
 
-use crate::ui::app::state::{Action, DistMode, Seeds, State, Tab};
+use crate::ui::app::state::{Action, DistMode, State, Tab};
 use crate::ui::explore::controls::Controls;
 use crate::ui::explore::plots::DistPlot;
 use crate::ui::explore::views::{CompareTable, MetricsPanel, SeedView};
+use crate::ui::inspect::state::InspectAction;
 use crate::ui::share::{self, EmbedPage, Notices, ShareBar};
 use crate::ui::timeline::{Timeline, ViewLink};
 use crate::ui::tour::view::{figures_revealed, TourCard, TourOffer};
-use crate::ui::worker::runner::Runner;
 use crate::ui::StateCtx;
 
 #[derive(Properties, PartialEq, Default)]
@@ -43,159 +50,9 @@ pub fn app(props: &AppProps) -> Html {
     let initial = props.initial.clone();
     // Without a given state, start from the page's link (`?v=1&...`, see share::url).
     let state = use_reducer(move || initial.map(|s| (*s).clone()).unwrap_or_else(share::initial_state));
-    let runner: Rc<RefCell<Option<Runner>>> = use_mut_ref(|| None);
     let phone = use_state(is_phone);
-
-    // Re-simulate at once when the config changes: the runner keeps one job in flight and
-    // only the newest config waiting, and answers each change with a quick preview first,
-    // so the figures follow a dragged knob (a debounce would hold them until it rests).
-    // Effects never run in SSR, so the runner (and every browser call) exists only in the
-    // browser.
-    {
-        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        let (gen, config) = (state.gen, state.config.clone());
-        // "Run in full" after a cancel (`reruns`) asks again for the same generation.
-        use_effect_with((gen, state.reruns), move |_| {
-            let mut r = runner.borrow_mut();
-            r.get_or_insert_with(|| Runner::new(dispatcher)).request(gen, &config);
-        });
-    }
-    // A new sweep runs on the pool of workers (every core), else on the runner's queue.
-    {
-        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        #[cfg(target_arch = "wasm32")]
-        let pool = use_mut_ref(|| None::<Option<crate::ui::worker::pool::web::Pool>>);
-        #[cfg(not(target_arch = "wasm32"))]
-        let pool = ();
-        let sweep = state.sweep.as_ref().map(|s| (s.gen, s.point_configs()));
-        use_effect_with(sweep.as_ref().map(|s| s.0), move |_| {
-            let Some((gen, points)) = sweep else { return };
-            let runner = runner.borrow_mut().get_or_insert_with(|| Runner::new(dispatcher.clone())).clone();
-            #[cfg(target_arch = "wasm32")]
-            {
-                let fallback: Rc<dyn Fn(u64, Vec<crate::engine::Config>)> = {
-                    let runner = runner.clone();
-                    Rc::new(move |g, p| runner.request_sweep(g, p))
-                };
-                let mut slot = pool.borrow_mut();
-                let p = slot.get_or_insert_with(|| crate::ui::worker::pool::web::Pool::start(dispatcher, fallback));
-                if let Some(p) = p {
-                    p.want(gen, points);
-                    return;
-                }
-            }
-            let _ = &pool;
-            runner.request_sweep(gen, points);
-        });
-    }
-    // A pinned A without its full run, once it is no longer the current config, is run on
-    // its own (the current config's runs finish it while they are the same).
-    {
-        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        use_effect_with((state.pin_job(), state.reruns), move |(job, _)| {
-            let mut r = runner.borrow_mut();
-            r.get_or_insert_with(|| Runner::new(dispatcher)).want_pin(job.clone());
-        });
-    }
-    // The main figures as a mean of seeds: the further seeds' runs, asked for again when
-    // the config, the pin or the count changes (answers land in their own slots).
-    {
-        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        let jobs = state.replica_jobs();
-        let key = (state.gen, state.pin.as_ref().map(|p| p.id), state.main_seeds, state.reruns);
-        use_effect_with(key, move |_| {
-            let mut r = runner.borrow_mut();
-            r.get_or_insert_with(|| Runner::new(dispatcher)).want_replicas(jobs);
-        });
-    }
-    // Cancel stops the long run in flight (the runner restarts its worker).
-    {
-        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        use_effect_with(state.cancel_req.clone(), move |req| {
-            if let Some((_, kind)) = req {
-                let mut r = runner.borrow_mut();
-                r.get_or_insert_with(|| Runner::new(dispatcher)).cancel(kind.clone());
-            }
-        });
-    }
-    // A timeline panned past what the live trace kept asks for that stretch again.
-    {
-        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        let job = state.window_req.and_then(|(gen, from)| {
-            state.result.as_ref().filter(|r| r.gen == gen).map(|r| (gen, r.config.clone(), from))
-        });
-        use_effect_with(state.window_req, move |_| {
-            if let Some((gen, config, from)) = job {
-                let mut r = runner.borrow_mut();
-                r.get_or_insert_with(|| Runner::new(dispatcher)).request_window(gen, &config, from);
-            }
-        });
-    }
-    // A governor comparison asked for: its runs, one after another.
-    {
-        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        let job = state.gov_compare.as_ref().map(|c| (c.gen, c.configs()));
-        use_effect_with(state.gov_compare.as_ref().map(|c| (c.gen, c.serial)), move |_| {
-            if let Some((gen, configs)) = job {
-                let mut r = runner.borrow_mut();
-                r.get_or_insert_with(|| Runner::new(dispatcher)).request_governors(gen, configs);
-            }
-        });
-    }
-    // The inspector asked for the decision records of an instant the page holds none for.
-    {
-        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        let job = state.decisions_req.and_then(|(gen, from, to, at)| {
-            state.result.as_ref().filter(|r| r.gen == gen).map(|r| (gen, r.config.clone(), (from, to, at)))
-        });
-        use_effect_with(state.decisions_req, move |_| {
-            if let Some((gen, config, range)) = job {
-                let mut r = runner.borrow_mut();
-                r.get_or_insert_with(|| Runner::new(dispatcher)).request_decisions(gen, &config, range);
-            }
-        });
-    }
-    // Seed tables load the first time their tab opens.
-    {
-        let (runner, dispatcher) = (runner.clone(), state.dispatcher());
-        let want = state.tab == Tab::Seeds && state.seeds == Seeds::NotLoaded;
-        use_effect_with(want, move |want| {
-            if *want {
-                dispatcher.dispatch(Action::SeedsLoading);
-                let mut r = runner.borrow_mut();
-                r.get_or_insert_with(|| Runner::new(dispatcher)).request_seeds();
-            }
-        });
-    }
-
-    // The address bar follows the state. A new preset, page, pin or tour step adds a
-    // history entry at once (Back returns to the one before); any other change (a knob,
-    // a slider drag) rewrites the current entry, debounced, so drags do not flood history.
-    // A state that Back or Forward restored already is the address: nothing to write.
-    {
-        let url_timer: Rc<RefCell<Option<(gloo::timers::callback::Timeout, String)>>> = use_mut_ref(|| None);
-        let last_nav = use_mut_ref(|| None);
-        let nav = state.nav_key();
-        use_effect_with(state.query(), move |query| {
-            let query = query.clone();
-            let moved = last_nav.borrow().as_ref().is_some_and(|n| *n != nav);
-            *last_nav.borrow_mut() = Some(nav);
-            if query == share::current_query() {
-                *url_timer.borrow_mut() = None;
-            } else if moved {
-                // Write the entry being left as it was last seen, then add the new one.
-                if let Some((_, pending)) = url_timer.borrow_mut().take() {
-                    share::replace_query(&pending);
-                }
-                share::push_query(&query);
-            } else {
-                let q = query.clone();
-                let timer =
-                    gloo::timers::callback::Timeout::new(share::URL_DEBOUNCE_MS, move || share::replace_query(&q));
-                *url_timer.borrow_mut() = Some((timer, query));
-            }
-        });
-    }
+    hooks::use_runner(&state);
+    hooks::use_address_bar(&state);
     {
         let d = state.dispatcher();
         share::use_popstate(Callback::from(move |a| d.dispatch(a)));
@@ -271,7 +128,7 @@ fn results() -> Html {
     };
     let on_gov = {
         let ctx = ctx.clone();
-        use_callback((), move |_: (), _| ctx.dispatch(Action::CompareGovernors))
+        use_callback((), move |_: (), _| ctx.dispatch(Action::Inspect(InspectAction::CompareGovernors)))
     };
     let progress = s.shown_progress();
     let a_cancelled = s.pin.as_ref().is_some_and(|p| p.cancelled);
@@ -417,14 +274,14 @@ fn results() -> Html {
             // Below the timeline, not above it: the scoreboard's figures are in the metrics
             // already, and this panel pushed the timeline under the fold at 1280x800.
             if figures_revealed(s) && b.as_ref().is_some_and(|r| crate::ui::inspect::governors::has_cstates(&r.trace)) {
-                <crate::ui::inspect::governors::GovernorCompare cmp={s.gov_compare.clone().filter(|c| c.gen == s.gen)}
+                <crate::ui::inspect::governors::GovernorCompare cmp={s.inspect.gov_compare.clone().filter(|c| c.gen == s.gen)}
                     current={s.config.get("governor").unwrap_or_default()} on_compare={on_gov.clone()} />
             }
             <crate::ui::traces::TracesPanel />
             <div class="plots">
                 <section class="panel" aria-label="Sweep">
                     <h2>{"What this knob does"}</h2>
-                    if let Some(sw) = &s.sweep {
+                    if let Some(sw) = &s.sweep.current {
                         <crate::ui::sweep::SweepPanel sweep={sw.clone()} />
                     } else {
                         <p class="note">{"Change a numeric knob to see the result across its range."}</p>

@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn integer_sliders_are_linear_unless_the_range_is_huge() {
         assert!(!map("cores").log);
-        assert_eq!(map("cores").from_pos(SLIDER_STEPS), 128);
+        assert_eq!(map("cores").from_pos(SLIDER_STEPS), 256);
         assert!(map("loops").log);
         assert!(mapping(key_doc("seed").unwrap()).is_none(), "seed has no slider");
         assert!(mapping(key_doc("nohz").unwrap()).is_none());

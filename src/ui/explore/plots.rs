@@ -336,7 +336,7 @@ pub struct DistPlotProps {
 /// `text` with its first letter upper case.
 pub fn capitalize(text: &str) -> String {
     let mut c = text.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+    c.next().map(|f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect()).unwrap_or_default()
 }
 
 /// A compact number for tick labels: `1`, `2.5`, `0.25`, `1,000`.

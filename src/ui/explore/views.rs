@@ -187,12 +187,12 @@ pub fn compare_table(props: &CompareProps) -> Html {
     let heading = |side: &'static str, is_preview: bool, stale: bool| -> Html {
         if is_preview {
             html! { <th scope="col" class={side} title="Figures of the first events only; the full run follows">
-            {side.to_uppercase()}<span class="u">{" (preview)"}</span></th> }
+            {side.to_ascii_uppercase()}<span class="u">{" (preview)"}</span></th> }
         } else if stale {
             html! { <th scope="col" class={side} title="Figures of the config before the last change; its run follows">
-            {side.to_uppercase()}<span class="u">{" (updating)"}</span></th> }
+            {side.to_ascii_uppercase()}<span class="u">{" (updating)"}</span></th> }
         } else {
-            html! { <th scope="col" class={side}>{side.to_uppercase()}</th> }
+            html! { <th scope="col" class={side}>{side.to_ascii_uppercase()}</th> }
         }
     };
     let preview_note = match (a_partial, b_partial) {

@@ -3,7 +3,7 @@
 //! The governor scoreboard (`Metrics::governor_score`: idle periods whose state was right,
 //! too deep or too shallow against the best state in hindsight, and what the misses cost in
 //! exit latency and energy) says how one governor did; this asks the page to run the same
-//! config once per governor (`Action::CompareGovernors`; the worker runs them one after
+//! config once per governor (`InspectAction::CompareGovernors`; the worker runs them one after
 //! another as `protocol::JobKind::Governor` jobs, each the config's own full run, so each row is
 //! `schedscope run --set governor=X`'s figures) and shows one table. The row of the
 //! governor the config has is marked. A transient table, not a view: it is not in the URL.

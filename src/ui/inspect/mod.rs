@@ -9,13 +9,14 @@
 //!
 //! A span the page holds no records for (past the first `protocol::PAGE_DECISIONS`, or in a
 //! window recorded later) gets them on demand: the panel says "Finding the decisions…" and
-//! asks the page (`Action::NeedDecisions`) to simulate the same run again recording a small
-//! window around it (`find::ask_range`); the answer (`State::on_demand`, taken only when its
+//! asks the page (`InspectAction::NeedDecisions`) to simulate the same run again recording a small
+//! window around it (`find::ask_range`); the answer (`InspectState::on_demand`, taken only when its
 //! digest is the shown run's) then fills the panel. Only the current config's full run asks:
 //! a pinned A's or a preview's timeline shows where the records stop.
 
 pub mod find;
 pub mod governors;
+pub mod state;
 
 use std::rc::Rc;
 
@@ -189,7 +190,7 @@ pub fn inspector(p: &InspectProps) -> Html {
     // Records fetched on demand for this run, if they answer for the span.
     let od = ctx.as_ref().filter(|s| fetchable(s, &p.trace)).and_then(|s| {
         let digest = &s.result.as_ref()?.metrics.digest;
-        s.on_demand.clone().filter(|o| o.gen == s.gen && &o.digest == digest)
+        s.inspect.on_demand.clone().filter(|o| o.gen == s.gen && &o.digest == digest)
     });
     let page_found = span_at.as_ref().is_some_and(|sp| !find::decisions_for(&p.trace, sp).is_empty());
     let answered = span_at.as_ref().is_some_and(|sp| od.as_ref().is_some_and(|o| o.answers(sp.start)));
@@ -200,7 +201,11 @@ pub fn inspector(p: &InspectProps) -> Html {
         use_effect_with(key, move |_| {
             if let (true, Some(ctx), Some(sp)) = (fetch, ctx, span_at) {
                 let (from, to, at) = find::ask_range(&trace, &sp);
-                ctx.dispatch(crate::ui::app::state::Action::NeedDecisions { from, to, at });
+                ctx.dispatch(crate::ui::app::state::Action::Inspect(state::InspectAction::NeedDecisions {
+                    from,
+                    to,
+                    at,
+                }));
             }
         });
     }

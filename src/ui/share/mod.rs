@@ -20,7 +20,6 @@ use yew::prelude::*;
 
 use crate::engine::presets::preset;
 use crate::share::url::View;
-use crate::share::{csv, perfetto};
 
 use crate::ui::app::state::{Action, RunView, State};
 use crate::ui::common::palette::{SERIES_A, SERIES_B};
@@ -28,6 +27,7 @@ use crate::ui::explore::plots::SweepPlot;
 use crate::ui::explore::views::{CompareTable, MetricsPanel};
 use crate::ui::sweep::model::Sweep;
 use crate::ui::timeline::{render_png_data_url, Timeline};
+use crate::ui::worker::protocol::{Export, Request, RunResult};
 use crate::ui::StateCtx;
 
 /// Quiet time after the last change before the address bar is rewritten.
@@ -85,12 +85,18 @@ pub fn file_stem(state: &State) -> String {
     format!("schedscope-{clean}")
 }
 
-/// The sweep as CSV: `param,value,<every metric>` (see `share::csv::sweep_csv`), one row per
-/// planned point in order; a point not run yet, or failed, has empty metric cells.
-pub fn sweep_points_csv(sw: &Sweep) -> String {
-    let rows: Vec<(String, Option<&crate::engine::Metrics>)> =
-        sw.values.iter().cloned().zip(sw.points.iter().map(|p| p.as_deref())).collect();
-    csv::sweep_csv(sw.key, &rows)
+/// The worker job writing the sweep as CSV: `param,value,<every metric>` (see
+/// `share::csv::sweep_csv`), one row per planned point in order; a point not run yet, or
+/// failed, has empty metric cells.
+pub fn sweep_csv_request(sw: &Sweep) -> Request {
+    let rows = sw.values.iter().cloned().zip(sw.points.iter().map(|p| p.as_deref().cloned())).collect();
+    Request::SweepCsv { id: 0, key: sw.key.to_string(), rows }
+}
+
+/// The worker job writing the run the page shows as `format`.
+pub fn export_request(r: &RunView, format: Export) -> Request {
+    let run = RunResult { metrics: r.metrics.clone(), trace: (*r.trace).clone() };
+    Request::Export { id: 0, format, config: r.config.clone(), run }
 }
 
 /// Colours (and the font) the plot stylesheet gives through CSS, resolved for a file.
@@ -520,38 +526,41 @@ pub fn share_bar() -> Html {
         });
         html! { <button type="button" {title} {onclick} data-export={label}>{label}</button> }
     };
-    let perfetto_json: Rc<dyn Fn() -> Result<(), String>> = {
+    // The files a worker writes (`worker::export`: the page holds no exporter). They download
+    // when it answers; a later failure is shown as the PNGs' are.
+    type Job = Rc<dyn Fn() -> Result<(Request, String, &'static str), String>>;
+    let in_worker = |label: &'static str, job: Job| -> Rc<dyn Fn() -> Result<(), String>> {
+        let message = message.clone();
+        Rc::new(move || {
+            let (req, name, mime) = job()?;
+            let message = message.clone();
+            crate::ui::worker::export::run(req, move |r| {
+                if let Err(e) = r.and_then(|text| download_text(&name, mime, &text)) {
+                    message.set(Some(format!("Cannot export {label}: {e}")));
+                }
+            });
+            Ok(())
+        })
+    };
+    let run_file = |format: Export, suffix: &'static str, mime: &'static str| -> Job {
         let (r, stem) = (result.clone(), stem.clone());
         Rc::new(move || {
             let r = r.as_ref().ok_or("no run has finished yet")?;
-            let json = perfetto::to_json(&r.trace, Some(&r.metrics), Some(&r.config));
-            download_text(&format!("{stem}.perfetto.json"), "application/json", &json)
+            Ok((export_request(r, format), format!("{stem}{suffix}"), mime))
         })
     };
-    let trace_text: Rc<dyn Fn() -> Result<(), String>> = {
-        let (r, stem) = (result.clone(), stem.clone());
-        Rc::new(move || {
-            let r = r.as_ref().ok_or("no run has finished yet")?;
-            // In the config's era's form (`R+` and the numeric states of that release), as
-            // `run --trace-text` writes it, not 6.12's whatever the kernel.
-            let text = crate::share::ftrace::export::to_text_for(&r.trace, &r.config);
-            download_text(&format!("{stem}.trace.txt"), "text/plain", &text)
-        })
-    };
-    let metrics_csv: Rc<dyn Fn() -> Result<(), String>> = {
-        let (r, stem) = (result.clone(), stem.clone());
-        Rc::new(move || {
-            let r = r.as_ref().ok_or("no run has finished yet")?;
-            download_text(&format!("{stem}-metrics.csv"), "text/csv", &csv::metrics_csv(&r.metrics))
-        })
-    };
-    let sweep_csv: Rc<dyn Fn() -> Result<(), String>> = {
-        let (sw, stem) = (ctx.sweep.clone(), stem.clone());
+    // The trace-cmd text is in the config's era's form (`R+` and the numeric states of that
+    // release), as `run --trace-text` writes it, not 6.12's whatever the kernel.
+    let perfetto_json = in_worker("Perfetto JSON", run_file(Export::Perfetto, ".perfetto.json", "application/json"));
+    let trace_text = in_worker("trace-cmd text", run_file(Export::TraceText, ".trace.txt", "text/plain"));
+    let metrics_csv = in_worker("Metrics CSV", run_file(Export::MetricsCsv, "-metrics.csv", "text/csv"));
+    let sweep_csv = in_worker("Sweep CSV", {
+        let (sw, stem) = (ctx.sweep.current.clone(), stem.clone());
         Rc::new(move || {
             let sw = sw.as_ref().ok_or("there is no sweep")?;
-            download_text(&format!("{stem}-sweep-{}.csv", sw.key), "text/csv", &sweep_points_csv(sw))
+            Ok((sweep_csv_request(sw), format!("{stem}-sweep-{}.csv", sw.key), "text/csv"))
         })
-    };
+    });
     let timeline_png: Rc<dyn Fn() -> Result<(), String>> = {
         let (r, stem) = (result.clone(), stem.clone());
         Rc::new(move || {
@@ -676,7 +685,7 @@ pub fn embed_dialog(props: &EmbedDialogProps) -> Html {
         });
         html! {
             <label style="margin-right:.6rem">{label}{" "}
-                <input type="number" name={format!("embed-{}", label.to_lowercase())} min="200" max="4000" step="10"
+                <input type="number" name={format!("embed-{}", label.to_ascii_lowercase())} min="200" max="4000" step="10"
                     value={get(*size).to_string()} {onchange} style="width:6rem" />
             </label>
         }
@@ -716,7 +725,7 @@ pub fn embed_page() -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
     let s: &State = &ctx;
     // A tour step's embed shows only its question and its figure (the card) over the timeline.
-    let views = if s.tour.is_some() {
+    let views = if s.tour.open.is_some() {
         vec![View::Timeline]
     } else if s.views.is_empty() {
         DEFAULT_EMBED_VIEWS.to_vec()
@@ -748,7 +757,7 @@ pub fn embed_page() -> Html {
             },
             View::Plot => html! {
                 <section class="panel" aria-label="Sweep" data-view="plot" style="min-width:0">
-                    if let Some(sw) = &s.sweep {
+                    if let Some(sw) = &s.sweep.current {
                         <SweepPlot sweep={sw.clone()} metric={AttrValue::from(s.sweep_metric())}
                             a_value={crate::ui::sweep::pinned_level(s, &s.sweep_metric())} />
                     }
@@ -889,7 +898,7 @@ mod tests {
 
     #[test]
     fn sweep_csv_has_every_metric_per_point_and_empty_cells_for_missing_ones() {
-        let mut sw = (*State::default().sweep.unwrap()).clone();
+        let mut sw = (*State::default().sweep.current.unwrap()).clone();
         let m = |throughput: f64, context_switches: u64, p99: f64| crate::engine::Metrics {
             throughput,
             throughput_unit: "ops/s".into(),
@@ -899,7 +908,10 @@ mod tests {
         };
         sw.points[0] = Some(Rc::new(m(12.5, 40, 7.25)));
         sw.points[2] = Some(Rc::new(m(3.0, 41, 8.0)));
-        let text = sweep_points_csv(&sw);
+        let text = match crate::ui::worker::execute::execute(&sweep_csv_request(&sw)) {
+            crate::ui::worker::protocol::Response::Exported { result: Ok(text), .. } => text,
+            other => panic!("{other:?}"),
+        };
         let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
         assert_eq!(rows.len(), sw.values.len() + 1, "a header and one row per planned point");
         assert!(rows.iter().all(|r| r.len() == rows[0].len()), "rectangular: {text}");

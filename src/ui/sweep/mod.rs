@@ -9,6 +9,7 @@
 pub mod model;
 #[cfg(all(test, feature = "ssr"))]
 mod ssr;
+pub mod state;
 
 use std::rc::Rc;
 
@@ -57,13 +58,13 @@ pub fn sweep_panel(props: &SweepPanelProps) -> Html {
     let current = ctx.result.as_ref().filter(|r| r.gen == ctx.gen).map(|r| r.metrics.clone());
     let sample = current.clone().or_else(|| sw.points.iter().flatten().next().map(|m| (**m).clone()));
     let names = metrics::names_in(sample.as_ref());
-    let view = ctx.sweep_view.clone();
+    let view = ctx.sweep.view.clone();
     let set_view = |f: fn(&mut SweepView, String)| {
         let (ctx, view) = (ctx.clone(), view.clone());
         Callback::from(move |e: Event| {
             let mut v = view.clone();
             f(&mut v, select_value(&e));
-            ctx.dispatch(Action::SweepView(v));
+            ctx.dispatch(Action::Sweep(crate::ui::sweep::state::SweepAction::View(v)));
         })
     };
     let on_metric = set_view(|v, s| v.y = Some(s));

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use crate::engine::config::{key_doc, Config, KeyKind, Policy};
+use crate::engine::config::{key_doc, Config, KeyKind, PolicyKind};
 use crate::engine::metrics::{self, Metrics};
 use crate::share::url::{SweepView, MAX_REPLICAS};
 use crate::ui::common::scale::{mapping, SWEEP_POINTS};
@@ -100,9 +100,9 @@ pub fn sweep_key(config: &Config, preferred: Option<&'static str>) -> &'static s
     match preferred {
         Some(k) if sweepable(k) => k,
         _ => match config.policy {
-            Policy::Cfs => "sched_latency",
-            Policy::Eevdf => "min_granularity",
-            Policy::Sd => "rr_interval",
+            PolicyKind::Cfs => "sched_latency",
+            PolicyKind::Eevdf => "min_granularity",
+            PolicyKind::Sd => "rr_interval",
         },
     }
 }
@@ -128,7 +128,7 @@ pub fn plan_sweep_n(config: &Config, key: &'static str, gen: u64, unit: Option<S
             // More CPUs than the machine profile has are another machine: the sweep stays
             // within the profile (and the current value, if it is beyond).
             if doc.key == "cores" {
-                m.max = m.max.min(u64::from(config.profile().cores).max(now)).max(m.min);
+                m.max = m.max.min(u64::from(config.profile().topo.cpus()).max(now)).max(m.min);
                 m.log = m.max / m.lo.max(1) > 1000;
             }
             let raw = m.sweep(n, now);

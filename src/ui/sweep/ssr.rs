@@ -11,11 +11,11 @@ use crate::ui::sweep::model::Sweep;
 
 /// `s` with every cell of its sweep answered by `f(cell index)`.
 fn answered(mut s: State, f: impl Fn(usize) -> Metrics) -> State {
-    let mut sw: Sweep = (**s.sweep.as_ref().expect("a sweep")).clone();
+    let mut sw: Sweep = (**s.sweep.current.as_ref().expect("a sweep")).clone();
     for (i, p) in sw.points.iter_mut().enumerate() {
         *p = Some(Rc::new(f(i)));
     }
-    s.sweep = Some(Rc::new(sw));
+    s.sweep.current = Some(Rc::new(sw));
     s
 }
 
@@ -49,7 +49,7 @@ async fn whole_runs_are_drawn_and_cut_ones_are_left_out_of_the_curve() {
     let s = answered(from_link("v=1&preset=intro"), |i| {
         run(10.0 + i as f64, if i == 0 { StopReason::EventBudget } else { StopReason::Completed })
     });
-    let n = s.sweep.as_ref().unwrap().points.len();
+    let n = s.sweep.current.as_ref().unwrap().points.len();
     let html = render(s).await;
     let d = curve_d(&html);
     assert_eq!(d.matches(['M', 'L']).count(), n - 1, "every whole point on the curve, the cut one not: {d}");
@@ -71,7 +71,7 @@ async fn the_y_axis_is_the_presets_main_result_for_its_workload_and_a_new_preset
 #[tokio::test]
 async fn kernel_names_on_the_x_axis_do_not_overlap() {
     let s = answered(from_link("v=1&preset=intro&sweep=kernel"), |i| run(1.0 + i as f64, StopReason::Completed));
-    let names = s.sweep.as_ref().unwrap().values.clone();
+    let names = s.sweep.current.as_ref().unwrap().values.clone();
     assert!(names.len() >= 8, "{names:?}");
     let html = render(s).await;
     // Alternate labels go to a second row, so each has two slots of room.
@@ -86,9 +86,9 @@ async fn kernel_names_on_the_x_axis_do_not_overlap() {
 #[tokio::test]
 async fn the_heatmap_stays_on_the_machine_marks_you_are_here_and_shrugs_off_an_outlier() {
     let s = from_link("v=1&preset=intro&sweep=hz&sweep2=cores&sweep_y=throughput");
-    let sw = s.sweep.clone().unwrap();
+    let sw = s.sweep.current.clone().unwrap();
     assert_eq!(sw.key2, Some("cores"));
-    let most = s.config.profile().cores.max(s.config.cores);
+    let most = s.config.profile().topo.cpus().max(s.config.cores);
     let top: u32 = sw.values2.iter().map(|v| v.parse::<u32>().unwrap()).max().unwrap();
     assert!(top <= most, "cores swept to {top} on a {most}-CPU machine: {:?}", sw.values2);
     // One cell 100x the others: the others still span the colour ramp.

@@ -19,6 +19,7 @@ use serde::Deserialize;
 use crate::engine::config::{Config, KEYS};
 use crate::engine::presets::{preset, PRESETS};
 
+pub mod state;
 pub mod view;
 
 /// Largest tour file read.

@@ -19,14 +19,14 @@ fn with_code(text: &str) -> Html {
 
 /// Whether the open step's figures may show: no tour, or the reader has answered.
 pub fn figures_revealed(s: &State) -> bool {
-    s.tour.is_none() || s.tour_reply.is_some()
+    s.tour.revealed()
 }
 
 #[function_component(TourCard)]
 pub fn tour_card() -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
     let number = use_node_ref();
-    let Some((tour, n)) = ctx.tour_step() else { return html! {} };
+    let Some((tour, n)) = ctx.tour.step() else { return html! {} };
     let st = &tour.steps[n - 1];
     let total = tour.steps.len();
     let go = |to: usize| {
@@ -51,7 +51,7 @@ pub fn tour_card() -> Html {
         })
     };
     let def = metric(&st.metric);
-    let reply = ctx.tour_reply.clone();
+    let reply = ctx.tour.reply.clone();
     // The figure once revealed: A -> B when the step compares, else the run's value.
     let b = ctx.result.as_ref().filter(|r| r.gen == ctx.gen);
     let a = ctx.pin.as_ref().and_then(|p| p.result.as_ref());
@@ -133,7 +133,7 @@ pub fn tour_card() -> Html {
 #[function_component(TourOffer)]
 pub fn tour_offer() -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
-    if ctx.tour.is_some() {
+    if ctx.tour.open.is_some() {
         return html! {};
     }
     let Some(t) = crate::ui::tour::for_preset(&ctx.preset) else { return html! {} };

@@ -366,19 +366,20 @@ pub fn replay(m: &Model, base: &Config) -> Result<Replayed, String> {
     Ok(Replayed { diff, trace, cut, config, events: out.metrics.events })
 }
 
-/// The worker's handler for a trace request whose file travels beside it: JSON request in,
-/// the file as `next`; JSON response and packed trace items out (`packing::respond`).
+/// The worker's handler for a trace request whose file travels beside it: the request's
+/// bytes in (`ui::worker::wire`), the file as `next`; the response out (not yet encoded: the
+/// caller may replace its result when the file could not be read).
 pub fn handle_with_file(
-    text: &str,
+    bytes: &[u8],
     next: &mut dyn FnMut() -> Option<Vec<u8>>,
     total: u64,
-    progress: &mut dyn FnMut(String),
-) -> (String, Vec<u8>) {
-    let mut resp = match serde_json::from_str::<Request>(text) {
-        Ok(req) => execute(&req, next, total, &mut |p| progress(crate::ui::worker::protocol::to_text(&p))),
-        Err(e) => Response::Garbled { error: e.to_string() },
-    };
-    crate::ui::worker::packing::respond(&mut resp)
+    progress: &mut dyn FnMut(Vec<u8>),
+) -> Response {
+    use crate::ui::worker::wire::{parse_request, to_bytes};
+    match parse_request(bytes) {
+        Ok(req) => execute(&req, next, total, &mut |p| progress(to_bytes(&p))),
+        Err(error) => Response::Garbled { error },
+    }
 }
 
 #[cfg(test)]
@@ -546,14 +547,11 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
     }
 
     #[test]
-    fn an_opened_trace_crosses_the_wire_with_its_items_packed() {
+    fn an_opened_trace_crosses_the_wire_with_its_items() {
         let open = Request::TraceOpen { id: 1, key: "w".into(), text: TEXT.into() };
-        let (json, packed) = crate::ui::worker::execute::handle_text(&crate::ui::worker::protocol::to_text(&open));
-        assert!(!packed.is_empty());
-        let Response::TraceOpened { result: Ok(o), .. } = crate::ui::worker::packing::parse_message(&json, &packed)
-        else {
-            panic!("{json}")
-        };
+        let answer = crate::ui::worker::execute::handle(&crate::ui::worker::wire::to_bytes(&open));
+        let resp = crate::ui::worker::wire::parse_response(&answer);
+        let Response::TraceOpened { result: Ok(o), .. } = resp else { panic!("{resp:?}") };
         assert!(!o.trace.spans.is_empty());
     }
 }

@@ -254,7 +254,7 @@ thread_local! {
 /// export (`.perfetto.json`, `trace` in the name). The content decides in the worker.
 #[cfg(target_arch = "wasm32")]
 pub fn claim_drop(file: &web_sys::File) -> bool {
-    let name = file.name().to_lowercase();
+    let name = file.name().to_ascii_lowercase();
     let json = name.ends_with(".json");
     let trace_json = json && (name.contains("perfetto") || name.contains("trace"));
     if json && !trace_json {

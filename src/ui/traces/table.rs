@@ -112,7 +112,7 @@ pub fn order(tasks: &[TaskStat], col: Col, desc: bool) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..tasks.len()).collect();
     match col {
         Col::Task => order::sort_by(&mut idx, |&a, &b| {
-            let k = |i: usize| (tasks[i].comm.to_lowercase(), tasks[i].pid);
+            let k = |i: usize| (tasks[i].comm.to_ascii_lowercase(), tasks[i].pid);
             k(a).cmp(&k(b))
         }),
         _ => order::sort_by(&mut idx, |&a, &b| stat_value(&tasks[a], col).total_cmp(&stat_value(&tasks[b], col))),
@@ -145,7 +145,7 @@ pub fn diff_order(rows: &[DiffRow], col: Col, desc: bool) -> Vec<usize> {
     let key = |i: usize| pair_of(&rows[i], col).map_or(0.0, |p| p.diff.abs());
     match col {
         Col::Task => order::sort_by(&mut idx, |&a, &b| {
-            (rows[a].comm.to_lowercase(), rows[a].pid).cmp(&(rows[b].comm.to_lowercase(), rows[b].pid))
+            (rows[a].comm.to_ascii_lowercase(), rows[a].pid).cmp(&(rows[b].comm.to_ascii_lowercase(), rows[b].pid))
         }),
         _ => order::sort_by(&mut idx, |&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b))),
     }

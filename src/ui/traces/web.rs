@@ -26,7 +26,6 @@ use yew::Callback;
 use crate::engine::config::Config;
 use crate::ui::common::marks::{measure, now};
 use crate::ui::traces::TAction;
-use crate::ui::worker::protocol::to_text;
 use crate::ui::worker::protocol::Request;
 use crate::ui::worker::protocol::Response;
 
@@ -97,7 +96,7 @@ impl TraceWorker {
                         l.ready = true;
                         l._ready_timer = None;
                         if let Some((req, file)) = waiting.borrow_mut().take() {
-                            post(&l.worker, &to_text(&req), &file);
+                            post(&l.worker, &req, &file);
                         }
                     }
                 }
@@ -161,7 +160,7 @@ impl TraceWorker {
         }
         let live = self.live.borrow();
         match live.as_ref() {
-            Some(l) if l.ready => post(&l.worker, &to_text(&req), &file),
+            Some(l) if l.ready => post(&l.worker, &req, &file),
             _ => *self.waiting.borrow_mut() = Some((req, file)),
         }
     }
@@ -269,7 +268,7 @@ fn later(out: &Callback<TAction>, a: TAction) {
     .forget();
 }
 
-fn post(worker: &Worker, json: &str, file: &web_sys::File) {
-    let msg = js_sys::Array::of2(&JsValue::from_str(json), file);
+fn post(worker: &Worker, req: &Request, file: &web_sys::File) {
+    let msg = js_sys::Array::of2(&crate::ui::worker::runner::web::encode(req), file);
     let _ = worker.post_message(&msg);
 }

@@ -1,4 +1,4 @@
-//! How the worker runs one job (`execute`) and its message handler (`handle_text_with`):
+//! How the worker runs one job (`execute`) and its message handler (`handle_with`):
 //! only the worker bin calls these, so the page's wasm never links the engine's run. A run is
 //! simulated in chunks (`engine::run_chunked_while`) and reports `Response::Progress` every
 //! `PROGRESS_CHUNK_EVENTS`; a preview also stops at `PREVIEW_WALL_MS` of wall time; the worker reads no message while it computes, so a
@@ -7,17 +7,18 @@
 use crate::engine::metrics::Metrics;
 use crate::engine::trace::TraceOptions;
 use crate::engine::validate;
-use crate::ui::worker::packing::respond;
 use crate::ui::worker::protocol::{
-    to_text, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS, PREVIEW_EVENT_BUDGET,
+    Export, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS, PREVIEW_EVENT_BUDGET,
     PREVIEW_TRACE_ITEMS, PROGRESS_CHUNK_EVENTS,
 };
+use crate::ui::worker::wire::{parse_request, to_bytes};
 
-/// At most this many bytes of decision records (as JSON) go to the page with a run: they
-/// are parsed on the main thread. A count alone did not bound them: a pick record carries
-/// up to `explain::PICK_EXCERPT` runqueue entries, and hackbench's first 3,000 records
-/// (all picks over queues of thousands) were 7 MB, the larger part of a 9 MB answer whose
-/// parse was a 226 ms task on the main thread (issue 29). The inspector asks for the
+/// At most this many bytes of decision records (in the wire format) go to the page with a
+/// run: they are decoded on the main thread. A count alone did not bound them: a pick
+/// record carries up to `explain::PICK_EXCERPT` runqueue entries, and hackbench's first
+/// 3,000 records (all picks over queues of thousands) were 7 MB of JSON, the larger part of
+/// a 9 MB answer whose parse was a 226 ms task on the main thread (issue 29, before the
+/// binary wire format); the bound holds the answer's size whatever the format. The inspector asks for the
 /// records near an instant on demand (`Request::Decisions`).
 pub const PAGE_DECISION_BYTES: usize = 2_000_000;
 
@@ -33,10 +34,10 @@ pub fn bound_decisions(d: &mut crate::engine::explain::Decisions, max: usize) {
     let mut bytes = 0;
     let Some(stop) = at.iter().enumerate().position(|(n, &(_, kind, i))| {
         bytes += match kind {
-            0 => json_len(&d.wakeups[i]),
-            1 => json_len(&d.picks[i]),
-            2 => json_len(&d.idles[i]),
-            _ => json_len(&d.wasted[i]),
+            0 => wire_len(&d.wakeups[i]),
+            1 => wire_len(&d.picks[i]),
+            2 => wire_len(&d.idles[i]),
+            _ => wire_len(&d.wasted[i]),
         };
         n >= max || bytes > PAGE_DECISION_BYTES
     }) else {
@@ -85,8 +86,11 @@ fn clock_ms() -> f64 {
 }
 
 /// A record's length as JSON (what it costs the page to parse).
-fn json_len<T: serde::Serialize>(r: &T) -> usize {
-    serde_json::to_vec(r).map_or(0, |v| v.len())
+/// A record's size in the page's wire format (`wire`), what the page reads and decodes.
+fn wire_len<T: crate::ui::worker::wire::Wire>(r: &T) -> usize {
+    let mut w = Vec::new();
+    r.put(&mut w);
+    w.len()
 }
 
 /// Runs one job (in the worker; natively in tests).
@@ -148,6 +152,18 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
         Request::Seeds { id, preset } => {
             Response::Seeds { id: *id, tables: validate::validate_preset(preset, true).into_iter().collect() }
         }
+        Request::Export { id, format, config, run } => {
+            let text = match format {
+                Export::Perfetto => crate::share::perfetto::to_json(&run.trace, Some(&run.metrics), Some(config)),
+                Export::TraceText => crate::share::ftrace::export::to_text_for(&run.trace, config),
+                Export::MetricsCsv => crate::share::csv::metrics_csv(&run.metrics),
+            };
+            Response::Exported { id: *id, result: Ok(text) }
+        }
+        Request::SweepCsv { id, key, rows } => {
+            let rows: Vec<(String, Option<&Metrics>)> = rows.iter().map(|(v, m)| (v.clone(), m.as_ref())).collect();
+            Response::Exported { id: *id, result: Ok(crate::share::csv::sweep_csv(key, &rows)) }
+        }
         Request::TraceOpen { text, .. } | Request::TraceReplay { text, .. } => crate::ui::traces::job::execute(
             req,
             &mut crate::ui::traces::job::chunks_of(text),
@@ -157,7 +173,7 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
     }
 }
 
-/// Replaces non-finite floats by 0: JSON has no NaN, and one NaN would garble the answer.
+/// Replaces non-finite floats by 0 (the page's figures and exports are finite; JSON has no NaN).
 pub fn finite(m: &mut Metrics) {
     let fix = |x: &mut f64| {
         if !x.is_finite() {
@@ -177,17 +193,17 @@ pub fn finite(m: &mut Metrics) {
     m.wakeup_latency_hist.iter_mut().for_each(|(b, _)| fix(b));
 }
 
-/// The worker's message handler: JSON request in; JSON response out with a run's spans and
-/// instants packed apart (`pack_items`; empty when there are none). Never panics on input.
-pub fn handle_text(text: &str) -> (String, Vec<u8>) {
-    handle_text_with(text, &mut |_| {})
+/// The worker's message handler: a request's bytes in (`wire`), the response's bytes out.
+/// Never panics on input.
+pub fn handle(bytes: &[u8]) -> Vec<u8> {
+    handle_with(bytes, &mut |_| {})
 }
 
-/// `handle_text`, handing each progress report of a long run to `progress` as JSON text.
-pub fn handle_text_with(text: &str, progress: &mut dyn FnMut(String)) -> (String, Vec<u8>) {
-    let mut resp = match serde_json::from_str::<Request>(text) {
-        Ok(req) => execute_with(&req, &mut |p| progress(to_text(&p))),
-        Err(e) => Response::Garbled { error: e.to_string() },
+/// `handle`, handing each progress report of a long run to `progress` as bytes.
+pub fn handle_with(bytes: &[u8], progress: &mut dyn FnMut(Vec<u8>)) -> Vec<u8> {
+    let resp = match parse_request(bytes) {
+        Ok(req) => execute_with(&req, &mut |p| progress(to_bytes(&p))),
+        Err(error) => Response::Garbled { error },
     };
-    respond(&mut resp)
+    to_bytes(&resp)
 }

@@ -1,7 +1,7 @@
 //! Sweeps on every core: a pool of Web Workers (`navigator.hardwareConcurrency`, at least
 //! one) that run a sweep's points, handed out one at a time as workers free up.
 //!
-//! Each answer carries its point's index and lands in that point's slot (`Action::SweepPoint`),
+//! Each answer carries its point's index and lands in that point's slot (`SweepAction::Point`),
 //! so the plot does not depend on the pool's size or on which worker finished first. The
 //! page's own worker (`runner`) keeps the current config's runs; the pool only runs sweeps.
 //! `Dispatch` is the pure part (tested natively); the browser half is `web`. Without
@@ -203,11 +203,10 @@ pub mod web {
     use web_sys::{Event, MessageEvent, Worker};
     use yew::UseReducerDispatcher;
 
-    use crate::ui::worker::protocol::to_text;
-
     use super::{pool_size, Dispatch};
     use crate::engine::config::Config;
     use crate::ui::app::state::{Action, State};
+    use crate::ui::sweep::state::SweepAction;
     use crate::ui::worker::protocol::Response;
     use crate::ui::worker::runner::action_for;
 
@@ -308,7 +307,7 @@ pub mod web {
             let i = &mut *self.inner.borrow_mut();
             for (slot, req) in i.dispatch.assign() {
                 if let Some(Some(w)) = i.workers.get(slot) {
-                    let _ = w.post_message(&JsValue::from_str(&to_text(&req)));
+                    let _ = w.post_message(&crate::ui::worker::runner::web::encode(&req));
                 }
             }
         }
@@ -343,7 +342,7 @@ pub mod web {
             };
             let d = self.inner.borrow().to_state.clone();
             if let Some((gen, index)) = left.gave_up {
-                d.dispatch(Action::SweepPoint { gen, index, result: Err(super::gave_up_text()) });
+                d.dispatch(Action::Sweep(SweepAction::Point { gen, index, result: Err(super::gave_up_text()) }));
             }
             if !alive {
                 // Indexes are kept by position: hand the whole remaining list over.
@@ -364,6 +363,7 @@ mod tests {
     use super::*;
     use crate::engine::config::Config;
     use crate::ui::app::state::{Action, State};
+    use crate::ui::sweep::state::SweepAction;
     use crate::ui::worker::execute::execute;
     use crate::ui::worker::protocol::Response;
     use crate::ui::worker::runner::action_for;
@@ -371,7 +371,7 @@ mod tests {
     /// Runs the current sweep of `s` on a pool of `n` workers whose answers come back in
     /// an order that depends on `n` (the last worker handed a point answers first).
     fn run_on_pool(s: Rc<State>, n: usize) -> Rc<State> {
-        let sw = s.sweep.clone().unwrap();
+        let sw = s.sweep.current.clone().unwrap();
         let mut d = Dispatch::new(n);
         (0..n).for_each(|i| d.ready(i));
         d.want(sw.gen, sw.point_configs());
@@ -389,15 +389,17 @@ mod tests {
 
     #[test]
     fn the_sweep_is_the_same_whatever_the_pool_size() {
-        let s = Rc::new(State::default())
-            .reduce(Action::SweepView(crate::share::url::SweepView { replicas: Some(2), ..Default::default() }));
+        let s = Rc::new(State::default()).reduce(Action::Sweep(SweepAction::View(crate::share::url::SweepView {
+            replicas: Some(2),
+            ..Default::default()
+        })));
         let one = run_on_pool(s.clone(), 1);
-        let sw1 = one.sweep.clone().unwrap();
+        let sw1 = one.sweep.current.clone().unwrap();
         assert_eq!(sw1.done(), sw1.jobs(), "every point ran");
         for n in [2, 3, 5] {
             let other = run_on_pool(s.clone(), n);
             let mut a = (*sw1).clone();
-            let mut b = (*other.sweep.clone().unwrap()).clone();
+            let mut b = (*other.sweep.current.clone().unwrap()).clone();
             for m in a
                 .points
                 .iter_mut()

@@ -1,14 +1,11 @@
 //! The page-worker protocol: what the page asks (`Request`), what the worker answers
 //! (`Response`), the budgets both sides agree on, and what the page says when no worker
-//! runs (`WorkerDown`). Messages are serde_json strings (a boundary format owned here, not
-//! the engine's types), except a run's spans and instants, which travel packed beside the
-//! JSON (`packing`).
+//! runs (`WorkerDown`). Messages cross as `wire`'s compact binary format (a boundary format
+//! owned by `ui::worker`, not the engine's or the CLI's), one byte buffer each.
 //!
 //! A run's full answer uses the config's own `max_events` (the engine's cap, which the user
 //! sets): only the quick preview and sweep points have smaller budgets, and the live trace
 //! is bounded by `LIVE_TRACE_ITEMS` (a cut trace says so: `truncated`). No yew or web-sys.
-
-use serde::{Deserialize, Serialize};
 
 use crate::engine::config::Config;
 use crate::engine::metrics::{Metrics, StopReason};
@@ -31,9 +28,10 @@ pub const SWEEP_EVENT_BUDGET: u64 = 500_000;
 /// are still the whole run's: only the trace stops, and says so).
 pub const LIVE_TRACE_ITEMS: usize = 200_000;
 /// At most this many decision records (`engine::explain`) travel with a trace to the page:
-/// the first ones in time. They cross as JSON (about 500 bytes each); the 25,000 the engine
-/// keeps for a live trace were 12 MB, a parse of over 100 ms on the main thread. The
-/// inspector says where they stop and how to get the rest (`run --explain`).
+/// the first ones in time. They crossed as JSON (about 500 bytes each: the 25,000 the engine
+/// keeps for a live trace were 12 MB, a parse of over 100 ms on the main thread; `wire` is
+/// smaller and quicker, and the bound stays). The inspector says where they stop and how to
+/// get the rest (`run --explain`).
 pub const PAGE_DECISIONS: usize = 3_000;
 
 /// A worker that could not start (`crashed` false) or died in a job (`crashed`), and what the
@@ -69,7 +67,7 @@ impl WorkerDown {
 }
 
 /// What the page asks the worker to do.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // one request per job, sent once: its size does not matter
 pub enum Request {
     /// Simulate `config`; record a trace of at most `trace_items` items (0: none).
@@ -93,6 +91,24 @@ pub enum Request {
     /// `ON_DEMAND_DECISIONS`) and no spans: the inspector's records for an instant the page
     /// holds none for (`inspect::find::ask_range`). Same config, same figures.
     Decisions { id: u64, config: Config, from: u64, to: u64, at: u64, trace_items: usize },
+    /// Write a run the page holds (its config, figures and trace) as a file (`Export`): the
+    /// exporters (`share::perfetto`, `share::ftrace::export`, `share::csv`) live in the worker
+    /// only, not in the page's wasm (issue 26). Answered by `Response::Exported`.
+    Export { id: u64, format: Export, config: Config, run: RunResult },
+    /// Write a sweep as CSV (`share::csv::sweep_csv`): the swept key and each point's value
+    /// and figures (`None`: not run or failed). Answered by `Response::Exported`.
+    SweepCsv { id: u64, key: String, rows: Vec<(String, Option<Metrics>)> },
+}
+
+/// The files `Request::Export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    /// Chrome/Perfetto JSON (`share::perfetto::to_json`).
+    Perfetto,
+    /// `trace-cmd report` text in the config's era's form (`ftrace::export::to_text_for`).
+    TraceText,
+    /// The figures as `key,value` CSV (`share::csv::metrics_csv`).
+    MetricsCsv,
 }
 
 /// At most this many decision records answer a `Request::Decisions` (a few hundred KB).
@@ -108,13 +124,40 @@ impl Request {
             | Request::Window { id, .. }
             | Request::TraceOpen { id, .. }
             | Request::TraceReplay { id, .. }
-            | Request::Decisions { id, .. } => *id,
+            | Request::Decisions { id, .. }
+            | Request::Export { id, .. }
+            | Request::SweepCsv { id, .. } => *id,
         }
+    }
+
+    /// The request's kind, id, and a run's seed and trace budget, as one line of JSON: what
+    /// the browser tests' routed worker loaders look at (`self.schedscope_describe` in the
+    /// worker; the messages themselves are binary).
+    pub fn summary(&self) -> String {
+        let (kind, id) = match self {
+            Request::Run { id, .. } => ("run", id),
+            Request::Seeds { id, .. } => ("seeds", id),
+            Request::Window { id, .. } => ("window", id),
+            Request::TraceOpen { id, .. } => ("trace_open", id),
+            Request::TraceReplay { id, .. } => ("trace_replay", id),
+            Request::Decisions { id, .. } => ("decisions", id),
+            Request::Export { id, .. } => ("export", id),
+            Request::SweepCsv { id, .. } => ("sweep_csv", id),
+        };
+        let run = match self {
+            Request::Run { config, trace_items, .. }
+            | Request::Window { config, trace_items, .. }
+            | Request::Decisions { config, trace_items, .. } => {
+                format!(",\"seed\":{},\"trace_items\":{trace_items}", config.seed)
+            }
+            _ => String::new(),
+        };
+        format!("{{\"kind\":\"{kind}\",\"id\":{id}{run}}}")
     }
 }
 
 /// A run's figures and (possibly empty) trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunResult {
     pub metrics: Metrics,
     pub trace: Trace,
@@ -133,7 +176,7 @@ impl RunResult {
 pub use crate::engine::validate::{Row as SeedRow, Table as SeedTable};
 
 /// How far a run in progress has come (`engine::sim::Progress` on the wire).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunProgress {
     /// Simulated time reached and the run's `duration`, ns.
     pub now: u64,
@@ -153,7 +196,7 @@ impl RunProgress {
 }
 
 /// What the worker answers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // one message at a time; boxing buys nothing
 pub enum Response {
     /// The worker is listening (sent once after start).
@@ -187,20 +230,15 @@ pub enum Response {
         id: u64,
         result: Result<Replayed, String>,
     },
+    /// A file written (`Request::Export`, `Request::SweepCsv`): its text, or why not.
+    Exported {
+        id: u64,
+        result: Result<String, String>,
+    },
     /// A message the worker could not read.
     Garbled {
         error: String,
     },
-}
-
-/// Serializes a message (these types always serialize).
-pub fn to_text<T: Serialize>(msg: &T) -> String {
-    serde_json::to_string(msg).unwrap_or_else(|e| format!("{{\"Garbled\":{{\"error\":\"{e}\"}}}}"))
-}
-
-/// Reads a worker response.
-pub fn parse_response(text: &str) -> Response {
-    serde_json::from_str(text).unwrap_or_else(|e| Response::Garbled { error: e.to_string() })
 }
 
 /// `config` with its event budget capped for interactive use; also says whether it was capped.
@@ -212,7 +250,7 @@ pub fn capped(config: &Config, budget: u64) -> (Config, bool) {
 }
 
 /// A recorded trace read: its statistics (`trace stats`), drawn as the timeline's `Trace`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Opened {
     pub format: String,
     pub bytes: u64,
@@ -228,7 +266,7 @@ pub struct Opened {
 }
 
 /// A replay under a config, against the recording (`ftrace::replay_and_diff`, as `trace diff`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Replayed {
     pub diff: Diff,
     /// The simulated run's trace, task i the replay of recorded task i.

@@ -38,7 +38,9 @@ use crate::ui::worker::protocol::Response;
 
 use crate::ui::worker::scheduler::Scheduler;
 
-use crate::ui::app::state::{Action, State};
+use crate::ui::app::state::{Action, SeedsAction, State};
+use crate::ui::inspect::state::InspectAction;
+use crate::ui::sweep::state::SweepAction;
 use crate::ui::worker::protocol::SWEEP_EVENT_BUDGET;
 
 /// How long a knob must rest before the current config's full run is started (previews
@@ -88,18 +90,20 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
         }
         (JobKind::Pin { id }, Response::Run { result, .. }) => Some(Action::PinDone { id, result }),
         (JobKind::Sweep { gen, index }, Response::Run { result, .. }) => {
-            Some(Action::SweepPoint { gen, index, result: result.map(|r| r.metrics) })
+            Some(Action::Sweep(SweepAction::Point { gen, index, result: result.map(|r| r.metrics) }))
         }
-        (JobKind::Seeds { last, .. }, Response::Seeds { tables, .. }) => Some(Action::SeedsDone { tables, last }),
+        (JobKind::Seeds { last, .. }, Response::Seeds { tables, .. }) => {
+            Some(Action::Seeds(SeedsAction::Done { tables, last }))
+        }
         (JobKind::Window { gen, from }, Response::Run { result, .. }) => Some(Action::WindowDone { gen, from, result }),
         (JobKind::Replica { a, gen, index }, Response::Run { result, .. }) => {
             Some(Action::ReplicaDone { a, gen, index, result: result.map(|r| r.metrics) })
         }
         (JobKind::Decisions { gen, at }, Response::Run { result, .. }) => {
-            Some(Action::DecisionsDone { gen, at, result })
+            Some(Action::Inspect(InspectAction::DecisionsDone { gen, at, result }))
         }
         (JobKind::Governor { gen, index }, Response::Run { result, .. }) => {
-            Some(Action::GovernorDone { gen, index, result: result.map(|r| r.metrics) })
+            Some(Action::Inspect(InspectAction::GovernorDone { gen, index, result: result.map(|r| r.metrics) }))
         }
         // Only the long runs a person waits for show their progress.
         (kind @ (JobKind::Live { preview: false, .. } | JobKind::Pin { .. }), Response::Progress { progress, .. }) => {
@@ -386,29 +390,24 @@ pub(crate) mod web {
     use wasm_bindgen::JsCast;
     use web_sys::{Event, MessageEvent, Worker};
 
-    use crate::ui::worker::packing::parse_message;
-
-    use crate::ui::worker::protocol::parse_response;
-
-    use crate::ui::worker::protocol::to_text;
+    use crate::ui::worker::wire::{parse_response, to_bytes};
 
     use crate::ui::worker::protocol::Request;
 
     use super::{Backend, Runner};
     use crate::ui::worker::protocol::Response;
 
-    /// A worker's message as a `Response`: a string, or [string, Uint8Array] when a run's
-    /// trace items travel packed. The page's runner, the sweep pool and the trace panel's
-    /// worker all read their answers through this.
+    /// A worker's message as a `Response`: a Uint8Array of `wire` bytes (anything else is
+    /// `Garbled`). The page's runner, the sweep pool and the trace panel's worker all read
+    /// their answers through this.
     pub fn decode(data: &JsValue) -> Response {
-        match data.dyn_ref::<js_sys::Array>() {
-            Some(pair) => {
-                let text = pair.get(0).as_string().unwrap_or_default();
-                let bytes = pair.get(1).dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
-                parse_message(&text, &bytes)
-            }
-            None => parse_response(&data.as_string().unwrap_or_default()),
-        }
+        let bytes = data.dyn_ref::<js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+        parse_response(&bytes)
+    }
+
+    /// A request as the Uint8Array the page posts (`wire`).
+    pub fn encode(req: &Request) -> JsValue {
+        js_sys::Uint8Array::from(to_bytes(req).as_slice()).into()
     }
 
     #[derive(Default)]
@@ -533,7 +532,7 @@ pub(crate) mod web {
     pub fn post(runner: &Runner, req: &Request) -> bool {
         let i = runner.inner.borrow();
         let Some(w) = &i.web.worker else { return false };
-        w.post_message(&JsValue::from_str(&to_text(req))).is_ok()
+        w.post_message(&encode(req)).is_ok()
     }
 }
 
@@ -699,15 +698,15 @@ mod tests {
             Some(Action::RunDone { gen: 3, preview: false, .. })
         ));
         // A sweep point keeps its whole metrics (the sweep CSV writes them), not just the figure.
-        let Some(Action::SweepPoint { gen: 4, index: 2, result: Ok(m) }) =
+        let Some(Action::Sweep(SweepAction::Point { gen: 4, index: 2, result: Ok(m) })) =
             action_for(JobKind::Sweep { gen: 4, index: 2 }, ok())
         else {
-            panic!("a sweep answer becomes its SweepPoint");
+            panic!("a sweep answer becomes its sweep point");
         };
         assert_eq!((m.throughput, m.throughput_unit.as_str(), m.context_switches), (2.0, "ops/s", 9));
         assert_eq!(
             action_for(JobKind::Seeds { preset: "x".into(), last: true }, Response::Seeds { id: 1, tables: vec![] }),
-            Some(Action::SeedsDone { tables: vec![], last: true })
+            Some(Action::Seeds(SeedsAction::Done { tables: vec![], last: true }))
         );
         assert_eq!(action_for(JobKind::Seeds { preset: "x".into(), last: false }, Response::Ready), None);
         // A pinned A's own run answers A, even when its budget cut it (it is A's full run).

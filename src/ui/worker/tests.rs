@@ -8,6 +8,7 @@ use crate::ui::worker::execute::*;
 use crate::ui::worker::packing::*;
 use crate::ui::worker::protocol::*;
 use crate::ui::worker::scheduler::*;
+use crate::ui::worker::wire::{parse_request, parse_response, to_bytes};
 
 #[test]
 fn further_seeds_run_after_the_full_run_and_a_then_before_tables_and_sweeps() {
@@ -256,41 +257,37 @@ fn retried_jobs_run_again_unless_replaced() {
 #[test]
 fn the_wire_format_round_trips_and_garbage_gets_an_answer() {
     let req = Request::Run { id: 4, config: cfg(9), trace_items: 0 };
-    let text = to_text(&req);
-    assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), req);
-    let (answer, packed) = handle_text(&text);
-    let resp = parse_message(&answer, &packed);
+    let bytes = to_bytes(&req);
+    assert_eq!(parse_request(&bytes), Ok(req));
+    let answer = handle(&bytes);
+    let resp = parse_response(&answer);
     let Response::Run { id: 4, result: Ok(r) } = resp else { panic!("{resp:?}") };
-    assert!(r.trace.spans.is_empty() && packed.is_empty(), "no trace was asked for");
-    let (garbled, _) = handle_text("{not json");
-    assert!(matches!(parse_message(&garbled, &[]), Response::Garbled { .. }));
-    assert!(matches!(parse_response("nonsense"), Response::Garbled { .. }));
+    assert!(r.trace.spans.is_empty(), "no trace was asked for");
+    assert!(matches!(parse_response(&handle(b"{not json")), Response::Garbled { .. }));
+    assert!(matches!(parse_response(b"nonsense"), Response::Garbled { .. }));
+    assert!(matches!(parse_response(&[]), Response::Garbled { .. }));
 }
 
 #[test]
-fn a_traced_run_crosses_the_wire_packed_and_comes_back_equal() {
+fn a_traced_run_crosses_the_wire_and_comes_back_equal() {
     let config = (crate::engine::presets::preset("nohz-pipe").expect("preset").config)();
     let req = Request::Run { id: 7, config: capped(&config, 20_000).0, trace_items: 5_000 };
     let direct = execute(&req);
-    let (answer, packed) = handle_text(&to_text(&req));
+    let answer = handle(&to_bytes(&req));
     let Response::Run { result: Ok(d), .. } = &direct else { panic!("{direct:?}") };
     assert!(d.trace.spans.len() > 100 && !d.trace.instants.is_empty(), "a real trace to carry");
-    assert_eq!(packed.len(), 12 + d.trace.spans.len() * 24 + d.trace.instants.len() * 18);
-    let decisions = serde_json::to_string(&d.trace.decisions).expect("json").len();
-    // The switch records (`Trace::switches`, one per counted context switch) still cross as
-    // JSON, not packed: left for the packing to take over (they grow the answer the page decodes).
-    let switches = serde_json::to_string(&d.trace.switches).expect("json").len();
+    assert!(!d.trace.decisions.is_empty() && d.trace.decisions.len() <= PAGE_DECISIONS);
+    // The spans and instants cross as packed records (24 and 18 bytes); the rest (switches,
+    // decisions, figures) in less than the JSON they crossed as before.
+    let items = 12 + d.trace.spans.len() * 24 + d.trace.instants.len() * 18;
+    let rest = serde_json::to_string(&(&d.trace.decisions, &d.trace.switches, &d.metrics)).expect("json").len();
     assert!(
-        answer.len() - decisions - switches < 20_000,
-        "the spans and instants are not in the JSON too ({} bytes)",
+        answer.len() > items && answer.len() < items + rest,
+        "{} bytes: {items} packed, {rest} as JSON",
         answer.len()
     );
-    assert!(!d.trace.decisions.is_empty() && d.trace.decisions.len() <= PAGE_DECISIONS);
-    let back = parse_message(&answer, &packed);
-    let Response::Run { result: Ok(b), .. } = &back else { panic!("{back:?}") };
-    // (Metrics' floats cross as JSON text, which may differ in the last bit.)
-    assert_eq!(b.trace, d.trace, "the trace comes back exactly");
-    assert_eq!(b.metrics.digest, d.metrics.digest);
+    // Floats cross bit for bit: the whole answer comes back equal.
+    assert_eq!(parse_response(&answer), direct);
 }
 
 #[test]
@@ -314,32 +311,37 @@ fn every_item_kind_round_trips_and_broken_buffers_are_refused() {
         ..Trace::default()
     };
     t.spans.extend(Overhead::ALL.map(|kind| Span { core: 1, start: 2, end: 3, kind: SpanKind::Overhead { kind } }));
-    let want = t.clone();
-    let packed = pack_items(&mut t);
-    assert!(t.spans.is_empty() && t.instants.is_empty(), "the items moved into the buffer");
-    let mut back = Trace::default();
-    unpack_items(&packed, &mut back).expect("unpacks");
-    assert_eq!(back, want);
-    let mut untouched = Trace::default();
+    let packed = pack_items(&t.spans, &t.instants);
+    assert_eq!(unpack_items(&packed), Ok((t.spans.clone(), t.instants.clone())));
+    assert_eq!(unpack_items(&[]), Ok((Vec::new(), Vec::new())));
     for bad in [&packed[..packed.len() - 1], &packed[..11], b"XXXX\0\0\0\0\0\0\0\0"] {
-        assert!(unpack_items(bad, &mut untouched).is_err());
+        assert!(unpack_items(bad).is_err());
     }
     let mut wrong_kind = packed.clone();
     wrong_kind[12 + 2] = 9;
-    assert!(unpack_items(&wrong_kind, &mut untouched).unwrap_err().contains("span 0"));
+    assert_eq!(unpack_items(&wrong_kind), Err("packed trace: a span has an unknown kind"));
     let mut huge = packed.clone();
     huge[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(unpack_items(&huge, &mut untouched).is_err());
-    assert_eq!(untouched, Trace::default());
+    assert!(unpack_items(&huge).is_err());
+    // In a whole message too.
+    let resp = Response::Run { id: 3, result: Ok(RunResult { metrics: Metrics::default(), trace: t }) };
+    assert_eq!(parse_response(&to_bytes(&resp)), resp);
 }
 
 #[test]
-fn nan_metrics_still_cross_the_wire() {
+fn nan_metrics_cross_the_wire_bit_for_bit() {
     let mut m = Metrics { throughput: f64::NAN, elapsed_s: f64::INFINITY, ..Default::default() };
     m.cstate_residency.insert("C6".into(), f64::NAN);
+    let resp = parse_response(&to_bytes(&Response::Run {
+        id: 1,
+        result: Ok(RunResult { metrics: m.clone(), trace: Trace::default() }),
+    }));
+    let Response::Run { id: 1, result: Ok(r) } = resp else { panic!("{resp:?}") };
+    assert!(r.metrics.throughput.is_nan() && r.metrics.elapsed_s == f64::INFINITY);
+    assert!(r.metrics.cstate_residency["C6"].is_nan());
+    // The worker still answers finite figures (what the page shows and exports).
     finite(&mut m);
-    let text = to_text(&Response::Run { id: 1, result: Ok(RunResult { metrics: m, trace: Trace::default() }) });
-    assert!(matches!(parse_response(&text), Response::Run { id: 1, result: Ok(_) }), "{text}");
+    assert_eq!((m.throughput, m.elapsed_s, m.cstate_residency["C6"]), (0.0, 0.0, 0.0));
 }
 
 #[test]
@@ -439,9 +441,8 @@ fn a_window_is_the_same_run_recorded_from_later() {
     };
     assert!(!first(&w.trace).is_empty());
     assert_eq!(first(&w.trace), first(&whole));
-    // The wire: the window's start survives the JSON + packed buffer round trip.
-    let (text, packed) = handle_text(&to_text(&req));
-    let Response::Run { result: Ok(back), .. } = parse_message(&text, &packed) else { panic!("round trip") };
+    // The wire: the window's start survives the round trip.
+    let Response::Run { result: Ok(back), .. } = parse_response(&handle(&to_bytes(&req))) else { panic!("round trip") };
     assert_eq!(back.trace, w.trace);
 }
 
@@ -504,5 +505,183 @@ fn the_page_gets_the_first_decisions_only() {
     assert_eq!(d.idles[..], whole.idles[..d.idles.len()]);
     let last = d.wakeups.last().map_or(0, |w| w.time);
     assert!(whole.wakeups[d.wakeups.len()].time >= last);
-    assert!(serde_json::to_string(d).expect("json").len() < 2_500_000, "bounded JSON");
+    let Response::Run { result: Ok(r), .. } = parse_response(&to_bytes(&Response::Run { id: 1, result: Ok(r) })) else {
+        panic!("round trip")
+    };
+    assert!(to_bytes(&r.trace.decisions).len() < 1_000_000, "bounded");
+}
+
+/// Every preset's real answers (a preview run with its trace, decisions and switches, and
+/// the requests that asked for them) cross the wire and come back equal; so do a seed
+/// table, an opened trace and a replay.
+#[test]
+fn every_presets_answers_round_trip_on_the_wire() {
+    let mut big = Vec::new();
+    for p in crate::engine::presets::PRESETS {
+        let config = capped(&(p.config)(), 30_000).0;
+        for req in [
+            Request::Run { id: 1, config: config.clone(), trace_items: 4_000 },
+            Request::Window { id: 2, config: config.clone(), from: config.duration / 3, trace_items: 500 },
+            Request::Decisions {
+                id: 3,
+                config: config.clone(),
+                from: 0,
+                to: config.duration / 2,
+                at: 1_000,
+                trace_items: 800,
+            },
+        ] {
+            assert_eq!(parse_request(&to_bytes(&req)).as_ref(), Ok(&req), "{}", p.name);
+            let resp = execute(&req);
+            let Response::Run { result: Ok(r), .. } = &resp else { panic!("{}: {resp:?}", p.name) };
+            let bytes = to_bytes(&resp);
+            assert_eq!(parse_response(&bytes), resp, "{}", p.name);
+            if big.len() < bytes.len() && !r.trace.decisions.is_empty() && !r.trace.switches.is_empty() {
+                big = bytes;
+            }
+        }
+    }
+    assert!(!big.is_empty(), "a preset answers with decisions and switches");
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/traces/real_lisa_juno.txt"))
+            .expect("fixture");
+    for req in [
+        Request::TraceOpen { id: 4, key: "k".into(), text: text.clone() },
+        Request::TraceReplay { id: 5, key: "k".into(), config: Config::default(), text },
+    ] {
+        assert_eq!(parse_request(&to_bytes(&req)).as_ref(), Ok(&req));
+        let resp = execute(&req);
+        assert!(
+            matches!(
+                &resp,
+                Response::TraceOpened { result: Ok(_), .. } | Response::TraceReplayed { result: Ok(_), .. }
+            ),
+            "{resp:?}"
+        );
+        assert_eq!(parse_response(&to_bytes(&resp)), resp);
+    }
+    let cell = |pass| validate::Cell {
+        column: "c".into(),
+        reported: Some(1.5),
+        simulated: -2.25,
+        reported_change: None,
+        simulated_change: 0.1,
+        pass,
+        abs_error: Some(f64::MAX),
+    };
+    let row = validate::Row {
+        label: "r".into(),
+        sets: vec![("cores".into(), "4".into())],
+        reported: Some(3.0),
+        simulated: 2.0,
+        reported_change: Some(-0.5),
+        simulated_change: -0.4,
+        pass: Some(true),
+        vs: "base".into(),
+        cells: vec![cell(Some(false)), cell(None)],
+        context_switches: u64::MAX,
+        timer_reprograms: 1,
+        ipis: 0,
+        refill_s: 1e-9,
+        user_s: 1.0,
+        sys_s: 2.0,
+        length: "1000 loops".into(),
+        convergence: Some(0.01),
+        stop_reason: "completed".into(),
+        needs_full_run: true,
+    };
+    let table = validate::Table {
+        preset: "p".into(),
+        title: "t".into(),
+        source: "LKML".into(),
+        metric: "elapsed_s".into(),
+        unit: "s".into(),
+        columns: vec![validate::Column { key: "k".into(), label: "l".into(), unit: "%".into() }],
+        rows: vec![row.clone(), validate::Row { pass: None, convergence: None, ..row }],
+        corpus: true,
+        notes: "ü, 日本".into(),
+    };
+    for resp in [
+        Response::Seeds { id: 6, tables: vec![table.clone(), table] },
+        Response::Ready,
+        Response::Progress { id: 7, progress: RunProgress { now: 1, duration: 2, events: 3, max_events: u64::MAX } },
+        Response::TraceProgress { id: 8, bytes: 9, total: 10 },
+        Response::Run { id: 9, result: Err("no such cpu".into()) },
+        Response::Garbled { error: "x".into() },
+    ] {
+        assert_eq!(parse_response(&to_bytes(&resp)), resp);
+    }
+    // A request garbled on the way in gets an answer saying so.
+    assert!(matches!(parse_response(&handle(&big)), Response::Garbled { .. }), "a response is not a request");
+}
+
+/// A cut or corrupted message is refused with a reason or read as some other message, never
+/// a panic or a huge allocation: every cut of a real traced answer, every byte of its start
+/// flipped, and seeded random bytes after a valid header.
+#[test]
+fn truncated_or_corrupt_messages_never_crash_the_reader() {
+    let config = capped(&(crate::engine::presets::preset("nohz-pipe").expect("preset").config)(), 3_000).0;
+    let resp = execute(&Request::Run { id: 1, config: config.clone(), trace_items: 200 });
+    let bytes = to_bytes(&resp);
+    let req = to_bytes(&Request::Run { id: 1, config, trace_items: 200 });
+    assert!(bytes.len() > 1_000, "{} bytes", bytes.len());
+    for cut in 0..bytes.len() {
+        assert!(matches!(parse_response(&bytes[..cut]), Response::Garbled { .. }), "cut at {cut}");
+    }
+    for cut in 0..req.len() {
+        assert!(parse_request(&req[..cut]).is_err(), "request cut at {cut}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(parse_response(&longer), Response::Garbled { error } if error.contains("after the end")));
+    for at in 0..bytes.len().min(3_000) {
+        for x in [0x01u8, 0x80, 0xff] {
+            let mut b = bytes.clone();
+            b[at] ^= x;
+            let _ = parse_response(&b);
+        }
+    }
+    for at in 0..req.len() {
+        let mut b = req.clone();
+        b[at] ^= 0xff;
+        let _ = parse_request(&b);
+    }
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for n in 0..2_000 {
+        let mut b = crate::ui::worker::wire::MAGIC.to_vec();
+        for _ in 0..(n % 200) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            b.push(state as u8);
+        }
+        let _ = parse_response(&b);
+        let _ = parse_request(&b);
+    }
+    // A length that claims more than the message holds is refused before any allocation.
+    let mut huge = crate::ui::worker::wire::MAGIC.to_vec();
+    huge.extend_from_slice(&[2, 1, 0xff, 0xff, 0xff, 0xff, 0x0f]);
+    assert!(matches!(parse_response(&huge), Response::Garbled { error } if error.contains("length past the end")));
+}
+
+/// The page's exports are worker jobs: the run the page holds crosses the wire and the worker
+/// writes exactly what the exporters write from it.
+#[test]
+fn exports_are_worker_jobs_that_write_what_the_exporters_write() {
+    let config = capped(&(crate::engine::presets::preset("nohz-pipe").expect("preset").config)(), 20_000).0;
+    let run = run_ok(&config, 20_000, 2_000);
+    assert!(!run.trace.spans.is_empty());
+    for (format, want) in [
+        (Export::Perfetto, crate::share::perfetto::to_json(&run.trace, Some(&run.metrics), Some(&config))),
+        (Export::TraceText, crate::share::ftrace::export::to_text_for(&run.trace, &config)),
+        (Export::MetricsCsv, crate::share::csv::metrics_csv(&run.metrics)),
+    ] {
+        let req = Request::Export { id: 2, format, config: config.clone(), run: run.clone() };
+        assert_eq!(parse_request(&to_bytes(&req)).as_ref(), Ok(&req));
+        assert_eq!(parse_response(&handle(&to_bytes(&req))), Response::Exported { id: 2, result: Ok(want) });
+    }
+    let rows = vec![("1ms".to_string(), Some(run.metrics.clone())), ("2ms".to_string(), None)];
+    let want = crate::share::csv::sweep_csv("rr_interval", &[("1ms".into(), Some(&run.metrics)), ("2ms".into(), None)]);
+    let req = Request::SweepCsv { id: 3, key: "rr_interval".into(), rows };
+    assert_eq!(parse_response(&handle(&to_bytes(&req))), Response::Exported { id: 3, result: Ok(want) });
 }

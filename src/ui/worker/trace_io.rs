@@ -8,8 +8,8 @@ use wasm_bindgen::JsCast;
 
 use crate::ui::traces::job;
 
-/// Handles `[json, blob]`; posts progress with `post` and returns the answer to send.
-pub fn handle(json: &str, blob: web_sys::Blob, post: &mut dyn FnMut(String)) -> (String, Vec<u8>) {
+/// Handles `[request bytes, blob]`; posts progress with `post` and returns the answer to send.
+pub fn handle(request: &[u8], blob: web_sys::Blob, post: &mut dyn FnMut(Vec<u8>)) -> Vec<u8> {
     let total = blob.size() as u64;
     let reader = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("FileReaderSync"))
         .ok()
@@ -38,17 +38,13 @@ pub fn handle(json: &str, blob: web_sys::Blob, post: &mut dyn FnMut(String)) -> 
         at = end;
         piece
     };
-    let answer = job::handle_with_file(json, &mut next, total, post);
-    match failed {
-        Some(why) => {
-            let mut resp = crate::ui::worker::protocol::parse_response(&answer.0);
-            match &mut resp {
-                crate::ui::worker::protocol::Response::TraceOpened { result, .. } => *result = Err(why),
-                crate::ui::worker::protocol::Response::TraceReplayed { result, .. } => *result = Err(why),
-                _ => {}
-            }
-            crate::ui::worker::packing::respond(&mut resp)
+    let mut resp = job::handle_with_file(request, &mut next, total, post);
+    if let Some(why) = failed {
+        match &mut resp {
+            crate::ui::worker::protocol::Response::TraceOpened { result, .. } => *result = Err(why),
+            crate::ui::worker::protocol::Response::TraceReplayed { result, .. } => *result = Err(why),
+            _ => {}
         }
-        None => answer,
     }
+    crate::ui::worker::wire::to_bytes(&resp)
 }
