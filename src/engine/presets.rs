@@ -6,6 +6,35 @@
 //! the figures reported there. Rows without figures are predictions: the model is not
 //! fitted to them. No preset carries a constant of its own: everything comes from the
 //! profile, the policy's kernel defaults and the workload.
+//!
+//! How each seed's effect comes out of the mechanisms (`validate --json` carries the
+//! counters named here; figures and known misses are in BENCHMARKS.md):
+//!
+//! - **hrtick-iperf** (q6600, iperf -P 10): row 1 runs `kernel=2.6.23` (the wait_runtime CFS,
+//!   `policy/cfs_2623.rs`: a receiver woken with its sleeper credit preempts its sender at the
+//!   scaled wakeup granularity); row 2 runs `sched-devel-2007` (vruntime CFS, PREEMPT_RESTRICT's
+//!   one preemption per tick), so the sender fills more of its window per switch. The hrtick
+//!   row (predicted) adds HRTICK, which in that tree could not coexist with PREEMPT_RESTRICT:
+//!   no wakeup preemption at all. Counters: `context_switches`, `ipis`.
+//! - **rr-kbuild** (core2duo, `2.6.21-sd`, make -j8 through a jobserver, `workload/kbuild.rs`):
+//!   every quantum expiry with others waiting is a forced switch; the incoming compiler
+//!   refills `ws * T / (T + llc)` of its working set, `T` = what the other jobs touched
+//!   meanwhile. A switch's direct cost is kernel time, the refill user time
+//!   (`sim/schedule.rs`), so shorter quanta grow user time by the refill and system time only
+//!   by the extra switches. Counters: `context_switches`, `overhead_s.refill`, `user_s`, `sys_s`.
+//! - **nohz-pipe** (x5675, `kernel=3.11`, pip1m): each cross-CPU wakeup pays the waker's ttwu
+//!   and IPI send (3.11's idle loop clears the polling flag before every idle routine, so
+//!   every wakeup of an idle CPU needs an IPI, even in MWAIT), the IPI latency, the target's
+//!   C-state exit latency, the IPI handler and `nohz_exit_reprograms` reprograms to restart
+//!   the tick (3.11 stops the tick before the governor is asked). Peter's patch removes one
+//!   reprogram per wakeup; the rate limit keeps the tick (avg_idle < migration_cost); BIOS
+//!   C-states off leaves intel_idle's table but demotes every state to C1 (IPI kept);
+//!   `idle=poll` (the "no rescheduling IPI" row) spins with the flag set: no IPI, no exit
+//!   latency, but nohz still stops the tick on 3.11. Counters: `timer_reprograms`,
+//!   `nohz_entries`, `ipis`, `cstate_entries`.
+//!
+//! Known misses are each a missing mechanism rather than a constant to fit; tests/engine.rs
+//! `KNOWN_MISSES` lists them and BENCHMARKS.md gives their size.
 
 use super::config::{CStates, Config, Governor, PeriodicTask, WorkloadKind};
 use super::kernel::Kernel;

@@ -44,6 +44,9 @@
 //! Charging a refill of the private caches would need a private-cache size and an
 //! LLC-to-L2 refill bandwidth per profile, which the profiles do not have (their refill
 //! bandwidth is the DRAM-bound one). The old `flushes_cache` flag was never read; it is gone.
+//!
+//! Over 800 lines: every machine's table (topology, C-states, costs, latencies), each figure
+//! beside its source, kept side by side so two machines can be compared in one read.
 
 use super::time::{Ns, US};
 

@@ -22,6 +22,8 @@ const PURE: &[&str] = &[
     "explore/seeds.rs",
     "inspect/find.rs",
     "inspect/state.rs",
+    "share/files.rs",
+    "share/tests.rs",
     "sweep/model.rs",
     "sweep/state.rs",
     "timeline/draw/colours.rs",
@@ -32,7 +34,9 @@ const PURE: &[&str] = &[
     "timeline/draw/mod.rs",
     "timeline/draw/scene.rs",
     "timeline/draw/tests.rs",
+    "timeline/gesture.rs",
     "timeline/nav.rs",
+    "timeline/notes.rs",
     "timeline/runqueue.rs",
     "timeline/window.rs",
     "tour/mod.rs",
@@ -63,7 +67,9 @@ const RULES: &[(&str, &[&str])] = &[
     ("tour/state.rs", &[]),
     // The timeline's pure files: no app state, no other feature.
     ("timeline/draw/", &["common", "timeline", "worker"]),
+    ("timeline/gesture.rs", &[]),
     ("timeline/nav.rs", &["common", "timeline"]),
+    ("timeline/notes.rs", &["common", "timeline", "worker"]),
     ("timeline/runqueue.rs", &[]),
     ("timeline/window.rs", &[]),
 ];

@@ -47,6 +47,9 @@
 //!
 //! Bounded: every size and offset is checked against the file; a record advances at least
 //! four bytes; memory is the file, one chunk, and one `Event` per record. Never panics.
+//!
+//! Over 800 lines: one file format read in the order its specification lays the file out
+//! (header, sections, per-CPU pages), with the bounds each step checks beside it.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;

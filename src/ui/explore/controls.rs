@@ -425,7 +425,7 @@ mod tests {
         let c = (preset("nohz-pipe").unwrap().config)();
         assert_eq!(
             machine_line(&c),
-            "2 x Xeon X5675 (Westmere-EP 2011, 12 cores), 12 CPUs; kernel 3.11, CFS (Sep 2013)"
+            "2 x Xeon X5675 (Westmere-EP 2011, 12 cores, 24 threads), 12 CPUs; kernel 3.11, CFS (Sep 2013)"
         );
     }
 

@@ -1,0 +1,93 @@
+//! Import: an rt-app workload or a guided tour, from the file picker or dropped on the page.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use super::address::window;
+use crate::ui::app::state::Action;
+use crate::ui::StateCtx;
+
+/// Largest file the importer reads (matches `share::rtapp::MAX_FILE_BYTES`).
+const MAX_IMPORT_BYTES: f64 = crate::share::rtapp::MAX_FILE_BYTES as f64;
+
+/// Reads an rt-app file and dispatches its import. The reader lives in `holder` until it
+/// answers (dropping it would cancel the read).
+pub fn read_import(
+    file: web_sys::File,
+    dispatch: Callback<Action>,
+    holder: Rc<RefCell<Option<gloo::file::callbacks::FileReader>>>,
+) {
+    let name = file.name();
+    if file.size() > MAX_IMPORT_BYTES {
+        dispatch.emit(Action::Notice(format!(
+            "Cannot import {name}: it is {:.0} kB; rt-app files larger than {:.0} kB are not read. Nothing was changed.",
+            file.size() / 1000.0,
+            MAX_IMPORT_BYTES / 1000.0
+        )));
+        return;
+    }
+    let blob = gloo::file::File::from(file);
+    let reader = gloo::file::callbacks::read_as_text(&blob, move |res| match res {
+        Ok(text) => dispatch.emit(Action::Import { name, text }),
+        Err(e) => dispatch.emit(Action::Notice(format!("Cannot read {name}: {e}. Nothing was changed."))),
+    });
+    *holder.borrow_mut() = Some(reader);
+}
+
+/// The "Import rt-app…" button: the picked file is read and its import dispatched.
+#[function_component(ImportButton)]
+pub fn import_button() -> Html {
+    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let on_file = {
+        let (dispatch, reader) = (ctx.dispatcher(), reader.clone());
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                let d = dispatch.clone();
+                read_import(file, Callback::from(move |a| d.dispatch(a)), reader.clone());
+            }
+            input.set_value(""); // the same file can be picked again after an edit
+        })
+    };
+    html! {
+        <label class="import button" title="Import an rt-app JSON workload or a guided tour (or drop the file on the page)">
+            {"Import rt-app…"}
+            <input type="file" name="rtapp-import" accept=".json,application/json" onchange={on_file}
+                style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
+        </label>
+    }
+}
+
+/// Installs drag-and-drop import on the window while mounted (not in embeds).
+#[hook]
+pub fn use_drop_import(enabled: bool, dispatch: Callback<Action>) {
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    use_effect_with(enabled, move |enabled| {
+        let mut listeners = Vec::new();
+        if let (true, Some(w)) = (*enabled, window()) {
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            listeners.push(gloo::events::EventListener::new_with_options(&w, "dragover", opts, |e| {
+                e.prevent_default();
+            }));
+            listeners.push(gloo::events::EventListener::new_with_options(&w, "drop", opts, move |e| {
+                e.prevent_default();
+                let file = e
+                    .dyn_ref::<web_sys::DragEvent>()
+                    .and_then(|d| d.data_transfer())
+                    .and_then(|t| t.files())
+                    .and_then(|f| f.get(0));
+                // A recorded trace goes to the trace panel (`ui::traces`), the rest is rt-app or a tour.
+                #[cfg(target_arch = "wasm32")]
+                let file = file.filter(|f| !crate::ui::traces::claim_drop(f));
+                if let Some(file) = file {
+                    read_import(file, dispatch.clone(), reader.clone());
+                }
+            }));
+        }
+        move || drop(listeners)
+    });
+}

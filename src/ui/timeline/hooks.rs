@@ -1,0 +1,47 @@
+//! The timeline's props taken into its state: the shared window joined, the outlined task and a
+//! new trace (re-indexed over frames, `frame::Arrival`), each an effect that asks for a frame.
+
+use super::input::Cell;
+use super::*;
+
+/// The effects of the props (`link`, `highlight`, `trace` and `label`) on the canvas's state;
+/// a new trace also clears the inspector's `selected` span.
+#[hook]
+pub(super) fn use_props(inner: &Cell, props: &TimelineProps, selected: &UseStateHandle<Option<usize>>) {
+    // Join the shared window (if any); leaving happens when this timeline is dropped.
+    {
+        let inner = inner.clone();
+        use_effect_with(props.link.clone(), move |link| {
+            if let Some(l) = link {
+                let mut ls = l.0.borrow_mut();
+                ls.members.retain(|m| m.strong_count() > 0);
+                ls.members.push(Rc::downgrade(&inner));
+            }
+            if let Ok(mut st) = inner.try_borrow_mut() {
+                st.link = link.clone();
+                st.link_seen = (0, None);
+            }
+            request_redraw(&inner);
+        });
+    }
+
+    // A task outlined or no longer: redraw (the prop was taken in above).
+    {
+        let inner = inner.clone();
+        use_effect_with(props.highlight, move |_| request_redraw(&inner));
+    }
+
+    // A new trace (by identity) or label: re-index, fit, redraw (a large one over frames: `Arrival`).
+    {
+        let inner = inner.clone();
+        let key = (Rc::as_ptr(&props.trace) as usize, props.label.clone());
+        let trace = props.trace.clone();
+        let keep_view = props.keep_view;
+        let selected = selected.clone();
+        use_effect_with(key, move |(_, label)| {
+            selected.set(None);
+            inner.borrow_mut().receive(trace, label.to_string(), keep_view);
+            request_redraw(&inner);
+        });
+    }
+}
