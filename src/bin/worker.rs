@@ -6,6 +6,8 @@ fn main() {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
 
+    // Previews are bounded by the worker's wall time (`execute::PREVIEW_WALL_MS`).
+    schedscope::ui::worker::execute::set_clock(js_sys::Date::now);
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply = scope.clone();
     // Every message is a Uint8Array of `ui::worker::wire` bytes, its buffer transferred.

@@ -82,6 +82,27 @@ pub fn run_chunked(
     Ok(sim.into_outcome())
 }
 
+/// `run_chunked`, where `between` may end the run after a chunk by returning false: it
+/// then stops as the config with `max_events` = the events handled so far would (the same
+/// outcome, `StopReason::EventBudget`). The page bounds its previews by time this way.
+pub fn run_chunked_while(
+    config: &Config,
+    trace: Option<TraceOptions>,
+    chunk: u64,
+    mut between: impl FnMut(sim::Progress) -> bool,
+) -> Result<Outcome, ConfigError> {
+    check(config)?;
+    let mut sim = sim::Sim::new(config, trace);
+    while !sim.advance(chunk.max(1)) {
+        if !between(sim.progress()) {
+            sim.end_budget_here();
+            sim.advance(1);
+            break;
+        }
+    }
+    Ok(sim.into_outcome())
+}
+
 /// Cross-field and range validation of a whole config (for configs built in code or
 /// deserialized, which did not pass through `Config::set`).
 pub fn check(config: &Config) -> Result<(), ConfigError> {

@@ -9,7 +9,7 @@ use crate::ui::app::state::{Action, State};
 use crate::ui::app::{App, AppProps};
 use crate::ui::common::format::metrics;
 
-async fn render(state: State) -> String {
+pub(crate) async fn render(state: State) -> String {
     // The local renderer: the state holds `Rc`s, which are not Send. BufStream may spawn
     // locally, so the tests run inside a LocalSet.
     let local = tokio::task::LocalSet::new();
@@ -74,7 +74,7 @@ async fn compare_view_shows_both_sides_and_the_stub_run_is_explained() {
     }
 }
 
-fn from_link(query: &str) -> State {
+pub(crate) fn from_link(query: &str) -> State {
     let (u, notices) = crate::share::url::parse(query);
     State::from_url(&u, &notices)
 }

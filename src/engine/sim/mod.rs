@@ -600,6 +600,12 @@ impl Sim {
         self.stop.is_some()
     }
 
+    /// Ends the run's budget at the events handled so far: the next `advance` stops it as
+    /// a run of this config with `max_events` = those events stops (the same outcome).
+    pub fn end_budget_here(&mut self) {
+        self.cfg.max_events = self.cfg.max_events.min(self.events);
+    }
+
     /// How far the run has come.
     pub fn progress(&self) -> Progress {
         Progress { now: self.now, duration: self.cfg.duration, events: self.events, max_events: self.cfg.max_events }
@@ -1045,6 +1051,17 @@ mod tests {
         let mut sim = Sim::new(&cfg, None);
         while !sim.advance(1_000) {}
         assert_eq!(sim.into_outcome(), cut);
+        // Ending the budget from outside (a preview bounded by time) is the same cut.
+        cfg.max_events = u64::MAX;
+        let mut sim = Sim::new(&cfg, None);
+        while sim.progress().events < 5_001 {
+            sim.advance(5_001 - sim.progress().events);
+        }
+        sim.end_budget_here();
+        assert!(sim.advance(1), "the run stops at once");
+        let at_budget = sim.into_outcome();
+        assert_eq!(at_budget.metrics.stop_reason, cut.metrics.stop_reason);
+        assert_eq!(at_budget, cut);
     }
 
     #[test]

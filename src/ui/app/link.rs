@@ -95,7 +95,8 @@ impl State {
         // `from_url` plans the sweep on A (the link's main config) and B keeps its key.
         let usual = sweep_key(&config, preset(&self.preset).map(|p| p.knob));
         let mut sweep_view = self.sweep.view.clone();
-        if sweep_view.y.as_deref() == preset(&self.preset).map(|p| p.metric) {
+        let usual_y = [&self.config, &config].map(|c| super::state::default_sweep_metric(&self.preset, c));
+        if sweep_view.y.as_deref().is_some_and(|y| usual_y.iter().all(|u| *u == y)) {
             sweep_view.y = None;
         }
         let mut views = self.views.clone();

@@ -45,6 +45,16 @@ pub enum Tab {
     Seeds,
 }
 
+/// The sweep's metric when none is picked: the preset's own (`Preset::metric`) while the
+/// config runs the preset's workload, else the main result (another workload's figures
+/// are not what the preset is about).
+pub fn default_sweep_metric(preset_name: &str, config: &crate::engine::Config) -> &'static str {
+    match preset(preset_name) {
+        Some(p) if (p.config)().workload == config.workload => p.metric,
+        _ => "throughput",
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
     pub config: Config,
@@ -145,10 +155,9 @@ impl State {
         Run { gen: self.gen, config: &self.config, full: self.full_run().map(|r| &r.metrics) }
     }
 
-    /// The metric the sweep plots: the view's, else the preset's.
+    /// The metric the sweep plots: the view's, else `default_sweep_metric`.
     pub fn sweep_metric(&self) -> String {
-        let preset = preset(&self.preset).map(|p| p.metric);
-        self.sweep.view.y.clone().unwrap_or_else(|| preset.unwrap_or("throughput").to_string())
+        self.sweep.view.y.clone().unwrap_or_else(|| default_sweep_metric(&self.preset, &self.config).to_string())
     }
 
     /// True while the shown result is for an older config or only its preview.
@@ -375,6 +384,8 @@ impl State {
             Action::LoadPreset(name) => match preset(&name) {
                 Some(p) => {
                     s.preset = p.name.to_string();
+                    // A new preset's sweep plots its own main result, not the last one's pick.
+                    s.sweep.view.y = None;
                     let config = (p.config)();
                     // Re-choosing the config already shown changes nothing: replanning the
                     // sweep without a new generation would leave it empty, never run.

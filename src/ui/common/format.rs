@@ -52,6 +52,26 @@ pub fn num(x: f64) -> String {
     }
 }
 
+/// A count's mean over seeds: `88` when whole (a count is an integer: not `88.00`),
+/// else one decimal, `88.4`, grouped from 1,000 (`num`).
+pub fn count_mean(x: f64) -> String {
+    if x.is_finite() && (x - x.round()).abs() < 1e-9 && x.abs() < 1e15 {
+        let c = count(x.abs().round() as u64);
+        return if x < 0.0 { format!("-{c}") } else { c };
+    }
+    if x.abs() >= 1000.0 {
+        num(x)
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// The unit of CPU busy on `cores` CPUs: the figure is summed over them, so it reads
+/// against the whole (`% of 200%` on 2 CPUs: 110% is not an overload).
+pub fn busy_unit(cores: u32) -> String {
+    format!("% of {}%", u64::from(cores.max(1)) * 100)
+}
+
 /// A signed relative change in percent, `+12.3%`; `None` when the base is zero.
 pub fn delta_percent(a: f64, b: f64) -> Option<f64> {
     if a == 0.0 || !a.is_finite() || !b.is_finite() {
@@ -151,6 +171,8 @@ pub fn time_scale(reference: f64, unit: &str) -> (f64, String) {
     };
     let a = reference.abs();
     let (div, head) = match head {
+        // Seconds under a millisecond: `106 µs`, not `1.06e-4 s`.
+        "s" if a > 0.0 && a < 1e-3 => (1e-6, "µs"),
         "µs" if a >= 1e6 => (1e6, "s"),
         "µs" if a >= 1e3 => (1e3, "ms"),
         "ms" if a >= 1e3 => (1e3, "s"),
@@ -204,6 +226,16 @@ pub fn metric_label(def: &Named, m: &Metrics) -> String {
         return def.title.to_string();
     }
     crate::engine::metrics::result_title(&m.throughput_unit)
+}
+
+/// A title with its unit in brackets, `Wakeup latency p99 (µs)`; the title alone when the
+/// unit is empty or only repeats it (`Ticks`, not `Ticks (ticks)`).
+pub fn with_unit(title: &str, unit: &str) -> String {
+    if unit.is_empty() || unit.eq_ignore_ascii_case(title) {
+        title.to_string()
+    } else {
+        format!("{title} ({unit})")
+    }
 }
 
 /// A relative change smaller than this (in percent) is not called better or worse: one run
@@ -322,6 +354,23 @@ mod tests {
         let p99 = metric("wakeup_latency_p99").unwrap();
         let m = Metrics { wakeup_latency_us: Percentiles { p99: 29360.0, ..Default::default() }, ..Default::default() };
         assert_eq!(metric_display(p99, &m), ("29.36".to_string(), "ms".to_string()));
+    }
+
+    #[test]
+    fn a_unit_that_repeats_the_title_is_not_repeated() {
+        assert_eq!(with_unit("Ticks", "ticks"), "Ticks", "not `ticks (ticks)` (issue 29)");
+        assert_eq!(with_unit("Wakeup latency p99", "µs"), "Wakeup latency p99 (µs)");
+        assert_eq!(with_unit("Result", ""), "Result");
+    }
+
+    #[test]
+    fn issue_29_slips_counts_are_whole_tiny_seconds_are_microseconds_busy_says_out_of_what() {
+        assert_eq!(count_mean(88.0), "88", "a mean of identical counts is not 88.00");
+        assert_eq!(count_mean(88.4), "88.4");
+        assert_eq!(count_mean(12345.0), "12,345");
+        assert_eq!(scaled(1.06e-4, "s"), ("106.0".to_string(), "µs".to_string()), "not 1.06e-4 s");
+        assert_eq!(scaled(0.2423, "s"), ("0.2423".to_string(), "s".to_string()));
+        assert_eq!(busy_unit(2), "% of 200%");
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         let ctx = ctx.clone();
         Callback::from(move |e: Event| ctx.dispatch(Action::LoadPreset(select_value(&e))))
     };
-    let about = preset(&ctx.preset).map(|p| p.about).unwrap_or("");
+    let about = preset_about(&ctx.preset, &ctx.config);
     let modified = preset(&ctx.preset).is_some_and(|p| (p.config)() != ctx.config);
     html! {
         <details class="drawer" open={!props.collapsed}>
@@ -83,6 +83,20 @@ pub fn controls(props: &ControlsProps) -> Html {
                 </details>
             }) }
         </details>
+    }
+}
+
+/// The preset's description while the config runs the preset's workload; after the
+/// workload changed it describes another experiment, so it gives way to a line that says so.
+pub fn preset_about(name: &str, c: &Config) -> String {
+    match preset(name) {
+        Some(p) if (p.config)().workload == c.workload => p.about.to_string(),
+        Some(p) => format!(
+            "Started from \"{}\"; the workload is now {}, so the preset's description no longer applies.",
+            p.title,
+            c.get("workload").unwrap_or_default()
+        ),
+        None => String::new(),
     }
 }
 

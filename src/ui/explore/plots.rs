@@ -137,6 +137,42 @@ fn x_label(text: String) -> Html {
     html! { <text class="label" x={((LEFT + W - RIGHT) / 2.0).to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{text}</text> }
 }
 
+/// Width of one character of an 11 px tick label, in the plot's viewBox units (a little
+/// over the average of a sans-serif face, so labels estimated to fit do fit).
+const TICK_CHAR_W: f64 = 6.4;
+
+/// How a categorical axis's labels fit their slots: on one row, alternating between two rows
+/// (each label then has two slots), or cut to `max_chars` with the full name in its title.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TickFit {
+    pub two_rows: bool,
+    pub max_chars: Option<usize>,
+}
+
+impl TickFit {
+    /// The fit of `labels`, each centred in a slot `slot` units wide: two labels `k` slots
+    /// apart on one row need half of each one's width within `k` slots.
+    pub fn of<'a>(labels: impl Iterator<Item = &'a str>, slot: f64) -> TickFit {
+        let w: Vec<f64> = labels.map(|l| l.chars().count() as f64 * TICK_CHAR_W).collect();
+        let fits = |k: usize| w.windows(k + 1).all(|p| (p[0] + p[k]) / 2.0 <= k as f64 * slot - 6.0);
+        if fits(1) {
+            return TickFit::default();
+        }
+        let max_chars = (!fits(2)).then(|| (((2.0 * slot - 6.0) / TICK_CHAR_W).floor() as usize).max(2));
+        TickFit { two_rows: true, max_chars }
+    }
+}
+
+/// Label `i`'s row (0 or 1) and its shown text under `fit`.
+fn tick_fit(label: &str, i: usize, fit: &TickFit) -> (f64, String) {
+    let row = if fit.two_rows && i % 2 == 1 { 1.0 } else { 0.0 };
+    let shown = match fit.max_chars {
+        Some(n) if label.chars().count() > n => label.chars().take(n - 1).chain(['…']).collect(),
+        _ => label.to_string(),
+    };
+    (row, shown)
+}
+
 #[derive(Properties, PartialEq)]
 pub struct SweepPlotProps {
     pub sweep: std::rc::Rc<Sweep>,
@@ -158,8 +194,14 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     let sw = &props.sweep;
     let doc = key_doc(sw.key);
     let is_dur = doc.is_some_and(|d| matches!(d.kind, crate::engine::config::KeyKind::Duration { .. }));
-    let stats = crate::ui::sweep::model::cell_stats(sw, &props.metric);
-    let ys: Vec<Option<f64>> = stats.iter().map(|s| s.map(|s| s.mean)).collect();
+    let all_stats = crate::ui::sweep::model::cell_stats(sw, &props.metric);
+    let ys: Vec<Option<f64>> = all_stats.iter().map(|s| s.map(|s| s.mean)).collect();
+    // A cell stopped at the sweep's budget is a partial run: not drawn as a result.
+    let cut = crate::ui::sweep::model::cut_cells(sw);
+    let stats: Vec<Option<_>> = all_stats.iter().zip(&cut).map(|(s, c)| s.filter(|_| !c)).collect();
+    let drawn: Vec<Option<f64>> = stats.iter().map(|s| s.map(|s| s.mean)).collect();
+    let every_cut = cut.iter().zip(&all_stats).filter(|(_, s)| s.is_some()).all(|(c, _)| *c)
+        && all_stats.iter().any(Option::is_some);
     let a_value = props.a_value.filter(|v| v.is_finite());
     let known: Vec<f64> = stats.iter().flatten().flat_map(|s| [s.min, s.max]).chain(a_value).collect();
     let (y0, y1) = y_range_fit(&known);
@@ -180,7 +222,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     };
     let path: String = xs
         .iter()
-        .zip(&ys)
+        .zip(&drawn)
         .filter_map(|(x, y)| y.map(|y| (frame.x(*x), frame.y(y))))
         .enumerate()
         .map(|(i, (x, y))| format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" }))
@@ -191,6 +233,10 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
             t.into_iter().map(|v| (v, if is_dur { duration(v as u64) } else { short(v) })).collect()
         }
         None => sw.values.iter().enumerate().map(|(i, v)| (i as f64, v.clone())).collect(),
+    };
+    let fit = match &sw.xs {
+        Some(_) => TickFit::default(),
+        None => TickFit::of(x_ticks.iter().map(|(_, t)| t.as_str()), (W - LEFT - RIGHT) / n.max(1) as f64),
     };
     // The min-max band of the replicas: along the maxima, back along the minima.
     let band: String = if sw.replicas > 1 {
@@ -219,10 +265,11 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     let (mlabel, munit) = crate::engine::metrics::label_unit(&props.metric, sample);
     let munit = if props.metric.as_str() == "throughput" && munit.is_empty() { sw.unit.clone() } else { munit };
     let unit = if munit.is_empty() { mlabel.clone() } else { munit };
-    let label = format!("{mlabel} ({unit}) across {}", sw.key);
+    let label = format!("{} across {}", crate::ui::common::format::with_unit(&mlabel, &unit), sw.key);
     html! {
         <figure class="plot sweep" data-sweep-key={sw.key} data-metric={props.metric.clone()}
-            data-ys={ys.iter().map(|y| y.map(|y| y.to_string()).unwrap_or_default()).collect::<Vec<_>>().join(",")}>
+            data-ys={ys.iter().map(|y| y.map(|y| y.to_string()).unwrap_or_default()).collect::<Vec<_>>().join(",")}
+            data-cut={cut.iter().map(|c| if *c { "1" } else { "0" }).collect::<Vec<_>>().join(",")}>
             <figcaption>
                 <span>{format!("{} across ", capitalize(&mlabel))}<code>{sw.key}</code>
                     if sw.replicas > 1 { {format!(" · mean of {} seeds, band min–max", sw.replicas)} }{if sw.log { " (log scale)" } else { "" }}
@@ -239,9 +286,13 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
                 { y_axis(&frame, &unit) }
                 <g class="axis x">
                     <line x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
-                    { for x_ticks.iter().map(|(v, t)| { let x = frame.x(*v); html! { <g>
-                        <line x1={x.to_string()} x2={x.to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM + 5.0).to_string()} />
-                        <text x={x.to_string()} y={(H - BOTTOM + 17.0).to_string()} text-anchor="middle">{t.clone()}</text>
+                    { for x_ticks.iter().enumerate().map(|(i, (v, t))| { let x = frame.x(*v);
+                        let (row, shown) = tick_fit(t, i, &fit);
+                        let cut_label = shown != *t;
+                        html! { <g>
+                        <line x1={x.to_string()} x2={x.to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM + 5.0 + row * 12.0).to_string()} />
+                        <text class={classes!((row > 0.0).then_some("row2"))} x={x.to_string()} y={(H - BOTTOM + 17.0 + row * 12.0).to_string()} text-anchor="middle">{shown}
+                            if cut_label { <title>{t.clone()}</title> }</text>
                     </g> } }) }
                 </g>
                 { x_label(doc.map(|d| format!("{} ({})", sw.key, key_value(d, &current))).unwrap_or_default()) }
@@ -258,10 +309,16 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
                     </g>
                 }
                 <path class="curve" d={path} stroke={SERIES_B} />
-                { for xs.iter().zip(&ys).map(|(x, y)| match y {
-                    Some(y) => html! { <circle cx={frame.x(*x).to_string()} cy={frame.y(*y).to_string()} r="3" fill={SERIES_B} /> },
-                    None => html! { <circle class="pending" cx={frame.x(*x).to_string()} cy={(H - BOTTOM).to_string()} r="2" /> },
+                { for xs.iter().zip(&drawn).zip(ys.iter().zip(&cut)).map(|((x, y), (partial, c))| match (y, partial) {
+                    (Some(y), _) => html! { <circle cx={frame.x(*x).to_string()} cy={frame.y(*y).to_string()} r="3" fill={SERIES_B} /> },
+                    (None, Some(v)) if *c => html! { <circle class="cut" cx={frame.x(*x).to_string()} cy={(H - BOTTOM).to_string()} r="4"
+                        fill="none" stroke={SERIES_B}><title>{format!("stopped at the sweep's budget: {} is a partial run's figure, not a result", num(*v))}</title></circle> },
+                    _ => html! { <circle class="pending" cx={frame.x(*x).to_string()} cy={(H - BOTTOM).to_string()} r="2" /> },
                 }) }
+                if every_cut {
+                    <text class="no-result" x={((LEFT + W - RIGHT) / 2.0).to_string()} y={((TOP + H - BOTTOM) / 2.0).to_string()} text-anchor="middle">
+                        {"No whole-run figure: every point stopped at the sweep's budget"}</text>
+                }
             </svg>
         </figure>
     }
@@ -370,6 +427,12 @@ pub fn dist_categories(mode: DistMode, b: &Metrics, a: Option<&Metrics>) -> Vec<
     cats
 }
 
+/// A and B's bars of one category: centred this many slots either side of it, this many
+/// slots wide, so a pair nearly touches and pairs stand apart (at ±0.25 and 0.38 wide the
+/// gaps inside and between pairs were equal: the bars read as interleaved).
+const PAIR_OFFSET: f64 = 0.2;
+const PAIR_WIDTH: f64 = 0.36;
+
 /// Wakeup-latency histogram or C-state residency, as bars.
 #[function_component(DistPlot)]
 pub fn dist_plot(props: &DistPlotProps) -> Html {
@@ -389,10 +452,10 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
     let slot = (W - LEFT - RIGHT) / cats.len().max(1) as f64;
     type Series<'a> = (&'a Vec<(String, f64)>, &'a str, f64);
     let series: Vec<Series> = match &a {
-        Some(a) => vec![(a, SERIES_A, -0.25), (&b, SERIES_B, 0.25)],
+        Some(a) => vec![(a, SERIES_A, -PAIR_OFFSET), (&b, SERIES_B, PAIR_OFFSET)],
         None => vec![(&b, "", 0.0)],
     };
-    let bw = slot * if a.is_some() { 0.38 } else { 0.7 };
+    let bw = slot * if a.is_some() { PAIR_WIDTH } else { 0.7 };
     // Idle states are shaded by depth as on the timeline (POLL lightest), counting POLL
     // even when it is not among the bars.
     let poll_missing = u8::from(cats.first().is_none_or(|c| c != "POLL"));
@@ -446,6 +509,14 @@ mod tests {
             crate::ui::common::palette::idle_color(0, 3),
             crate::ui::timeline::draw::IDLE_COLOURS[crate::ui::timeline::draw::idle_shade(0, 3) as usize]
         );
+    }
+
+    #[test]
+    fn a_and_b_bars_come_in_pairs() {
+        let inside = 2.0 * PAIR_OFFSET - PAIR_WIDTH;
+        let between = 1.0 - 2.0 * PAIR_OFFSET - PAIR_WIDTH;
+        assert!(inside >= 0.0, "A and B do not overlap");
+        assert!(between >= 4.0 * inside, "pairs stand apart: {inside} inside a pair, {between} between pairs");
     }
 
     #[test]

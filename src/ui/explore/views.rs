@@ -54,6 +54,10 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
             <dl>
                 { for crate::ui::common::format::metrics().map(|d| {
                     let (value, unit) = metric_display(d, m);
+                    let unit = match props.result.as_ref() {
+                        Some(r) if d.key == "cpu_percent" => crate::ui::common::format::busy_unit(r.config.cores),
+                        _ => unit,
+                    };
                     html! {
                         <div class={classes!("metric", (d.key == "throughput").then_some("main"))} data-metric={d.key} title={d.help}>
                             <dt>{metric_label(d, m)}</dt>
@@ -75,7 +79,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
             if props.result.as_ref().is_some_and(|r| r.preview && r.figures_partial()) {
                 <p class="note" data-metric="stop_reason">{format!(
                     "Preview: these figures cover the first {} events; {}",
-                    crate::ui::common::format::count(crate::ui::worker::protocol::PREVIEW_EVENT_BUDGET),
+                    crate::ui::common::format::count(m.events),
                     if props.cancelled { "the full run was cancelled (Run in full above)." } else { "the whole run follows." }
                 )}</p>
             } else if no_events {
@@ -107,13 +111,19 @@ fn seeds_line(ctx: &StateCtx, result: Option<&Rc<RunView>>) -> Html {
     let summary = match (stats, reps, m) {
         (Some(st), Some(reps), Some(m)) => {
             let (div, unit) = time_scale(st.mean.abs().max(st.max.abs()), &metric_unit(d, m));
-            let range = format!("{}–{}", num(st.min / div), num(st.max / div));
+            // Every seed gave the same figure: say so (a range `0.2423–0.2423` reads as a
+            // measured spread; the seed changed nothing in this run).
+            let range = if st.n > 1 && st.min == st.max {
+                "every seed gave exactly the same figure (nothing this run does draws on the seed)".to_string()
+            } else {
+                format!("range {}–{}", num(st.min / div), num(st.max / div))
+            };
             let progress = (st.n < reps.seeds()).then(|| format!(" · {}/{} seeds in", st.n, reps.seeds()));
             let first = reps.config.seed;
             html! { <span class="seeds-stats" data-mean={st.mean.to_string()} data-min={st.min.to_string()}
                     data-max={st.max.to_string()} data-n={st.n.to_string()}>
                 <strong>{format!("{} {unit}", num(st.mean / div))}</strong>
-                {format!(" mean of {} seeds (seed {first} to {}), range {range}", st.n, first.wrapping_add(st.n as u64 - 1))}
+                {format!(" mean of {} seeds (seed {first} to {}), {range}", st.n, first.wrapping_add(st.n as u64 - 1))}
                 {progress.unwrap_or_default()}
                 if !reps.failed.is_empty() { {format!(" · {} failed", reps.failed.len())} }
             </span> }
@@ -257,7 +267,11 @@ pub fn compare_table(props: &CompareProps) -> Html {
                     let delta = if noise && va != vb { format!("≈ {delta}") } else { delta };
                     // One scale per row, from the larger side, so A and B read in the same unit.
                     let (div, unit) = if d.count { (1.0, metric_unit(d, &b.metrics)) } else { time_scale(va.abs().max(vb.abs()), &metric_unit(d, &b.metrics)) };
-                    let cell = |m: &Metrics, v: f64| if d.count && seed_stats.is_none() { metric_value(d, m) } else { num(v / div) };
+                    let cell = |m: &Metrics, v: f64| match (d.count, seed_stats) {
+                        (true, None) => metric_value(d, m),
+                        (true, Some(_)) => crate::ui::common::format::count_mean(v),
+                        _ => num(v / div),
+                    };
                     let range = |s: Option<crate::ui::explore::replicas::SeedStats>| s.map(|s| format!("seeds range {}–{}", num(s.min / div), num(s.max / div)));
                     html! {
                         <tr data-compare={d.key} title={d.help}>
@@ -329,6 +343,7 @@ pub fn seed_view() -> Html {
             let passed = judged.iter().filter(|&&p| p).count();
             html! {
             <div class="seeds">
+                { scoreboard_view(&seeds, &corpus, more) }
                 <p class="help">{"Each table reruns a published experiment in the simulator. Every column the source reports is compared. What must match is each row's change against the row it is measured against (Δ columns; the first row, or in the corpus the matching reference row): a figure passes when the simulated change has the reported sign and 0.5x to 1.5x its size, and a row passes when all its figures do. In the corpus a reported change within the benchmark's noise passes on no effect, or on the reported sign within 1.5x the noise. The absolute error (simulated against reported) is shown beside it. The page runs the quick tables (a tenth of the pipe, token and long hackbench loops, fewer hackbench rows; absolute figures are compared with the same fraction of the reported ones); "}<code>{"schedscope validate"}</code>{" runs them in full."}</p>
                 <h2 class="experiments-group">{"Seed experiments"}</h2>
                 { for seeds.iter().map(|t| html! { <SeedTableView table={(*t).clone()} /> }) }
@@ -345,6 +360,36 @@ pub fn seed_view() -> Html {
             </div>
             }
         }
+    }
+}
+
+/// The score first: per table, rows passing of rows judged, with each group's total; a
+/// table's name links to it below.
+fn scoreboard_view(seeds: &[&SeedTable], corpus: &[&SeedTable], partial: bool) -> Html {
+    use crate::ui::explore::scoreboard::Score;
+    let group = |name: &str, tables: &[&SeedTable]| {
+        let total = tables.iter().fold(Score::default(), |s, t| s.plus(Score::of(t)));
+        html! {
+            <tbody data-group={name.to_string()}>
+                <tr class="group"><th scope="row">{name.to_string()}</th>
+                    <td class={classes!("score", (total.judged > 0 && total.passed == total.judged).then_some("all"))}>{total.text()}</td></tr>
+                { for tables.iter().map(|t| { let sc = Score::of(t); html! {
+                    <tr data-preset={t.preset.clone()}><th scope="row"><a href={format!("#seed-{}", t.preset)}>{t.title.clone()}</a></th>
+                        <td class={classes!("score", (sc.judged > 0 && sc.passed == sc.judged).then_some("all"))}>{sc.text()}</td></tr>
+                } }) }
+            </tbody>
+        }
+    };
+    html! {
+        <section class="scoreboard panel" aria-label="Scoreboard">
+            <h2>{"Scoreboard"}{if partial { " (so far)" } else { "" }}</h2>
+            <table>
+                <caption>{"Rows passing of rows judged, per table (baselines and the model's predictions are not judged)"}</caption>
+                <thead><tr><th scope="col">{"table"}</th><th scope="col">{"rows passing"}</th></tr></thead>
+                { group("Seed experiments", seeds) }
+                if !corpus.is_empty() { { group("Validation corpus", corpus) } }
+            </table>
+        </section>
     }
 }
 
@@ -378,8 +423,8 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
     let about = p.map(|p| p.about).unwrap_or("");
     let metric = seed_metric_label(&t.metric);
     html! {
-        <section class="seed panel" data-preset={t.preset.clone()}>
-            <h3>{t.title.clone()}</h3>
+        <section class="seed panel" data-preset={t.preset.clone()} id={format!("seed-{}", t.preset)}>
+            <h3>{t.title.clone()}<span class="score">{format!(" · {} rows pass", crate::ui::explore::scoreboard::Score::of(t).text())}</span></h3>
             if let Some(p) = p { <p class="preset-name">{p.title}</p> }
             <p class="help">{about}</p>
             if !t.source.is_empty() { <p class="source">{"Reported: "}{t.source.clone()}</p> }
@@ -390,7 +435,8 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                 <thead><tr>
                     <th scope="col" class="label">{"configuration"}</th><th scope="col">{"column"}</th>
                     <th scope="col">{"reported"}</th><th scope="col">{"simulated"}</th>
-                    <th scope="col">{"Δ reported"}</th><th scope="col">{"Δ simulated"}</th><th scope="col">{"check"}</th>
+                    <th scope="col">{"Δ reported"}</th><th scope="col">{"Δ simulated"}</th>
+                    <th scope="col" title="the simulated change as a multiple of the reported one (a pass needs 0.5× to 1.5×)">{"sim / rep"}</th><th scope="col">{"check"}</th>
                     <th scope="col">{"abs. error"}</th>
                     <th scope="col"><span class="sr">{"load"}</span></th>
                 </tr></thead>
@@ -405,7 +451,9 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                     };
                     let label = r.label.clone();
                     let columns = t.columns.clone();
-                    r.cells.iter().enumerate().map(move |(k, c)| {
+                    let row_verdict = crate::ui::explore::scoreboard::verdict(r);
+                    let miss = crate::ui::explore::scoreboard::row_miss(t, r);
+                    let cells: Vec<Html> = r.cells.iter().enumerate().map(move |(k, c)| {
                         let (badge, cls) = match c.pass {
                             Some(true) => ("pass", "pass"),
                             Some(false) => ("fail", "fail"),
@@ -414,20 +462,26 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                             None => ("—", "baseline"),
                         };
                         let name = columns.get(k).map_or(c.column.clone(), |col| format!("{} ({})", col.label, col.unit));
-                        html! { <tr data-column={c.column.clone()}>
-                            if k == 0 { <th scope="row" rowspan={span.clone()}>{label.clone()}</th> }
+                        let ratio = crate::ui::explore::scoreboard::ratio(c);
+                        html! { <tr data-column={c.column.clone()} data-verdict={row_verdict}>
+                            if k == 0 { <th scope="row" rowspan={span.clone()}>{label.clone()}
+                                <span class={classes!("badge", "row-verdict", row_verdict)}>{row_verdict}</span></th> }
                             <td data-label="column">{name}</td>
                             <td data-label="reported">{c.reported.map(num).unwrap_or_else(|| "—".into())}</td>
                             <td data-label="simulated">{num(c.simulated)}</td>
                             <td data-label="Δ reported">{c.reported_change.map(pct).unwrap_or_else(|| "—".into())}</td>
                             <td data-label="Δ simulated">{pct(c.simulated_change)}</td>
+                            <td data-label="sim / rep" class={classes!("ratio", ratio.is_some_and(|x| !(0.5..=1.5).contains(&x)).then_some("out"))}>
+                                {ratio.map(crate::ui::explore::scoreboard::ratio_text).unwrap_or_else(|| "—".into())}</td>
                             <td class="check"><span class={classes!("badge", cls)}>{badge}</span></td>
                             <td data-label="abs. error">{c.abs_error.map(pct).unwrap_or_else(|| "—".into())}</td>
                             if k == 0 {
                                 <td class="load" rowspan={span.clone()}><button type="button" onclick={onclick.clone()} aria-label={format!("Load {}", label)}>{"Load"}</button></td>
                             }
                         </tr> }
-                    })
+                    }).collect();
+                    let reason = miss.map(|m| html! { <tr class="miss-reason"><td colspan="10" role="note">{m}</td></tr> });
+                    cells.into_iter().chain(reason)
                 }) }
                 </tbody>
             </table>

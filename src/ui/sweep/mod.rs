@@ -7,6 +7,8 @@
 //! figures); this module draws them. The points run on a pool of workers (`worker::pool`).
 
 pub mod model;
+#[cfg(all(test, feature = "ssr"))]
+mod ssr;
 pub mod state;
 
 use std::rc::Rc;
@@ -39,11 +41,7 @@ pub fn pinned_level(s: &crate::ui::app::state::State, metric: &str) -> Option<f6
 /// A metric's label for a picker: `Wakeup latency p99`, `C6 residency` (the registry's title).
 fn metric_label(key: &str, m: Option<&Metrics>) -> String {
     let (label, unit) = metrics::label_unit(key, m);
-    if unit.is_empty() {
-        label
-    } else {
-        format!("{label} ({unit})")
-    }
+    crate::ui::common::format::with_unit(&label, &unit)
 }
 
 #[derive(Properties, PartialEq)]
@@ -172,15 +170,22 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
     let Some(k2) = sw.key2 else { return html! {} };
     let stats = cell_stats(sw, &props.metric);
     let (n1, n2) = (sw.values.len(), sw.values2.len().max(1));
-    let known: Vec<f64> = stats.iter().flatten().map(|s| s.mean).filter(|v| v.is_finite()).collect();
-    let lo = known.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = known.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    // A cell stopped at the sweep's budget is a partial run: hatched, outside the scale.
+    let cut = model::cut_cells(sw);
+    let known: Vec<f64> = stats.iter().zip(&cut).filter(|(_, c)| !**c).filter_map(|(s, _)| s.map(|s| s.mean)).collect();
+    let (lo, hi) = model::colour_range(&known).unwrap_or((f64::INFINITY, f64::NEG_INFINITY));
+    let (min, max) = known.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(*v), b.max(*v)));
     let (cw, ch) = ((HW - HL - HR) / n2 as f64, (HH - HT - HB) / n1.max(1) as f64);
     let cur1 = sw.base.get(sw.key).unwrap_or_default();
     let cur2 = sw.base.get(k2).unwrap_or_default();
     let (label, unit) = metrics::label_unit(&props.metric, sw.points.iter().flatten().next().map(|m| m.as_ref()));
     let done = sw.done();
     let total = sw.jobs();
+    // The current config's cell (you are here), outlined above the others.
+    let here: Vec<(usize, usize)> = (0..n1)
+        .flat_map(|i| (0..n2).map(move |j| (i, j)))
+        .filter(|&(i, j)| sw.values[i] == cur1 && sw.values2.get(j).is_some_and(|v| *v == cur2))
+        .collect();
     html! {
         <figure class="plot heatmap" data-sweep-key={sw.key} data-sweep-key2={k2} data-metric={props.metric.clone()}>
             <figcaption>
@@ -192,21 +197,42 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
                 }
             </figcaption>
             <svg viewBox={format!("0 0 {HW} {HH}")} role="img" aria-label={format!("heatmap of {label} across {} and {k2}", sw.key)}>
+                <defs><pattern id="cut-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                    <rect width="6" height="6" fill="#f4f4f4" /><line x1="0" y1="0" x2="0" y2="6" stroke="#aaa" stroke-width="2" /></pattern></defs>
                 { for (0..n1).flat_map(|i| (0..n2).map(move |j| (i, j))).map(|(i, j)| {
                     let s = stats[i * n2 + j];
                     let (v1, v2) = (sw.values[i].clone(), sw.values2.get(j).cloned().unwrap_or_default());
                     let x = HL + j as f64 * cw;
                     let y = HT + (n1 - 1 - i) as f64 * ch;
-                    let fill = match s { Some(s) if hi > lo => ramp((s.mean - lo) / (hi - lo)), Some(_) => ramp(0.5), None => "#ffffff".into() };
+                    let is_cut = cut[i * n2 + j];
+                    let fill = match s {
+                        Some(_) if is_cut => "url(#cut-hatch)".to_string(),
+                        Some(s) if hi > lo => ramp((s.mean - lo) / (hi - lo)),
+                        Some(_) => ramp(0.5),
+                        None => "#ffffff".into(),
+                    };
                     let current = v1 == cur1 && v2 == cur2;
                     let onclick = {
                         let (ctx, key, v1, v2) = (ctx.clone(), sw.key, v1.clone(), v2.clone());
                         Callback::from(move |_| ctx.dispatch(Action::SetCell(vec![(key, v1.clone()), (k2, v2.clone())])))
                     };
-                    let title = match s { Some(s) => format!("{} = {v1}, {k2} = {v2}: {}", sw.key, num(s.mean)), None => format!("{} = {v1}, {k2} = {v2}: running…", sw.key) };
-                    html! { <rect class={classes!("cell", current.then_some("current"))} x={x.to_string()} y={y.to_string()}
+                    let here = if current { " (you are here)" } else { "" };
+                    let title = match s {
+                        Some(s) if is_cut => format!("{} = {v1}, {k2} = {v2}{here}: stopped at the sweep's budget ({} is a partial run's figure)", sw.key, num(s.mean)),
+                        Some(s) => format!("{} = {v1}, {k2} = {v2}{here}: {}", sw.key, num(s.mean)),
+                        None => format!("{} = {v1}, {k2} = {v2}{here}: running…", sw.key),
+                    };
+                    html! { <rect class={classes!("cell", current.then_some("current"), is_cut.then_some("cut"))} x={x.to_string()} y={y.to_string()}
                         width={(cw - 1.0).max(1.0).to_string()} height={(ch - 1.0).max(1.0).to_string()} fill={fill}
                         data-v1={v1} data-v2={v2} data-y={s.map(|s| s.mean.to_string())} {onclick}><title>{title}</title></rect> }
+                }) }
+                { for here.iter().map(|(i, j)| {
+                    let (x, y) = (HL + *j as f64 * cw, HT + (n1 - 1 - i) as f64 * ch);
+                    html! { <g class="you-are-here" data-v1={sw.values[*i].clone()} data-v2={sw.values2.get(*j).cloned().unwrap_or_default()}>
+                        <rect x={(x - 1.0).to_string()} y={(y - 1.0).to_string()} width={(cw + 1.0).to_string()} height={(ch + 1.0).to_string()}
+                            fill="none" stroke={crate::ui::common::palette::SERIES_A} stroke-width="3" pointer-events="none" />
+                        <text x={(x + cw / 2.0).to_string()} y={(y + ch / 2.0 + 4.0).to_string()} text-anchor="middle" pointer-events="none">{"●"}</text>
+                    </g> }
                 }) }
                 { for sw.values.iter().enumerate().map(|(i, v)| html! {
                     <text x={(HL - 6.0).to_string()} y={(HT + (n1 - 1 - i) as f64 * ch + ch / 2.0 + 4.0).to_string()} text-anchor="end">{v.clone()}</text>
@@ -219,9 +245,9 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
                 if hi >= lo {
                     <g class="legend">
                         <rect x={(HW - HR + 12.0).to_string()} y={HT.to_string()} width="12" height="12" fill={ramp(1.0)} />
-                        <text x={(HW - HR + 12.0).to_string()} y={(HT + 26.0).to_string()}>{short(hi)}</text>
+                        <text x={(HW - HR + 12.0).to_string()} y={(HT + 26.0).to_string()}>{format!("{}{}", if max > hi { "≥ " } else { "" }, short(hi))}</text>
                         <rect x={(HW - HR + 12.0).to_string()} y={(HH - HB - 30.0).to_string()} width="12" height="12" fill={ramp(0.0)} />
-                        <text x={(HW - HR + 12.0).to_string()} y={(HH - HB - 4.0).to_string()}>{short(lo)}</text>
+                        <text x={(HW - HR + 12.0).to_string()} y={(HH - HB - 4.0).to_string()}>{format!("{}{}", if min < lo { "≤ " } else { "" }, short(lo))}</text>
                         <text x={(HW - HR + 12.0).to_string()} y={(HT + 44.0).to_string()}>{unit}</text>
                     </g>
                 }
@@ -279,7 +305,7 @@ pub fn pareto_plot(props: &ParetoProps) -> Html {
         <figure class="plot pareto" data-x={props.x.clone()} data-y={props.y.clone()}>
             <figcaption><span>{format!("Pareto view: {yl} against {xl} ({} on the front)", front.len())}</span></figcaption>
             <svg viewBox="0 0 560 250" role="img" aria-label={format!("{yl} against {xl}")}>
-                { crate::ui::explore::plots::axes(&frame, &format!("{yl} ({yu})"), &format!("{xl} ({xu})")) }
+                { crate::ui::explore::plots::axes(&frame, &crate::ui::common::format::with_unit(&yl, &yu), &crate::ui::common::format::with_unit(&xl, &xu)) }
                 <path class="front" d={line} fill="none" stroke={crate::ui::common::palette::SERIES_A} stroke-width="1.5" />
                 { for (0..pts.len()).map(|k| {
                     let on = front.contains(&k);
@@ -355,6 +381,21 @@ mod tests {
         assert_eq!(cell_stats(&sw, "throughput")[0], Some(Spread { mean: 3.0, min: 2.0, max: 4.0, n: 2 }));
         assert_eq!(cell_stats(&sw, "wakeup_latency_p99")[0].unwrap().max, 3.0);
         assert!(cell_stats(&sw, "throughput")[1..cells].iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn one_outlying_cell_does_not_stretch_the_colour_scale() {
+        let mut v: Vec<f64> = (0..63).map(|i| 10.0 + i as f64 * 0.1).collect();
+        assert_eq!(colour_range(&v), Some((10.0, 16.2)), "without an outlier: min to max");
+        v.push(1000.0);
+        let (lo, hi) = colour_range(&v).unwrap();
+        assert_eq!(lo, 10.0);
+        assert!(hi < 20.0, "the outlier is clipped to the fence: {hi}");
+        assert_eq!(colour_range(&[f64::NAN]), None);
+        assert_eq!(colour_range(&[3.0]), Some((3.0, 3.0)));
+        let mut flat = vec![100.0; 63];
+        flat.push(99.9);
+        assert_eq!(colour_range(&flat), Some((99.9, 100.0)), "one cell apart from equal others keeps its colour");
     }
 
     #[test]

@@ -120,11 +120,17 @@ pub fn plan_sweep_n(config: &Config, key: &'static str, gen: u64, unit: Option<S
         KeyKind::Bool => (vec!["off".into(), "on".into()], None, false),
         KeyKind::Choice(options) => (options.iter().map(|o| o.to_string()).collect(), None, false),
         KeyKind::Int { .. } | KeyKind::Duration { .. } => {
-            let m = mapping(doc)?;
+            let mut m = mapping(doc)?;
             let now = match doc.kind {
                 KeyKind::Duration { .. } => crate::engine::time::parse_duration(&current).ok()?,
                 _ => current.parse().ok()?,
             };
+            // More CPUs than the machine profile has are another machine: the sweep stays
+            // within the profile (and the current value, if it is beyond).
+            if doc.key == "cores" {
+                m.max = m.max.min(u64::from(config.profile().topo.cpus()).max(now)).max(m.min);
+                m.log = m.max / m.lo.max(1) > 1000;
+            }
             let raw = m.sweep(n, now);
             // Zero cannot sit on a log axis: a log sweep starts at the mapping's low end.
             let raw: Vec<u64> = raw.into_iter().filter(|v| !m.log || *v >= m.lo).collect();
@@ -222,6 +228,38 @@ pub fn text_points(sw: &Sweep, metric: &str) -> Vec<crate::share::table::SweepPo
         .collect()
 }
 
+/// Whether each cell has a run that stopped at the sweep's event budget: its figures are
+/// a partial run's, so the plots do not draw it as a result (`cut_note` says why).
+pub fn cut_cells(sw: &Sweep) -> Vec<bool> {
+    (0..sw.points.len())
+        .map(|i| cell_runs(sw, i).any(|m| m.stop_reason == Some(metrics::StopReason::EventBudget)))
+        .collect()
+}
+
+/// The range a heatmap's colour scale spans: the cells' min and max, each pulled in to
+/// Tukey's fence (1.5 interquartile ranges beyond the quartiles) when it lies beyond, so
+/// one outlying cell does not wash the others into one colour (it is drawn at the end of
+/// the scale, which the legend marks with ≥ or ≤). None without a finite value.
+pub fn colour_range(values: &[f64]) -> Option<(f64, f64)> {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let q = |f: f64| {
+        let at = f * (v.len() - 1) as f64;
+        let (i, frac) = (at.floor() as usize, at.fract());
+        v[i] + (v[(i + 1).min(v.len() - 1)] - v[i]) * frac
+    };
+    let (q1, q3) = (q(0.25), q(0.75));
+    let fence = 1.5 * (q3 - q1);
+    let (min, max) = (v[0], v[v.len() - 1]);
+    let (lo, hi) = (min.max(q1 - fence), max.min(q3 + fence));
+    // Most cells equal (no spread between the quartiles): the fences would clip every other
+    // cell to one colour; the whole range it is.
+    Some(if hi > lo { (lo, hi) } else { (min, max) })
+}
+
 /// `metric` of `m` (an unknown name reads as the main result).
 pub fn value(m: &Metrics, metric: &str) -> f64 {
     metrics::value(m, metric).unwrap_or(m.throughput)
@@ -250,7 +288,7 @@ pub fn cut_note(sw: &Sweep) -> Option<String> {
     let cut = done.iter().filter(|m| m.stop_reason == Some(metrics::StopReason::EventBudget)).count();
     (cut > 0).then(|| {
         format!(
-            "{cut} of {} points stopped at the sweep's budget of {} events: they show the first events' figures, not the whole run's (the metrics above are the whole run's).",
+            "{cut} of {} points stopped at the sweep's budget of {} events: their figures are a partial run's, so they are not drawn as results (open marks on the x axis); the metrics above are the whole run's.",
             done.len(),
             crate::ui::common::format::count(crate::ui::worker::protocol::SWEEP_EVENT_BUDGET)
         )

@@ -142,7 +142,7 @@ pub fn scene(trace: &Trace, tracks: &CounterTracks, task: Option<u32>, view: &Vi
         if k < 2 && (*end as f64) < view.t0 {
             scale += &format!(
                 " \u{2014} no records in this view: the page keeps the first {} decisions, up to {}",
-                crate::ui::worker::protocol::PAGE_DECISIONS,
+                trace.decisions.len(),
                 crate::ui::common::format::duration(*end)
             );
         }

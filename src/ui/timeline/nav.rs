@@ -77,10 +77,13 @@ pub struct Minimap {
 pub const MAX_ROWS: usize = 8;
 
 impl Minimap {
+    /// The minimap spans the whole run (`trace.end`) even when the trace stops earlier or
+    /// the view cannot reach past the recording (`end`): A's minimap in A/B said 58 ms
+    /// where B's said 243 ms for runs of the same length. What was not recorded is empty.
     pub fn new(trace: &Trace, cols: usize, end: Ns) -> Minimap {
         let cols = cols.clamp(1, 4096);
         let cores = trace.spans.iter().map(|s| s.core as usize + 1).max().unwrap_or(0).max(trace.cores as usize).max(1);
-        let end = end.max(1);
+        let end = end.max(trace.end).max(1);
         let mut busy = vec![vec![0f64; cols]; cores];
         let w = end as f64 / cols as f64;
         for sp in trace.spans.iter().filter(|s| matches!(s.kind, SpanKind::Run { .. } | SpanKind::Overhead { .. })) {
@@ -132,6 +135,16 @@ mod tests {
 
     fn trace(spans: Vec<Span>, instants: Vec<Instant>, end: Ns) -> Trace {
         Trace { cores: 2, spans, instants, end, ..Trace::default() }
+    }
+
+    #[test]
+    fn the_minimap_spans_the_whole_run_when_the_trace_was_cut() {
+        // 58 ms recorded of a 243 ms run, shown without loadable windows (A in A/B).
+        let ms = 1_000_000;
+        let t = trace(vec![run(0, 0, 58 * ms, 1)], vec![], 243 * ms);
+        let m = Minimap::new(&t, 100, 58 * ms);
+        assert_eq!(m.end, 243 * ms);
+        assert!(m.rows[0][30] == 0.0 && m.rows[0][10] == 1.0, "the unrecorded part is empty");
     }
 
     #[test]

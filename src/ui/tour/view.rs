@@ -79,7 +79,7 @@ pub fn tour_card() -> Html {
             <header class="tour-head">
                 <strong>{tour.title.clone()}</strong>
                 <span class="tour-count">{format!(" · step {n} of {total}: ")}{st.title.clone()}</span>
-                if !ctx.embed { <button type="button" class="tour-close" onclick={close} aria-label="Close the tour">{"×"}</button> }
+                if !ctx.embed { <button type="button" class="tour-close" onclick={close.clone()} aria-label="Close the tour">{"×"}</button> }
             </header>
             if !st.set.is_empty() {
                 <p class="tour-set">{"A is the preset; B sets "}
@@ -110,12 +110,19 @@ pub fn tour_card() -> Html {
                     </p>
                     { figure.unwrap_or_default() }
                     <p class="tour-explain">{ with_code(&st.explain) }</p>
+                    if n == total {
+                        <p class="tour-end">{format!("That was the last of the {total} steps of \"{}\". The knobs are yours now: change any of them and the figures follow{}", tour.title, if ctx.embed { "." } else { ", or close the tour." })}</p>
+                    }
                 </div>
             }
             if !ctx.embed {
                 <nav class="tour-nav" aria-label="Tour steps">
                     <button type="button" disabled={n == 1} onclick={go(n.saturating_sub(1).max(1))}>{"← Previous"}</button>
-                    <button type="button" class="tour-next" disabled={n == total} onclick={go((n + 1).min(total))}>{"Next step →"}</button>
+                    if n == total {
+                        <button type="button" class="tour-finish" onclick={close.clone()}>{"Finish the tour"}</button>
+                    } else {
+                        <button type="button" class="tour-next" onclick={go(n + 1)}>{"Next step →"}</button>
+                    }
                 </nav>
             }
         </section>

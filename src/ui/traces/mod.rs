@@ -398,7 +398,7 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             format::duration((s.duration_s * 1e9).round() as u64),
             format::count(s.events),
             if skipped > 0 { format!(" · {} other events skipped", format::count(skipped)) } else { String::new() },
-            if s.bad_lines > 0 { format!(" · {} unreadable lines ignored", format::count(s.bad_lines)) } else { String::new() },
+            if s.bad_lines > 0 { format!(" · {} unreadable line{} ignored", format::count(s.bad_lines), if s.bad_lines == 1 { "" } else { "s" }) } else { String::new() },
         );
         let skipped_list: Vec<String> = s.skipped.iter().map(|(k, v)| format!("{k} ×{v}")).collect();
         let busy = replay_busy(&st);

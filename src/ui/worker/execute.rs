@@ -1,32 +1,96 @@
 //! How the worker runs one job (`execute`) and its message handler (`handle_with`):
 //! only the worker bin calls these, so the page's wasm never links the engine's run. A run is
-//! simulated in chunks of `PROGRESS_CHUNK_EVENTS` (`engine::run_chunked`) and reports
-//! `Response::Progress` between them; the worker reads no message while it computes, so a
+//! simulated in chunks (`engine::run_chunked_while`) and reports `Response::Progress` every
+//! `PROGRESS_CHUNK_EVENTS`; a preview also stops at `PREVIEW_WALL_MS` of wall time; the worker reads no message while it computes, so a
 //! run is cancelled by terminating the worker (`runner`).
 
 use crate::engine::metrics::Metrics;
 use crate::engine::trace::TraceOptions;
 use crate::engine::validate;
 use crate::ui::worker::protocol::{
-    Export, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS, PROGRESS_CHUNK_EVENTS,
+    Export, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS, PREVIEW_EVENT_BUDGET,
+    PREVIEW_TRACE_ITEMS, PROGRESS_CHUNK_EVENTS,
 };
 use crate::ui::worker::wire::{parse_request, to_bytes};
 
-/// Keeps the first `max` decision records in time (all kinds together), in their order.
+/// At most this many bytes of decision records (in the wire format) go to the page with a
+/// run: they are decoded on the main thread. A count alone did not bound them: a pick
+/// record carries up to `explain::PICK_EXCERPT` runqueue entries, and hackbench's first
+/// 3,000 records (all picks over queues of thousands) were 7 MB of JSON, the larger part of
+/// a 9 MB answer whose parse was a 226 ms task on the main thread (issue 29, before the
+/// binary wire format); the bound holds the answer's size whatever the format. The inspector asks for the
+/// records near an instant on demand (`Request::Decisions`).
+pub const PAGE_DECISION_BYTES: usize = 2_000_000;
+
+/// Keeps the first `max` decision records in time (all kinds together), in their order,
+/// and no more than `PAGE_DECISION_BYTES` of them.
 pub fn bound_decisions(d: &mut crate::engine::explain::Decisions, max: usize) {
-    if d.len() <= max {
+    // (time, kind, index), in time; sizes are measured only up to where the page's share ends.
+    let mut at: Vec<(u64, u8, usize)> = d.wakeups.iter().enumerate().map(|(i, r)| (r.time, 0, i)).collect();
+    at.extend(d.picks.iter().enumerate().map(|(i, r)| (r.time, 1, i)));
+    at.extend(d.idles.iter().enumerate().map(|(i, r)| (r.time, 2, i)));
+    at.extend(d.wasted.iter().enumerate().map(|(i, r)| (r.start, 3, i)));
+    at.sort_unstable();
+    let mut bytes = 0;
+    let Some(stop) = at.iter().enumerate().position(|(n, &(_, kind, i))| {
+        bytes += match kind {
+            0 => wire_len(&d.wakeups[i]),
+            1 => wire_len(&d.picks[i]),
+            2 => wire_len(&d.idles[i]),
+            _ => wire_len(&d.wasted[i]),
+        };
+        n >= max || bytes > PAGE_DECISION_BYTES
+    }) else {
         return;
-    }
-    let mut times: Vec<u64> = d.wakeups.iter().map(|r| r.time).collect();
-    times.extend(d.picks.iter().map(|r| r.time));
-    times.extend(d.idles.iter().map(|r| r.time));
-    times.extend(d.wasted.iter().map(|r| r.start));
-    times.sort_unstable();
-    let cut = times[max];
+    };
+    let cut = at[stop].0;
     d.wakeups.retain(|r| r.time < cut);
     d.picks.retain(|r| r.time < cut);
     d.idles.retain(|r| r.time < cut);
     d.wasted.retain(|r| r.start < cut);
+}
+
+/// A preview stops after the chunk of `PREVIEW_CHUNK_EVENTS` that passes this much wall
+/// time (ms) in the worker: a drag gets figures about this often however costly the config
+/// (its figures are then those of `max_events` = the events it ran, and say how many).
+pub const PREVIEW_WALL_MS: f64 = 120.0;
+/// A preview's chunk: a few ms of engine time in wasm.
+pub const PREVIEW_CHUNK_EVENTS: u64 = 20_000;
+
+thread_local! {
+    /// The worker's clock in ms (`set_clock`: the worker bin gives the browser's).
+    static CLOCK: std::cell::Cell<Option<fn() -> f64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Gives the worker a wall clock (ms) for bounding previews by time: the browser's comes
+/// from the worker bin (this module names no web crate); natively the process's is used.
+pub fn set_clock(clock: fn() -> f64) {
+    CLOCK.with(|c| c.set(Some(clock)));
+}
+
+/// Milliseconds from a fixed point: the clock given, else natively the process's, else
+/// (wasm without one) a clock that stands still, so no preview is cut by time.
+fn clock_ms() -> f64 {
+    if let Some(clock) = CLOCK.with(|c| c.get()) {
+        return clock();
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        thread_local!(static START: std::time::Instant = std::time::Instant::now());
+        START.with(|s| s.elapsed().as_secs_f64() * 1e3)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        0.0
+    }
+}
+
+/// A record's length as JSON (what it costs the page to parse).
+/// A record's size in the page's wire format (`wire`), what the page reads and decodes.
+fn wire_len<T: crate::ui::worker::wire::Wire>(r: &T) -> usize {
+    let mut w = Vec::new();
+    r.put(&mut w);
+    w.len()
 }
 
 /// Runs one job (in the worker; natively in tests).
@@ -46,7 +110,22 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
                     RunProgress { now: p.now, duration: p.duration, events: p.events, max_events: p.max_events };
                 progress(Response::Progress { id: *id, progress: progress_now })
             };
-            let result = crate::engine::run_chunked(config, opts, PROGRESS_CHUNK_EVENTS, report)
+            // A preview (a knob moving) is bounded by time as well as by events: it stops
+            // after the chunk that passes `PREVIEW_WALL_MS`, whatever a config costs per event.
+            let preview =
+                *trace_items > 0 && *trace_items <= PREVIEW_TRACE_ITEMS && config.max_events <= PREVIEW_EVENT_BUDGET;
+            let chunk = if preview { PREVIEW_CHUNK_EVENTS } else { PROGRESS_CHUNK_EVENTS };
+            let started = clock_ms();
+            let mut report = report;
+            let mut reported = 0;
+            let between = |p: crate::engine::sim::Progress| {
+                if p.events >= reported + PROGRESS_CHUNK_EVENTS {
+                    reported = p.events;
+                    report(p);
+                }
+                !(preview && clock_ms() - started > PREVIEW_WALL_MS)
+            };
+            let result = crate::engine::run_chunked_while(config, opts, chunk, between)
                 .map(|o| {
                     let (mut metrics, mut trace) = (o.metrics, o.trace);
                     finite(&mut metrics);

@@ -1,0 +1,223 @@
+//! What the Experiments view says about trust, from the engine's tables (`engine::validate`):
+//! the score per table (rows passing of rows judged), each row's verdict, the ratio of the
+//! simulated change to the reported one, and why a row missed. Pure (no yew), tested natively.
+//!
+//! A miss's *what* is read off its cells (the column, the sign, the ratio against the
+//! 0.5x-1.5x rule of `validate::judge`). Its *cause* would have to come from the table's
+//! data, which records none per row (`tables::SeedRow` has no such field): the view says
+//! "cause not recorded" rather than guess one.
+
+use crate::engine::validate::{Cell, Row, Table};
+
+/// A table's score: rows that pass, of the rows judged (baselines and predictions are not).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    pub passed: usize,
+    pub judged: usize,
+}
+
+impl Score {
+    pub fn of(t: &Table) -> Score {
+        let judged: Vec<bool> = t.rows.iter().filter_map(|r| r.pass).collect();
+        Score { passed: judged.iter().filter(|p| **p).count(), judged: judged.len() }
+    }
+
+    pub fn plus(self, o: Score) -> Score {
+        Score { passed: self.passed + o.passed, judged: self.judged + o.judged }
+    }
+
+    /// `3 / 4`, or `not judged` for a table of predictions.
+    pub fn text(&self) -> String {
+        if self.judged == 0 {
+            "not judged".into()
+        } else {
+            format!("{} / {}", self.passed, self.judged)
+        }
+    }
+}
+
+/// A row's verdict as the view names it (also its CSS class).
+pub fn verdict(r: &Row) -> &'static str {
+    match r.pass {
+        Some(true) => "pass",
+        Some(false) => "miss",
+        None if r.vs == r.label => "baseline",
+        None => "prediction",
+    }
+}
+
+/// The simulated change as a multiple of the reported one (`0.52`); None without a reported
+/// change or when it is zero.
+pub fn ratio(c: &Cell) -> Option<f64> {
+    let rep = c.reported_change?;
+    (rep != 0.0 && rep.is_finite() && c.simulated_change.is_finite()).then(|| c.simulated_change / rep)
+}
+
+/// `0.52×`, `−1.3×` (the opposite sign).
+pub fn ratio_text(x: f64) -> String {
+    let s = format!("{:.2}×", x.abs());
+    if x < 0.0 {
+        format!("−{s}")
+    } else {
+        s
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{}{:.1}%", if x >= 0.0 { "+" } else { "−" }, (x * 100.0).abs())
+}
+
+/// Why a failing cell fails, read off its figures: `sys: simulated +3.0% against reported
+/// +20.0%, 0.15× (the rule asks 0.5× to 1.5×)`.
+pub fn cell_miss(c: &Cell, label: &str) -> Option<String> {
+    if c.pass != Some(false) {
+        return None;
+    }
+    let rep = c.reported_change?;
+    let what = format!("{label}: simulated {} against reported {}", pct(c.simulated_change), pct(rep));
+    let why = match ratio(c) {
+        None => "a change where the source reports none".to_string(),
+        Some(r) if r < 0.0 => "the opposite sign".to_string(),
+        Some(r) if r < 0.5 => format!("{}, too small (the rule asks 0.5× to 1.5×)", ratio_text(r)),
+        Some(r) if r > 1.5 => format!("{}, too large (the rule asks 0.5× to 1.5×)", ratio_text(r)),
+        Some(r) => {
+            format!("{}: the source's change is within its noise and the simulated one is beyond it", ratio_text(r))
+        }
+    };
+    Some(format!("{what}, {why}"))
+}
+
+/// The reason a row missed, on its row: each failing column's figures, then the cause,
+/// which the table does not record. None for a row that did not miss.
+pub fn row_miss(t: &Table, r: &Row) -> Option<String> {
+    if r.pass != Some(false) {
+        return None;
+    }
+    let label =
+        |c: &Cell| t.columns.iter().find(|col| col.key == c.column).map_or(c.column.clone(), |col| col.label.clone());
+    let parts: Vec<String> = r.cells.iter().filter_map(|c| cell_miss(c, &label(c))).collect();
+    let what = if parts.is_empty() { "no failing column recorded".to_string() } else { parts.join("; ") };
+    let full = if r.needs_full_run { " (a quick run: the full `schedscope validate` decides)" } else { "" };
+    Some(format!("Missed: {what}{full}. Cause: reason not recorded."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::validate::Column;
+
+    fn cell(rep: Option<f64>, sim: f64, pass: Option<bool>) -> Cell {
+        Cell {
+            column: "sys_s".into(),
+            reported: rep.map(|_| 1.0),
+            simulated: 1.0,
+            reported_change: rep,
+            simulated_change: sim,
+            pass,
+            abs_error: None,
+        }
+    }
+
+    pub fn row(label: &str, vs: &str, pass: Option<bool>, cells: Vec<Cell>) -> Row {
+        Row {
+            label: label.into(),
+            sets: Vec::new(),
+            reported: None,
+            simulated: 0.0,
+            reported_change: None,
+            simulated_change: 0.0,
+            pass,
+            vs: vs.into(),
+            cells,
+            context_switches: 0,
+            timer_reprograms: 0,
+            ipis: 0,
+            refill_s: 0.0,
+            user_s: 0.0,
+            sys_s: 0.0,
+            length: String::new(),
+            convergence: None,
+            stop_reason: String::new(),
+            needs_full_run: false,
+        }
+    }
+
+    fn table(rows: Vec<Row>) -> Table {
+        Table {
+            preset: "p".into(),
+            title: "T".into(),
+            source: String::new(),
+            metric: "sys_s".into(),
+            unit: "s".into(),
+            columns: vec![Column { key: "sys_s".into(), label: "sys".into(), unit: "s".into() }],
+            rows,
+            corpus: true,
+            notes: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_score_counts_judged_rows_only() {
+        let t = table(vec![
+            row("a", "a", None, vec![]),
+            row("b", "a", Some(true), vec![]),
+            row("c", "a", Some(false), vec![]),
+            row("d", "x", None, vec![]),
+        ]);
+        let s = Score::of(&t);
+        assert_eq!((s.passed, s.judged, s.text()), (1, 2, "1 / 2".to_string()));
+        assert_eq!(Score::default().text(), "not judged");
+        let v: Vec<&str> = t.rows.iter().map(verdict).collect();
+        assert_eq!(v, ["baseline", "pass", "miss", "prediction"]);
+    }
+
+    #[test]
+    fn a_pass_at_half_the_change_does_not_read_like_one_at_the_full_change() {
+        assert_eq!(ratio(&cell(Some(0.20), 0.104, Some(true))).map(ratio_text), Some("0.52×".into()));
+        assert_eq!(ratio(&cell(Some(0.20), 0.20, Some(true))).map(ratio_text), Some("1.00×".into()));
+        assert_eq!(ratio(&cell(Some(0.20), -0.10, Some(false))).map(ratio_text), Some("−0.50×".into()));
+        assert_eq!(ratio(&cell(None, 0.1, None)), None);
+    }
+
+    #[test]
+    fn a_miss_says_which_column_failed_how_and_that_its_cause_is_not_recorded() {
+        let t = table(vec![
+            row("a", "a", None, vec![]),
+            row("b", "a", Some(false), vec![cell(Some(0.20), 0.03, Some(false))]),
+        ]);
+        let m = row_miss(&t, &t.rows[1]).unwrap();
+        assert!(m.contains("sys: simulated +3.0% against reported +20.0%, 0.15×, too small"), "{m}");
+        assert!(m.ends_with("Cause: reason not recorded."), "{m}");
+        assert_eq!(row_miss(&t, &t.rows[0]), None);
+        let wrong = cell(Some(0.20), -0.05, Some(false));
+        assert!(cell_miss(&wrong, "sys").unwrap().ends_with("the opposite sign"));
+    }
+
+    /// The Experiments view as issue 29 asks it: the score first, a verdict and a ratio on
+    /// each row, the miss's reason on its row.
+    #[cfg(feature = "ssr")]
+    #[tokio::test]
+    async fn the_experiments_view_puts_the_score_first_and_each_verdict_and_reason_on_its_row() {
+        use crate::ui::app::state::Seeds;
+        let t = table(vec![
+            row("base", "base", None, vec![cell(None, 0.0, None)]),
+            row("half", "base", Some(true), vec![cell(Some(0.20), 0.104, Some(true))]),
+            row("off", "base", Some(false), vec![cell(Some(0.20), 0.03, Some(false))]),
+        ]);
+        let mut s = crate::ui::ssr_tests::from_link("v=1&view=seeds");
+        s.seeds = Seeds::Loaded(std::rc::Rc::new(vec![t]));
+        let html = crate::ui::ssr_tests::render(s).await;
+        let board = html.find("class=\"scoreboard panel\"").expect("a scoreboard");
+        let first_table = html.find("class=\"seed panel\"").expect("the table");
+        assert!(board < first_table, "the score comes before the tables");
+        assert!(html[board..first_table].contains("1 / 2"), "{}", &html[board..first_table]);
+        for v in ["baseline", "pass", "miss"] {
+            assert!(html.contains(&format!("class=\"badge row-verdict {v}\"")), "row verdict {v}");
+        }
+        assert!(html.contains("0.52×"), "the ratio of a pass at half the change");
+        let reason = html.find("class=\"miss-reason\"").expect("a reason row");
+        let row_off = html.find("aria-label=\"Load off\"").unwrap();
+        assert!(reason > row_off, "the reason follows its row");
+        assert!(html[reason..].contains("too small") && html[reason..].contains("Cause: reason not recorded."));
+    }
+}
