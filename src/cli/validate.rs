@@ -250,16 +250,10 @@ mod tests {
                 pass,
                 abs_error: reported.map(|r| 4.1 / r - 1.0),
             }],
-            context_switches: 0,
-            timer_reprograms: 0,
-            ipis: 0,
-            refill_s: 0.0,
-            user_s: 0.0,
-            sys_s: 0.0,
             length: "100 loops".into(),
             convergence: Some(0.013),
             stop_reason: "completed".into(),
-            needs_full_run: false,
+            ..Row::default()
         }
     }
 

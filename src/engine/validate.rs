@@ -72,7 +72,7 @@ pub struct Cell {
 }
 
 /// One row of a seed table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub label: String,
     /// Keys set on top of the preset's config for this row.

@@ -364,7 +364,6 @@ mod tests {
             };
         let row = |label: &str, vs: &str, pass: Option<bool>, cells: Vec<Cell>| VRow {
             label: label.into(),
-            sets: vec![],
             reported: cells[0].reported,
             simulated: cells[0].simulated,
             reported_change: cells[0].reported_change,
@@ -372,17 +371,9 @@ mod tests {
             pass,
             vs: vs.into(),
             cells,
-            context_switches: 0,
-            timer_reprograms: 0,
-            ipis: 0,
-            refill_s: 0.0,
-            user_s: 0.0,
-            sys_s: 0.0,
-            length: String::new(),
-            convergence: None,
-            stop_reason: String::new(),
-            needs_full_run: false,
+            ..VRow::default()
         };
+
         let t = Table {
             preset: "p".into(),
             title: "hackbench-process-pipes on a machine with a rather long name, 5.15".into(),

@@ -119,27 +119,7 @@ mod tests {
     }
 
     pub fn row(label: &str, vs: &str, pass: Option<bool>, cells: Vec<Cell>) -> Row {
-        Row {
-            label: label.into(),
-            sets: Vec::new(),
-            reported: None,
-            simulated: 0.0,
-            reported_change: None,
-            simulated_change: 0.0,
-            pass,
-            vs: vs.into(),
-            cells,
-            context_switches: 0,
-            timer_reprograms: 0,
-            ipis: 0,
-            refill_s: 0.0,
-            user_s: 0.0,
-            sys_s: 0.0,
-            length: String::new(),
-            convergence: None,
-            stop_reason: String::new(),
-            needs_full_run: false,
-        }
+        Row { label: label.into(), pass, vs: vs.into(), cells, ..Row::default() }
     }
 
     fn table(rows: Vec<Row>) -> Table {
