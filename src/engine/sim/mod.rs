@@ -426,6 +426,7 @@ fn oh_index(k: Overhead) -> usize {
 }
 
 mod balance;
+mod domain;
 mod idle_path;
 mod pelt;
 mod schedule;
