@@ -490,10 +490,10 @@ fn validate_reproduces_every_reported_headline_row() {
     // wakeup needs a mechanism the model lacks (what BIOS C-states change for a C1 wakeup
     // on Westmere, or idles less regular than the model's).
     const KNOWN_MISSES: &[(&str, &str)] = &[("nohz-pipe", "C-states off")];
-    // Known miss, left visible (issue 27, preempt=): under the era default PREEMPT_NONE
-    // (Kconfig's; the seed's kernel config is not known) a 2.6.23 receiver no longer
-    // preempts its sender inside the send syscall, the baseline gains and the sched-devel
-    // row's gain falls from +11.7% to +4.1% (reported +14.5%). With preempt=full it passes.
+    // Was a known miss (issue 27, preempt=): under the era default PREEMPT_NONE a 2.6.23
+    // receiver no longer preempts its sender inside the send syscall and the sched-devel
+    // row's gain fell to +4.1% (reported +14.5%); with the per-domain balancer (issue 31:
+    // no machine-wide move every 4 ticks) it passes again (quick: +8.5%).
     // Known miss, left visible (issue 27/31, transfer cost): the ping-pong's two tasks run on
     // two CPUs of one socket, and each pipe op and wakeup now pays the cache lines it pulls
     // across (about 1.2 us a round trip on x5675, an assumed Broadwell-EP figure). The patch
@@ -501,8 +501,7 @@ fn validate_reproduces_every_reported_headline_row() {
     // (reported -19.0%) against a baseline already 1.5x the seed's absolute time: the gap is
     // the absolute one (BENCHMARKS.md, pip1m), not this cost.
     let known_miss = |preset: &str, label: &str| {
-        (preset == "hrtick-iperf" && label.starts_with("2.6.23-smp-d ("))
-            || (preset == "nohz-pipe" && label.starts_with("+ Peter's patch (one reprogram), C-states on"))
+        preset == "nohz-pipe" && label.starts_with("+ Peter's patch (one reprogram), C-states on")
     };
     let tables = schedscope::engine::validate::validate_seeds(false);
     assert_eq!(tables.len(), 3, "three seed experiments");
