@@ -141,6 +141,11 @@ impl Sim {
         }
     }
 
+    #[cfg(test)]
+    pub(super) fn policy_queued_len(&self, c: usize) -> u32 {
+        self.policy.queued(c).len() as u32
+    }
+
     /// Brings the idle-CPU counters up to date with core `c`.
     pub(super) fn isync(&mut self, c: usize) {
         let now = self.cores[c].idle.is_some();
@@ -543,5 +548,45 @@ mod tests {
         assert!(first.0 >= 3 * 256 * MS, "hot tasks stay through two failed balances: {first:?}");
         assert!(first.0 < 3 * 256 * MS + 8 * MS, "{first:?}");
         assert!(first.1 < 8 && first.2 >= 8, "{first:?}");
+    }
+}
+
+#[cfg(test)]
+mod counters {
+    use super::super::Sim;
+    use crate::engine::config::Config;
+
+    /// The per-domain counters (`qsync`, `isync`) match a full count of every domain's span
+    /// between events throughout runs with wakeups, migrations and idle periods, in three
+    /// eras (a missed sync would hide waiting tasks from newly-idle balance).
+    #[test]
+    fn waiting_and_idle_counters_match_a_full_count() {
+        for (cpu, cores, kernel) in
+            [("zen3-2s", "40", "6.12"), ("cascadelake-2s", "80", "5.15"), ("x5675", "6", "3.11")]
+        {
+            let mut c = Config::default();
+            for (k, v) in
+                [("cpu", cpu), ("cores", cores), ("kernel", kernel), ("workload", "hackbench"), ("groups", "4")]
+            {
+                c.set(k, v).unwrap();
+            }
+            c.set("duration", "20ms").unwrap();
+            let mut sim = Sim::new(&c, None);
+            sim.start();
+            let mut n = 0u64;
+            while sim.step() {
+                n += 1;
+                if n % 97 != 0 {
+                    continue;
+                }
+                // No sync first: every queue change and idle entry/exit has synced already.
+                for (d, dom) in sim.lb.doms.all.iter().enumerate() {
+                    let waiting: u32 = dom.span.iter().map(|&x| sim.policy_queued_len(x as usize)).sum();
+                    let idle = dom.span.iter().filter(|&&x| sim.cores[x as usize].idle.is_some()).count() as u32;
+                    assert_eq!((sim.lb.waiting[d], sim.lb.idle[d]), (waiting, idle), "{cpu} domain {d} at event {n}");
+                }
+            }
+            assert!(n > 1000, "{cpu}: {n} events");
+        }
     }
 }
