@@ -689,6 +689,28 @@ mod tests {
         assert!((alone / 10.0 - 1.0).abs() < 0.01, "two cores: {alone:.3} ms, want 10 ms");
     }
 
+    /// Issue 27: a stall (a cache line in flight, a spin on a held lock) is not slowed by a
+    /// busy sibling: while one thread cannot use the pipeline the other has every cycle of
+    /// it ("IA-32 Intel Architecture Optimization Reference Manual", Hyper-Threading
+    /// pipeline: "Reasons why a logical processor may not use a pipeline stage include
+    /// cache misses"), and the miss's latency is the interconnect's. 4 ms of stall and 6 ms
+    /// of work beside a busy sibling take 4 ms + 6 ms / (1.30 / 2), not 10 ms / (1.30 / 2).
+    #[test]
+    fn a_stall_takes_its_own_time_beside_a_busy_sibling() {
+        let ms = 1_000_000;
+        let prog = Program {
+            tasks: vec![
+                task("a-1", 0, vec![Op::Stall(4 * ms), Op::Run(6 * ms), Op::Exit]),
+                task("b-2", 40, vec![Op::Run(20 * ms), Op::Exit]),
+            ],
+        };
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(prog)));
+        let o = Sim::with_workload(&clx80("50ms"), None, wl).run();
+        let got = o.metrics.tasks[0].runtime_ns as f64 / ms as f64;
+        let want = 4.0 + 6.0 * 2_000.0 / 1_300.0;
+        assert!((got / want - 1.0).abs() < 0.01, "stall then work: {got:.3} ms, want {want:.3} ms");
+    }
+
     /// Issue 31: `select_idle_core` (5.15 select_idle_cpu with has_idle_cores): the scan of
     /// the wakee's LLC passes CPU 5, idle but its sibling 45 busy, and takes CPU 19, whose
     /// core (19 and 59) is wholly idle. With CPU 19 busy too, no core of the LLC is wholly

@@ -26,7 +26,8 @@
 //! series (a copy's lines could overlap; contended lines bounce more than once while
 //! writers spin on the mutex, not modelled); the page's fresh lines come from the last CPU
 //! too. The wakeup's own lines (the wakee's task and wait entry, the target runqueue) are
-//! the wakeup path's (`sim::wakeup`).
+//! the wakeup path's (`sim::wakeup`). The transfer is a stall (`Fx::stall`): a busy SMT
+//! sibling does not lengthen it (`sim::schedule` module doc: SMT).
 //!
 //! MUTEX (`Lines::locked_op`, hackbench's pipes). `pipe_write` and `pipe_read` do their
 //! work between `__pipe_lock` and `__pipe_unlock` (5.15: the copy, `head`/`tail`, the
@@ -34,7 +35,8 @@
 //! are serialised: 20 senders and a receiver take turns. A task that finds the mutex held
 //! spins (`mutex_optimistic_spin`: while the owner runs on a CPU, which a pipe op's owner
 //! always does here, since a writer that must wait for room unlocks before it sleeps) and
-//! then does its op; the spin is kernel time in its burst. Simplified: the lock is taken
+//! then does its op; the spin is kernel time in its burst, a stall like the transfer.
+//! Simplified: the lock is taken
 //! after the syscall's whole entry and exit cost; the op's work estimate (`PIPE_OP_REF`,
 //! which includes the wakeup) is all held; a CPU whose cursor runs ahead of global time
 //! takes the lock at its own time; an op on a CPU behind it then takes the lock without
@@ -72,20 +74,22 @@ impl Lines {
     /// One read or write of the pipe by a task on `cpu` entering the kernel at `at`: the
     /// syscall's entry and exit (`syscall`), then `__pipe_lock` (spinning until the holder
     /// unlocks, module doc: MUTEX), the pipe's lines pulled to `cpu` and `work` under the
-    /// lock. Returns the burst: entry and exit, the spin, the transfer and the work.
-    pub fn locked_op(&mut self, cpu: usize, at: Ns, syscall: Ns, lines: u64, work: Ns, costs: &Costs) -> Ns {
+    /// lock. Returns the burst (entry and exit, the spin, the transfer and the work) and
+    /// its stall (the spin and the transfer: `Fx::stall`).
+    pub fn locked_op(&mut self, cpu: usize, at: Ns, syscall: Ns, lines: u64, work: Ns, costs: &Costs) -> (Ns, Ns) {
         let lock = at + syscall;
         // An op asked for at a time before the holder's (its CPU is behind the holder's,
         // which ran ahead of global time) would have gone first: it does not wait, and the
         // holder's burst, already laid, is left alone (module doc: MUTEX).
         let after = lock >= self.locked_at;
         let spin = if after { self.free_at.saturating_sub(lock) } else { 0 };
-        let hold = self.touch(cpu, lines, costs) + work;
+        let xfer = self.touch(cpu, lines, costs);
+        let hold = xfer + work;
         if after {
             self.locked_at = lock + spin;
         }
         self.free_at = self.free_at.max(lock + spin + hold);
-        syscall + spin + hold
+        (syscall + spin + hold, spin + xfer)
     }
 
     /// An op on `cpu` writing `lines` lines of the pipe: the time to pull them from the
@@ -132,9 +136,11 @@ impl Pipe {
         }
     }
 
-    /// One read or write of pipe `p` on `cpu`: the syscall and the pipe's lines.
-    fn op(&mut self, p: usize, cpu: usize) -> Ns {
-        let xfer = self.lines[p].touch(cpu, pipe_op_lines(1), &self.costs);
+    /// One read or write of pipe `p` on `fx.cpu`: the syscall and the pipe's lines, whose
+    /// transfer is a stall (`Fx::stall`).
+    fn op(&mut self, p: usize, fx: &mut Fx) -> Ns {
+        let xfer = self.lines[p].touch(fx.cpu, pipe_op_lines(1), &self.costs);
+        fx.stall = xfer;
         self.costs.syscall(PIPE_OP_REF) + xfer
     }
 }
@@ -163,7 +169,7 @@ impl Workload for Pipe {
                 Phase::Done => return Step::Exit,
                 Phase::Write => {
                     self.phase[task] = Phase::AfterWrite;
-                    return Step::Run { ns: self.op(wpipe, fx.cpu), sys: true };
+                    return Step::Run { ns: self.op(wpipe, fx), sys: true };
                 }
                 Phase::AfterWrite => {
                     self.data[wpipe] += 1;
@@ -178,7 +184,7 @@ impl Workload for Pipe {
                     if self.data[rpipe] > 0 {
                         self.data[rpipe] -= 1;
                         self.phase[task] = Phase::AfterRead;
-                        return Step::Run { ns: self.op(rpipe, fx.cpu), sys: true };
+                        return Step::Run { ns: self.op(rpipe, fx), sys: true };
                     }
                     self.waiting[task] = true;
                     return Step::Block;
@@ -354,27 +360,32 @@ mod tests {
         let costs = Costs::new(crate::engine::profile::profile("cascadelake-2s").unwrap());
         let mut l = Lines::default();
         let (sys, work) = (100, 400);
-        assert_eq!(l.locked_op(0, 1_000, sys, 5, work, &costs), sys + work, "first op: nothing to pull or wait for");
+        assert_eq!(
+            l.locked_op(0, 1_000, sys, 5, work, &costs),
+            (sys + work, 0),
+            "first op: nothing to pull or wait for"
+        );
         // CPU 1 (same socket) enters at the same instant: it spins the first op's 400 ns,
-        // then pulls 5 lines at 47 ns and works 400 ns.
-        assert_eq!(l.locked_op(1, 1_000, sys, 5, work, &costs), sys + work + 5 * 47 + work);
+        // then pulls 5 lines at 47 ns and works 400 ns; the spin and the pull are a stall.
+        assert_eq!(l.locked_op(1, 1_000, sys, 5, work, &costs), (sys + work + 5 * 47 + work, work + 5 * 47));
         // Long after, CPU 20 (the other socket): no spin, 5 lines at 134 ns.
-        assert_eq!(l.locked_op(20, 10_000, sys, 5, work, &costs), sys + 5 * 134 + work);
+        assert_eq!(l.locked_op(20, 10_000, sys, 5, work, &costs), (sys + 5 * 134 + work, 5 * 134));
     }
 
     /// The transfer's defining behaviour: a ping-pong's round trip on 2 x EPYC 7763 costs
     /// its four ops' lines (pipe_op_lines(1) = 4 each) more when the two tasks are apart,
     /// at the cited core-to-core latency: 23 ns in a CCX, 107 ns across CCXs, 197 ns across
-    /// sockets (nviennot/core-to-core-latency, EPYC 7R13), nothing on one CPU.
+    /// sockets (nviennot/core-to-core-latency, EPYC 7R13), nothing on one CPU. The
+    /// transfer is each op's stall (`Fx::stall`), and nothing else is.
     #[test]
     fn a_ping_pong_pays_the_pipe_s_lines_by_distance() {
         let p = crate::engine::profile::profile("zen3-2s").unwrap();
         let costs = Costs::new(p);
-        // 100 round trips, A on CPU 0 and B on `b`; the run's CPU time, ns.
+        // 100 round trips, A on CPU 0 and B on `b`; the run's CPU time and stall, ns.
         let trip = |b: usize| {
             let mut w = Pipe::new(100, costs);
             let mut fx = Fx::default();
-            let mut total = 0;
+            let (mut total, mut stall) = (0, 0);
             let mut runnable = [true, true];
             for _ in 0..10_000 {
                 for task in 0..2 {
@@ -387,6 +398,7 @@ mod tests {
                         Step::Block => runnable[task] = false,
                         _ => runnable[task] = false,
                     }
+                    stall += std::mem::take(&mut fx.stall);
                     for (t, _) in fx.wakes.drain(..) {
                         runnable[t] = true;
                     }
@@ -396,14 +408,17 @@ mod tests {
                 }
             }
             assert!(w.done());
-            total
+            (total, stall)
         };
-        let same = trip(0);
+        let (same, none) = trip(0);
+        assert_eq!(none, 0, "one CPU: no stall");
         assert_eq!(pipe_op_lines(1), 4);
         for (b, c2c) in [(1, 23), (8, 107), (64, 197), (128, 10)] {
             // 4 ops a round trip, 4 lines each; each pipe's first op finds its lines nowhere.
             let want = (100 * 4 - 2) * 4 * c2c;
-            assert_eq!(trip(b) - same, want, "B on CPU {b}");
+            let (total, stall) = trip(b);
+            assert_eq!(total - same, want, "B on CPU {b}");
+            assert_eq!(stall, want, "B on CPU {b}: the transfer is the stall");
         }
     }
 
