@@ -68,7 +68,7 @@
 
 use std::collections::VecDeque;
 
-use super::pipe::{pipe_op_lines, Lines, PipeBuf, PIPE_OP_REF};
+use super::pipe::{pipe_op_chain, Lines, PipeBuf, PIPE_OP_REF};
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::config::values::{HACKBENCH_FDS, HACKBENCH_TASKS_PER_GROUP};
 use crate::engine::kernel::Kernel;
@@ -262,7 +262,7 @@ impl Hackbench {
                 // Under `pipe->mutex` (`pipe::Lines::locked_op`): the work past the syscall's
                 // entry; the spin and the transfer are a stall (`Fx::stall`).
                 let work = self.op_cost(send) - self.costs.syscall;
-                let lines = pipe_op_lines(self.msg_size);
+                let lines = pipe_op_chain(self.msg_size);
                 let (ns, stall) = self.lines[c].locked_op(fx.cpu, now, self.costs.syscall, lines, work, &self.costs);
                 fx.stall = stall;
                 ns
