@@ -36,9 +36,9 @@
 //! op's CPU owns them); the stores that upgrade a line read shared (`buf->len`, the new
 //! `head`/`tail`) overlap with the chain and are not charged; contended lines bounce more
 //! than once while writers spin on the mutex, not modelled; the page's fresh lines come
-//! from the last CPU too. The wakeup's own lines (the wakee's task and wait entry, the target runqueue) are
-//! the wakeup path's (`sim::wakeup`). The transfer is a stall (`Fx::stall`): a busy SMT
-//! sibling does not lengthen it (`sim::schedule` module doc: SMT).
+//! from the last CPU too. The wakeup's own lines (the wakee's task and wait entry, the
+//! target runqueue) are the wakeup path's (`sim::wakeup`). The transfer is a stall
+//! (`Fx::stall`): a busy SMT sibling does not lengthen it (`sim::schedule` module doc: SMT).
 //!
 //! MUTEX (`Lines::locked_op`, hackbench's pipes). `pipe_write` and `pipe_read` do their
 //! work between `__pipe_lock` and `__pipe_unlock` (5.15: the copy, `head`/`tail`, the
@@ -47,9 +47,9 @@
 //! spins (`mutex_optimistic_spin`: while the owner runs on a CPU, which a pipe op's owner
 //! always does here, since a writer that must wait for room unlocks before it sleeps) and
 //! then does its op; the spin is kernel time in its burst, a stall like the transfer.
-//! Simplified: the lock is taken
-//! after the syscall's whole entry and exit cost; the op's work estimate (`PIPE_OP_REF`,
-//! which includes the wakeup) is all held; a CPU whose cursor runs ahead of global time
+//! Simplified: the lock is taken after the syscall's whole entry and exit cost; the op's
+//! work estimate (`PIPE_OP_REF`, which includes the wakeup) is all held, at a lone
+//! thread's speed even beside a busy sibling; a CPU whose cursor runs ahead of global time
 //! takes the lock at its own time; an op on a CPU behind it then takes the lock without
 //! waiting (it would have come first), and the two holds overlap.
 
@@ -100,8 +100,9 @@ impl Lines {
     /// One read or write of the pipe by a task on `cpu` entering the kernel at `at`: the
     /// syscall's entry and exit (`syscall`), then `__pipe_lock` (spinning until the holder
     /// unlocks, module doc: MUTEX), the pipe's lines pulled to `cpu` and `work` under the
-    /// lock (`lines`: the latencies in series, `pipe_op_chain`). Returns the burst (entry and exit, the spin, the transfer and the work) and
-    /// its stall (the spin and the transfer: `Fx::stall`).
+    /// lock (`lines`: the latencies in series, `pipe_op_chain`). Returns the burst (entry
+    /// and exit, the spin, the transfer and the work) and its stall (the spin and the
+    /// transfer: `Fx::stall`).
     pub fn locked_op(&mut self, cpu: usize, at: Ns, syscall: Ns, lines: u64, work: Ns, costs: &Costs) -> (Ns, Ns) {
         let lock = at + syscall;
         // An op asked for at a time before the holder's (its CPU is behind the holder's,
