@@ -297,6 +297,8 @@ impl Sim {
 
     /// The core lets go of `curr`: no task, and its hrtick (if armed) is cancelled.
     pub(super) fn release_curr(&mut self, c: usize) {
+        let t = self.cursor(c);
+        self.pelt_sync(c, t);
         self.cancel_hrtick(c);
         self.cores[c].curr = None;
     }
@@ -330,6 +332,9 @@ impl Sim {
             if why {
                 self.why_pick_after(n);
             }
+            // set_next_entity: update_load_avg before it becomes curr.
+            self.pelt_sync(c, t);
+            self.pelt_task(n, t);
             self.cores[c].curr = Some(n);
             self.tasks[n].core = c;
             // The switch's moment: `trace_sched_switch`, where a wakeup's latency ends.
@@ -420,6 +425,8 @@ impl Sim {
                 }
                 Step::Block | Step::SleepUntil(_) | Step::Exit => {
                     let t = self.cursor(c);
+                    let sleep = matches!(step, Step::Block | Step::SleepUntil(_));
+                    self.pelt_dequeue(c, n, t, sleep, !sleep);
                     if matches!(step, Step::Exit) {
                         self.policy.dequeue_curr(&mut self.se, c, n, t);
                     } else {

@@ -409,6 +409,7 @@ impl Sim {
     /// True if charging `curr` first asked to reschedule it (module doc: UPDATE_CURR).
     fn activate(&mut self, w: usize, prev: usize, target: usize, t: Ns) -> bool {
         let resched = self.update_curr(target);
+        self.pelt_enqueue(target, w, t);
         self.policy.enqueue(&mut self.se, target, w, Arrival::Wakeup { from: prev }, t);
         self.tasks[w].queued_at = t;
 
