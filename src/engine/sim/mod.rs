@@ -119,6 +119,9 @@ struct Task {
     /// Core it runs on, waits on, or last ran on.
     core: usize,
     burst_left: Ns,
+    /// The part of `burst_left` still to run that is a stall (`Fx::stall`): it runs at a
+    /// lone thread's speed whatever the sibling does.
+    burst_stall: Ns,
     burst_sys: bool,
     ws: u64,
     touch_per_us: u64,
@@ -519,6 +522,7 @@ impl Sim {
                 state: TaskState::Runnable,
                 core: wl.pinned(i).unwrap_or(s.core) % ncores,
                 burst_left: 0,
+                burst_stall: 0,
                 burst_sys: false,
                 ws: s.ws_bytes.min(prof.llc_bytes),
                 touch_per_us: s.touch_bytes_per_us,
