@@ -31,7 +31,10 @@
 //!
 //! NOHZ: a CPU with tasks waiting kicks an idle CPU (`nohz_balancer_kick` when
 //! `nr_running >= 2` and some CPU idles), nearest first; the kicked CPU takes one of its
-//! waiting tasks, as the idle load balancer's pull on its behalf would.
+//! waiting tasks, as the idle load balancer's pull on its behalf would, under the same
+//! `can_migrate_task` (a cache-hot task stays, `task_hot`); a kick that finds only hot tasks
+//! counts as a failed balance of the kicked CPU's domain (`nr_balance_failed`), so after
+//! `cache_nice_tries` of them a hot task goes.
 //!
 //! COST: per-domain counters of waiting tasks and idle CPUs, kept as each runqueue changes
 //! (`Sim::qsync`, `Sim::isync`: O(levels)), let a newly idle CPU skip a domain with nothing
@@ -460,14 +463,27 @@ impl Sim {
         }
         // nohz.next_balance: the kicked CPU's own next balance (its lowest domain's interval).
         self.lb.nohz_next = t + self.sd_interval(x, 0, false).min(self.tick_period * 4);
+        // can_migrate_task as the idle balancer's load_balance applies it at domain `d`:
+        // a cache-hot task stays (`task_hot`, never at the SMT level) unless `x` failed
+        // there more than `cache_nice_tries` times.
+        let level = self.lb.doms.of[x].iter().position(|&e| e == d).unwrap_or(0);
+        let smt = self.lb.doms.all[d].flags & sd::SHARE_CPUCAPACITY != 0;
+        let may_hot = self.lb.state[x][level].nr_balance_failed > self.lb.doms.all[d].cache_nice_tries;
         let queued: Vec<usize> = self.policy.queued(c).iter().collect();
         let Some(k) = queued.into_iter().rev().find(|&k| {
             let tk = &self.tasks[k];
-            tk.queued_at <= t && tk.pinned.is_none_or(|p| p == x) && tk.state == TaskState::Runnable
+            let hot = !smt && tk.ran_at > 0 && t.saturating_sub(tk.ran_at) < self.cfg.migration_cost;
+            tk.queued_at <= t
+                && tk.pinned.is_none_or(|p| p == x)
+                && tk.state == TaskState::Runnable
+                && (!hot || may_hot)
         }) else {
+            // load_balance's failure count for an idle (not newly idle) balance.
+            self.lb.state[x][level].nr_balance_failed += 1;
             return;
         };
         if self.migrate_task(c, x, k) {
+            self.lb.state[x][level].nr_balance_failed = 0;
             self.cores[x].kick_pending = true;
             let t = self.cursor(c);
             let ipi = self.wake_needs_ipi(x);
@@ -548,6 +564,52 @@ mod tests {
         assert!(first.0 >= 3 * 256 * MS, "hot tasks stay through two failed balances: {first:?}");
         assert!(first.0 < 3 * 256 * MS + 8 * MS, "{first:?}");
         assert!(first.1 < 8 && first.2 >= 8, "{first:?}");
+    }
+}
+
+/// The nohz kick under `task_hot`: two CPU-bound tasks on CPU 0 of two (6.12, HZ 250) swap
+/// at every tick while CPU 1 runs a task for 20 ms; then CPU 1 idles. With `migration_cost`
+/// 5 ms the task waiting on CPU 0 (preempted a tick ago) is cache hot, so neither the kick
+/// nor CPU 1's idle balance may take it until the domain has failed `cache_nice_tries` (1)
+/// + 1 times, each a tick or more apart.
+#[cfg(test)]
+mod nohz_hot {
+    use std::sync::Arc;
+
+    use super::super::Sim;
+    use crate::engine::config::Config;
+    use crate::engine::time::{MS, SEC};
+    use crate::engine::trace::{InstantKind, TraceOptions};
+    use crate::engine::workload::replay::{Op, Program, Replay, ReplayTask};
+    use crate::engine::workload::AnyWorkload;
+
+    #[test]
+    fn the_nohz_kick_leaves_a_cache_hot_task_until_its_domain_has_failed() {
+        let mut c = Config::default();
+        for (k, v) in
+            [("kernel", "6.12"), ("cores", "2"), ("hz", "250"), ("duration", "200ms"), ("migration_cost", "5ms")]
+        {
+            c.set(k, v).unwrap();
+        }
+        let task = |name: &str, cpu: usize, run| ReplayTask {
+            name: name.into(),
+            pid: 0,
+            nice: 0,
+            cpu,
+            ops: vec![Op::Run(run), Op::Exit],
+        };
+        let tasks = vec![task("a", 0, SEC), task("b", 0, SEC), task("c", 1, 20 * MS)];
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+        let o = Sim::with_workload(&c, Some(TraceOptions::default()), wl).run();
+        let first = o
+            .trace
+            .instants
+            .iter()
+            .find(|i| matches!(i.kind, InstantKind::Migrate { .. }))
+            .map(|i| i.time)
+            .expect("a hot task goes once the domain has failed");
+        assert!(first > 26 * MS, "not at the first kick or balance after CPU 1 idles: {first}");
+        assert!(first < 100 * MS, "{first}");
     }
 }
 
