@@ -301,7 +301,7 @@ pub fn export_menu(props: &ExportMenuProps) -> Html {
     let metrics_csv: Rc<dyn Fn() -> Result<(), String>> = {
         let (r, stem, message) = (result.clone(), stem.clone(), message.clone());
         let a = ctx.pin.as_ref().and_then(|p| p.result.clone());
-        let (preset, link) = (ctx.preset.clone(), crate::ui::common::browser::link_of(&ctx.query()));
+        let (preset, query) = (ctx.preset.clone(), ctx.query());
         Rc::new(move || {
             let b = r.clone().ok_or("no run has finished yet")?;
             let label = if a.is_some() { "B" } else { "value" };
@@ -309,8 +309,8 @@ pub fn export_menu(props: &ExportMenuProps) -> Html {
             if let Some(a) = &a {
                 runs.insert(0, ("A", config_text(&preset, &a.config), a.clone()));
             }
-            let (name, link, fail, message) =
-                (format!("{stem}-metrics.csv"), link.clone(), message.clone(), message.clone());
+            let link = crate::ui::common::browser::link_of(&query);
+            let (name, fail, message) = (format!("{stem}-metrics.csv"), message.clone(), message.clone());
             metrics_files(
                 runs,
                 Vec::new(),
