@@ -296,7 +296,7 @@ test('exports with A pinned: named after both configs, the CSV has A and B with 
   assert.equal(csv.name, 'schedscope-intro-hackbench-groups-2-vs-hz-1000-metrics.csv');
   const lines = csv.body.toString('utf8').trimEnd().split(/\r?\n/);
   assert.equal(lines[0], 'key,A,B');
-  assert.equal(lines[1], 'config,preset=intro&workload=hackbench&groups=2,preset=intro&workload=hackbench&groups=2&hz=1000');
+  assert.equal(lines[1], 'config,preset=intro&workload=hackbench&groups=2,preset=intro&hz=1000&workload=hackbench&groups=2', 'each config in the order of config::KEYS');
   assert.match(lines[2], /^link,(http[^,]+compare=1&b\.hz=1000),\1$/, 'the share link (A/B) in each column');
   const row = (k) => lines.find((l) => l.startsWith(`${k},`))?.split(',');
   const [, a, b] = row('ticks');
