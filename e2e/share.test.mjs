@@ -398,3 +398,23 @@ test('rt-app import: a file sets the workload, a broken one changes nothing and 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('tour import: a tour file opens at its first step, a broken one names its line', async () => {
+  // Read by a worker of its own (Request::Import): the page's wasm has no JSON parser.
+  const { page, problems } = await app('/?v=1');
+  const tour = (await readFile(`${ROOT}/src/ui/tour/tours/intro.json`, 'utf8'))
+    .replace('"name": "intro"', '"name": "my-tour"').replace('"title": "Why', '"title": "Mine: why');
+  const broken = tour.replace('"preset": "intro"', '"preset": "nope"');
+  await page.setInputFiles('input[name=rtapp-import]', { name: 'broken-tour.json', mimeType: 'application/json', buffer: Buffer.from(broken) });
+  const bad = page.locator('ul.notices li:has-text("Cannot import the tour broken-tour.json")');
+  await bad.waitFor();
+  assert.match(await bad.innerText(), /line 4: unknown preset 'nope'/);
+  assert.equal(await page.locator('section.tour').count(), 0, 'nothing opened');
+  await page.setInputFiles('input[name=rtapp-import]', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(tour) });
+  await page.waitForSelector('ul.notices:has-text("Imported the tour \'Mine: why")');
+  await page.waitForSelector('section.tour[data-step="1"]');
+  await page.waitForFunction(() => location.search.includes('tour=my-tour'), null, { timeout: 5_000 });
+  assert.match(await page.textContent('.tour-question'), /HZ goes from 250 to 1000/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

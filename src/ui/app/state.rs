@@ -14,7 +14,6 @@ use std::rc::Rc;
 
 use crate::engine::config::{key_doc, Config, PolicyKind, WorkloadKind};
 use crate::engine::presets::{preset, PRESETS};
-use crate::share::rtapp;
 use crate::share::url::{UrlState, View};
 
 use crate::ui::common::notices::Notices;
@@ -22,8 +21,8 @@ use crate::ui::explore::replicas::{replica_config, Reps};
 use crate::ui::inspect::state::{InspectAction, InspectState, Run};
 use crate::ui::sweep::model::{sweep_key, sweepable};
 use crate::ui::sweep::state::{SweepAction, SweepState};
-use crate::ui::tour::{self, state::TourState};
-use crate::ui::worker::protocol::{RunProgress, RunResult};
+use crate::ui::tour::state::TourState;
+use crate::ui::worker::protocol::{Imported, RunProgress, RunResult};
 use crate::ui::worker::scheduler::JobKind;
 
 pub use crate::ui::app::run::{Pinned, RunView};
@@ -328,11 +327,13 @@ pub enum Action {
         down: crate::ui::worker::protocol::WorkerDown,
         job: Option<JobKind>,
     },
-    /// An rt-app JSON file's text (`name` is the file name): its config changes apply all
-    /// together or not at all; notices say what was approximated or what is wrong.
-    Import {
+    /// An imported file as the worker read it (`name` is the file name,
+    /// `worker::execute::import`): a tour opens at its first step; an rt-app workload's
+    /// config changes apply all together or not at all; notices say what was approximated
+    /// or what is wrong.
+    Imported {
         name: String,
-        text: String,
+        result: crate::ui::worker::protocol::Imported,
     },
     Dismiss(u64),
     /// The timeline's visible stretch changed (None: it shows the whole run).
@@ -573,7 +574,7 @@ impl State {
                 Some(gen) if down.crashed && gen != s.gen => s.notices.push(down.text),
                 _ => s.worker_down = Some(down),
             },
-            Action::Import { name, text } if tour::looks_like_tour(&text) => match tour::parse(&text) {
+            Action::Imported { name, result: Imported::Tour(r) } => match r {
                 Err(e) => s.notices.push(format!("Cannot import the tour {name}: {e}. Nothing was changed.")),
                 Ok(t) => {
                     let open = t.name.clone();
@@ -582,7 +583,7 @@ impl State {
                     return Rc::new(s).reduce(Action::Tour(Some((open, 1))));
                 }
             },
-            Action::Import { name, text } => match rtapp::import(&text) {
+            Action::Imported { name, result: Imported::Rtapp(r) } => match r {
                 Err(e) => s.notices.push(format!("Cannot import {name}: {e}. Nothing was changed.")),
                 Ok(r) => {
                     let mut c = s.config.clone();
