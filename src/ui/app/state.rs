@@ -91,6 +91,9 @@ pub struct State {
     pub tab: Tab,
     /// Embedded (`?embed=1`): only `views` are shown, with minimal chrome.
     pub embed: bool,
+    /// The timeline's visible stretch (ns), as the timeline last reported it or a link
+    /// opened it (`t0`, `t1`); None: the whole run. In the link, not a history entry.
+    pub stretch: Option<(u64, u64)>,
     /// The views a link opened (`view=`), kept so the link round-trips; empty = default.
     /// `View::Seeds` is never here: it is `tab` (`Tab::Seeds`).
     pub views: Vec<View>,
@@ -130,6 +133,7 @@ impl State {
             dist: DistMode::Latency,
             tab: Tab::Explore,
             embed: false,
+            stretch: None,
             views: Vec::new(),
             sweep: SweepState::default(),
             inspect: InspectState::default(),
@@ -332,6 +336,8 @@ pub enum Action {
         result: crate::ui::worker::protocol::Imported,
     },
     Dismiss(u64),
+    /// The timeline's visible stretch changed (None: it shows the whole run).
+    Stretch(Option<(u64, u64)>),
     Dist(DistMode),
     Tab(Tab),
     /// Set several keys at once (a heatmap cell: both swept knobs), keeping the sweep.
@@ -366,6 +372,10 @@ impl State {
     /// tested natively as it is): the features' actions go to their slices, the rest
     /// is handled here.
     pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if let Action::Stretch(st) = action {
+            // The same stretch again (A and B's linked timelines both report): no render.
+            return if self.stretch == st { self } else { Rc::new(State { stretch: st, ..(*self).clone() }) };
+        }
         let mut s = (*self).clone();
         // A link's B config waits for A's run; any change by the user comes first.
         if matches!(
@@ -594,6 +604,7 @@ impl State {
             },
             Action::Dismiss(id) => s.notices.dismiss(id),
             Action::Dist(d) => s.dist = d,
+            Action::Stretch(_) => {}
             Action::Tab(t) => s.tab = t,
             Action::SetCell(sets) => {
                 let mut c = s.config.clone();
@@ -623,6 +634,7 @@ impl State {
                     tour: None,
                     sweep_view: s.sweep.view.clone(),
                     main_seeds: (s.main_seeds > 1).then_some(s.main_seeds),
+                    stretch: None,
                 };
                 let mut n = s.navigate(&u);
                 n.tour.open = Some((t.name.clone(), step));
