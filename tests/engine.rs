@@ -969,9 +969,15 @@ fn scaled_wakeup_granularity_cuts_wakeup_preemptions_of_an_overloaded_machine() 
     let vanilla = run(&base, None).unwrap().metrics;
     let scaled = run(&cfg_with(base.clone(), &[("wakeup_gran_scale", "on")]), None).unwrap().metrics;
     assert_eq!(vanilla.stop_reason, scaled.stop_reason);
+    // At least 10% fewer. This was 20% while the old balancer moved one task machine-wide
+    // every 4 ticks: it made ~16k remote wakeup preemptions (IPIs ~ preemptions) of which the
+    // patch cut half. 5.15's per-domain balancer has little to move here (480 tasks spread
+    // evenly), so vanilla makes ~1.2k and the patch cuts 13.9%; BENCHMARKS.md "PELT, sched
+    // domains and the per-domain balancer" has the experiment (each part switched off). The direction is the mechanism;
+    // the threshold is below it by more than a tenth of the remaining preemptions.
     assert!(
-        scaled.preemptions * 10 < vanilla.preemptions * 8,
-        "preemptions {} -> {}: at least 20% fewer",
+        scaled.preemptions * 10 < vanilla.preemptions * 9,
+        "preemptions {} -> {}: at least 10% fewer",
         vanilla.preemptions,
         scaled.preemptions
     );
