@@ -23,35 +23,58 @@ pub(crate) async fn render(state: State) -> String {
 }
 
 #[tokio::test]
-async fn every_key_has_a_named_control_with_a_label() {
-    let html = render(State::default()).await;
+async fn every_key_that_applies_has_a_named_control_with_a_label() {
+    let state = State::default();
+    let html = render(state.clone()).await;
+    let mut hidden = 0;
     for k in KEYS {
-        assert!(html.contains(&format!("name=\"{}\"", k.key)), "no element named {}", k.key);
-        assert!(html.contains(&format!("for=\"ctl-{}\"", k.key)), "no label for {}", k.key);
+        let shown = html.contains(&format!("name=\"{}\"", k.key));
+        if state.config.applies(k.key) == Ok(false) {
+            assert!(!shown, "{} does not apply to the default config and is listed", k.key);
+            hidden += 1;
+        } else {
+            assert!(shown, "no element named {}", k.key);
+            assert!(html.contains(&format!("for=\"ctl-{}\"", k.key)), "no label for {}", k.key);
+        }
     }
+    assert!(hidden > 10, "the default config (rtapp, CFS) leaves out the other workloads' knobs: {hidden}");
+    assert!(html.contains(&format!("Show the {hidden} knobs that do not apply")), "one click shows them");
     assert!(html.contains("name=\"preset\""));
-    // KEYS order keeps groups; each group appears as a summary.
-    for g in ["Machine", "Scheduler", "Idle", "nohz", "Workload", "Run"] {
-        assert!(html.contains(&format!("<summary>{g}</summary>")), "group {g}");
-    }
 }
 
+#[tokio::test]
+async fn the_workload_and_the_kernel_come_first_in_the_controls() {
+    let html = render(State::default()).await;
+    let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("{needle} not rendered"));
+    let (workload, kernel, cpu, hz) =
+        (at("name=\"workload\""), at("name=\"kernel\""), at("name=\"cpu\""), at("name=\"hz\""));
+    assert!(workload < kernel && kernel < cpu && cpu < hz, "workload {workload}, kernel {kernel}, cpu {cpu}, hz {hz}");
+    let groups: Vec<usize> = ["Workload", "Scheduler", "Machine", "Idle", "nohz", "Run"]
+        .iter()
+        .map(|g| at(&format!("<summary>{g}</summary>")))
+        .collect();
+    assert!(groups.windows(2).all(|w| w[0] < w[1]), "group order {groups:?}");
+}
+
+#[tokio::test]
+async fn a_skip_link_leads_past_the_controls_and_the_imports_sit_together() {
+    let html = render(State::default()).await;
+    let skip = html.find("<a href=\"#results\" class=\"skip\">").expect("skip link");
+    let first_control = html.find("<select").expect("a control");
+    assert!(skip < first_control, "the skip link comes before the controls");
+    assert!(html.contains("id=\"results\"") && html.contains("tabindex=\"-1\""), "its target takes focus");
+    let (bar, rtapp, trace) =
+        (html.find("class=\"sharebar\""), html.find("Import rt-app"), html.find("name=\"trace-import\""));
+    let (bar, rtapp, trace) = (bar.unwrap(), rtapp.unwrap(), trace.expect("an Import trace button"));
+    assert!(bar < rtapp && rtapp < trace && trace - rtapp < 600, "Import trace… beside Import rt-app…: {rtapp} {trace}");
+    assert_eq!(html.matches("name=\"trace-import\"").count(), 1);
+}
 #[tokio::test]
 async fn every_metric_carries_data_metric() {
     let html = render(State::default()).await;
     for m in metrics() {
         assert!(html.contains(&format!("data-metric=\"{}\"", m.key)), "{}", m.key);
     }
-}
-
-#[tokio::test]
-async fn keys_that_do_not_apply_are_disabled_with_a_note() {
-    let html = render(State::default()).await;
-    // Default is CFS: rr_interval is SD's.
-    let at = html.find("name=\"rr_interval\"").expect("rr_interval input");
-    let tag_end = at + html[at..].find('>').unwrap();
-    assert!(html[at..tag_end].contains("disabled"), "{}", &html[at..tag_end]);
-    assert!(html.contains("(not used by CFS)"));
 }
 
 #[tokio::test]

@@ -88,8 +88,19 @@ fn shell(props: &ShellProps) -> Html {
         let onclick = Callback::from(move |_| ctx.dispatch(Action::Tab(t)));
         html! { <button type="button" class="tab" aria-pressed={pressed} {onclick}>{label}</button> }
     };
+    // The skip link moves focus past the controls (dozens of tab stops) to the results; it
+    // focuses rather than following `#results`, which would add a history entry.
+    let skip = Callback::from(|e: MouseEvent| {
+        use wasm_bindgen::JsCast;
+        e.prevent_default();
+        let target = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("results"));
+        if let Some(el) = target.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    });
     html! {
         <div class="shell">
+            <a class="skip" href="#results" onclick={skip}>{"Skip to the results"}</a>
             <header class="top">
                 <h1>{"schedscope"}</h1>
                 <p class="tagline">{"A laboratory for Linux CPU scheduling: pick a preset, drag a knob, see why throughput moves."}</p>
@@ -226,7 +237,7 @@ fn results() -> Html {
         })
     };
     html! {
-        <div class="results">
+        <div class="results" id="results" tabindex="-1">
             <div class="toolbar">
                 { status }
                 if s.pin.is_some() {

@@ -260,6 +260,12 @@ pub fn claim_drop(file: &web_sys::File) -> bool {
     if json && !trace_json {
         return false;
     }
+    hand_to_panel(file)
+}
+
+/// Gives a file to the mounted panel (false when none is mounted).
+#[cfg(target_arch = "wasm32")]
+fn hand_to_panel(file: &web_sys::File) -> bool {
     DROP.with(|d| match &*d.borrow() {
         Some(cb) => {
             cb.emit(file.clone());
@@ -267,6 +273,34 @@ pub fn claim_drop(file: &web_sys::File) -> bool {
         }
         None => false,
     })
+}
+
+/// The "Import trace…" button, beside "Import rt-app…" in the share bar: the picked file
+/// goes to the "Recorded trace" panel, which scrolls into view and shows the reading.
+#[function_component(TraceImportButton)]
+pub fn trace_import_button() -> Html {
+    let on_file = Callback::from(move |e: Event| {
+        #[cfg(target_arch = "wasm32")]
+        {
+            use wasm_bindgen::JsCast;
+            let input = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+            if let Some(input) = input {
+                if let Some(f) = input.files().and_then(|f| f.get(0)) {
+                    hand_to_panel(&f);
+                }
+                input.set_value("");
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = e;
+    });
+    html! {
+        <label class="import button" title="Open a trace-cmd report / trace_pipe text, perf script text of sched events, a trace.dat, or schedscope's Perfetto JSON (or drop the file on the page); it opens in the Recorded trace panel">
+            {"Import trace…"}
+            <input type="file" name="trace-import" accept=".txt,.dat,.json,.log,text/plain,application/json" onchange={on_file}
+                style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
+        </label>
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -281,12 +315,17 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
     let io = use_mut_ref(|| None::<web::TraceWorker>);
     let link = use_memo((), |_| ViewLink::new(true));
     let copied = use_state(|| None::<bool>);
+    let section = use_node_ref();
 
     // Opening a file (button or drop): the worker reads it.
     #[cfg(target_arch = "wasm32")]
     let open = {
         let (io, st) = (io.clone(), st.clone());
+        let section = section.clone();
         use_callback((), move |file: web_sys::File, _| {
+            if let Some(el) = section.cast::<web_sys::Element>() {
+                el.scroll_into_view();
+            }
             let dispatch = st.dispatcher();
             let mut io = io.borrow_mut();
             let w = io.get_or_insert_with(|| web::TraceWorker::new(Callback::from(move |a| dispatch.dispatch(a))));
@@ -301,25 +340,6 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             || DROP.with(|d| *d.borrow_mut() = None)
         });
     }
-    let on_file = {
-        #[cfg(target_arch = "wasm32")]
-        let open = open.clone();
-        Callback::from(move |e: Event| {
-            #[cfg(target_arch = "wasm32")]
-            {
-                use wasm_bindgen::JsCast;
-                let input = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-                if let Some(input) = input {
-                    if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                        open.emit(f);
-                    }
-                    input.set_value("");
-                }
-            }
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = e;
-        })
-    };
     let cancel = {
         #[cfg(target_arch = "wasm32")]
         let io = io.clone();
@@ -463,20 +483,13 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
         }
     });
     html! {
-        <section class="panel traces" aria-label="Recorded trace">
+        <section class="panel traces" aria-label="Recorded trace" ref={section}>
             <h2>{"Recorded trace"}</h2>
-            <div class="trace-import">
-                <label class="import button" title="Open a trace-cmd report / trace_pipe text, perf script text of sched events, or schedscope's Perfetto JSON">
-                    {"Import trace…"}
-                    <input type="file" name="trace-import" accept=".txt,.dat,.json,.log,text/plain,application/json" onchange={on_file}
-                        style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
-                </label>
-                <span class="note">{"trace-cmd report, trace_pipe or perf script text of sched events (or drop the file on the page)"}</span>
-            </div>
             { for reading }
             if let Some(e) = &st.error { <p class="err trace-error-msg" role="alert">{e.clone()}</p> }
             if let Some(l) = loaded { {l} } else if st.reading.is_none() {
-                <p class="note">{"Record with `trace-cmd record -e sched -e power:cpu_idle` then `trace-cmd report > trace.txt`, or `perf sched record` then `perf script`."}</p>
+                <p class="note">{"Open a recording with Import trace… at the top (beside Import rt-app…) or drop the file on the page: \
+                    record with `trace-cmd record -e sched -e power:cpu_idle` then `trace-cmd report > trace.txt`, or `perf sched record` then `perf script`."}</p>
             }
         </section>
     }
