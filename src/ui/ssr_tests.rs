@@ -66,7 +66,10 @@ async fn a_skip_link_leads_past_the_controls_and_the_imports_sit_together() {
     let (bar, rtapp, trace) =
         (html.find("class=\"sharebar\""), html.find("Import rt-app"), html.find("name=\"trace-import\""));
     let (bar, rtapp, trace) = (bar.unwrap(), rtapp.unwrap(), trace.expect("an Import trace button"));
-    assert!(bar < rtapp && rtapp < trace && trace - rtapp < 600, "Import trace… beside Import rt-app…: {rtapp} {trace}");
+    assert!(
+        bar < rtapp && rtapp < trace && trace - rtapp < 600,
+        "Import trace… beside Import rt-app…: {rtapp} {trace}"
+    );
     assert_eq!(html.matches("name=\"trace-import\"").count(), 1);
 }
 #[tokio::test]

@@ -26,7 +26,8 @@ const FIRST_GROUPS: [&str; 2] = ["Workload", "Scheduler"];
 
 /// Group names as the panel lists them: `FIRST_GROUPS`, then the others in KEYS order.
 pub fn groups() -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = FIRST_GROUPS.iter().copied().filter(|g| KEYS.iter().any(|k| k.group == *g)).collect();
+    let mut out: Vec<&'static str> =
+        FIRST_GROUPS.iter().copied().filter(|g| KEYS.iter().any(|k| k.group == *g)).collect();
     for k in KEYS {
         if !out.contains(&k.group) {
             out.push(k.group);

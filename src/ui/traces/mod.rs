@@ -367,6 +367,24 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             let _ = (&st, config, label);
         })
     };
+    // Replays on another profile: the page's `cpu` follows, so the heading and the link agree.
+    let replay_on = {
+        #[cfg(target_arch = "wasm32")]
+        let io = io.clone();
+        let (st, ctx) = (st.clone(), ctx.clone());
+        Callback::from(move |cpu: &'static str| {
+            ctx.dispatch(crate::ui::app::state::Action::Set { key: "cpu", value: cpu.into() });
+            let mut config = ctx.config.clone();
+            let _ = config.set("cpu", cpu);
+            let label = config_label(&config);
+            #[cfg(target_arch = "wasm32")]
+            if let (Some(w), Some(l)) = (io.borrow_mut().as_mut(), st.loaded.as_ref()) {
+                w.replay(l.key.clone(), config, label);
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = (&st, config, label);
+        })
+    };
     let pick = {
         let st = st.clone();
         Callback::from(move |i: usize| st.dispatch(TAction::Pick(i)))
@@ -445,10 +463,17 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
                 )}</p>
             }
             if let Some(rv) = &st.replay {
-                <h3 class="series a">{"Recorded"}</h3>
-                <Timeline trace={l.trace.clone()} label="recorded" highlight={highlight} link={(*link).clone()} />
-                <h3 class="series b">{format!("Simulated: {}", rv.label)}</h3>
-                <Timeline trace={rv.trace.clone()} label="simulated" highlight={highlight} link={(*link).clone()} />
+                // One legend, under the pair: the first timeline's would stand between them.
+                <div class="trace-pair">
+                    <h3 class="series a">{"Recorded"}</h3>
+                    <Timeline trace={l.trace.clone()} label="recorded" highlight={highlight} link={(*link).clone()} />
+                    <h3 class="series b">{format!("Simulated: {}", rv.label)}</h3>
+                    <Timeline trace={rv.trace.clone()} label="simulated" highlight={highlight} link={(*link).clone()} />
+                </div>
+                if one_idle(&l.trace) {
+                    <p class="note trace-idle">{"The recording has no cpu_idle events, so idle is one colour in both timelines; \
+                        the simulation's C-states are not told apart here."}</p>
+                }
                 if let Some(cut) = rv.result.cut {
                     <p class="note trace-cut">{format!("The simulated timeline shows its first {}; the tables cover the whole replay.", format::duration(cut))}</p>
                 }
@@ -463,6 +488,11 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
                     title="Run the trace's program (its bursts, sleeps and who woke whom) under the page's current knobs">
                     {"Replay under current config"}</button>
                 <span class="note">{config_label(&ctx.config)}</span>
+                <p class="note trace-machine" data-testid="replay-machine">{machine_note(&ctx.config, l.opened.cpus)}</p>
+                if let Some(arm) = nearest_arm(&ctx.config) {
+                    <button type="button" class="replay-arm" onclick={replay_on.reform(move |_| arm.name)} disabled={busy}
+                        title="Set the page's cpu to this profile and replay">{format!("Replay on {}", arm.title)}</button>
+                }
             </div>
             if let Some(e) = &st.replay_error { <p class="err" role="alert">{e.clone()}</p> }
             if let Some(rv) = &st.replay {
@@ -493,6 +523,32 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             }
         </section>
     }
+}
+
+/// Whether a recording draws its idle as one state (no `cpu_idle` events; the replay then
+/// does too, `job::one_idle_state`).
+fn one_idle(t: &Trace) -> bool {
+    t.idle_states.len() == 1 && t.idle_states[0] == "idle"
+}
+
+/// Which machine a replay runs on and why: a recording's text names its CPU count, not its
+/// machine, so the replay takes the page's profile with the recording's CPUs.
+pub fn machine_note(c: &crate::engine::config::Config, cpus: u32) -> String {
+    format!(
+        "The replay runs on the page's machine profile, {} (cpu={}), with the recording's {cpus} CPU{}: \
+         the file names no machine. Choose the nearest one under Machine (cpu) for the model's error on its own hardware.",
+        c.profile().title,
+        c.cpu,
+        if cpus == 1 { "" } else { "s" }
+    )
+}
+
+/// The Arm profile to offer when the page's is not one (a Juno or a phone recording is Arm,
+/// and x86 costs and C-states would be a wrong machine): the profile whose idle is `WFI`.
+pub fn nearest_arm(c: &crate::engine::config::Config) -> Option<&'static crate::engine::profile::Profile> {
+    use crate::engine::profile::{IdleEntry, PROFILES};
+    let arm = |p: &crate::engine::profile::Profile| p.cstates.iter().any(|s| s.entry == IdleEntry::Wfi);
+    (!arm(c.profile())).then(|| PROFILES.iter().find(|p| arm(p))).flatten()
 }
 
 fn replay_busy(st: &TraceState) -> bool {
@@ -540,6 +596,18 @@ b-2 [000] 1.000500: sched_wakeup: comm=a pid=1 prio=120 target_cpu=001
         let s = s.apply(TAction::Sort(Col::Task)).apply(TAction::Pick(1));
         assert_eq!((s.sort, s.highlight), ((Col::Task, false), Some(1)));
         assert_eq!(s.apply(TAction::Pick(1)).highlight, None);
+    }
+
+    #[test]
+    fn a_replay_says_which_machine_it_runs_on_and_offers_the_arm_profile() {
+        let c = crate::engine::config::Config::default();
+        let n = machine_note(&c, 6);
+        assert!(n.contains("Skylake-SP") && n.contains("6 CPUs") && n.contains("names no machine"), "{n}");
+        let arm = nearest_arm(&c).expect("an Arm profile to offer on skylake-sp");
+        assert_eq!(arm.name, "rpi5");
+        let mut on_arm = c.clone();
+        on_arm.set("cpu", arm.name).unwrap();
+        assert!(nearest_arm(&on_arm).is_none(), "nothing to offer when the page is on Arm already");
     }
 
     #[test]
