@@ -129,6 +129,33 @@ pub fn decisions_in<'a>(d: &'a Decisions, span: &Span, complete_until: Ns) -> Fo
     }
 }
 
+/// What ran on a wakeup's target CPU during its latency `[r.time, ran_at)`, by what the
+/// page's trace shows: each other task's run time, then idle and overheads, largest first.
+/// The engine's breakdown (`explain::records::split_latency`) can only see spans already
+/// closed when the wakeup ends, so the task that held the CPU until then reads as "other";
+/// the page's trace holds every span, and this names it.
+pub fn ran_instead(trace: &Trace, r: &WakeRecord) -> Vec<(String, Ns)> {
+    let Some(at) = r.ran_at else { return Vec::new() };
+    let mut out: Vec<(String, Ns)> = Vec::new();
+    let mut add = |name: String, d: Ns| match out.iter_mut().find(|(n, _)| *n == name) {
+        Some(e) => e.1 += d,
+        None => out.push((name, d)),
+    };
+    for s in trace.spans.iter().filter(|s| s.core == r.target && s.end > r.time && s.start < at) {
+        let d = s.end.min(at) - s.start.max(r.time);
+        match s.kind {
+            SpanKind::Run { task, .. } if task != r.task => {
+                add(trace.tasks.get(task as usize).map_or_else(|| format!("task {task}"), |t| t.name.clone()), d)
+            }
+            SpanKind::Run { .. } => {}
+            SpanKind::Idle { .. } => add("idle".into(), d),
+            SpanKind::Overhead { kind } => add(crate::ui::timeline::draw::overhead_label(kind).to_string(), d),
+        }
+    }
+    crate::engine::order::sort_by(&mut out, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
+}
+
 /// Keyboard selection: from `current`, the next (`dir` > 0) or previous span on the same
 /// core; with nothing selected, the span at time `t` (or the first after it) on core 0.
 /// `lanes` are per core span indices sorted by start (`TraceIndex::spans`).
@@ -174,6 +201,39 @@ mod tests {
                 assert!(!later, "a later pick on CPU {} before {}", s.core, s.start);
             }
         }
+    }
+
+    /// Issue 29: a wakeup of 16.8 ms read "other: the core's other work" for 14 ms. What
+    /// held the CPU is in the page's trace: the other tasks' runs cover the "other" time.
+    #[test]
+    fn what_ran_instead_names_the_tasks_that_held_the_cpu() {
+        // perf bench sched messaging on EEVDF: 1,224 of 1,670 wakeups in its first 100 ms had an
+        // "other" part, up to 3.6 ms.
+        let mut cfg = (preset("messaging-run-to-parity").unwrap().config)();
+        cfg.set("duration", "30ms").unwrap();
+        let out = crate::engine::run(&cfg, Some(TraceOptions::default())).unwrap();
+        let t = &out.trace;
+        let other =
+            |w: &WakeRecord| w.parts.iter().find(|p| p.0 == crate::engine::explain::Part::Other).map_or(0, |p| p.1);
+        // Among the wakeups the (bounded) trace covers: its spans on the target go past the end.
+        let covered =
+            |w: &&WakeRecord| t.spans.iter().any(|s| s.core == w.target && s.end >= w.ran_at.unwrap_or(Ns::MAX));
+        let w = t
+            .decisions
+            .wakeups
+            .iter()
+            .filter(|w| w.latency().is_some())
+            .filter(covered)
+            .max_by_key(|w| other(w))
+            .unwrap();
+        assert!(other(w) > 0, "a wakeup with an 'other' part");
+        let ran = ran_instead(t, w);
+        let tasks: Ns =
+            ran.iter().filter(|(n, _)| n != "idle" && t.tasks.iter().any(|k| &k.name == n)).map(|r| r.1).sum();
+        assert!(tasks >= other(w), "the tasks that ran ({ran:?}) cover 'other' ({} ns)", other(w));
+        let total: Ns = ran.iter().map(|r| r.1).sum();
+        assert!(total <= w.latency().unwrap(), "inside the latency");
+        assert!(ran.windows(2).all(|p| p[0].1 >= p[1].1), "largest first");
     }
 
     // The regression this caught (2026-12-02, after the export branch's one-event counting):
