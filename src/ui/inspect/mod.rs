@@ -371,7 +371,7 @@ mod tests {
             .iter()
             .enumerate()
             .filter_map(|(i, s)| {
-                find::decisions_for(&t, s).wake.filter(|w| matches!(s.kind, SpanKind::Run { .. })).map(|w| (i, w))
+                find::decisions_for(&t, s).wake.filter(|_| matches!(s.kind, SpanKind::Run { .. })).map(|w| (i, w))
             })
             .filter(|(_, w)| covered(w))
             .max_by_key(|(_, w)| other(w))
