@@ -360,7 +360,11 @@ fn feature_boxes() -> Html {
     let kernel = ctx.config.kernel;
     let defs = kernel.features();
     let checked: Vec<bool> = defs.iter().map(|d| d.is_on(&ctx.config.features)).collect();
+    let changed = defs.iter().zip(&checked).filter(|(d, c)| d.default != **c).count();
+    // Folded while every feature is at the era's default: 22 checkboxes were 22 tab stops.
     html! {
+        <details class="features-box" open={changed > 0}>
+        <summary>{format!("sched_features of {}: {} listed, {changed} changed", kernel.name(), defs.len())}</summary>
         <fieldset class="features">
             <legend>{format!("sched_features of {}", kernel.name())}</legend>
             { for defs.iter().enumerate().map(|(i, d)| {
@@ -386,6 +390,7 @@ fn feature_boxes() -> Html {
                 }
             }) }
         </fieldset>
+        </details>
     }
 }
 
