@@ -149,7 +149,8 @@ fn wake_html(trace: &Trace, r: &WakeRecord) -> Html {
                 if let Some(stop) = spans_stop(trace, r) {
                     <p class="inspect-note">{format!("The timeline's spans on CPU {} stop at {}: what ran after that is not recorded on the page.", r.target, us(stop))}</p>
                 }
-                if !instead.is_empty() {
+                // Only when another task held the CPU: idle and overheads are the parts above.
+                if instead.iter().any(|(n, _)| trace.tasks.iter().any(|t| &t.name == n)) {
                     <LongTable class="inspect-instead"
                         caption={format!("What CPU {} ran meanwhile (the timeline's spans, {} to {})", r.target, us(r.time), us(r.ran_at.unwrap_or(r.time)))}
                         head={html! { <tr><th>{"task or work"}</th><th>{"time"}</th></tr> }}
