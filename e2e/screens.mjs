@@ -8,7 +8,7 @@
 //
 // Scenarios: each preset by name (chosen with the preset select), `seeds` (the
 // Experiments tab), `compare` (intro pinned as A, B at HZ=1000), `tour` (Seed 3's tour at
-// step 1, answered: the reveal), `compare-seeds` (rr-kbuild A/B, each the mean of 3
+// step 1, answered: the reveal), `embed-tour`, `embed-compare` (a tour step's embed, an A/B embed at a stretch), `compare-seeds` (rr-kbuild A/B, each the mean of 3
 // seeds, with A's level on the sweep), `traces` (a recorded trace imported, replayed under
 // EEVDF), `compare-link` (a shared
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
@@ -192,6 +192,18 @@ const scenarios = {
     await scenarios['trace-reading'](page);
     await page.click('.trace-progress button.cancel').catch(() => {});
     await page.locator('section.traces').scrollIntoViewIfNeeded();
+  },
+  // Embeds (issue 29): a tour step's (its question compares A and B: both timelines) and an
+  // A/B link's timeline and metrics, zoomed to a stretch by the link.
+  'embed-tour': async (page) => {
+    await page.goto(new URL('/?tour=intro&step=1&embed=1', page.url()).href);
+    await page.waitForSelector('button.tour-choice', { timeout: 30_000 }).catch(() => {});
+    await page.click('button.tour-choice[data-choice="1"]').catch(() => {});
+    await page.waitForSelector('.tour-figure[aria-busy=false]', { timeout: 120_000 }).catch(() => {});
+  },
+  'embed-compare': async (page) => {
+    await page.goto(new URL('/?v=1&preset=intro&t0=20ms&t1=60ms&embed=1&view=timeline,metrics&compare=1&b.hz=1000', page.url()).href);
+    await settle(page);
   },
   'compare-link': async (page) => {
     await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=100000&compare=1&b.nohz_exit_reprograms=1', page.url()).href);

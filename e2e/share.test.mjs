@@ -267,7 +267,12 @@ test('exports: Perfetto JSON, metrics CSV and timeline PNG download', async () =
   assert.ok(Array.isArray(json.traceEvents) && json.traceEvents.length > 10, 'traceEvents');
   assert.ok(json.traceEvents.some((e) => e.ph === 'X'), 'running slices');
   const csv = await download(page, 'Metrics CSV');
-  assert.match(csv.body.toString('utf8'), /^key,value\r?\n/);
+  assert.equal(csv.name, 'schedscope-nohz-pipe-metrics.csv');
+  // The config and the link come with the figures (issue 29: B only, neither config nor link).
+  const csvLines = csv.body.toString('utf8').split(/\r?\n/);
+  assert.equal(csvLines[0], 'key,value');
+  assert.equal(csvLines[1], 'config,preset=nohz-pipe');
+  assert.match(csvLines[2], /^link,http:\/\/[^,]+\?v=1&preset=nohz-pipe$/);
   const png = await download(page, 'Timeline PNG');
   assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG file');
   const lum = (px) => px[0] + px[1] + px[2];
@@ -279,6 +284,38 @@ test('exports: Perfetto JSON, metrics CSV and timeline PNG download', async () =
   await page.emulateMedia({ colorScheme: 'light' });
   const svg = await download(page, 'Sweep SVG');
   assert.match(svg.body.toString('utf8'), /<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('exports with A pinned: named after both configs, the CSV has A and B with each config and the link', async () => {
+  const { page, problems } = await app('/?v=1&preset=intro&workload=hackbench&groups=2&compare=1&b.hz=1000');
+  await page.waitForSelector('.compare td[data-side=a][data-metric=elapsed_s]', { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('.toolbar .status.ok') && !document.querySelector('.compare table[data-updating=true]'), null, { timeout: 60_000 });
+  const csv = await download(page, 'Metrics CSV');
+  assert.equal(csv.name, 'schedscope-intro-hackbench-groups-2-vs-hz-1000-metrics.csv');
+  const lines = csv.body.toString('utf8').trimEnd().split(/\r?\n/);
+  assert.equal(lines[0], 'key,A,B');
+  assert.equal(lines[1], 'config,preset=intro&workload=hackbench&groups=2,preset=intro&hz=1000&workload=hackbench&groups=2', 'each config in the order of config::KEYS');
+  assert.match(lines[2], /^link,(http[^,]+compare=1&b\.hz=1000),\1$/, 'the share link (A/B) in each column');
+  const row = (k) => lines.find((l) => l.startsWith(`${k},`))?.split(',');
+  const [, a, b] = row('ticks');
+  assert.ok(Number(a) > 0 && Number(b) > Number(a), `A's ticks at HZ=250, B's at HZ=1000: ${a}, ${b}`);
+  assert.equal((await download(page, 'Perfetto JSON')).name, 'schedscope-intro-hackbench-groups-2-vs-hz-1000.perfetto.json');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the timeline PNG of a cut trace says which stretch it holds, and holds that stretch', async () => {
+  const { page, problems } = await app('/?v=1&preset=nohz-pipe&loops=100000');
+  await settled(page);
+  await page.waitForSelector('.timeline-note');
+  const title = await page.getAttribute('button[data-export="Timeline PNG"]', 'title');
+  assert.doesNotMatch(title, /whole timeline/, 'a cut trace is not the whole timeline');
+  assert.match(title, /the first [0-9.]+ [mµu]?s of the [0-9.]+ [mµu]?s run/, title);
+  const png = await download(page, 'Timeline PNG');
+  assert.ok(readPng(png.body).width >= 1600, 'a PNG');
+  await writeFile(new URL('export-timeline-cut.png', OUT), png.body);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -362,6 +399,26 @@ test('rt-app import: a file sets the workload, a broken one changes nothing and 
   }, dropped);
   await page.waitForSelector('ul.notices:has-text("Imported video-phases.json")');
   assert.notEqual(await page.locator('input[name=tasks]').inputValue(), tasks);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('tour import: a tour file opens at its first step, a broken one names its line', async () => {
+  // Read by a worker of its own (Request::Import): the page's wasm has no JSON parser.
+  const { page, problems } = await app('/?v=1');
+  const tour = (await readFile(`${ROOT}/src/ui/tour/tours/intro.json`, 'utf8'))
+    .replace('"name": "intro"', '"name": "my-tour"').replace('"title": "Why', '"title": "Mine: why');
+  const broken = tour.replace('"preset": "intro"', '"preset": "nope"');
+  await page.setInputFiles('input[name=rtapp-import]', { name: 'broken-tour.json', mimeType: 'application/json', buffer: Buffer.from(broken) });
+  const bad = page.locator('ul.notices li:has-text("Cannot import the tour broken-tour.json")');
+  await bad.waitFor();
+  assert.match(await bad.innerText(), /line 4: unknown preset 'nope'/);
+  assert.equal(await page.locator('section.tour').count(), 0, 'nothing opened');
+  await page.setInputFiles('input[name=rtapp-import]', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(tour) });
+  await page.waitForSelector('ul.notices:has-text("Imported the tour \'Mine: why")');
+  await page.waitForSelector('section.tour[data-step="1"]');
+  await page.waitForFunction(() => location.search.includes('tour=my-tour'), null, { timeout: 5_000 });
+  assert.match(await page.textContent('.tour-question'), /HZ goes from 250 to 1000/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -496,10 +496,11 @@ fn validate_reproduces_every_reported_headline_row() {
     // row's gain falls from +11.7% to +4.1% (reported +14.5%). With preempt=full it passes.
     // Known miss, left visible (issue 27/31, transfer cost): the ping-pong's two tasks run on
     // two CPUs of one socket, and each pipe op and wakeup now pays the cache lines it pulls
-    // across (about 1.2 us a round trip on x5675, an assumed Broadwell-EP figure). The patch
-    // saves the same reprogram per round trip, so its gain falls from -9.9% to -9.2%
-    // (reported -19.0%) against a baseline already 1.5x the seed's absolute time: the gap is
-    // the absolute one (BENCHMARKS.md, pip1m), not this cost.
+    // across (about 1.0 us a round trip on x5675: 28 lines at the X5650's measured 37 ns,
+    // nviennot/core-to-core-latency). The patch saves the same reprogram per round trip, so
+    // its gain falls from -9.9% to -9.3% (reported -19.0%) against a baseline already 1.6x
+    // the seed's absolute time: the gap is the absolute one (BENCHMARKS.md, pip1m), not this
+    // cost (the borrowed Broadwell-EP 44 ns gave -9.2%).
     let known_miss = |preset: &str, label: &str| {
         (preset == "hrtick-iperf" && label.starts_with("2.6.23-smp-d ("))
             || (preset == "nohz-pipe" && label.starts_with("+ Peter's patch (one reprogram), C-states on"))

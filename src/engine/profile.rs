@@ -307,12 +307,16 @@ const C2C_CLX: C2c = C2c { sibling: 8, llc: 47, package: 47, remote: 134 };
 const C2C_ICX: C2c = C2c { sibling: 8, llc: 51, package: 51, remote: 108 };
 const C2C_MILAN: C2c = C2c { sibling: 10, llc: 23, package: 107, remote: 197 };
 const C2C_SKL_CLIENT: C2c = C2c { sibling: 7, llc: 21, package: 21, remote: 21 };
-// Core 2 and Westmere: no measurement of these CPUs in the material read. ASSUMPTION: the
-// Broadwell-EP figures (44 ns in a package, 118 ns across), the oldest measured; a Core 2's
-// shared L2 hand-off is taken as the Skylake client's 21 ns, and its FSB crossing (q6600's
-// two dies) as a socket crossing, 118 ns.
+// Westmere-EP (x5675): the same tool's table for 2 x Xeon X5650 (results/"Dual Intel(R)
+// Xeon(R) CPU X5650 @ 2.67GHz.csv", added in 47795f2, Sep 2022, when the tool already printed
+// round-trip-time / 2): medians over the core pairs, 37.2 ns within a socket (36.1-38.2),
+// 73.7 ns across (68.4-79.7), 7.1 ns between hyper-threads. The X5650 is the X5675's die
+// (6-core 32 nm Westmere-EP, 12 MB L3) at 2.67 GHz against 3.06: used unscaled (simplified).
+const C2C_WSM: C2c = C2c { sibling: 7, llc: 37, package: 37, remote: 74 };
+// Core 2: no measurement of it in the material read. ASSUMPTION: a Core 2's shared L2
+// hand-off is taken as the Skylake client's 21 ns, and its FSB crossing (q6600's two dies)
+// as Broadwell-EP's socket crossing, 118 ns.
 const C2C_CORE2: C2c = C2c { sibling: 7, llc: 21, package: 118, remote: 118 };
-const C2C_WSM: C2c = C2c { sibling: 8, llc: 44, package: 44, remote: 118 };
 // Cortex-A76 cluster (rpi5): no measurement read. ASSUMPTION: the Skylake client's 21 ns
 // (one shared L3 on one die; Graviton2's Neoverse N1, the A76's server sibling, measures
 // 47 ns across a 64-core mesh, a larger machine).
@@ -893,5 +897,16 @@ mod tests {
         let p = profile("x5675").unwrap();
         let c6 = p.cstates.iter().find(|s| s.name == "C6").unwrap();
         assert_eq!((c6.exit_latency, c6.target_residency), (200 * US, 800 * US));
+    }
+
+    /// Westmere-EP's line transfers are the X5650 table's medians (nviennot/core-to-core-latency,
+    /// round trip / 2): hyper-threads 7.1 ns, a socket 37.2 ns, across sockets 73.7 ns, by
+    /// the x5675's numbering (CPU 6 on the other socket, CPU 12 CPU 0's sibling). Until
+    /// 2026-12-05 they were Broadwell-EP's, borrowed (44 and 118 ns).
+    #[test]
+    fn westmere_transfers_are_the_x5650_s_measured_ones() {
+        let p = profile("x5675").unwrap();
+        let at = |a: u32, b: u32| p.c2c.at(p.topo.distance(a, b));
+        assert_eq!((at(0, 12), at(0, 1), at(0, 6)), (7, 37, 74));
     }
 }

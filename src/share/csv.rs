@@ -198,6 +198,57 @@ pub fn metrics_csv(m: &Metrics) -> String {
     out
 }
 
+/// Splits a line this module wrote into its first field, as written (quoted or not), and
+/// the rest after the comma.
+fn split_first(line: &str) -> (&str, &str) {
+    let end = if line.starts_with('"') {
+        // The closing quote is a `"` that is not doubled.
+        let b = line.as_bytes();
+        let mut i = 1;
+        while i < b.len() {
+            if b[i] == b'"' {
+                if b.get(i + 1) == Some(&b'"') {
+                    i += 2;
+                    continue;
+                }
+                break;
+            }
+            i += 1;
+        }
+        (i + 1).min(line.len())
+    } else {
+        line.find(',').unwrap_or(line.len())
+    };
+    (&line[..end], line.get(end + 1..).unwrap_or(""))
+}
+
+/// Runs side by side with what they are: `columns` are `(label, config, metrics_csv)`, each
+/// CSV as [`metrics_csv`] writes it. The file is a `key,<label>...` header, a `config` row
+/// (each run's config as the query of its own link), a `link` row (`link`, the page's share
+/// link, in each column), then one row per metric key in the first run's order (keys only
+/// another run has follow), a missing value an empty cell. Works on the text, so the page
+/// can join the files the worker wrote without reading metrics itself.
+pub fn metrics_table(columns: &[(&str, &str, &str)], link: &str) -> String {
+    let mut out = line(std::iter::once("key").chain(columns.iter().map(|c| c.0)));
+    out.push_str(&line(std::iter::once("config").chain(columns.iter().map(|c| c.1))));
+    out.push_str(&line(std::iter::once("link").chain(columns.iter().map(|_| link))));
+    let parsed: Vec<Vec<(&str, &str)>> =
+        columns.iter().map(|c| c.2.lines().skip(1).filter(|l| !l.is_empty()).map(split_first).collect()).collect();
+    let mut keys: Vec<&str> = Vec::new();
+    for (k, _) in parsed.iter().flatten() {
+        if !keys.contains(k) {
+            keys.push(k);
+        }
+    }
+    for k in keys {
+        // Fields are already quoted as written: joined, not quoted again.
+        let cells = parsed.iter().map(|rows| rows.iter().find(|(key, _)| *key == k).map_or("", |(_, v)| *v));
+        out.push_str(&std::iter::once(k).chain(cells).collect::<Vec<_>>().join(","));
+        out.push('\n');
+    }
+    out
+}
+
 /// A sweep of `param`: a `param,value,<metric columns>` header, then one row per
 /// `(value, metrics)`. Columns are the union of every row's metrics in first-seen order; a
 /// row without a column (say, fewer tasks), or without metrics at all (a point not run yet or
@@ -372,5 +423,38 @@ mod tests {
         assert_eq!(rows[3][..2], ["rr_interval", "9ms"], "a point without metrics keeps its row");
         assert!(rows[3][2..].iter().all(String::is_empty), "{:?}", rows[3]);
         assert_eq!(sweep_csv("cores", &[]), "param,value\n");
+    }
+
+    #[test]
+    fn a_and_b_side_by_side_with_each_config_and_the_link() {
+        let a = sample();
+        let mut b = sample();
+        b.context_switches = 50;
+        b.tasks[0].name = "only-b".into();
+        let (qa, qb) = ("preset=intro", "preset=intro&hz=1000");
+        let link = "https://x.org/?v=1&preset=intro&compare=1&b.hz=1000";
+        let text = metrics_table(&[("A", qa, &metrics_csv(&a)), ("B", qb, &metrics_csv(&b))], link);
+        let rows = read_csv(&text);
+        assert!(rows.iter().all(|r| r.len() == 3), "rectangular: {text}");
+        assert_eq!(rows[0], ["key", "A", "B"]);
+        assert_eq!(rows[1], ["config", qa, qb]);
+        assert_eq!(rows[2], ["link", link, link]);
+        let row = |k: &str| rows.iter().find(|r| r[0] == k).unwrap_or_else(|| panic!("no {k} in {text}")).clone();
+        assert_eq!(row("context_switches"), ["context_switches", "42", "50"]);
+        assert_eq!(
+            row("throughput_unit")[1..],
+            [a.throughput_unit.clone(), a.throughput_unit.clone()],
+            "quoted cells kept"
+        );
+        assert_eq!(
+            row("tasks.a,b.runtime_ns"),
+            ["tasks.a,b.runtime_ns", "100", ""],
+            "a key only A has: B's cell empty"
+        );
+        assert_eq!(row("tasks.only-b.runtime_ns"), ["tasks.only-b.runtime_ns", "", "100"], "a key only B has follows");
+        // One run: the same file with one column.
+        let one = read_csv(&metrics_table(&[("value", qb, &metrics_csv(&b))], link));
+        assert_eq!(one[0], ["key", "value"]);
+        assert_eq!(one.len(), read_csv(&metrics_csv(&b)).len() + 2, "the config and link rows, then every metric");
     }
 }

@@ -27,6 +27,9 @@
 //! * `sweep2=KEY`: a second swept key: the sweep becomes a 2-D grid drawn as a heatmap.
 //! * `replicas=N` (1-16): each sweep point is the mean of N seeds, drawn with its min-max band.
 //! * `pareto=METRIC`: the x axis of the Pareto view (the y axis is `sweep_y`).
+//! * `t0=DURATION&t1=DURATION`: the timeline's visible stretch (`12ms`, `750us`: the
+//!   config's duration text), both or neither, `t0` before `t1`; absent means the whole
+//!   run. A stretch past the run's end is clamped by the timeline.
 //! * `compare=1`: a second config "B" is shown next to the first ("A"). B is written
 //!   *relative to A*: it starts as a copy of the final A config and `b.KEY=VALUE` pairs
 //!   set what differs (applied in `KEYS` order), e.g. `compare=1&b.policy=eevdf` is "the
@@ -116,6 +119,8 @@ pub struct UrlState {
     pub tour: Option<(String, usize)>,
     /// The sweep's metric, second key, replicas and Pareto axis.
     pub sweep_view: SweepView,
+    /// The timeline's visible stretch `(t0, t1)` in ns, `t0 < t1` (None: the whole run).
+    pub stretch: Option<(u64, u64)>,
     /// The main figures as the mean of this many seeds (`seeds=N`: the config's seed and
     /// the N-1 after it); None or 1: one run.
     pub main_seeds: Option<u32>,
@@ -267,8 +272,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 const UI_KEYS: &[&str] = &[
-    "v", "preset", "embed", "view", "sweep", "sweep_y", "sweep2", "replicas", "pareto", "seeds", "compare", "tour",
-    "step",
+    "v", "preset", "embed", "view", "t0", "t1", "sweep", "sweep_y", "sweep2", "replicas", "pareto", "seeds", "compare",
+    "tour", "step",
 ];
 
 /// Longest tour name read.
@@ -438,6 +443,31 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
             }
         }
     }
+    mark("t0");
+    mark("t1");
+    match (get("t0"), get("t1")) {
+        (None, None) => {}
+        (Some(a), Some(b)) => {
+            let mut time = |k: &str, v: &str| match crate::engine::time::parse_duration(v) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    notices.push(k, v, format!("{e}; the timeline shows the whole run"));
+                    None
+                }
+            };
+            if let (Some(t0), Some(t1)) = (time("t0", a), time("t1", b)) {
+                if t0 < t1 {
+                    state.stretch = Some((t0, t1));
+                } else {
+                    notices.push("t1", b, "not after t0; the timeline shows the whole run");
+                }
+            }
+        }
+        (Some(v), None) | (None, Some(v)) => {
+            let k = if get("t0").is_some() { "t0" } else { "t1" };
+            notices.push(k, v, "t0 and t1 come together; the timeline shows the whole run");
+        }
+    }
     mark("sweep");
     if let Some(v) = get("sweep") {
         match key_doc(v.trim()) {
@@ -563,7 +593,7 @@ pub fn parse(query: &str) -> (UrlState, Vec<Notice>) {
 }
 
 /// Prints the canonical minimal query (without the leading `?`): `v`, `preset`, the config
-/// keys that differ from the base in `KEYS` order, then `embed`, `view`, `sweep`, `tour`, `step`, `compare`
+/// keys that differ from the base in `KEYS` order, then `embed`, `view`, `t0`, `t1`, `sweep`, `tour`, `step`, `compare`
 /// and the `b.` keys that differ from A. An unknown preset name is not printed (values are
 /// then written relative to the default config).
 pub fn to_query(state: &UrlState) -> String {
@@ -581,6 +611,10 @@ pub fn to_query(state: &UrlState) -> String {
     }
     if !state.views.is_empty() {
         out.push(("view".into(), state.views.iter().map(|v| v.name()).collect::<Vec<_>>().join(",")));
+    }
+    if let Some((t0, t1)) = state.stretch {
+        out.push(("t0".into(), crate::engine::time::format_duration(t0)));
+        out.push(("t1".into(), crate::engine::time::format_duration(t1)));
     }
     if let Some(s) = &state.sweep {
         out.push(("sweep".into(), s.clone()));

@@ -52,11 +52,12 @@ const PURE: &[&str] = &[
 const RULES: &[(&str, &[&str])] = &[
     // The shared helpers depend on nothing else in the UI.
     ("common/", &[]),
-    // The protocol and its pure halves: the trace jobs the worker runs, nothing of the page.
-    ("worker/protocol.rs", &[]),
+    // The protocol and its pure halves: the trace jobs the worker runs and the tour model an
+    // import answers (`tour/mod.rs`, pure), nothing of the page.
+    ("worker/protocol.rs", &["tour"]),
     ("worker/packing.rs", &[]),
     ("worker/scheduler.rs", &[]),
-    ("worker/execute.rs", &["traces"]),
+    ("worker/execute.rs", &["traces", "tour"]),
     // The sweep's model: numbers, replicas and the sweep's event budget; no panel, no state.
     ("sweep/model.rs", &["common", "explore", "worker"]),
     // Each feature's slice of the app's state: below the app (which composes them), so

@@ -171,14 +171,33 @@ async fn a_cut_trace_says_once_how_much_it_shows_and_a_preview_says_what_it_is()
     let gen = s.gen;
     assert!(r.trace.truncated && !r.complete(), "2,000 items cannot hold a quarter-million events");
     let last = r.trace.spans.iter().map(|s| s.end).max().unwrap();
+    let events = r.metrics.events;
     let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: Ok(r), preview: true });
     let html = render((*s).clone()).await;
     assert_eq!(html.matches("The timeline shows the first").count(), 1, "one note about the cut trace");
     let shown = crate::ui::common::format::duration(last);
     assert!(html.contains(&format!("The timeline shows the first {shown} of")), "names where it stops ({shown})");
-    assert!(html.contains("Preview (250,000 events)"), "the status says the figures are a preview");
-    assert!(html.contains("Preview: these figures cover the first 250,000 events"));
+    // A preview is bounded by time too: how many events it covered depends on the machine.
+    let covered = crate::ui::common::format::count(events);
+    assert!(
+        html.contains(&format!("Preview: the first {covered} events (")),
+        "the status says how far the preview came"
+    );
+    assert!(html.contains(&format!("Preview: these figures cover the first {covered} events")));
     assert!(html.contains("aria-busy=\"true\""), "the full run is still to come");
+}
+
+/// Issue 29: the status said "Preview (250,000 events)" (the budget) also when a preview
+/// bounded by time stopped earlier; it says what the preview covered.
+#[tokio::test]
+async fn the_preview_status_says_how_far_the_preview_came() {
+    let (s, mut r) = preview_with_2000_items("?v=1&preset=nohz-pipe");
+    let gen = s.gen;
+    (r.metrics.events, r.metrics.elapsed_s) = (120_000, 0.0125);
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: Ok(r), preview: true });
+    let html = render((*s).clone()).await;
+    assert!(html.contains("Preview: the first 120,000 events (12.5 ms simulated)"), "{html}");
+    assert!(!html.contains("250,000"), "not the budget");
 }
 
 #[tokio::test]

@@ -29,9 +29,12 @@ impl Sim {
         let Some(task) = queued.iter().rev().find(|&k| self.tasks[k].queued_at <= t && allowed(k)) else {
             return false;
         };
+        self.pelt_dequeue(from, task, t, false, false);
         if !self.policy.dequeue(&mut self.se, from, task, t) {
+            self.pelt_requeue_est(from, task);
             return false;
         }
+        self.pelt_enqueue(to, task, t);
         self.policy.enqueue(&mut self.se, to, task, Arrival::Migrated { from }, t);
         self.tasks[task].core = to;
         self.tasks[task].queued_at = t;

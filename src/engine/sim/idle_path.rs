@@ -65,6 +65,7 @@
 //! Over 800 lines with its tests (about 620 of code): one kernel seam (`idle.c` and
 //! `tick-sched.c`) is one file, so the idle path is found in one hop.
 
+use super::pelt::{decay_load, LOAD_AVG_MAX};
 use super::{Ev, IdleSpan, Sim};
 use crate::engine::config::{CStates, Config, IdleMode};
 use crate::engine::idle::{IdleRequest, IdleState};
@@ -230,57 +231,6 @@ pub(super) fn build_idle(cfg: &Config, prof: &Profile) -> IdleSetup {
         setup.names.push(s.name.to_string());
     }
     setup
-}
-
-/// PELT's `LOAD_AVG_MAX` (kernel/sched/sched-pelt.h, 6.5): the sum of a signal at 1024 for ever.
-const LOAD_AVG_MAX: u64 = 47742;
-
-/// Integer square root of a u128, rounded down (Newton, from above).
-const fn isqrt128(v: u128) -> u128 {
-    if v < 2 {
-        return v;
-    }
-    let mut x = v;
-    let mut y = x.div_ceil(2);
-    while y < x {
-        x = y;
-        y = (x + v / x) / 2;
-    }
-    x
-}
-
-/// `runnable_avg_yN_inv`: `y^i * 2^32` for i in 0..32, `y^32 = 1/2`, computed here in
-/// integers (y is the fifth square root of 1/2 in Q62) rather than copied; entry 0 is
-/// 0xffffffff as in the kernel's generated table, and the others match it within 1.
-const fn y_inv_table() -> [u32; 32] {
-    const Q: u32 = 62;
-    let mut y: u128 = 1 << (Q - 1); // 1/2 in Q62
-    let mut k = 0;
-    while k < 5 {
-        y = isqrt128(y << Q);
-        k += 1;
-    }
-    let mut t = [0u32; 32];
-    let mut p: u128 = 1 << Q;
-    let mut i = 0;
-    while i < 32 {
-        let v = p >> (Q - 32);
-        t[i] = if v > u32::MAX as u128 { u32::MAX } else { v as u32 };
-        p = (p * y) >> Q;
-        i += 1;
-    }
-    t
-}
-
-const Y_INV: [u32; 32] = y_inv_table();
-
-/// `decay_load` (kernel/sched/pelt.c): `val * y^n`.
-fn decay_load(val: u64, n: u64) -> u64 {
-    if n > 32 * 63 {
-        return 0;
-    }
-    let val = val >> (n / 32);
-    ((val as u128 * Y_INV[(n % 32) as usize] as u128) >> 32) as u64
 }
 
 /// The root cfs_rq's PELT utilisation of one CPU (`cfs_rq->avg.util_avg`), for teo's
@@ -628,6 +578,7 @@ impl Sim {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pelt::Y_INV;
     use super::*;
     use crate::engine::kernel::Kernel;
     use crate::engine::time::{MS, SEC, US};

@@ -120,6 +120,9 @@ struct Task {
     /// Core it runs on, waits on, or last ran on.
     core: usize,
     burst_left: Ns,
+    /// The part of `burst_left` still to run that is a stall (`Fx::stall`): it runs at a
+    /// lone thread's speed whatever the sibling does.
+    burst_stall: Ns,
     burst_sys: bool,
     ws: u64,
     touch_per_us: u64,
@@ -138,6 +141,10 @@ struct Task {
     burst_ns: Ns,
     /// When it last blocked or went to sleep (its core's cursor then).
     blocked_at: Ns,
+    /// Its PELT average (`se->avg`, `sim::pelt`), attached to runqueue `avg_cpu`'s.
+    avg: pelt::Avg,
+    avg_cpu: Option<usize>,
+    util_est: pelt::UtilEst,
     stats: TaskStats,
 }
 
@@ -194,6 +201,9 @@ struct Core {
     cpu_load0: u64,
     /// The CPU's PELT utilisation (teo's util-awareness reads it).
     pelt: idle_path::Pelt,
+    /// The root `cfs_rq`'s PELT average (`sim::pelt`) and its `util_est.enqueued`.
+    rq_avg: pelt::Avg,
+    rq_util_est: u64,
     /// Remote wakeups on their way here (the waker is ahead of global time).
     arriving: u32,
     /// TTWU_QUEUE: (task, its previous core) queued for this core's IPI handler to enqueue.
@@ -419,7 +429,9 @@ fn oh_index(k: Overhead) -> usize {
 }
 
 mod balance;
+mod domain;
 mod idle_path;
+mod pelt;
 mod schedule;
 mod tick;
 mod wakeup;
@@ -473,6 +485,8 @@ impl Sim {
                 tick_clock: 0,
                 cpu_load0: 0,
                 pelt: idle_path::Pelt::default(),
+                rq_avg: pelt::Avg::default(),
+                rq_util_est: 0,
                 arriving: 0,
                 wake_list: Vec::new(),
                 gov: GovernorState::for_era(cfg.governor, idle_states.len(), cfg.kernel.menu_is_3_11()),
@@ -505,6 +519,7 @@ impl Sim {
                 state: TaskState::Runnable,
                 core: wl.pinned(i).unwrap_or(s.core) % ncores,
                 burst_left: 0,
+                burst_stall: 0,
                 burst_sys: false,
                 ws: s.ws_bytes.min(prof.llc_bytes),
                 touch_per_us: s.touch_bytes_per_us,
@@ -517,6 +532,9 @@ impl Sim {
                 pinned: wl.pinned(i).map(|p| p % ncores),
                 burst_ns: 0,
                 blocked_at: 0,
+                avg: pelt::Avg::default(),
+                avg_cpu: None,
+                util_est: pelt::UtilEst::default(),
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();
@@ -628,6 +646,7 @@ impl Sim {
         }
         for t in 0..self.tasks.len() {
             let c = self.tasks[t].core;
+            self.pelt_enqueue(c, t, 0);
             self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
         }
         self.start_watchdogs();

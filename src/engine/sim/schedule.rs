@@ -48,10 +48,16 @@
 //! sibling is busy (anything but idle) its bursts run at `smt_yield_permille / 2` of a lone
 //! thread's speed (the profile's cited SMT throughput gain, shared evenly), and when the
 //! sibling goes idle or leaves idle the running burst is charged up to the cursor at the
-//! old speed and continues at the new one (`smt_changed`). Simplified: overhead spans
-//! (switch, IPI, exit latency) keep their figures whatever the sibling does; a polling idle
-//! loop counts as idle; the shared resources are one figure per CPU family, not per
-//! instruction mix.
+//! old speed and continues at the new one (`smt_changed`). A burst's stall (`Fx::stall`:
+//! a pipe op's cache lines in flight from another core, its spin on `pipe->mutex`) runs
+//! first and at a lone thread's speed: a thread waiting on a miss leaves the pipeline to
+//! its sibling ("IA-32 Intel Architecture Optimization Reference Manual", Hyper-Threading
+//! pipeline: "the other logical processor has full use of every cycle of the pipeline
+//! stage. Reasons why a logical processor may not use a pipeline stage include cache
+//! misses"), and the miss takes the interconnect's time, not the core's. Simplified:
+//! overhead spans (switch, IPI, exit latency) keep their figures whatever the sibling
+//! does; a polling idle loop counts as idle; the shared resources are one figure per CPU
+//! family, not per instruction mix; the stall is taken to come first in its burst.
 
 use super::Ev;
 use super::{oh_index, Sim, TaskState};
@@ -156,9 +162,13 @@ impl Sim {
         if ran > 0 {
             let rate = self.cores[c].rate;
             let tk = &mut self.tasks[task];
-            // SMT: `ran` ns at `rate` permille did ran * rate / 1000 of the burst's work
-            // (rounded up, so a burst that ran to its end is done).
-            let done = if rate >= 1000 { ran } else { (ran * rate).div_ceil(1000) };
+            // SMT: the stall first, at full speed; then `ran` ns at `rate` permille did
+            // ran * rate / 1000 of the burst's work (rounded up, so a burst that ran to
+            // its end is done).
+            let stalled = ran.min(tk.burst_stall);
+            tk.burst_stall -= stalled;
+            let worked = ran - stalled;
+            let done = stalled + if rate >= 1000 { worked } else { (worked * rate).div_ceil(1000) };
             tk.burst_left -= done.min(tk.burst_left);
             tk.burst_ns += ran;
             if tk.burst_sys {
@@ -203,8 +213,9 @@ impl Sim {
         core.rate = rate;
         core.run_gen = core.run_gen.wrapping_add(1);
         let gen = core.run_gen;
-        let left = self.tasks[task].burst_left;
-        let d = if rate >= 1000 { left } else { (left * 1000).div_ceil(rate) };
+        let (left, stall) = (self.tasks[task].burst_left, self.tasks[task].burst_stall);
+        let work = left - stall;
+        let d = stall + if rate >= 1000 { work } else { (work * 1000).div_ceil(rate) };
         self.q.push(t + d, Ev::BurstEnd { c: c as u16, gen });
     }
 
@@ -286,6 +297,8 @@ impl Sim {
 
     /// The core lets go of `curr`: no task, and its hrtick (if armed) is cancelled.
     pub(super) fn release_curr(&mut self, c: usize) {
+        let t = self.cursor(c);
+        self.pelt_sync(c, t);
         self.cancel_hrtick(c);
         self.cores[c].curr = None;
     }
@@ -319,6 +332,9 @@ impl Sim {
             if why {
                 self.why_pick_after(n);
             }
+            // set_next_entity: update_load_avg before it becomes curr.
+            self.pelt_sync(c, t);
+            self.pelt_task(n, t);
             self.cores[c].curr = Some(n);
             self.tasks[n].core = c;
             // The switch's moment: `trace_sched_switch`, where a wakeup's latency ends.
@@ -383,6 +399,7 @@ impl Sim {
             if std::mem::take(&mut self.fx.exec) {
                 self.tasks[n].cache_domain = None;
             }
+            let stall = std::mem::take(&mut self.fx.stall);
             // `wake` never touches `fx`: walk the list in place and keep its capacity.
             let woke_any = !self.fx.wakes.is_empty();
             for i in 0..self.fx.wakes.len() {
@@ -394,6 +411,7 @@ impl Sim {
                 Step::Run { ns, sys } => {
                     let tk = &mut self.tasks[n];
                     tk.burst_left = ns.max(1);
+                    tk.burst_stall = stall.min(tk.burst_left);
                     tk.burst_sys = sys;
                     if self.cores[c].need_resched {
                         // A wakeup this step caused preempts us before the next burst.
@@ -407,6 +425,8 @@ impl Sim {
                 }
                 Step::Block | Step::SleepUntil(_) | Step::Exit => {
                     let t = self.cursor(c);
+                    let sleep = matches!(step, Step::Block | Step::SleepUntil(_));
+                    self.pelt_dequeue(c, n, t, sleep, !sleep);
                     if matches!(step, Step::Exit) {
                         self.policy.dequeue_curr(&mut self.se, c, n, t);
                     } else {

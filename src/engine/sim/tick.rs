@@ -149,6 +149,8 @@ impl Sim {
         self.rec.instant(c, t, InstantKind::Tick);
         self.overhead(c, Overhead::Tick, self.prof.tick_handler);
         let t = self.cursor(c);
+        // entity_tick: update_load_avg(cfs_rq, curr).
+        self.pelt_sync(c, t);
         let hr = self.cores[c].hrtick_armed && self.cfg.policy != PolicyKind::Sd;
         let resched = !hr && self.policy.task_tick(&mut self.se, c, curr, t);
         if balance {

@@ -20,9 +20,15 @@
 //! `autoremove_wake_function` unlinks, `p->pi_lock`, `p->__state` with `p->on_cpu`, and
 //! `p->on_rq` with the `se` that `select_task_rq_fair` reads); from the target CPU,
 //! `RQ_LINES` for a direct enqueue (`rq->__lock`, the cfs_rq's `nr_running`/`curr`) or
-//! `WAKELIST_LINES` for TTWU_QUEUE (the wake list's `llist_add`). Simplified: a line's
-//! owner is taken to be that CPU (another CPU may have touched it since), and the lines
-//! are paid one after the other. The pipe's own lines are the pipe op's (`workload::pipe`).
+//! `WAKELIST_LINES` for TTWU_QUEUE (the wake list's `llist_add`). The pulls that wait for
+//! one another are paid in series, the others once (as the pipe op's, `workload::pipe`
+//! module doc: CHAIN): the wait entry is reached through the queue's list and names the
+//! task (`curr->private`), `raw_spin_lock_irqsave(&p->pi_lock)` is a locked op that the
+//! later loads wait for (Intel SDM vol. 3A, 8.2.2), and `__state`/`on_cpu` and
+//! `on_rq`/`se`, independent of each other, are in flight together: `WAKEE_CHAIN`, three
+//! latencies for four lines. On the target, `rq->__lock` then the cfs_rq under it: two.
+//! Simplified: a line's owner is taken to be that CPU (another CPU may have touched it
+//! since). The pipe's own lines are the pipe op's (`workload::pipe`).
 
 use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
@@ -31,9 +37,10 @@ use crate::engine::profile::Profile;
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
 
-/// Lines of the wakee a wakeup writes (module doc: TRANSFER).
-const WAKEE_LINES: u64 = 4;
-/// Lines of the target runqueue a direct enqueue writes.
+/// Lines of the wakee a wakeup writes (module doc: TRANSFER): 4, of which `__state`/
+/// `on_cpu` and `on_rq`/`se` are pulled together, so 3 latencies in series.
+const WAKEE_CHAIN: u64 = 3;
+/// Lines of the target runqueue a direct enqueue writes, the lock's first (in series).
 const RQ_LINES: u64 = 2;
 /// Lines of the target's wake list a TTWU_QUEUE wakeup writes.
 const WAKELIST_LINES: u64 = 1;
@@ -43,7 +50,7 @@ const WAKELIST_LINES: u64 = 1;
 /// runs with the switch and `ttwu` (`share::ftrace::replay::PathCosts`).
 pub fn wakeup_transfer(p: &Profile, prev: usize, waker: usize, target: usize) -> Ns {
     let at = |a: usize, b: usize| p.c2c.at(p.topo.distance(a as u32, b as u32));
-    at(prev, waker) * WAKEE_LINES + at(target, waker) * RQ_LINES
+    at(prev, waker) * WAKEE_CHAIN + at(target, waker) * RQ_LINES
 }
 
 impl Sim {
@@ -220,7 +227,7 @@ impl Sim {
                 // The wakee's lines from its previous CPU, and the target runqueue's (or its
                 // wake list's) from the target (module doc: TRANSFER).
                 let rq_lines = if queued { WAKELIST_LINES } else { RQ_LINES };
-                let xfer = self.transfer(prev, c, WAKEE_LINES) + self.transfer(target, c, rq_lines);
+                let xfer = self.transfer(prev, c, WAKEE_CHAIN) + self.transfer(target, c, rq_lines);
                 // ttwu_do_activate under the target's rq lock, on the waker (queued: the
                 // target does it in its handler).
                 charged = xfer + if queued { 0 } else { self.prof.ttwu };
@@ -402,6 +409,7 @@ impl Sim {
     /// True if charging `curr` first asked to reschedule it (module doc: UPDATE_CURR).
     fn activate(&mut self, w: usize, prev: usize, target: usize, t: Ns) -> bool {
         let resched = self.update_curr(target);
+        self.pelt_enqueue(target, w, t);
         self.policy.enqueue(&mut self.se, target, w, Arrival::Wakeup { from: prev }, t);
         self.tasks[w].queued_at = t;
 
@@ -687,6 +695,41 @@ mod tests {
         assert!((got / want - 1.0).abs() < 0.01, "twins: {got:.3} ms, want {want:.3} ms");
         let alone = apart as f64 / ms as f64;
         assert!((alone / 10.0 - 1.0).abs() < 0.01, "two cores: {alone:.3} ms, want 10 ms");
+    }
+
+    /// TRANSFER: a wakeup waits for the wakee's four lines in three latencies (its
+    /// `__state` and `on_rq` lines are in flight together after `pi_lock`) and for the
+    /// target runqueue's two in series. On 2 x EPYC 7763 (107 ns across CCXs, 23 within):
+    /// a wakee last on CPU 8 (another CCX) woken by CPU 0 onto CPU 0 costs 3 x 107 ns; onto
+    /// CPU 1 (CPU 0's CCX) 3 x 107 + 2 x 23.
+    #[test]
+    fn a_wakeup_pays_the_wakee_s_lines_in_three_latencies() {
+        let p = crate::engine::profile::profile("zen3-2s").unwrap();
+        assert_eq!(super::wakeup_transfer(p, 8, 0, 0), 3 * 107);
+        assert_eq!(super::wakeup_transfer(p, 8, 0, 1), 3 * 107 + 2 * 23);
+        assert_eq!(super::wakeup_transfer(p, 0, 0, 0), 0, "all on one CPU");
+    }
+
+    /// Issue 27: a stall (a cache line in flight, a spin on a held lock) is not slowed by a
+    /// busy sibling: while one thread cannot use the pipeline the other has every cycle of
+    /// it ("IA-32 Intel Architecture Optimization Reference Manual", Hyper-Threading
+    /// pipeline: "Reasons why a logical processor may not use a pipeline stage include
+    /// cache misses"), and the miss's latency is the interconnect's. 4 ms of stall and 6 ms
+    /// of work beside a busy sibling take 4 ms + 6 ms / (1.30 / 2), not 10 ms / (1.30 / 2).
+    #[test]
+    fn a_stall_takes_its_own_time_beside_a_busy_sibling() {
+        let ms = 1_000_000;
+        let prog = Program {
+            tasks: vec![
+                task("a-1", 0, vec![Op::Stall(4 * ms), Op::Run(6 * ms), Op::Exit]),
+                task("b-2", 40, vec![Op::Run(20 * ms), Op::Exit]),
+            ],
+        };
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(prog)));
+        let o = Sim::with_workload(&clx80("50ms"), None, wl).run();
+        let got = o.metrics.tasks[0].runtime_ns as f64 / ms as f64;
+        let want = 4.0 + 6.0 * 2_000.0 / 1_300.0;
+        assert!((got / want - 1.0).abs() < 0.01, "stall then work: {got:.3} ms, want {want:.3} ms");
     }
 
     /// Issue 31: `select_idle_core` (5.15 select_idle_cpu with has_idle_cores): the scan of

@@ -68,7 +68,7 @@
 
 use std::collections::VecDeque;
 
-use super::pipe::{pipe_op_lines, Lines, PipeBuf, PIPE_OP_REF};
+use super::pipe::{pipe_op_chain, Lines, PipeBuf, PIPE_OP_REF};
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::config::values::{HACKBENCH_FDS, HACKBENCH_TASKS_PER_GROUP};
 use crate::engine::kernel::Kernel;
@@ -256,13 +256,16 @@ impl Hackbench {
     /// spin for `pipe->mutex` and the pipe's shared lines pulled from the CPU of its last op
     /// (`pipe::Lines`). Sockets: neither (their lines, the skb and the receive queue's lock,
     /// were not counted from af_unix.c).
-    fn op_on(&mut self, c: usize, cpu: usize, now: Ns, send: bool) -> Ns {
+    fn op_on(&mut self, c: usize, now: Ns, send: bool, fx: &mut Fx) -> Ns {
         match self.ipc {
             Ipc::Pipe => {
-                // Under `pipe->mutex` (`pipe::Lines::locked_op`): the work past the syscall's entry.
+                // Under `pipe->mutex` (`pipe::Lines::locked_op`): the work past the syscall's
+                // entry; the spin and the transfer are a stall (`Fx::stall`).
                 let work = self.op_cost(send) - self.costs.syscall;
-                let lines = pipe_op_lines(self.msg_size);
-                self.lines[c].locked_op(cpu, now, self.costs.syscall, lines, work, &self.costs)
+                let lines = pipe_op_chain(self.msg_size);
+                let (ns, stall) = self.lines[c].locked_op(fx.cpu, now, self.costs.syscall, lines, work, &self.costs);
+                fx.stall = stall;
+                ns
             }
             Ipc::Socket => self.op_cost(send),
         }
@@ -405,7 +408,7 @@ impl Workload for Hackbench {
                         }
                     }
                     self.phase[task] = Phase::AfterWork;
-                    return Step::Run { ns: self.op_on(c, fx.cpu, now, true), sys: true };
+                    return Step::Run { ns: self.op_on(c, now, true, fx), sys: true };
                 }
                 Phase::Work => {
                     if self.count[task] >= self.per_child() {
@@ -426,7 +429,7 @@ impl Workload for Hackbench {
                         ch.queued -= 1;
                     }
                     self.phase[task] = Phase::AfterWork;
-                    return Step::Run { ns: self.op_on(g * FDS + i, fx.cpu, now, false), sys: true };
+                    return Step::Run { ns: self.op_on(g * FDS + i, now, false, fx), sys: true };
                 }
                 Phase::AfterWork if sender => {
                     let c = g * FDS + (self.count[task] % FDS as u64) as usize;

@@ -59,6 +59,11 @@ pub struct Fx {
     pub exec: bool,
     /// Input, set by the simulation before `next`: the CPU the task runs on (`sched_getcpu`).
     pub cpu: usize,
+    /// Of the `Step::Run` returned, the ns at its start that the CPU waits rather than
+    /// works (cache lines in flight from another core, a spin on a held lock): they take
+    /// that long whatever the SMT sibling does (`sim::schedule` module doc: SMT). The
+    /// simulation takes it (resets it to 0) with the step.
+    pub stall: Ns,
 }
 
 /// Machine facts a workload needs to cost its work.

@@ -18,15 +18,27 @@
 //! `wr_wait`'s lock. In 5.15's `struct pipe_inode_info` the mutex (32 bytes on x86-64
 //! without lock debugging), `rd_wait` (24) and the head of `wr_wait` fill the first line,
 //! the rest of `wr_wait` with `head`, `tail`, `max_usage` and `ring_size` the second: two
-//! lines, plus the slot, plus the message's own lines (`ceil(size / 64)`). An op on one CPU
-//! after an op on another pulls those lines across (`pipe_op_lines`), each at the
-//! profile's core-to-core latency for the pair (`profile::C2c`); on the same CPU they are
-//! hot and cost nothing more. Simplified: one "last CPU" per pipe (every op writes all of
-//! these lines, so the last op's CPU owns them); each line pays one one-way transfer in
-//! series (a copy's lines could overlap; contended lines bounce more than once while
-//! writers spin on the mutex, not modelled); the page's fresh lines come from the last CPU
-//! too. The wakeup's own lines (the wakee's task and wait entry, the target runqueue) are
-//! the wakeup path's (`sim::wakeup`).
+//! lines, plus the slot, plus the message's own lines (`ceil(size / 64)`: `pipe_op_lines`).
+//! An op on one CPU after an op on another pulls those lines across, at the profile's
+//! core-to-core latency for the pair (`profile::C2c`, a one-way figure: the tool divides
+//! its CAS round trip by two); on the same CPU they are hot and cost nothing more.
+//!
+//! CHAIN (`pipe_op_chain`): the pulls that wait for one another are paid one after the
+//! other, the ones a core keeps in flight together once. The mutex's line comes first: it
+//! is a locked `cmpxchg` (`__mutex_trylock_fast`), and x86 does not reorder loads with
+//! locked instructions (Intel SDM vol. 3A, 8.2.2), so the loads of `head`/`tail` wait for
+//! it; the slot's address is computed from `head` or `tail` (`&pipe->bufs[head & mask]`),
+//! and the copy's from the slot (`buf->page`, `buf->offset`): three latencies in series.
+//! The copy's lines are independent of one another and go out together, up to the line
+//! fill buffers of the core (10 per core on Intel cores from Nehalem, the misses one core
+//! keeps outstanding: `FILL_BUFFERS`): one latency for a message of up to 10 lines.
+//! Simplified: one "last CPU" per pipe (every op writes all of these lines, so the last
+//! op's CPU owns them); the stores that upgrade a line read shared (`buf->len`, the new
+//! `head`/`tail`) overlap with the chain and are not charged; contended lines bounce more
+//! than once while writers spin on the mutex, not modelled; the page's fresh lines come
+//! from the last CPU too. The wakeup's own lines (the wakee's task and wait entry, the
+//! target runqueue) are the wakeup path's (`sim::wakeup`). The transfer is a stall
+//! (`Fx::stall`): a busy SMT sibling does not lengthen it (`sim::schedule` module doc: SMT).
 //!
 //! MUTEX (`Lines::locked_op`, hackbench's pipes). `pipe_write` and `pipe_read` do their
 //! work between `__pipe_lock` and `__pipe_unlock` (5.15: the copy, `head`/`tail`, the
@@ -34,9 +46,10 @@
 //! are serialised: 20 senders and a receiver take turns. A task that finds the mutex held
 //! spins (`mutex_optimistic_spin`: while the owner runs on a CPU, which a pipe op's owner
 //! always does here, since a writer that must wait for room unlocks before it sleeps) and
-//! then does its op; the spin is kernel time in its burst. Simplified: the lock is taken
-//! after the syscall's whole entry and exit cost; the op's work estimate (`PIPE_OP_REF`,
-//! which includes the wakeup) is all held; a CPU whose cursor runs ahead of global time
+//! then does its op; the spin is kernel time in its burst, a stall like the transfer.
+//! Simplified: the lock is taken after the syscall's whole entry and exit cost; the op's
+//! work estimate (`PIPE_OP_REF`, which includes the wakeup) is all held, at a lone
+//! thread's speed even beside a busy sibling; a CPU whose cursor runs ahead of global time
 //! takes the lock at its own time; an op on a CPU behind it then takes the lock without
 //! waiting (it would have come first), and the two holds overlap.
 
@@ -53,9 +66,24 @@ pub(crate) const PIPE_OP_REF: Ns = 500;
 /// read and write writes (module doc: TRANSFER).
 const PIPE_SHARED_LINES: u64 = 3;
 
+/// Misses one core keeps in flight together: the L1 line fill buffers, 10 per core on
+/// Intel cores from Nehalem to Haswell (Intel 64 and IA-32 Architectures Optimization
+/// Reference Manual; the figure as a Stack Overflow question on software prefetching and
+/// LFBs states it, "Modern Intel chips (Nehalem, Sandy Bridge, Ivy Bridge, Haswell) have 10
+/// LFB's per core"). Taken for every profile (simplified: later cores have as many or
+/// more, e.g. Zen's miss address buffers); it only matters past 640-byte messages.
+const FILL_BUFFERS: u64 = 10;
+
 /// The cache lines an op on a pipe of `msg_size`-byte messages writes (module doc: TRANSFER).
 pub fn pipe_op_lines(msg_size: u64) -> u64 {
     PIPE_SHARED_LINES + msg_size.div_ceil(64)
+}
+
+/// The line latencies such an op waits for one after another (module doc: CHAIN): the
+/// mutex, `head`/`tail` and the slot in series, then the copy's lines, `FILL_BUFFERS` at a
+/// time.
+pub fn pipe_op_chain(msg_size: u64) -> u64 {
+    PIPE_SHARED_LINES + msg_size.div_ceil(64).div_ceil(FILL_BUFFERS)
 }
 
 /// Where a pipe's shared cache lines are (the CPU of its last read or write), and until
@@ -72,20 +100,23 @@ impl Lines {
     /// One read or write of the pipe by a task on `cpu` entering the kernel at `at`: the
     /// syscall's entry and exit (`syscall`), then `__pipe_lock` (spinning until the holder
     /// unlocks, module doc: MUTEX), the pipe's lines pulled to `cpu` and `work` under the
-    /// lock. Returns the burst: entry and exit, the spin, the transfer and the work.
-    pub fn locked_op(&mut self, cpu: usize, at: Ns, syscall: Ns, lines: u64, work: Ns, costs: &Costs) -> Ns {
+    /// lock (`lines`: the latencies in series, `pipe_op_chain`). Returns the burst (entry
+    /// and exit, the spin, the transfer and the work) and its stall (the spin and the
+    /// transfer: `Fx::stall`).
+    pub fn locked_op(&mut self, cpu: usize, at: Ns, syscall: Ns, lines: u64, work: Ns, costs: &Costs) -> (Ns, Ns) {
         let lock = at + syscall;
         // An op asked for at a time before the holder's (its CPU is behind the holder's,
         // which ran ahead of global time) would have gone first: it does not wait, and the
         // holder's burst, already laid, is left alone (module doc: MUTEX).
         let after = lock >= self.locked_at;
         let spin = if after { self.free_at.saturating_sub(lock) } else { 0 };
-        let hold = self.touch(cpu, lines, costs) + work;
+        let xfer = self.touch(cpu, lines, costs);
+        let hold = xfer + work;
         if after {
             self.locked_at = lock + spin;
         }
         self.free_at = self.free_at.max(lock + spin + hold);
-        syscall + spin + hold
+        (syscall + spin + hold, spin + xfer)
     }
 
     /// An op on `cpu` writing `lines` lines of the pipe: the time to pull them from the
@@ -132,9 +163,11 @@ impl Pipe {
         }
     }
 
-    /// One read or write of pipe `p` on `cpu`: the syscall and the pipe's lines.
-    fn op(&mut self, p: usize, cpu: usize) -> Ns {
-        let xfer = self.lines[p].touch(cpu, pipe_op_lines(1), &self.costs);
+    /// One read or write of pipe `p` on `fx.cpu`: the syscall and the pipe's lines, whose
+    /// transfer is a stall (`Fx::stall`).
+    fn op(&mut self, p: usize, fx: &mut Fx) -> Ns {
+        let xfer = self.lines[p].touch(fx.cpu, pipe_op_chain(1), &self.costs);
+        fx.stall = xfer;
         self.costs.syscall(PIPE_OP_REF) + xfer
     }
 }
@@ -163,7 +196,7 @@ impl Workload for Pipe {
                 Phase::Done => return Step::Exit,
                 Phase::Write => {
                     self.phase[task] = Phase::AfterWrite;
-                    return Step::Run { ns: self.op(wpipe, fx.cpu), sys: true };
+                    return Step::Run { ns: self.op(wpipe, fx), sys: true };
                 }
                 Phase::AfterWrite => {
                     self.data[wpipe] += 1;
@@ -178,7 +211,7 @@ impl Workload for Pipe {
                     if self.data[rpipe] > 0 {
                         self.data[rpipe] -= 1;
                         self.phase[task] = Phase::AfterRead;
-                        return Step::Run { ns: self.op(rpipe, fx.cpu), sys: true };
+                        return Step::Run { ns: self.op(rpipe, fx), sys: true };
                     }
                     self.waiting[task] = true;
                     return Step::Block;
@@ -354,27 +387,32 @@ mod tests {
         let costs = Costs::new(crate::engine::profile::profile("cascadelake-2s").unwrap());
         let mut l = Lines::default();
         let (sys, work) = (100, 400);
-        assert_eq!(l.locked_op(0, 1_000, sys, 5, work, &costs), sys + work, "first op: nothing to pull or wait for");
+        assert_eq!(
+            l.locked_op(0, 1_000, sys, 5, work, &costs),
+            (sys + work, 0),
+            "first op: nothing to pull or wait for"
+        );
         // CPU 1 (same socket) enters at the same instant: it spins the first op's 400 ns,
-        // then pulls 5 lines at 47 ns and works 400 ns.
-        assert_eq!(l.locked_op(1, 1_000, sys, 5, work, &costs), sys + work + 5 * 47 + work);
+        // then pulls 5 lines at 47 ns and works 400 ns; the spin and the pull are a stall.
+        assert_eq!(l.locked_op(1, 1_000, sys, 5, work, &costs), (sys + work + 5 * 47 + work, work + 5 * 47));
         // Long after, CPU 20 (the other socket): no spin, 5 lines at 134 ns.
-        assert_eq!(l.locked_op(20, 10_000, sys, 5, work, &costs), sys + 5 * 134 + work);
+        assert_eq!(l.locked_op(20, 10_000, sys, 5, work, &costs), (sys + 5 * 134 + work, 5 * 134));
     }
 
     /// The transfer's defining behaviour: a ping-pong's round trip on 2 x EPYC 7763 costs
-    /// its four ops' lines (pipe_op_lines(1) = 4 each) more when the two tasks are apart,
+    /// its four ops' lines (pipe_op_chain(1) = 4 latencies each) more when the two tasks are apart,
     /// at the cited core-to-core latency: 23 ns in a CCX, 107 ns across CCXs, 197 ns across
-    /// sockets (nviennot/core-to-core-latency, EPYC 7R13), nothing on one CPU.
+    /// sockets (nviennot/core-to-core-latency, EPYC 7R13), nothing on one CPU. The
+    /// transfer is each op's stall (`Fx::stall`), and nothing else is.
     #[test]
     fn a_ping_pong_pays_the_pipe_s_lines_by_distance() {
         let p = crate::engine::profile::profile("zen3-2s").unwrap();
         let costs = Costs::new(p);
-        // 100 round trips, A on CPU 0 and B on `b`; the run's CPU time, ns.
+        // 100 round trips, A on CPU 0 and B on `b`; the run's CPU time and stall, ns.
         let trip = |b: usize| {
             let mut w = Pipe::new(100, costs);
             let mut fx = Fx::default();
-            let mut total = 0;
+            let (mut total, mut stall) = (0, 0);
             let mut runnable = [true, true];
             for _ in 0..10_000 {
                 for task in 0..2 {
@@ -387,6 +425,7 @@ mod tests {
                         Step::Block => runnable[task] = false,
                         _ => runnable[task] = false,
                     }
+                    stall += std::mem::take(&mut fx.stall);
                     for (t, _) in fx.wakes.drain(..) {
                         runnable[t] = true;
                     }
@@ -396,15 +435,29 @@ mod tests {
                 }
             }
             assert!(w.done());
-            total
+            (total, stall)
         };
-        let same = trip(0);
-        assert_eq!(pipe_op_lines(1), 4);
+        let (same, none) = trip(0);
+        assert_eq!(none, 0, "one CPU: no stall");
+        assert_eq!(pipe_op_chain(1), 4);
         for (b, c2c) in [(1, 23), (8, 107), (64, 197), (128, 10)] {
             // 4 ops a round trip, 4 lines each; each pipe's first op finds its lines nowhere.
             let want = (100 * 4 - 2) * 4 * c2c;
-            assert_eq!(trip(b) - same, want, "B on CPU {b}");
+            let (total, stall) = trip(b);
+            assert_eq!(total - same, want, "B on CPU {b}");
+            assert_eq!(stall, want, "B on CPU {b}: the transfer is the stall");
         }
+    }
+
+    /// CHAIN: the mutex, `head`/`tail` and the slot are pulled one after the other; the
+    /// copy's lines together, up to the 10 line fill buffers. hackbench's 100-byte message
+    /// writes 5 lines and waits for 4 latencies; 640 bytes (10 lines) still 4; 641, 5.
+    #[test]
+    fn a_copy_s_lines_are_in_flight_together() {
+        assert_eq!((pipe_op_lines(100), pipe_op_chain(100)), (5, 4));
+        assert_eq!((pipe_op_lines(640), pipe_op_chain(640)), (13, 4));
+        assert_eq!((pipe_op_lines(641), pipe_op_chain(641)), (14, 5));
+        assert_eq!(pipe_op_chain(4096), 3 + 7, "a page: 64 lines, 7 rounds of 10");
     }
 
     /// A packet pipe (one write a buffer) filled to its 16 buffers, writers 1 and 2 asleep.

@@ -36,6 +36,10 @@ pub enum Op {
     Run(Ns),
     /// Kernel-mode CPU work (a syscall's), run as system time.
     Sys(Ns),
+    /// Kernel-mode time spent waiting (cache lines in flight, a spin on a held lock): run
+    /// as system time at a lone thread's speed whatever the SMT sibling does (`Fx::stall`).
+    /// No trace tells a stall from work; test programs use it.
+    Stall(Ns),
     Wake(usize),
     Block,
     Sleep(Ns),
@@ -117,6 +121,10 @@ impl Workload for Replay {
                 Op::Wake(_) => {}
                 Op::Run(ns) => return Step::Run { ns: ns.max(1), sys: false },
                 Op::Sys(ns) => return Step::Run { ns: ns.max(1), sys: true },
+                Op::Stall(ns) => {
+                    fx.stall = ns.max(1);
+                    return Step::Run { ns: ns.max(1), sys: true };
+                }
                 Op::Block => {
                     if self.tokens[task] > 0 {
                         self.tokens[task] -= 1;

@@ -253,12 +253,13 @@ proptest! {
         views in prop::sample::subsequence(View::ALL.to_vec(), 0..=4).prop_shuffle(),
         sweep in prop::option::of(0..KEYS.len()),
         main_seeds in prop::option::of(2..=MAX_REPLICAS),
+        stretch in prop::option::of((0u64..1 << 40, 1u64..1 << 40)),
     ) {
         let preset = preset_ix.map(|i| PRESETS[i].name.to_string());
         let start = preset.as_deref().and_then(presets::preset).map(|p| (p.config)()).unwrap_or_default();
         let config = random_config(start, &a);
         let compare = b.map(|b| random_config(config.clone(), &b));
-        let state = UrlState { preset, config, embed, views, compare, sweep: sweep.map(|i| KEYS[i].key.to_string()), sweep_view: SweepView::default(), tour: None, main_seeds };
+        let state = UrlState { preset, config, embed, views, compare, sweep: sweep.map(|i| KEYS[i].key.to_string()), sweep_view: SweepView::default(), tour: None, main_seeds, stretch: stretch.map(|(t0, len)| (t0, t0 + len)) };
         let q = to_query(&state);
         let (back, notices) = parse(&q);
         prop_assert!(notices.is_empty(), "{q}: {notices:?}");
@@ -369,4 +370,30 @@ fn an_overlong_link_names_the_keys_it_did_not_read() {
     let n = notices.iter().find(|n| n.key == "(query)").expect("a notice for the query");
     assert!(n.reason.contains("bytes long") && !n.reason.contains("characters"), "{}", n.reason);
     assert!(n.reason.ends_with("not read: preset, hz, b.policy"), "{}", n.reason);
+}
+
+/// Issue 29, item 6: zoom and pan were not in the link. The visible stretch is `t0`/`t1`;
+/// a bad or half stretch is a notice and the whole run, never a failure.
+#[test]
+fn the_timeline_stretch_round_trips_and_bad_ones_are_notices() {
+    let (u, n) = parse("v=1&preset=intro&t0=12ms&t1=12.5ms&compare=1&b.hz=1000");
+    assert!(n.is_empty(), "{n:?}");
+    assert_eq!(u.stretch, Some((12_000_000, 12_500_000)));
+    assert_eq!(to_query(&u), "v=1&preset=intro&t0=12ms&t1=12500us&compare=1&b.hz=1000");
+    assert_eq!(parse(&to_query(&u)).0, u);
+    for (q, key) in [
+        ("t0=5ms", "t0"),
+        ("t1=5ms", "t1"),
+        ("t0=5&t1=6ms", "t0"),
+        ("t0=7ms&t1=6ms", "t1"),
+        ("t0=6ms&t1=6ms", "t1"),
+        ("t0=-1ms&t1=6ms", "t0"),
+        ("t0=0ms&t1=99999999999999999999s", "t1"),
+        ("t0=NaN&t1=inf", "t0"),
+    ] {
+        let (s, notices) = parse(&format!("v=1&hz=1000&{q}"));
+        assert_eq!(s.stretch, None, "{q}");
+        assert_eq!(s.config.hz, 1000, "{q}: the rest is kept");
+        assert!(notices.iter().any(|n| n.key == key && n.reason.contains("whole run")), "{q}: {notices:?}");
+    }
 }

@@ -25,6 +25,7 @@ impl State {
         });
         let mut s = State::with_config(u.config.clone(), &preset);
         s.embed = u.embed;
+        s.stretch = u.stretch;
         s.main_seeds = u.main_seeds.unwrap_or(1).clamp(1, crate::ui::explore::replicas::MAX_SEEDS);
         if u.sweep_view != s.sweep.view {
             s.sweep.view = u.sweep_view.clone();
@@ -113,6 +114,7 @@ impl State {
             sweep_view,
             tour: self.tour.open.clone(),
             main_seeds: (self.main_seeds > 1).then_some(self.main_seeds),
+            stretch: self.stretch,
         }
     }
 

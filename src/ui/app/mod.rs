@@ -137,6 +137,11 @@ fn results() -> Html {
         let ctx = ctx.clone();
         use_callback((), move |from: u64, _| ctx.dispatch(Action::NeedWindow { from }))
     };
+    // The visible stretch goes into the link (`t0`, `t1`).
+    let on_stretch = {
+        let ctx = ctx.clone();
+        use_callback((), move |st: Option<(u64, u64)>, _| ctx.dispatch(Action::Stretch(st)))
+    };
     let on_gov = {
         let ctx = ctx.clone();
         use_callback((), move |_: (), _| ctx.dispatch(Action::Inspect(InspectAction::CompareGovernors)))
@@ -182,9 +187,13 @@ fn results() -> Html {
             </span>
         },
         (None, true, _) if s.result.as_ref().is_some_and(|r| r.preview && r.gen == s.gen && r.figures_partial()) => {
+            // What the preview covered, not its budget: one bounded by time stops earlier.
+            let m = s.result.as_ref().map(|r| &r.metrics);
+            let (events, sim) = m.map_or((0, 0), |m| (m.events, (m.elapsed_s.max(0.0) * 1e9) as u64));
             html! {
                 <span class="status running" role="status" title="Figures of the first events; the whole run follows">
-                    {format!("Preview ({} events) · simulating the rest…", crate::ui::common::format::count(crate::ui::worker::protocol::PREVIEW_EVENT_BUDGET))}
+                    {format!("Preview: the first {} events ({} simulated) · simulating the rest…",
+                        crate::ui::common::format::count(events), crate::ui::common::format::duration(sim))}
                 </span>
             }
         }
@@ -269,7 +278,8 @@ fn results() -> Html {
                     <label class="link-axes"><input type="checkbox" name="link-axes" checked={*linked} onchange={toggle_link} />
                         {" One time axis for A and B (zoom and pan together)"}</label>
                     <h3 class="series a">{"A"}</h3>
-                    <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} link={(*link).clone()} />
+                    <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} link={(*link).clone()}
+                        stretch={s.stretch} on_stretch={on_stretch.clone()} />
                     <h3 class="series b">{"B"}</h3>
                 }
                 if let Some(r) = &b {
@@ -277,7 +287,7 @@ fn results() -> Html {
                             preview={r.preview} partial={r.figures_partial()} keep_view={r.windowed}
                             window_loading={s.window_req.is_some_and(|(g, _)| g == r.gen)}
                             on_window={(!r.preview && r.gen == s.gen).then(|| on_window.clone())}
-                            link={a.is_some().then(|| (*link).clone())} />
+                            link={a.is_some().then(|| (*link).clone())} stretch={s.stretch} on_stretch={on_stretch.clone()} />
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }

@@ -14,7 +14,6 @@ use std::rc::Rc;
 
 use crate::engine::config::{key_doc, Config, PolicyKind, WorkloadKind};
 use crate::engine::presets::{preset, PRESETS};
-use crate::share::rtapp;
 use crate::share::url::{UrlState, View};
 
 use crate::ui::common::notices::Notices;
@@ -22,8 +21,8 @@ use crate::ui::explore::replicas::{replica_config, Reps};
 use crate::ui::inspect::state::{InspectAction, InspectState, Run};
 use crate::ui::sweep::model::{sweep_key, sweepable};
 use crate::ui::sweep::state::{SweepAction, SweepState};
-use crate::ui::tour::{self, state::TourState};
-use crate::ui::worker::protocol::{RunProgress, RunResult};
+use crate::ui::tour::state::TourState;
+use crate::ui::worker::protocol::{Imported, RunProgress, RunResult};
 use crate::ui::worker::scheduler::JobKind;
 
 pub use crate::ui::app::run::{Pinned, RunView};
@@ -92,6 +91,9 @@ pub struct State {
     pub tab: Tab,
     /// Embedded (`?embed=1`): only `views` are shown, with minimal chrome.
     pub embed: bool,
+    /// The timeline's visible stretch (ns), as the timeline last reported it or a link
+    /// opened it (`t0`, `t1`); None: the whole run. In the link, not a history entry.
+    pub stretch: Option<(u64, u64)>,
     /// The views a link opened (`view=`), kept so the link round-trips; empty = default.
     /// `View::Seeds` is never here: it is `tab` (`Tab::Seeds`).
     pub views: Vec<View>,
@@ -131,6 +133,7 @@ impl State {
             dist: DistMode::Latency,
             tab: Tab::Explore,
             embed: false,
+            stretch: None,
             views: Vec::new(),
             sweep: SweepState::default(),
             inspect: InspectState::default(),
@@ -324,13 +327,17 @@ pub enum Action {
         down: crate::ui::worker::protocol::WorkerDown,
         job: Option<JobKind>,
     },
-    /// An rt-app JSON file's text (`name` is the file name): its config changes apply all
-    /// together or not at all; notices say what was approximated or what is wrong.
-    Import {
+    /// An imported file as the worker read it (`name` is the file name,
+    /// `worker::execute::import`): a tour opens at its first step; an rt-app workload's
+    /// config changes apply all together or not at all; notices say what was approximated
+    /// or what is wrong.
+    Imported {
         name: String,
-        text: String,
+        result: crate::ui::worker::protocol::Imported,
     },
     Dismiss(u64),
+    /// The timeline's visible stretch changed (None: it shows the whole run).
+    Stretch(Option<(u64, u64)>),
     Dist(DistMode),
     Tab(Tab),
     /// Set several keys at once (a heatmap cell: both swept knobs), keeping the sweep.
@@ -365,6 +372,10 @@ impl State {
     /// tested natively as it is): the features' actions go to their slices, the rest
     /// is handled here.
     pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if let Action::Stretch(st) = action {
+            // The same stretch again (A and B's linked timelines both report): no render.
+            return if self.stretch == st { self } else { Rc::new(State { stretch: st, ..(*self).clone() }) };
+        }
         let mut s = (*self).clone();
         // A link's B config waits for A's run; any change by the user comes first.
         if matches!(
@@ -563,7 +574,7 @@ impl State {
                 Some(gen) if down.crashed && gen != s.gen => s.notices.push(down.text),
                 _ => s.worker_down = Some(down),
             },
-            Action::Import { name, text } if tour::looks_like_tour(&text) => match tour::parse(&text) {
+            Action::Imported { name, result: Imported::Tour(r) } => match r {
                 Err(e) => s.notices.push(format!("Cannot import the tour {name}: {e}. Nothing was changed.")),
                 Ok(t) => {
                     let open = t.name.clone();
@@ -572,7 +583,7 @@ impl State {
                     return Rc::new(s).reduce(Action::Tour(Some((open, 1))));
                 }
             },
-            Action::Import { name, text } => match rtapp::import(&text) {
+            Action::Imported { name, result: Imported::Rtapp(r) } => match r {
                 Err(e) => s.notices.push(format!("Cannot import {name}: {e}. Nothing was changed.")),
                 Ok(r) => {
                     let mut c = s.config.clone();
@@ -593,6 +604,7 @@ impl State {
             },
             Action::Dismiss(id) => s.notices.dismiss(id),
             Action::Dist(d) => s.dist = d,
+            Action::Stretch(_) => {}
             Action::Tab(t) => s.tab = t,
             Action::SetCell(sets) => {
                 let mut c = s.config.clone();
@@ -622,6 +634,7 @@ impl State {
                     tour: None,
                     sweep_view: s.sweep.view.clone(),
                     main_seeds: (s.main_seeds > 1).then_some(s.main_seeds),
+                    stretch: None,
                 };
                 let mut n = s.navigate(&u);
                 n.tour.open = Some((t.name.clone(), step));

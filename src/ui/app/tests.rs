@@ -431,15 +431,16 @@ fn pinning_a_preview_still_gets_a_its_full_run() {
 
 #[test]
 fn imports_apply_all_their_changes_or_none() {
+    use crate::ui::worker::execute::import;
     let s = Rc::new(State::default());
     let text = r#"{ "tasks": { "t": { "run": 1000, "timer": { "ref": "a", "period": 4000 } } }, "global": { "duration": 1 } }"#;
-    let t = reduce(s.clone(), Action::Import { name: "a.json".into(), text: text.into() });
+    let t = reduce(s.clone(), Action::Imported { name: "a.json".into(), result: import(text) });
     assert_eq!(t.config.workload, WorkloadKind::Rtapp);
     assert_eq!(t.config.duration, 1_000_000_000);
     assert!(t.gen > s.gen);
     assert!(t.notices.last().unwrap().text.starts_with("Imported a.json"));
     let bad = r#"{ "tasks": { "t": { "run": -1, "sleep": 10 } } }"#;
-    let u = reduce(t.clone(), Action::Import { name: "b.json".into(), text: bad.into() });
+    let u = reduce(t.clone(), Action::Imported { name: "b.json".into(), result: import(bad) });
     assert_eq!((u.config.clone(), u.gen), (t.config.clone(), t.gen), "nothing changed");
     let msg = &u.notices.last().unwrap().text;
     assert!(msg.contains("Cannot import b.json") && msg.contains("tasks.t"), "{msg}");

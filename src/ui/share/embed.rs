@@ -7,7 +7,7 @@ use super::files::attr_escape;
 use super::Notices;
 use crate::engine::presets::preset;
 use crate::share::url::View;
-use crate::ui::app::state::State;
+use crate::ui::app::state::{Action, State};
 use crate::ui::common::browser::{copy_text, page_address};
 use crate::ui::explore::plots::SweepPlot;
 use crate::ui::explore::views::{CompareTable, MetricsPanel};
@@ -142,13 +142,26 @@ pub fn embed_page() -> Html {
         (None, true) => html! { <span class="status running" role="status">{"Simulating…"}</span> },
         (None, false) => html! {},
     };
+    // A link that compares shows A over B on one time axis (a tour's question compares them).
+    let link = use_memo((), |_| crate::ui::timeline::ViewLink::new(true));
+    let on_stretch = {
+        let ctx = ctx.clone();
+        use_callback((), move |st: Option<(u64, u64)>, _| ctx.dispatch(Action::Stretch(st)))
+    };
     let view = |v: View| -> Html {
         match v {
             View::Timeline => html! {
                 <section class="panel" aria-label="Timeline" data-view="timeline" style="min-width:0">
+                    if let Some(a) = &a {
+                        <h3 class="series a">{"A"}</h3>
+                        <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()}
+                            link={(*link).clone()} stretch={s.stretch} on_stretch={on_stretch.clone()} />
+                        <h3 class="series b">{"B"}</h3>
+                    }
                     if let Some(r) = &b {
                         <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
-                            preview={r.preview} partial={r.figures_partial()} />
+                            preview={r.preview} partial={r.figures_partial()} stretch={s.stretch} on_stretch={on_stretch.clone()}
+                            link={a.is_some().then(|| (*link).clone())} />
                     } else {
                         <p class="note">{"Waiting for the first run…"}</p>
                     }

@@ -8,7 +8,9 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::address::window;
-use super::files::{caption_height, export_request, file_stem, svg_file, sweep_csv_request, SvgCaption, SvgColours};
+use super::files::{
+    caption_height, config_text, export_request, file_stem, svg_file, sweep_csv_request, SvgCaption, SvgColours,
+};
 use crate::ui::app::state::RunView;
 use crate::ui::common::palette::{SERIES_A, SERIES_B};
 use crate::ui::timeline::render_png_data_url;
@@ -189,6 +191,51 @@ fn encode_png(
     canvas.to_blob(done.unchecked_ref()).map_err(|e| format!("cannot encode the PNG: {e:?}"))
 }
 
+/// The stretch a cut trace recorded, `(from, to, in words)`; None for a whole run.
+fn png_stretch(trace: &crate::engine::trace::Trace) -> Option<(u64, u64, String)> {
+    use crate::ui::common::format::duration;
+    use crate::ui::timeline::window;
+    if !window::is_partial(trace) {
+        return None;
+    }
+    let (from, to) = window::recorded(trace);
+    let what = if from == 0 {
+        format!("the first {} of the {} run (the part the page recorded)", duration(to), duration(trace.end))
+    } else {
+        format!(
+            "{} to {} of the {} run (the part the page recorded)",
+            duration(from),
+            duration(to),
+            duration(trace.end)
+        )
+    };
+    Some((from, to, what))
+}
+
+/// A labelled run, its config text and (once the worker wrote it) its metrics CSV.
+type Column = (&'static str, String, String);
+
+/// Has the worker write each run's metrics CSV in turn, then calls `done` with them all
+/// in order; a failure goes to `fail` instead.
+fn metrics_files(
+    mut runs: Vec<(&'static str, String, Rc<RunView>)>,
+    mut done_cols: Vec<Column>,
+    done: impl FnOnce(Vec<Column>) + 'static,
+    fail: Callback<Option<String>>,
+) {
+    if runs.is_empty() {
+        return done(done_cols);
+    }
+    let (label, config, run) = runs.remove(0);
+    crate::ui::worker::export::run(export_request(&run, Export::MetricsCsv), move |r| match r {
+        Ok(text) => {
+            done_cols.push((label, config, text));
+            metrics_files(runs, done_cols, done, fail)
+        }
+        Err(e) => fail.emit(Some(format!("Cannot export Metrics CSV: {e}"))),
+    });
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ExportMenuProps {
     /// What went wrong with an export (None once a file is on its way), for the share bar to show.
@@ -210,7 +257,7 @@ pub fn export_menu(props: &ExportMenuProps) -> Html {
     let result = ctx.result.clone();
     let stem = file_stem(&ctx);
     let menu_ref = use_node_ref();
-    let export = |label: &'static str, title: &'static str, f: Rc<dyn Fn() -> Result<(), String>>| {
+    let export = |label: &'static str, title: AttrValue, f: Rc<dyn Fn() -> Result<(), String>>| {
         let (report, menu_ref) = (report.clone(), menu_ref.clone());
         let onclick = Callback::from(move |_| {
             report(f(), label);
@@ -248,7 +295,38 @@ pub fn export_menu(props: &ExportMenuProps) -> Html {
     // release), as `run --trace-text` writes it, not 6.12's whatever the kernel.
     let perfetto_json = in_worker("Perfetto JSON", run_file(Export::Perfetto, ".perfetto.json", "application/json"));
     let trace_text = in_worker("trace-cmd text", run_file(Export::TraceText, ".trace.txt", "text/plain"));
-    let metrics_csv = in_worker("Metrics CSV", run_file(Export::MetricsCsv, "-metrics.csv", "text/csv"));
+    // The metrics CSV: B's (the run shown) with its config and the share link, and A's
+    // column beside it when A is pinned and has figures. The worker writes each run's rows
+    // (A's first), the page joins them (`share::csv::metrics_table`).
+    let metrics_csv: Rc<dyn Fn() -> Result<(), String>> = {
+        let (r, stem, message) = (result.clone(), stem.clone(), message.clone());
+        let a = ctx.pin.as_ref().and_then(|p| p.result.clone());
+        let (preset, query) = (ctx.preset.clone(), ctx.query());
+        Rc::new(move || {
+            let b = r.clone().ok_or("no run has finished yet")?;
+            let label = if a.is_some() { "B" } else { "value" };
+            let mut runs = vec![(label, config_text(&preset, &b.config), b)];
+            if let Some(a) = &a {
+                runs.insert(0, ("A", config_text(&preset, &a.config), a.clone()));
+            }
+            let link = crate::ui::common::browser::link_of(&query);
+            let (name, fail, message) = (format!("{stem}-metrics.csv"), message.clone(), message.clone());
+            metrics_files(
+                runs,
+                Vec::new(),
+                move |cols| {
+                    let cols: Vec<(&str, &str, &str)> =
+                        cols.iter().map(|(l, c, t)| (*l, c.as_str(), t.as_str())).collect();
+                    let text = crate::share::csv::metrics_table(&cols, &link);
+                    if let Err(e) = download_text(&name, "text/csv", &text) {
+                        message.emit(Some(format!("Cannot export Metrics CSV: {e}")));
+                    }
+                },
+                fail,
+            );
+            Ok(())
+        })
+    };
     let sweep_csv = in_worker("Sweep CSV", {
         let (sw, stem) = (ctx.sweep.current.clone(), stem.clone());
         Rc::new(move || {
@@ -260,7 +338,12 @@ pub fn export_menu(props: &ExportMenuProps) -> Html {
         let (r, stem) = (result.clone(), stem.clone());
         Rc::new(move || {
             let r: &Rc<RunView> = r.as_ref().ok_or("no run has finished yet")?;
-            let url = render_png_data_url(&r.trace, None, 1600, 2.0, &stem)?;
+            // A cut trace is drawn as far as it was recorded, and its caption says which stretch.
+            let (window, label) = match png_stretch(&r.trace) {
+                Some((from, to, what)) => (Some((from, to)), format!("{stem}: {what}")),
+                None => (None, stem.clone()),
+            };
+            let url = render_png_data_url(&r.trace, window, 1600, 2.0, &label)?;
             click_download(&url, &format!("{stem}-timeline.png"))
         })
     };
@@ -280,19 +363,23 @@ pub fn export_menu(props: &ExportMenuProps) -> Html {
     };
     let sweep_png = png("figure.plot.sweep svg", "sweep", "Sweep PNG");
     let dist_png = png("figure.plot.dist svg", "distribution", "Distribution PNG");
+    let png_title: AttrValue = match result.as_ref().and_then(|r| png_stretch(&r.trace)) {
+        Some((.., what)) => format!("The timeline as a PNG image: {what}").into(),
+        None => "The whole timeline as a PNG image".into(),
+    };
     html! {
         <details class="exports" ref={menu_ref.clone()}>
             <summary class="button" title="Download the trace, the figures or a plot">{"Export…"}</summary>
             <div class="menu" role="group" aria-label="Export">
-                { export("Perfetto JSON", "The trace in Chrome/Perfetto JSON (ui.perfetto.dev)", perfetto_json) }
-                { export("trace-cmd text", "The trace as `trace-cmd report` text (schedscope trace stats/diff read it back)", trace_text) }
-                { export("Metrics CSV", "This run's metrics as CSV", metrics_csv) }
-                { export("Sweep CSV", "Every metric at each sweep point, as CSV", sweep_csv) }
-                { export("Timeline PNG", "The whole timeline as a PNG image", timeline_png) }
-                { export("Sweep PNG", "The sweep plot as a PNG image", sweep_png) }
-                { export("Sweep SVG", "The sweep plot as an SVG file", sweep_svg) }
-                { export("Distribution PNG", "The distribution plot as a PNG image", dist_png) }
-                { export("Distribution SVG", "The distribution plot as an SVG file", dist_svg) }
+                { export("Perfetto JSON", "The trace in Chrome/Perfetto JSON (ui.perfetto.dev)".into(), perfetto_json) }
+                { export("trace-cmd text", "The trace as `trace-cmd report` text (schedscope trace stats/diff read it back)".into(), trace_text) }
+                { export("Metrics CSV", "The metrics as CSV, with the config and the link (A and B side by side when A is pinned)".into(), metrics_csv) }
+                { export("Sweep CSV", "Every metric at each sweep point, as CSV".into(), sweep_csv) }
+                { export("Timeline PNG", png_title.clone(), timeline_png) }
+                { export("Sweep PNG", "The sweep plot as a PNG image".into(), sweep_png) }
+                { export("Sweep SVG", "The sweep plot as an SVG file".into(), sweep_svg) }
+                { export("Distribution PNG", "The distribution plot as a PNG image".into(), dist_png) }
+                { export("Distribution SVG", "The distribution plot as an SVG file".into(), dist_svg) }
             </div>
         </details>
     }

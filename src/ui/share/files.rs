@@ -1,6 +1,7 @@
 //! The export files' pure parts (tested natively): a file name stem, the worker jobs that
 //! write the CSV and trace files, and a plot's standalone SVG file.
 
+use crate::engine::config::Config;
 use crate::engine::presets::preset;
 use crate::ui::app::state::{RunView, State};
 use crate::ui::sweep::model::Sweep;
@@ -21,11 +22,44 @@ pub fn attr_escape(s: &str) -> String {
     out
 }
 
-/// A file name stem naming the config: `schedscope-rr-kbuild`, `schedscope-custom`.
+/// Longest file name stem (the config's differences are cut there).
+const MAX_STEM: usize = 80;
+
+/// A file name stem naming the config: the preset, then what differs from it (the workload
+/// and kernel by their value, other keys as `key-value`), and with a pinned A that differs,
+/// `-vs-` and what B changes: `schedscope-intro-hackbench-groups-208`,
+/// `schedscope-intro-vs-hz-1000`, `schedscope-custom`. Cut at `MAX_STEM` characters.
 pub fn file_stem(state: &State) -> String {
-    let name = preset(&state.preset).map(|p| p.name).unwrap_or("custom");
-    let clean: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
-    format!("schedscope-{clean}")
+    let p = preset(&state.preset);
+    let base = p.map(|p| (p.config)()).unwrap_or_default();
+    let a = state.pin.as_ref().map_or(&state.config, |p| &p.config);
+    let part = |(k, v): (&str, String)| if matches!(k, "workload" | "kernel") { v } else { format!("{k}-{v}") };
+    let mut parts = vec!["schedscope".to_string(), p.map_or("custom", |p| p.name).to_string()];
+    parts.extend(a.diff(&base).into_iter().map(part));
+    // B: the current config, or a link's B still waiting for A's run.
+    let b = state.pending_b.as_ref().unwrap_or(&state.config);
+    if state.pin.is_some() && a != b {
+        parts.push("vs".into());
+        parts.extend(b.diff(a).into_iter().map(part));
+    }
+    let clean: String = parts
+        .join("-")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+        .take(MAX_STEM)
+        .collect();
+    clean.trim_end_matches(['-', '.', '_']).to_string()
+}
+
+/// A config as the query of its own link, without the version: `preset=intro&hz=1000`.
+pub fn config_text(preset_name: &str, config: &Config) -> String {
+    let u = crate::share::url::UrlState {
+        preset: preset(preset_name).map(|p| p.name.to_string()),
+        config: config.clone(),
+        ..Default::default()
+    };
+    let q = crate::share::url::to_query(&u);
+    q.strip_prefix("v=1&").or_else(|| q.strip_prefix("v=1")).unwrap_or(&q).to_string()
 }
 
 /// The worker job writing the sweep as CSV: `param,value,<every metric>` (see
@@ -38,7 +72,9 @@ pub fn sweep_csv_request(sw: &Sweep) -> Request {
 
 /// The worker job writing the run the page shows as `format`.
 pub fn export_request(r: &RunView, format: Export) -> Request {
-    let run = RunResult { metrics: r.metrics.clone(), trace: (*r.trace).clone() };
+    // The metrics CSV reads no trace: none is copied to the worker for it.
+    let trace = if format == Export::MetricsCsv { Default::default() } else { (*r.trace).clone() };
+    let run = RunResult { metrics: r.metrics.clone(), trace };
     Request::Export { id: 0, format, config: r.config.clone(), run }
 }
 

@@ -1,4 +1,6 @@
 //! Import: an rt-app workload or a guided tour, from the file picker or dropped on the page.
+//! The page reads the file's text and a worker of its own parses it (`Request::Import`,
+//! `worker::export::ask`): the page's wasm holds no JSON parser (issue 26).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,8 +15,9 @@ use crate::ui::StateCtx;
 /// Largest file the importer reads (matches `share::rtapp::MAX_FILE_BYTES`).
 const MAX_IMPORT_BYTES: f64 = crate::share::rtapp::MAX_FILE_BYTES as f64;
 
-/// Reads an rt-app file and dispatches its import. The reader lives in `holder` until it
-/// answers (dropping it would cancel the read).
+/// Reads an rt-app or tour file, has a worker parse it and dispatches what it read
+/// (`Action::Imported`). The reader lives in `holder` until it answers (dropping it would
+/// cancel the read).
 pub fn read_import(
     file: web_sys::File,
     dispatch: Callback<Action>,
@@ -31,10 +34,25 @@ pub fn read_import(
     }
     let blob = gloo::file::File::from(file);
     let reader = gloo::file::callbacks::read_as_text(&blob, move |res| match res {
-        Ok(text) => dispatch.emit(Action::Import { name, text }),
+        Ok(text) => parse_in_worker(name, text, dispatch),
         Err(e) => dispatch.emit(Action::Notice(format!("Cannot read {name}: {e}. Nothing was changed."))),
     });
     *holder.borrow_mut() = Some(reader);
+}
+
+/// Posts the text to a worker (`execute::import`) and dispatches its answer.
+fn parse_in_worker(name: String, text: String, dispatch: Callback<Action>) {
+    use crate::ui::worker::protocol::{Request, Response};
+    crate::ui::worker::export::ask(Request::Import { id: 0, text }, move |r| {
+        dispatch.emit(match r {
+            Ok(Response::Imported { result, .. }) => Action::Imported { name, result },
+            // Not `{:?}` of the answer: that would link every message type's Debug into the page.
+            Ok(_) => Action::Notice(format!(
+                "Cannot import {name}: the worker did not answer an import. Nothing was changed."
+            )),
+            Err(e) => Action::Notice(format!("Cannot import {name}: {e}. Nothing was changed.")),
+        })
+    });
 }
 
 /// The "Import rt-app…" button: the picked file is read and its import dispatched.

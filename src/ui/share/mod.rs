@@ -26,7 +26,8 @@ pub use embed::{
 };
 pub use export::{download_text, ExportMenu};
 pub use files::{
-    attr_escape, caption_height, export_request, file_stem, svg_file, sweep_csv_request, SvgCaption, SvgColours,
+    attr_escape, caption_height, config_text, export_request, file_stem, svg_file, sweep_csv_request, SvgCaption,
+    SvgColours,
 };
 pub use import::{read_import, use_drop_import, ImportButton};
 

@@ -34,11 +34,23 @@ fn attribute_escaping_closes_no_attribute() {
 }
 
 #[test]
-fn file_names_follow_the_preset() {
+fn file_names_follow_the_preset_and_what_differs_from_it() {
     let s = State::default();
     assert_eq!(file_stem(&s), format!("schedscope-{}", crate::engine::presets::PRESETS[0].name));
     let s = State::with_config(Default::default(), "no such");
     assert_eq!(file_stem(&s), "schedscope-custom");
+    // Issue 29: every file was `schedscope-intro-*` whatever the config.
+    let (u, n) = url::parse("v=1&preset=intro&workload=hackbench&groups=8&kernel=6.6");
+    assert!(n.is_empty(), "{n:?}");
+    let stem = file_stem(&State::from_url(&u, &n));
+    assert!(stem.starts_with("schedscope-intro-") && stem.contains("hackbench") && stem.contains("6.6"), "{stem}");
+    assert!(stem.contains("groups-8"), "{stem}");
+    // A pinned A and a B that differs: both named.
+    let (u, n) = url::parse("v=1&preset=intro&compare=1&b.hz=1000");
+    let stem = file_stem(&State::from_url(&u, &n));
+    assert!(stem.starts_with("schedscope-intro") && stem.ends_with("-vs-hz-1000"), "{stem}");
+    assert!(stem.chars().all(|c| c.is_ascii_alphanumeric() || "-._".contains(c)), "{stem}");
+    assert_eq!(config_text("intro", &u.compare.unwrap()), "preset=intro&hz=1000");
 }
 
 #[test]

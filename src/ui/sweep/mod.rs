@@ -189,7 +189,8 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
     html! {
         <figure class="plot heatmap" data-sweep-key={sw.key} data-sweep-key2={k2} data-metric={props.metric.clone()}>
             <figcaption>
-                <span>{format!("{label} across {} × {k2}", sw.key)}</span>
+                // The unit is said here: in the legend's 60-px column beside the grid it was cut.
+                <span>{if unit.is_empty() { format!("{label} across {} × {k2}", sw.key) } else { format!("{label} ({unit}) across {} × {k2}", sw.key) }}</span>
                 if done < total {
                     <span class="progress" role="status">
                         <progress max={total.to_string()} value={done.to_string()}></progress>{format!(" {done}/{total}")}
@@ -248,7 +249,6 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
                         <text x={(HW - HR + 12.0).to_string()} y={(HT + 26.0).to_string()}>{format!("{}{}", if max > hi { "≥ " } else { "" }, short(hi))}</text>
                         <rect x={(HW - HR + 12.0).to_string()} y={(HH - HB - 30.0).to_string()} width="12" height="12" fill={ramp(0.0)} />
                         <text x={(HW - HR + 12.0).to_string()} y={(HH - HB - 4.0).to_string()}>{format!("{}{}", if min < lo { "≤ " } else { "" }, short(lo))}</text>
-                        <text x={(HW - HR + 12.0).to_string()} y={(HT + 44.0).to_string()}>{unit}</text>
                     </g>
                 }
             </svg>

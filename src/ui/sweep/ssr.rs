@@ -92,10 +92,21 @@ async fn the_heatmap_stays_on_the_machine_marks_you_are_here_and_shrugs_off_an_o
     let top: u32 = sw.values2.iter().map(|v| v.parse::<u32>().unwrap()).max().unwrap();
     assert!(top <= most, "cores swept to {top} on a {most}-CPU machine: {:?}", sw.values2);
     // One cell 100x the others: the others still span the colour ramp.
-    let s = answered(s, |i| run(if i == 0 { 10_000.0 } else { 10.0 + i as f64 }, StopReason::Completed));
+    let s = answered(s, |i| Metrics {
+        throughput_unit: "ops/s".into(),
+        ..run(if i == 0 { 10_000.0 } else { 10.0 + i as f64 }, StopReason::Completed)
+    });
     let html = render(s).await;
     assert!(html.contains("class=\"you-are-here\""), "the current cell is outlined");
     assert!(html.contains("≥ "), "the legend says the top of the scale is clipped");
+    // Issue 29: the unit was a text in the legend's narrow column, cut at the plot's edge.
+    assert!(
+        html.contains("Ops per second (ops/s) across hz × cores"),
+        "the unit in the caption: {}",
+        html.split("<figcaption>").nth(1).unwrap_or_default().chars().take(200).collect::<String>()
+    );
+    let legend = html.split("<g class=\"legend\">").nth(1).and_then(|l| l.split("</g>").next()).unwrap_or_default();
+    assert!(!legend.contains("ops/s"), "no unit in the legend's column: {legend}");
     let fills: std::collections::BTreeSet<&str> =
         html.split("class=\"cell").skip(1).filter_map(|c| c.split("fill=\"").nth(1)?.split('"').next()).collect();
     assert!(fills.len() > 10, "the cells keep distinct colours: {fills:?}");

@@ -68,7 +68,24 @@ pub(super) struct Inner {
     /// a few frames (`Arrival`), so a 100,000-item trace makes no long task.
     pub(super) pending: Option<(Rc<Trace>, String, bool)>,
     pub(super) arrival: Arrival,
+    /// The visible stretch for the page's link (`TimelineProps::stretch`, `on_stretch`).
+    pub(super) stretch: StretchSync,
 }
+
+/// The visible stretch and the page's link: a new trace opens at the page's stretch (a
+/// link's `t0`/`t1`, or the last one reported), and a view the reader moved is reported
+/// (`window::link_stretch`) once it has been still for `STRETCH_QUIET_MS`.
+#[derive(Default)]
+pub(super) struct StretchSync {
+    pub(super) open_at: Option<(Ns, Ns)>,
+    pub(super) report: Option<Callback<Option<(Ns, Ns)>>>,
+    /// The view last adopted or reported: only a view that moved from it is reported (a
+    /// preview clamping the page's stretch to its shorter trace is not the reader's doing).
+    seen: Option<View>,
+    timer: Option<gloo::timers::callback::Timeout>,
+}
+
+const STRETCH_QUIET_MS: u32 = 250;
 
 /// Where a new trace is on its way to the canvas: a frame takes the steps that fit in
 /// `INDEX_SLICE_MS` (all of them for a small trace). One frame that read the canvas box (a
@@ -138,6 +155,7 @@ impl Default for Inner {
             counters: Default::default(),
             pending: None,
             arrival: Arrival::Shown,
+            stretch: StretchSync::default(),
         }
     }
 }
@@ -162,9 +180,13 @@ impl Inner {
         if keep_view {
             self.view = self.view.clamp(self.index.end);
         } else {
-            self.view = self.fit_view;
+            self.view = match self.stretch.open_at {
+                Some((a, b)) => View { t0: a as f64, t1: b as f64 }.clamp(self.index.end),
+                None => self.fit_view,
+            };
             self.asked.clear();
         }
+        self.stretch.seen = Some(self.view);
         self.minimap = Some(nav::Minimap::new(&trace, MINIMAP_COLS, self.index.end));
         self.mini_seen = None;
         self.trace = trace;
@@ -263,12 +285,13 @@ impl Inner {
             }
         };
         let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        let layout = Layout::new(css_w, self.index.lanes, dpr).themed(prefers_dark());
+        let ui = Layout::ui_scale(css_w);
+        let layout = Layout::scaled(css_w, self.index.lanes, dpr, ui).themed(prefers_dark());
         if canvas.width() != layout.width as u32 || canvas.height() != layout.height as u32 {
             canvas.set_width(layout.width as u32);
             canvas.set_height(layout.height as u32);
             let style = canvas.style();
-            let _ = style.set_property("height", &format!("{}px", Layout::css_height(self.index.lanes)));
+            let _ = style.set_property("height", &format!("{}px", Layout::css_height(self.index.lanes) * ui));
         }
         if self.ctx.is_none() {
             self.ctx = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into().ok());
@@ -477,6 +500,20 @@ pub(super) fn sync_link(cell: &Rc<RefCell<Inner>>) {
     }
 }
 
+impl Inner {
+    /// Reports a view the reader moved (zoom, pan, Fit, play) to the page once it is still.
+    fn report_stretch(&mut self) {
+        let Some(cb) = self.stretch.report.clone() else { return };
+        // Nothing before a trace was adopted (the link's stretch is not the empty view's).
+        if self.stretch.seen.is_none_or(|v| v == self.view) {
+            return;
+        }
+        self.stretch.seen = Some(self.view);
+        let value = crate::ui::timeline::window::link_stretch(self.view.t0, self.view.t1, self.trace.end);
+        self.stretch.timer = Some(gloo::timers::callback::Timeout::new(STRETCH_QUIET_MS, move || cb.emit(value)));
+    }
+}
+
 pub(super) fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
     // This frame's handle is spent; keep it alive until the callback returns.
     let _spent = cell.borrow_mut().raf.take();
@@ -495,6 +532,7 @@ pub(super) fn frame(cell: &Rc<RefCell<Inner>>, now: f64) {
             crate::ui::common::marks::measure("schedscope timeline: first frame", t0);
         }
         let ask = st.window_ask.take().and_then(|from| st.on_window.clone().map(|cb| (cb, from)));
+        st.report_stretch();
         (ended, st.playing, st.stopped.clone(), ask)
     };
     if let Some((cb, from)) = ask {

@@ -92,6 +92,12 @@ pub struct TimelineProps {
     /// Outline this task's runs (a row picked in the trace table, `ui::traces`).
     #[prop_or_default]
     pub highlight: Option<u32>,
+    /// The stretch (ns) a new trace opens at instead of the whole run (a link's `t0`/`t1`).
+    #[prop_or_default]
+    pub stretch: Option<(Ns, Ns)>,
+    /// Told the visible stretch (None: the whole run) once a view the reader moved is still.
+    #[prop_or_default]
+    pub on_stretch: Option<Callback<Option<(Ns, Ns)>>>,
 }
 
 #[function_component(Timeline)]
@@ -101,6 +107,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let inner = use_mut_ref(Inner::default);
     if let Ok(mut st) = inner.try_borrow_mut() {
         st.on_window = props.on_window.clone();
+        st.stretch.open_at = props.stretch;
+        st.stretch.report = props.on_stretch.clone();
         if st.highlight != props.highlight {
             st.highlight = props.highlight;
             st.base = None;

@@ -45,6 +45,19 @@ pub fn wanted(trace: &Trace, t0: f64, t1: f64, asked: &[Ns]) -> Option<Ns> {
     (!asked.iter().any(near)).then_some(from)
 }
 
+/// The stretch a link records for the view `[t0, t1]` (ns) of a run `end` ns long: None
+/// when the view shows the whole run, else its ends rounded to a thousandth of the view
+/// (a power of ten of ns, so the link reads `12340us`, not `12345678ns`).
+pub fn link_stretch(t0: f64, t1: f64, end: Ns) -> Option<(Ns, Ns)> {
+    if !(t0.is_finite() && t1.is_finite()) || t1 <= t0 || (t0 <= 0.0 && t1 >= end as f64) {
+        return None;
+    }
+    let grain = 10f64.powi(((t1 - t0) / 1000.0).max(1.0).log10().floor() as i32);
+    let round = |t: f64| ((t.max(0.0) / grain).round() * grain) as Ns;
+    let (a, b) = (round(t0), round(t1));
+    Some((a, b.max(a + 1)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +126,16 @@ mod tests {
         assert_eq!(wanted(&t, f64::NAN, 5.0, &[]), None);
         assert_eq!(wanted(&t, 70.0 * MS, 60.0 * MS, &[]), None);
         assert_eq!(wanted(&t, 60.0 * MS, f64::INFINITY, &[]), None);
+    }
+
+    #[test]
+    fn a_link_records_the_stretch_rounded_and_nothing_for_the_whole_run() {
+        assert_eq!(link_stretch(0.0, 100.0 * MS, 100_000_000), None, "the whole run");
+        assert_eq!(link_stretch(0.0, 120.0 * MS, 100_000_000), None, "past the end is the whole run too");
+        // A 5-ms view: ends rounded to 1 us (a thousandth of the view, a power of ten).
+        assert_eq!(link_stretch(12_345_678.0, 17_345_678.0, 100_000_000), Some((12_346_000, 17_346_000)));
+        assert_eq!(link_stretch(10.0, 20.0, 100), Some((10, 20)), "tiny views keep whole ns");
+        assert_eq!(link_stretch(f64::NAN, 1.0, 10), None);
+        assert_eq!(link_stretch(5.0, 5.0, 10), None);
     }
 }

@@ -8,8 +8,10 @@
 //! show; then `explain` names the mechanism and the kernel function, written from the
 //! engine's module docs. A step is a link (`tour=NAME&step=N`, `share::url`).
 //!
-//! The built-in tours are `tours/*.json` (`include_str!`); `parse` reads an imported one
-//! like rt-app import: never a panic, a clear error with the line of the problem.
+//! The built-in tours are `tours/*.json`, which `build.rs` turns into Rust data (`BUILTIN`):
+//! the page holds no JSON parser. `parse` reads an imported one, in a worker
+//! (`worker::execute::import`), like rt-app import: never a panic, a clear error with the
+//! line of the problem.
 //! This module is pure (no yew or web-sys), so it is tested natively; `view` renders it.
 
 use std::collections::BTreeMap;
@@ -236,28 +238,92 @@ pub fn parse(text: &str) -> Result<Tour, TourError> {
     Ok(tour)
 }
 
-/// The built-in tours' files: one for the intro and one for each seed.
-pub const BUILTIN: [&str; 5] = [
-    include_str!("tours/intro.json"),
-    include_str!("tours/hrtick-iperf.json"),
-    include_str!("tours/rr-kbuild.json"),
-    include_str!("tours/nohz-pipe.json"),
-    include_str!("tours/eevdf-vs-cfs.json"),
-];
+/// A built-in tour as static data: `build.rs` writes `BUILTIN` from `tours/*.json`, so the
+/// page shows the built-in tours without a JSON parser (imported ones are read by `parse`
+/// in a worker, `worker::execute::import`).
+#[derive(Debug)]
+pub struct StaticTour {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub preset: &'static str,
+    pub steps: &'static [StaticStep],
+}
+
+/// A built-in tour's step (`Step`'s fields; `number` is the value and the tolerance).
+#[derive(Debug)]
+pub struct StaticStep {
+    pub title: &'static str,
+    pub set: &'static [(&'static str, &'static str)],
+    pub metric: &'static str,
+    pub region: Option<&'static str>,
+    pub question: &'static str,
+    pub choices: &'static [&'static str],
+    pub answer: Option<usize>,
+    pub number: Option<(f64, f64)>,
+    pub explain: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/builtin_tours.rs"));
+
+impl StaticTour {
+    pub fn tour(&self) -> Tour {
+        let step = |s: &StaticStep| Step {
+            title: s.title.into(),
+            set: {
+                // Inserted one by one: `collect` into a map sorts, another sort's code on the page.
+                let mut set = BTreeMap::new();
+                for (k, v) in s.set {
+                    set.insert(k.to_string(), v.to_string());
+                }
+                set
+            },
+            metric: s.metric.into(),
+            region: s.region.map(String::from),
+            question: s.question.into(),
+            choices: s.choices.iter().map(|c| c.to_string()).collect(),
+            answer: s.answer,
+            number: s.number.map(|(value, tolerance)| NumberAnswer { value, tolerance }),
+            explain: s.explain.into(),
+        };
+        Tour {
+            name: self.name.into(),
+            title: self.title.into(),
+            preset: self.preset.into(),
+            steps: self.steps.iter().map(step).collect(),
+        }
+    }
+}
 
 /// The built-in tour named `name`.
 pub fn builtin(name: &str) -> Option<Tour> {
-    BUILTIN.iter().filter_map(|t| parse(t).ok()).find(|t| t.name == name)
+    BUILTIN.iter().find(|t| t.name == name).map(StaticTour::tour)
 }
 
 /// The built-in tour of a preset, if it has one.
 pub fn for_preset(preset: &str) -> Option<Tour> {
-    BUILTIN.iter().filter_map(|t| parse(t).ok()).find(|t| t.preset == preset)
+    BUILTIN.iter().find(|t| t.preset == preset).map(StaticTour::tour)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The built-in tours' files, in `BUILTIN`'s order.
+    const BUILTIN_JSON: [&str; 5] = [
+        include_str!("tours/intro.json"),
+        include_str!("tours/hrtick-iperf.json"),
+        include_str!("tours/rr-kbuild.json"),
+        include_str!("tours/nohz-pipe.json"),
+        include_str!("tours/eevdf-vs-cfs.json"),
+    ];
+
+    #[test]
+    fn the_built_in_tours_data_is_what_parse_reads_from_their_files() {
+        assert_eq!(BUILTIN.len(), BUILTIN_JSON.len());
+        for (data, text) in BUILTIN.iter().zip(BUILTIN_JSON) {
+            assert_eq!(data.tour(), parse(text).unwrap_or_else(|e| panic!("{e}")), "{}", data.name);
+        }
+    }
 
     #[test]
     fn the_eevdf_tours_answers_and_quoted_figures_are_the_engines() {
@@ -278,7 +344,7 @@ mod tests {
 
     #[test]
     fn every_builtin_tour_parses_and_the_intro_and_each_seed_has_one() {
-        for text in BUILTIN {
+        for text in BUILTIN_JSON {
             let t = parse(text).unwrap_or_else(|e| panic!("{e}"));
             assert!(t.steps.len() >= 3, "{}: a tour has a few steps", t.name);
             for st in &t.steps {
@@ -306,7 +372,7 @@ mod tests {
 
     #[test]
     fn bad_files_give_errors_with_lines_never_a_panic() {
-        let good = BUILTIN[0];
+        let good = BUILTIN_JSON[0];
         assert_eq!(parse("{").unwrap_err().line, 1);
         let e = parse("{\n  \"name\": \"x\",\n  \"title\": 3\n}").unwrap_err();
         assert_eq!(e.line, 3, "{e}");
@@ -330,7 +396,7 @@ mod tests {
 
     #[test]
     fn a_tour_in_the_old_metric_spelling_reads_as_the_same_tour() {
-        let new = BUILTIN[0];
+        let new = BUILTIN_JSON[0];
         assert!(new.contains("\"metric\": \"wakeup_latency_p99\""), "the intro asks about the p99");
         let old = new.replacen("\"metric\": \"wakeup_latency_p99\"", "\"metric\": \"wakeup_latency_us.p99\"", 1);
         assert_eq!(parse(&old).unwrap(), parse(new).unwrap());

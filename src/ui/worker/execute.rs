@@ -8,8 +8,8 @@ use crate::engine::metrics::Metrics;
 use crate::engine::trace::TraceOptions;
 use crate::engine::validate;
 use crate::ui::worker::protocol::{
-    Export, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS, PREVIEW_EVENT_BUDGET,
-    PREVIEW_TRACE_ITEMS, PROGRESS_CHUNK_EVENTS,
+    Export, Imported, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS,
+    PREVIEW_EVENT_BUDGET, PREVIEW_TRACE_ITEMS, PROGRESS_CHUNK_EVENTS,
 };
 use crate::ui::worker::wire::{parse_request, to_bytes};
 
@@ -164,12 +164,24 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
             let rows: Vec<(String, Option<&Metrics>)> = rows.iter().map(|(v, m)| (v.clone(), m.as_ref())).collect();
             Response::Exported { id: *id, result: Ok(crate::share::csv::sweep_csv(key, &rows)) }
         }
+        Request::Import { id, text } => Response::Imported { id: *id, result: import(text) },
         Request::TraceOpen { text, .. } | Request::TraceReplay { text, .. } => crate::ui::traces::job::execute(
             req,
             &mut crate::ui::traces::job::chunks_of(text),
             text.len() as u64,
             progress,
         ),
+    }
+}
+
+/// Reads an imported file: a tour when it looks like one (`tour::looks_like_tour`), else an
+/// rt-app workload. The errors are the parsers' (a tour's with its line, an rt-app file's
+/// with its JSON path).
+pub fn import(text: &str) -> Imported {
+    if crate::ui::tour::looks_like_tour(text) {
+        Imported::Tour(crate::ui::tour::parse(text).map_err(|e| e.to_string()))
+    } else {
+        Imported::Rtapp(crate::share::rtapp::import(text).map_err(|e| e.to_string()))
     }
 }
 

@@ -1,20 +1,32 @@
-//! A file export as a worker job (issue 26): the page's wasm holds no exporter (Perfetto
-//! JSON, trace-cmd text, CSV and serde_json's writer are the worker's), so an export starts
-//! a worker of its own, posts the run the page holds (`Request::Export`, `SweepCsv`) once it
-//! is ready, hands the text to `done` and terminates it. Its own worker, not the runner's:
-//! an export never waits behind a run, and a run never waits behind an export. Natively (the
-//! UI's server-side tests) the job runs in place.
+//! A file export or import as a worker job (issue 26): the page's wasm holds no exporter
+//! (Perfetto JSON, trace-cmd text, CSV and serde_json's writer are the worker's) and no
+//! importer (the tour and rt-app parsers, serde_json's reader), so such a job starts a
+//! worker of its own, posts the request (`Request::Export`, `SweepCsv`, `Import`) once it is
+//! ready, hands the answer to `done` and terminates it. Its own worker, not the runner's:
+//! it never waits behind a run, and a run never waits behind it. Natively (the UI's
+//! server-side tests) the job runs in place.
+
+use crate::ui::worker::protocol::{Request, Response};
+
+/// Runs an export (`Request::Export`, `SweepCsv`): `done` gets the file's text or why there
+/// is none (once).
+pub fn run(req: Request, done: impl FnOnce(Result<String, String>) + 'static) {
+    ask(req, move |r| {
+        done(match r {
+            Ok(Response::Exported { result, .. }) => result,
+            Ok(_) => Err("the worker's answer is not a file".into()),
+            Err(e) => Err(e),
+        })
+    })
+}
 
 #[cfg(target_arch = "wasm32")]
-pub use web::run;
+pub use web::ask;
 
 /// Runs `req` here and now (no worker outside a browser).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run(req: crate::ui::worker::protocol::Request, done: impl FnOnce(Result<String, String>) + 'static) {
-    done(match crate::ui::worker::execute::execute(&req) {
-        crate::ui::worker::protocol::Response::Exported { result, .. } => result,
-        other => Err(format!("not an export: {other:?}")),
-    })
+pub fn ask(req: Request, done: impl FnOnce(Result<Response, String>) + 'static) {
+    done(Ok(crate::ui::worker::execute::execute(&req)))
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -28,14 +40,15 @@ mod web {
     use crate::ui::worker::protocol::{Request, Response};
     use crate::ui::worker::runner::web::{decode, encode, js_message};
 
-    type Done = Box<dyn FnOnce(Result<String, String>)>;
+    type Done = Box<dyn FnOnce(Result<Response, String>)>;
     type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(Event)>);
 
-    /// Runs `req` in a new worker; `done` gets the file's text or why there is none (once).
-    pub fn run(req: Request, done: impl FnOnce(Result<String, String>) + 'static) {
+    /// Runs `req` in a new worker; `done` gets its answer (`Exported`, `Imported`,
+    /// `Garbled`) or why there is none (once).
+    pub fn ask(req: Request, done: impl FnOnce(Result<Response, String>) + 'static) {
         let worker = match Worker::new("./worker_loader.js") {
             Ok(w) => w,
-            Err(e) => return done(Err(format!("the export worker could not start ({})", js_message(&e)))),
+            Err(e) => return done(Err(format!("the worker could not start ({})", js_message(&e)))),
         };
         let done: Rc<RefCell<Option<Done>>> = Rc::new(RefCell::new(Some(Box::new(done))));
         let handlers: Rc<RefCell<Option<Handlers>>> = Rc::default();
@@ -43,7 +56,7 @@ mod web {
         // them is running now).
         let finish = {
             let (worker, done, handlers) = (worker.clone(), done.clone(), handlers.clone());
-            move |r: Result<String, String>| {
+            move |r: Result<Response, String>| {
                 worker.set_onmessage(None);
                 worker.set_onerror(None);
                 worker.terminate();
@@ -61,19 +74,19 @@ mod web {
                 Response::Ready => {
                     if let Some(r) = req.take() {
                         if worker.post_message(&encode(&r)).is_err() {
-                            finish(Err("the run could not be sent to the export worker".into()))
+                            finish(Err("the request could not be sent to the worker".into()))
                         }
                     }
                 }
-                Response::Exported { result, .. } => finish(result),
                 Response::Garbled { error } => finish(Err(error)),
+                r @ (Response::Exported { .. } | Response::Imported { .. }) => finish(Ok(r)),
                 _ => {}
             })
         };
         let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
             e.prevent_default();
             let why = js_sys::Reflect::get(&e, &JsValue::from_str("message")).ok().and_then(|m| m.as_string());
-            finish(Err(format!("the export worker stopped ({})", why.unwrap_or_else(|| "no message".into()))))
+            finish(Err(format!("the worker stopped ({})", why.unwrap_or_else(|| "no message".into()))))
         });
         use wasm_bindgen::JsCast;
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

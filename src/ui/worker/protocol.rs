@@ -98,6 +98,18 @@ pub enum Request {
     /// Write a sweep as CSV (`share::csv::sweep_csv`): the swept key and each point's value
     /// and figures (`None`: not run or failed). Answered by `Response::Exported`.
     SweepCsv { id: u64, key: String, rows: Vec<(String, Option<Metrics>)> },
+    /// Read a file the reader imported (`ui::share::import`): a guided tour or an rt-app
+    /// workload (`execute::import`). The parsers (`tour::parse`, `share::rtapp`, serde_json)
+    /// live in the worker only (issue 26). Answered by `Response::Imported`.
+    Import { id: u64, text: String },
+}
+
+/// An imported file read: which kind it is, and what it gives or why it cannot be used
+/// (the message names the line of a tour's problem, the JSON path of an rt-app file's).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Imported {
+    Tour(Result<crate::ui::tour::Tour, String>),
+    Rtapp(Result<crate::share::rtapp::ImportResult, String>),
 }
 
 /// The files `Request::Export` writes.
@@ -126,7 +138,8 @@ impl Request {
             | Request::TraceReplay { id, .. }
             | Request::Decisions { id, .. }
             | Request::Export { id, .. }
-            | Request::SweepCsv { id, .. } => *id,
+            | Request::SweepCsv { id, .. }
+            | Request::Import { id, .. } => *id,
         }
     }
 
@@ -143,6 +156,7 @@ impl Request {
             Request::Decisions { id, .. } => ("decisions", id),
             Request::Export { id, .. } => ("export", id),
             Request::SweepCsv { id, .. } => ("sweep_csv", id),
+            Request::Import { id, .. } => ("import", id),
         };
         let run = match self {
             Request::Run { config, trace_items, .. }
@@ -234,6 +248,11 @@ pub enum Response {
     Exported {
         id: u64,
         result: Result<String, String>,
+    },
+    /// An imported file read (`Request::Import`).
+    Imported {
+        id: u64,
+        result: Imported,
     },
     /// A message the worker could not read.
     Garbled {

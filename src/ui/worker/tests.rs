@@ -685,3 +685,34 @@ fn exports_are_worker_jobs_that_write_what_the_exporters_write() {
     let req = Request::SweepCsv { id: 3, key: "rr_interval".into(), rows };
     assert_eq!(parse_response(&handle(&to_bytes(&req))), Response::Exported { id: 3, result: Ok(want) });
 }
+
+/// Imports are worker jobs: the file's text crosses the wire and the worker answers what the
+/// parsers read (a tour with every field, an rt-app file's changes and notices), or their
+/// error with the tour's line or the rt-app field's path.
+#[test]
+fn imports_are_worker_jobs_that_answer_what_the_parsers_read() {
+    use crate::ui::worker::protocol::Imported;
+    let ask = |text: &str| {
+        let req = Request::Import { id: 5, text: text.into() };
+        assert_eq!(parse_request(&to_bytes(&req)).as_ref(), Ok(&req));
+        match parse_response(&handle(&to_bytes(&req))) {
+            Response::Imported { id: 5, result } => result,
+            other => panic!("{other:?}"),
+        }
+    };
+    let tour_text = include_str!("../tour/tours/rr-kbuild.json");
+    let want = crate::ui::tour::parse(tour_text).expect("a built-in tour");
+    assert!(want.steps.iter().any(|s| s.number.is_some()) && want.steps.iter().any(|s| s.region.is_some()));
+    assert_eq!(ask(tour_text), Imported::Tour(Ok(want)));
+    let Imported::Tour(Err(e)) = ask(&tour_text.replacen("\"preset\": \"rr-kbuild\"", "\"preset\": \"nope\"", 1))
+    else {
+        panic!("a tour's error")
+    };
+    assert!(e.starts_with("line 4: unknown preset 'nope'"), "{e}");
+    let rtapp = include_str!("../../../tests/data/rtapp/periodic.json");
+    assert_eq!(ask(rtapp), Imported::Rtapp(Ok(crate::share::rtapp::import(rtapp).expect("imports"))));
+    let Imported::Rtapp(Err(e)) = ask(r#"{ "tasks": { "t": { "run": -1, "sleep": 10 } } }"#) else {
+        panic!("an rt-app error")
+    };
+    assert!(e.starts_with("tasks.t"), "{e}");
+}

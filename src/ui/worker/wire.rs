@@ -40,8 +40,10 @@ use crate::engine::trace::{PrevState, Switch, TaskInfo, Trace};
 use crate::engine::validate::{Cell, Column, Row, Table};
 use crate::share::ftrace::model::{CpuStat, Latency, Stats, TaskStat};
 use crate::share::ftrace::replay::{Diff, DiffRow, Pair, Summary};
+use crate::share::rtapp::ImportResult;
+use crate::ui::tour::{NumberAnswer, Step, Tour};
 use crate::ui::worker::packing;
-use crate::ui::worker::protocol::{Export, Opened, Replayed, Request, Response, RunProgress, RunResult};
+use crate::ui::worker::protocol::{Export, Imported, Opened, Replayed, Request, Response, RunProgress, RunResult};
 
 /// The first bytes of every message: "SSw" and the format's version.
 pub const MAGIC: [u8; 4] = *b"SSw1";
@@ -581,6 +583,38 @@ impl<T: Wire> Wire for Result<T, String> {
     }
 }
 
+wire_struct! {
+    Tour { name, title, preset, steps }
+    Step { title, set, metric, region, question, choices, answer, number, explain }
+    NumberAnswer { value, tolerance }
+    ImportResult { config_changes, notices }
+}
+
+impl Wire for Imported {
+    fn put(&self, w: &mut Vec<u8>) {
+        match self {
+            Imported::Tour(t) => {
+                w.push(0);
+                t.put(w)
+            }
+            Imported::Rtapp(r) => {
+                w.push(1);
+                r.put(w)
+            }
+        }
+    }
+    fn get(r: &mut Reader) -> Self {
+        match r.byte() {
+            0 => Imported::Tour(Wire::get(r)),
+            1 => Imported::Rtapp(Wire::get(r)),
+            _ => {
+                r.fail("bad import");
+                Imported::Rtapp(Err(String::new()))
+            }
+        }
+    }
+}
+
 impl Wire for Request {
     fn put(&self, w: &mut Vec<u8>) {
         match self {
@@ -631,6 +665,11 @@ impl Wire for Request {
                 key.put(w);
                 rows.put(w)
             }
+            Request::Import { id, text } => {
+                w.push(8);
+                id.put(w);
+                text.put(w)
+            }
         }
     }
     fn get(r: &mut Reader) -> Self {
@@ -655,6 +694,7 @@ impl Wire for Request {
             },
             6 => Request::Export { id: Wire::get(r), format: Wire::get(r), config: Wire::get(r), run: Wire::get(r) },
             7 => Request::SweepCsv { id: Wire::get(r), key: Wire::get(r), rows: Wire::get(r) },
+            8 => Request::Import { id: Wire::get(r), text: Wire::get(r) },
             _ => {
                 r.fail("bad request");
                 Request::Seeds { id: 0, preset: String::new() }
@@ -720,6 +760,11 @@ impl Wire for Response {
                 id.put(w);
                 result.put(w)
             }
+            Response::Imported { id, result } => {
+                w.push(9);
+                id.put(w);
+                result.put(w)
+            }
         }
     }
     fn get(r: &mut Reader) -> Self {
@@ -733,6 +778,7 @@ impl Wire for Response {
             6 => Response::TraceReplayed { id: Wire::get(r), result: Wire::get(r) },
             7 => Response::Garbled { error: Wire::get(r) },
             8 => Response::Exported { id: Wire::get(r), result: Wire::get(r) },
+            9 => Response::Imported { id: Wire::get(r), result: Wire::get(r) },
             _ => {
                 r.fail("bad response");
                 Response::Ready

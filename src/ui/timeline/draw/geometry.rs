@@ -104,6 +104,8 @@ pub struct Layout {
     pub axis_h: f64,
     pub lane_h: f64,
     pub lanes: usize,
+    /// Text and lanes at this many times their CSS size (`ui_scale`: larger on a wide screen).
+    pub ui: f64,
     /// Light or dark colours (`LIGHT` unless `themed`).
     pub chrome: &'static Chrome,
 }
@@ -136,18 +138,42 @@ impl Layout {
     }
 
     pub fn new(css_width: f64, lanes: usize, dpr: f64) -> Layout {
+        Self::scaled(css_width, lanes, dpr, 1.0)
+    }
+
+    /// Text and lanes a little larger on a wide canvas, so a projected timeline reads from
+    /// the back of the room: 1 up to a 1,100 CSS px canvas, growing with its width, at most
+    /// 1.6 (a 1920 px screen's results column, about 1,500 px, gives 1.36).
+    pub fn ui_scale(css_width: f64) -> f64 {
+        if css_width.is_finite() {
+            (css_width / 1100.0).clamp(1.0, 1.6)
+        } else {
+            1.0
+        }
+    }
+
+    /// A layout whose text, gutter, axis and lanes are `ui` times their CSS size.
+    pub fn scaled(css_width: f64, lanes: usize, dpr: f64, ui: f64) -> Layout {
         let dpr = if dpr.is_finite() && dpr > 0.0 { dpr.clamp(0.5, 4.0) } else { 1.0 };
+        let ui = if ui.is_finite() { ui.clamp(1.0, 2.0) } else { 1.0 };
         let css_width = if css_width.is_finite() { css_width.clamp(GUTTER_CSS + 20.0, 16_384.0) } else { 800.0 };
+        let s = dpr * ui;
         Layout {
             dpr,
             width: (css_width * dpr).round(),
-            height: (Self::css_height(lanes) * dpr).round(),
-            gutter: (GUTTER_CSS * dpr).round(),
-            axis_h: (AXIS_CSS * dpr).round(),
-            lane_h: Self::lane_css(lanes) * dpr,
+            height: (Self::css_height(lanes) * s).round(),
+            gutter: (GUTTER_CSS * s).round(),
+            axis_h: (AXIS_CSS * s).round(),
+            lane_h: Self::lane_css(lanes) * s,
             lanes: lanes.max(1),
+            ui,
             chrome: &LIGHT,
         }
+    }
+
+    /// Device pixels per scaled CSS pixel: what text, marks and padding are sized by.
+    pub fn px(&self) -> f64 {
+        self.dpr * self.ui
     }
 
     /// The same layout in dark colours when `dark`.

@@ -63,7 +63,7 @@ pub fn describe(trace: &Trace, i: usize) -> Vec<String> {
 /// near the pointer `(px, py)`, kept inside the canvas.
 pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Option<f64>) -> Scene {
     let mut sc = Scene::default();
-    let s = layout.dpr;
+    let s = layout.px();
     if let Some(x) = cursor {
         // A white halo keeps the cursor visible over any span colour.
         sc.stroke(layout.chrome.background, 4.0 * s, false).segs.push([x, layout.axis_h, x, layout.height]);
@@ -103,7 +103,7 @@ pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Opti
 /// and each lane says what its CPU runs at that instant (a task, or its idle state).
 pub fn play_cursor(trace: &Trace, index: &TraceIndex, layout: &Layout, t: f64, x: f64, playing: bool) -> Scene {
     let mut sc = Scene::default();
-    let s = layout.dpr;
+    let s = layout.px();
     let dark = layout.chrome.background == DARK.background;
     if playing && x < layout.width {
         let veil = if dark { "rgba(23,30,38,0.82)" } else { "rgba(255,255,255,0.82)" };

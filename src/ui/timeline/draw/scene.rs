@@ -141,7 +141,7 @@ impl Scene {
 /// label. Returns the band's height (device pixels) and its scene.
 pub fn png_legend(trace: &Trace, index: &TraceIndex, layout: &Layout, top: f64, label: &str) -> (f64, Scene) {
     let mut sc = Scene::default();
-    let s = layout.dpr;
+    let s = layout.px();
     let ch = layout.chrome;
     let (px, row_h, sw, pad) = (11.0 * s, 18.0 * s, 10.0 * s, 8.0 * s);
     // Estimated text width: the canvas's system font averages about 0.58 em a character.
@@ -204,7 +204,7 @@ pub fn png_legend(trace: &Trace, index: &TraceIndex, layout: &Layout, top: f64, 
 pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layout) -> Scene {
     let mut sc = Scene::default();
     let cols = layout.plot_w();
-    let (w, h, gx, s) = (layout.width, layout.height, layout.gutter, layout.dpr);
+    let (w, h, gx, s) = (layout.width, layout.height, layout.gutter, layout.px());
     let ch = layout.chrome;
     sc.fill(ch.background).rects.push([0.0, 0.0, w, h]);
     sc.fill(ch.gutter).rects.push([0.0, 0.0, gx, h]);
