@@ -303,3 +303,41 @@ async fn an_embedded_plot_draws_the_links_y_metric() {
     assert!(html.contains("data-view=\"plot\""), "the plot view is the embed");
     assert!(html.contains("data-metric=\"ticks\""), "the sweep plots ticks");
 }
+
+/// Issue 29: a latency figure is a way into the inspector. p50, p99 and max are buttons (the
+/// other figures are not), and opening one asks the run's timeline for that wakeup's run,
+/// again after it was closed (a new serial).
+#[tokio::test]
+async fn the_latency_figures_open_their_wakeup_in_the_inspector() {
+    use crate::ui::inspect::state::InspectAction;
+    let s = Rc::new(from_link("?v=1&preset=nohz-pipe&loops=300"));
+    let gen = s.gen;
+    let run = crate::ui::worker::execute::execute(&crate::ui::worker::protocol::Request::Run {
+        id: 1,
+        config: s.config.clone(),
+        trace_items: crate::ui::worker::protocol::LIVE_TRACE_ITEMS,
+    });
+    let crate::ui::worker::protocol::Response::Run { result, .. } = run else { panic!() };
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false });
+    let html = render((*s).clone()).await;
+    let figure = |key: &str| {
+        let at = html.find(&format!("data-metric=\"{key}\"")).unwrap();
+        html[at..at + html[at..].find("</dd>").unwrap()].to_string()
+    };
+    for key in ["wakeup_latency_p50", "wakeup_latency_p99", "wakeup_latency_max"] {
+        assert!(
+            figure(key).contains("<button") && figure(key).contains("class=\"v open-wakeup\""),
+            "{key}: {}",
+            figure(key)
+        );
+    }
+    assert!(!figure("throughput").contains("<button"), "{}", figure("throughput"));
+    let r = s.result.clone().unwrap();
+    let p99 = r.metrics.wakeup_latency_us.p99;
+    let (span, _) = crate::ui::inspect::find::wakeup_near(&r.trace, p99).expect("the p99's wakeup");
+    let open = |s| yew::Reducible::reduce(s, Action::Inspect(InspectAction::Open { gen, preview: false, span }));
+    let s = open(s);
+    let first = s.inspect.open.expect("asked for");
+    assert_eq!((first.1, first.2, first.3), (gen, false, span));
+    assert_ne!(open(s).inspect.open.unwrap().0, first.0, "the same span again is a new request");
+}

@@ -287,7 +287,8 @@ fn results() -> Html {
                             preview={r.preview} partial={r.figures_partial()} keep_view={r.windowed}
                             window_loading={s.window_req.is_some_and(|(g, _)| g == r.gen)}
                             on_window={(!r.preview && r.gen == s.gen).then(|| on_window.clone())}
-                            link={a.is_some().then(|| (*link).clone())} stretch={s.stretch} on_stretch={on_stretch.clone()} />
+                            link={a.is_some().then(|| (*link).clone())} stretch={s.stretch} on_stretch={on_stretch.clone()}
+                            select={s.inspect.open.filter(|o| o.1 == r.gen && o.2 == r.preview).map(|o| (o.0, o.3))} />
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }

@@ -156,6 +156,35 @@ pub fn ran_instead(trace: &Trace, r: &WakeRecord) -> Vec<(String, Ns)> {
     out
 }
 
+/// The wakeup behind a latency figure (the metrics panel's p50, p99 or max, in µs): among the
+/// page's wake records, the one whose latency is nearest `us` (the earliest of equals), and
+/// the run it led to (the index of that span in `trace.spans`, which the inspector opens),
+/// with its latency in ns. None when no kept record has both. The figure is over every
+/// wakeup of the run and the page keeps only its first records (`protocol::PAGE_DECISIONS`),
+/// so the caller says when the nearest differs from the figure.
+pub fn wakeup_near(trace: &Trace, us: f64) -> Option<(usize, Ns)> {
+    let want = us * 1_000.0;
+    let mut best: Option<(f64, usize, Ns)> = None;
+    for r in &trace.decisions.wakeups {
+        let (Some(at), Some(lat)) = (r.ran_at, r.latency()) else { continue };
+        let off = (lat as f64 - want).abs();
+        if best.is_some_and(|b| b.0 <= off) {
+            continue;
+        }
+        // The run it led to: the task's first on the target CPU from the switch on.
+        let run = trace
+            .spans
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.core == r.target && s.start >= at)
+            .find(|(_, s)| matches!(s.kind, SpanKind::Run { task, .. } if task == r.task));
+        if let Some((i, _)) = run {
+            best = Some((off, i, lat));
+        }
+    }
+    best.map(|b| (b.1, b.2))
+}
+
 /// Keyboard selection: from `current`, the next (`dir` > 0) or previous span on the same
 /// core; with nothing selected, the span at time `t` (or the first after it) on core 0.
 /// `lanes` are per core span indices sorted by start (`TraceIndex::spans`).
@@ -201,6 +230,26 @@ mod tests {
                 assert!(!later, "a later pick on CPU {} before {}", s.core, s.start);
             }
         }
+    }
+
+    /// Issue 29: clicking p50, p99 or max opens that wakeup. The run found is the one the
+    /// inspector explains by the record whose latency is the figure's.
+    #[test]
+    fn a_latency_figure_finds_the_wakeup_and_the_run_it_led_to() {
+        let mut cfg = (preset("nohz-pipe").unwrap().config)();
+        cfg.set("loops", "300").unwrap();
+        let out = crate::engine::run(&cfg, Some(TraceOptions::default())).unwrap();
+        let t = &out.trace;
+        let max = t.decisions.wakeups.iter().filter_map(|w| w.latency()).max().unwrap();
+        for us in [max as f64 / 1_000.0, out.metrics.wakeup_latency_us.p50] {
+            let (i, lat) = wakeup_near(t, us).expect("a wakeup near the figure");
+            let w = decisions_for(t, &t.spans[i]).wake.expect("the run is explained by a wakeup");
+            assert_eq!(w.latency(), Some(lat), "the inspector shows the record found");
+            let nearest = t.decisions.wakeups.iter().filter_map(|w| w.latency()).map(|l| (l as f64 - us * 1e3).abs());
+            assert_eq!((lat as f64 - us * 1e3).abs(), nearest.fold(f64::MAX, f64::min), "the nearest latency");
+        }
+        assert_eq!(wakeup_near(t, max as f64 / 1_000.0).unwrap().1, max, "max is a record's own latency");
+        assert_eq!(wakeup_near(&Trace::default(), 10.0), None);
     }
 
     /// Issue 29: a wakeup of 16.8 ms read "other: the core's other work" for 14 ms. What

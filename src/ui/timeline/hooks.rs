@@ -1,13 +1,19 @@
-//! The timeline's props taken into its state: the shared window joined, the outlined task and a
-//! new trace (re-indexed over frames, `frame::Arrival`), each an effect that asks for a frame.
+//! The timeline's props taken into its state: the shared window joined, the outlined task, a
+//! new trace (re-indexed over frames, `frame::Arrival`) and a span to inspect, each an effect
+//! that asks for a frame.
 
 use super::input::Cell;
 use super::*;
 
-/// The effects of the props (`link`, `highlight`, `trace` and `label`) on the canvas's state;
-/// a new trace also clears the inspector's `selected` span.
+/// The effects of the props (`link`, `highlight`, `trace`, `label` and `select`) on the
+/// canvas's state; a new trace also clears the inspector's `selected` span.
 #[hook]
-pub(super) fn use_props(inner: &Cell, props: &TimelineProps, selected: &UseStateHandle<Option<usize>>) {
+pub(super) fn use_props(
+    inner: &Cell,
+    props: &TimelineProps,
+    selected: &UseStateHandle<Option<usize>>,
+    canvas: &NodeRef,
+) {
     // Join the shared window (if any); leaving happens when this timeline is dropped.
     {
         let inner = inner.clone();
@@ -40,7 +46,27 @@ pub(super) fn use_props(inner: &Cell, props: &TimelineProps, selected: &UseState
         let selected = selected.clone();
         use_effect_with(key, move |(_, label)| {
             selected.set(None);
+            inner.borrow_mut().selected = None;
             inner.borrow_mut().receive(trace, label.to_string(), keep_view);
+            request_redraw(&inner);
+        });
+    }
+
+    // A span asked for from outside (`TimelineProps::select`): inspect it and show it. After
+    // the trace's effect above, so a new trace's clearing does not undo it.
+    {
+        let (inner, selected, canvas) = (inner.clone(), selected.clone(), canvas.clone());
+        use_effect_with(props.select, move |sel| {
+            let Some((_, i)) = *sel else { return };
+            if let Ok(mut st) = inner.try_borrow_mut() {
+                let Some(v) = nav::focus_view(&st.trace, i, st.index.end) else { return };
+                st.view = v;
+                st.selected = Some(i);
+            }
+            selected.set(Some(i));
+            if let Some(c) = canvas.cast::<web_sys::Element>() {
+                c.scroll_into_view_with_bool(true);
+            }
             request_redraw(&inner);
         });
     }

@@ -1,5 +1,6 @@
 //! Hit testing and what the pointer shows: the span under a pixel, its tooltip, the hover
-//! overlay, the play cursor's sentence, the canvas's summary and a task's highlight.
+//! overlay, the play cursor's sentence, the canvas's summary, a task's highlight and the
+//! inspector's span outlined.
 
 use super::*;
 
@@ -226,12 +227,38 @@ pub fn highlight(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layout
             continue;
         }
         last[lane] = x1;
-        let (y, h) = layout.band(lane, Band::Main);
-        let st = sc.stroke(layout.chrome.cursor, w, false);
-        st.segs.push([x0, y, x1, y]);
-        st.segs.push([x0, y + h, x1, y + h]);
-        st.segs.push([x0, y, x0, y + h]);
-        st.segs.push([x1, y, x1, y + h]);
+        frame(&mut sc, layout, lane, (x0, x1), w);
     }
     sc
+}
+
+/// The inspector's span (`selected`, an index into `trace.spans`) outlined: a thicker frame
+/// than a task's highlight, so the item the inspector explains is found on the canvas.
+/// Empty when it is out of the view or on no shown lane.
+pub fn outline(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layout, selected: usize) -> Scene {
+    let mut sc = Scene::default();
+    let Some(s) = trace.spans.get(selected) else { return sc };
+    if (s.end as f64) < view.t0 || (s.start as f64) > view.t1 {
+        return sc;
+    }
+    let lane = index.lane_of_core.get(s.core as usize).copied().unwrap_or(s.core as usize);
+    if lane >= index.lanes {
+        return sc;
+    }
+    let (lo, hi) = (layout.gutter, layout.gutter + layout.plot_w() as f64);
+    let w = 3.0 * layout.dpr;
+    let x0 = layout.x_of(view, s.start as f64).max(lo);
+    let x1 = layout.x_of(view, s.end as f64).min(hi).max(x0 + w);
+    frame(&mut sc, layout, lane, (x0 - w / 2.0, x1 + w / 2.0), w);
+    sc
+}
+
+/// A rectangle of `w`-wide strokes around `[x0, x1]` on `lane`'s main band.
+fn frame(sc: &mut Scene, layout: &Layout, lane: usize, (x0, x1): (f64, f64), w: f64) {
+    let (y, h) = layout.band(lane, Band::Main);
+    let st = sc.stroke(layout.chrome.cursor, w, false);
+    st.segs.push([x0, y, x1, y]);
+    st.segs.push([x0, y + h, x1, y + h]);
+    st.segs.push([x0, y, x0, y + h]);
+    st.segs.push([x1, y, x1, y + h]);
 }
