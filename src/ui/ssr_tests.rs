@@ -341,3 +341,40 @@ async fn the_latency_figures_open_their_wakeup_in_the_inspector() {
     assert_eq!((first.1, first.2, first.3), (gen, false, span));
     assert_ne!(open(s).inspect.open.unwrap().0, first.0, "the same span again is a new request");
 }
+
+/// Issue 29, item 5: on a phone with Controls open the metrics were ~4,900 px down, so a
+/// change showed nothing. A one-line result (kept at the screen's bottom by the stylesheet on
+/// narrow screens) says the main figure, and A vs B with the change once A is pinned.
+#[tokio::test]
+async fn the_main_result_has_a_one_line_summary_with_a_against_b() {
+    let none = render(State::default()).await;
+    assert!(!none.contains("data-line=\"result\""), "nothing before a result");
+    let s = Rc::new(State::default());
+    let gen = s.gen;
+    let ok = |throughput: f64| {
+        Ok(crate::ui::worker::protocol::RunResult {
+            metrics: crate::engine::metrics::Metrics {
+                throughput,
+                throughput_unit: "µs/op".into(),
+                events: 10,
+                ..Default::default()
+            },
+            trace: Default::default(),
+        })
+    };
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: ok(40.0), preview: false });
+    let one = render((*s).clone()).await;
+    let line = |html: &str| {
+        let at = html.find("data-line=\"result\"").expect("a result line");
+        html[at..at + html[at..].find("</a>").unwrap()].to_string()
+    };
+    assert!(line(&one).contains("40"), "{}", line(&one));
+    let s = yew::Reducible::reduce(s, Action::PinA);
+    let pin = s.pin.as_ref().unwrap().id;
+    let s = yew::Reducible::reduce(s, Action::PinDone { id: pin, result: ok(40.0) });
+    let s = yew::Reducible::reduce(s, Action::Set { key: "cores", value: "4".into() });
+    let gen = s.gen;
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: ok(50.0), preview: false });
+    let two = line(&render((*s).clone()).await);
+    assert!(two.contains("A 40") && two.contains("B 50") && two.contains("+25.0%"), "{two}");
+}

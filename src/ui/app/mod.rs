@@ -263,6 +263,7 @@ fn results() -> Html {
                 <p class="note tour-hidden">{"The figures are hidden until you answer the tour's question."}</p>
             } else {
                 <MetricsPanel result={b.clone()} {running} cancelled={s.cancelled_here()} />
+                { crate::ui::explore::views::result_line(a.as_deref(), b.as_deref(), running) }
             }
             if s.pin.is_some() && figures_revealed(s) {
                 <section class="panel" aria-label="Compare A and B">

@@ -113,6 +113,39 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
     }
 }
 
+/// The main result in one line, kept at the bottom of a phone's screen (`.result-line`,
+/// shown only on narrow screens by the stylesheet): with Controls open the metrics panel is
+/// far below, and a change gave no visible feedback (issue 29, item 5). With A pinned, A's
+/// and B's figures and the change; a link to the figures. Nothing before the first result.
+pub fn result_line(a: Option<&RunView>, b: Option<&RunView>, running: bool) -> Html {
+    let Some(b) = b else { return html! {} };
+    let Some(main) = crate::ui::common::format::metric("throughput") else { return html! {} };
+    let show = |m: &Metrics| {
+        let (v, u) = metric_display(main, m);
+        if u.is_empty() {
+            v
+        } else {
+            format!("{v} {u}")
+        }
+    };
+    let text = match a {
+        Some(a) => format!(
+            "A {} → B {} ({})",
+            show(&a.metrics),
+            show(&b.metrics),
+            delta_text(delta_percent((main.get)(&a.metrics), (main.get)(&b.metrics)))
+        ),
+        None => show(&b.metrics),
+    };
+    html! {
+        <a class={classes!("result-line", running.then_some("stale"))} href="#results" data-line="result"
+            aria-busy={running.to_string()}>
+            <span class="k">{metric_label(main, &b.metrics)}</span>{" "}<span class="v">{text}</span>
+            if running { <span class="u">{" (updating\u{2026})"}</span> }
+        </a>
+    }
+}
+
 /// A latency figure (p50, p99, max) as a way into the inspector (issue 29): a click opens the
 /// wakeup whose latency is nearest the figure among the run's kept records
 /// (`find::wakeup_near`) on the timeline of that run; a notice says when the nearest differs

@@ -116,16 +116,26 @@ pub fn play_cursor(trace: &Trace, index: &TraceIndex, layout: &Layout, t: f64, x
         ]);
     }
     let px = 11.0 * s;
-    let time = precise_time(t.max(0.0) as Ns);
-    let w = time.chars().count() as f64 * px * 0.62 + 8.0 * s;
-    let bx = (x - w / 2.0).clamp(layout.gutter, (layout.width - w).max(layout.gutter));
+    // Playing, the readout sits in the gutter's corner above the CPU names, with the digits
+    // that fit: following the cursor it covered the axis's labels, unreadable as it moved
+    // (issue 29, a phone). Paused, the reader stopped to read: every digit, at the cursor.
+    let (time, tpx, bx, w) = if playing {
+        let px = 9.0 * s;
+        let w = layout.gutter - 2.0 * s;
+        let fits = |t: &String| t.chars().count() as f64 * px * 0.62 + 4.0 * s <= w;
+        (gutter_time(t.max(0.0) as Ns, fits), px, 1.0 * s, w)
+    } else {
+        let time = precise_time(t.max(0.0) as Ns);
+        let w = time.chars().count() as f64 * px * 0.62 + 8.0 * s;
+        (time, px, (x - w / 2.0).clamp(layout.gutter, (layout.width - w).max(layout.gutter)), w)
+    };
     sc.fill(layout.chrome.cursor).rects.push([bx, 1.0 * s, w, layout.axis_h - 2.0 * s]);
     sc.texts.push(Text {
         x: bx + w / 2.0,
         y: layout.axis_h * 0.45,
         text: time,
         colour: layout.chrome.background,
-        px,
+        px: tpx,
         align: Align::Center,
         mono: true,
     });
@@ -201,6 +211,12 @@ pub fn summary(trace: &Trace, index: &TraceIndex, view: &View, visible: usize, l
         s += "; trace truncated";
     }
     s
+}
+
+/// A time in as many decimals (three down to none) as `fits` allows, `precise_time`'s unit.
+fn gutter_time(t: Ns, fits: impl Fn(&String) -> bool) -> String {
+    let (u, name) = unit_for(t.max(1));
+    (0..=3).rev().map(|d| fmt_in(t, u, name, d)).find(|s| fits(s)).unwrap_or_else(|| fmt_in(t, u, name, 0))
 }
 
 /// An outline around each run of `task` in the view (a task picked in the trace table,

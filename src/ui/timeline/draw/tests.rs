@@ -603,6 +603,34 @@ fn the_play_cursor_reads_the_time_and_what_each_cpu_runs() {
     assert!(!paused.fills.iter().any(|f| f.colour.starts_with("rgba")));
 }
 
+/// Issue 29 (a phone): while playing, the time readout followed the cursor over the axis's
+/// labels. It sits in the gutter's corner instead, inside the gutter, with the digits that fit;
+/// paused, the precise time stays at the cursor.
+#[test]
+fn while_playing_the_time_readout_keeps_off_the_axis_labels() {
+    let trace = Trace {
+        cores: 2,
+        spans: vec![Span { core: 0, start: 0, end: 300_000_000, kind: SpanKind::Run { task: 0, sys: false } }],
+        tasks: tasks(1),
+        end: 300_000_000,
+        ..Default::default()
+    };
+    let index = TraceIndex::new(&trace);
+    let layout = Layout::new(390.0, index.lanes, 3.0);
+    let t = 123_456_789.0;
+    let x = layout.x_of(&View { t0: 0.0, t1: 300e6 }, t);
+    let sc = play_cursor(&trace, &index, &layout, t, x, true);
+    let readout = sc.texts.iter().find(|r| r.text.ends_with(" ms")).expect("a time readout");
+    let boxes: Vec<[f64; 4]> =
+        sc.fills.iter().filter(|f| !f.colour.starts_with("rgba")).flat_map(|f| f.rects.clone()).collect();
+    assert!(boxes.iter().all(|b| b[0] + b[2] <= layout.gutter), "in the gutter: {boxes:?} vs {}", layout.gutter);
+    assert!(readout.x < layout.gutter && readout.text.starts_with("123.4"), "{readout:?}");
+    let width = readout.text.chars().count() as f64 * readout.px * 0.62;
+    assert!(width <= layout.gutter, "fits: {} ({width} px)", readout.text);
+    let paused = play_cursor(&trace, &index, &layout, t, x, false);
+    assert!(paused.texts.iter().any(|r| r.text == "123.456789 ms"), "paused: every digit");
+}
+
 /// Issue 29: the span the inspector explains is outlined on the canvas (it was not: only a
 /// task picked in the trace table was). The frame is around that span's lane and time, and
 /// nothing is drawn for a span out of the view.
