@@ -174,7 +174,7 @@ fn open_wakeup(
         if (got - us).abs() > (us * 0.01).max(0.5) {
             ctx.dispatch(Action::Notice(format!(
                 "Opened the nearest wakeup the page keeps records for: {} µs (the figure, {} µs, is over every \
-                 wakeup of the run; the page keeps its first {} decisions, `run --explain` has them all).",
+                 wakeup of the run; the page keeps its first {} decisions; `schedscope run --explain` lists them all).",
                 num(got),
                 num(us),
                 crate::ui::common::format::count(crate::ui::worker::protocol::PAGE_DECISIONS as u64)

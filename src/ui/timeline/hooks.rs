@@ -58,14 +58,22 @@ pub(super) fn use_props(
         let (inner, selected, canvas) = (inner.clone(), selected.clone(), canvas.clone());
         use_effect_with(props.select, move |sel| {
             let Some((_, i)) = *sel else { return };
+            // The span's lane, in CSS px from the canvas's top (a 40-CPU canvas is taller
+            // than a screen: the page scrolls to the lane, the inspector below it).
+            let mut lane_y = 0.0;
             if let Ok(mut st) = inner.try_borrow_mut() {
                 let Some(v) = nav::focus_view(&st.trace, i, st.index.end) else { return };
                 st.view = v;
                 st.selected = Some(i);
+                let lane = st.trace.spans.get(i).and_then(|s| st.index.lane_of_core.get(s.core as usize).copied());
+                if let (Some(l), Some(lane)) = (st.layout, lane) {
+                    lane_y = l.band(lane, draw::Band::Main).0 / l.dpr;
+                }
             }
             selected.set(Some(i));
-            if let Some(c) = canvas.cast::<web_sys::Element>() {
-                c.scroll_into_view_with_bool(true);
+            if let (Some(c), Some(w)) = (canvas.cast::<web_sys::Element>(), web_sys::window()) {
+                let top = c.get_bounding_client_rect().top() + w.scroll_y().unwrap_or(0.0);
+                w.scroll_to_with_x_and_y(w.scroll_x().unwrap_or(0.0), (top + lane_y - 80.0).max(0.0));
             }
             request_redraw(&inner);
         });
