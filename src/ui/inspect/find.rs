@@ -167,7 +167,7 @@ pub fn wakeup_near(trace: &Trace, us: f64) -> Option<(usize, Ns)> {
     // Only runs the page's records explain (`decisions_for`: up to the last record), so the
     // inspector shows the wakeup at once rather than a window simulated again around its run,
     // which can start after the wakeup and miss it.
-    let Some((_, last)) = crate::engine::explain::span_of(&trace.decisions) else { return None };
+    let (_, last) = crate::engine::explain::span_of(&trace.decisions)?;
     let mut best: Option<(f64, usize, Ns)> = None;
     for r in &trace.decisions.wakeups {
         let (Some(at), Some(lat)) = (r.ran_at, r.latency()) else { continue };
