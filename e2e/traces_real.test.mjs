@@ -74,6 +74,29 @@ test('a real Juno trace: import, the table, replay and the model error', { timeo
     assert.ok(row.sleep_s < 5, `sleep error ${row.sleep_s}%`);
     assert.equal(await page.locator(`${panel} .timeline canvas[role=img]:not(.counters)`).count(), 2);
 
+    // Issue 29 item 7. One legend, under the pair, not a wall of colours between the two.
+    const legends = await page.$$eval(`${panel} .trace-pair .timeline`, (ts) =>
+      ts.map((t) => [...t.querySelectorAll('.timeline-legend')].filter((l) => l.offsetParent !== null).length));
+    assert.deepEqual(legends, [0, 3], 'the recorded timeline shows no legend of its own');
+    // One idle convention: the recording has no cpu_idle events, so neither timeline has C-states.
+    const idle = await page.$$eval(`${panel} .trace-pair .timeline`, (ts) =>
+      ts.map((t) => [...t.querySelectorAll('.timeline-legend li')].filter((li) => li.parentElement.textContent.includes('Idle:'))
+        .map((li) => li.textContent).filter((x) => !/Idle:|Marks:|tick|wakeup|IPI|migrat|hrtick/i.test(x))));
+    assert.deepEqual(idle[1], ['idle'], `the simulation draws idle as the recording does: ${JSON.stringify(idle)}`);
+    assert.match(await page.textContent(`${panel} .trace-idle`), /no cpu_idle events/);
+    // Which machine the replay ran on, why, and the Arm profile offered.
+    assert.match(await page.textContent(`${panel} .trace-machine`), /Skylake-SP.*6 CPUs.*names no machine/);
+    await page.click(`${panel} button.replay-arm`);
+    await page.waitForFunction(() => [...document.querySelectorAll('.trace-pair h3')].some((h) => h.textContent.includes('cpu=rpi5')),
+      null, { timeout: WAIT });
+    assert.equal(await page.inputValue('select[name=cpu]'), 'rpi5', 'the page follows');
+    assert.equal(await page.locator(`${panel} button.replay-arm`).count(), 0, 'on Arm already: nothing to offer');
+    // A task never woken has no latency ("-"), in both tables.
+    const never = await page.$$eval(`${panel} table.trace-tasks tbody tr`, (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))
+      .filter((tds) => tds[3] === '0'));
+    assert.ok(never.length > 0, 'the Juno trace has tasks never woken');
+    for (const tds of never) assert.deepEqual(tds.slice(5), ['-', '-', '-'], tds.join(' | '));
+
     assert.deepEqual(problems, []);
   } finally {
     await b.close();

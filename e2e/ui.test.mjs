@@ -243,3 +243,50 @@ test('the timeline canvas follows the colour scheme', async () => {
     await browser.close();
   }
 });
+
+test('finding things: workload and kernel first, unused knobs one click away, a skip link, the imports together (issue 29 item 8)', async () => {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    const { page, problems } = await open(browser.context, server.url);
+    await freshFigures(page, 0);
+    const keys = () => page.evaluate(() => [...document.querySelectorAll('aside.controls [data-key]')].map((e) => e.dataset.key));
+    const listed = await keys();
+    assert.equal(listed[0], 'workload', `the first knob is the workload: ${listed.slice(0, 5)}`);
+    assert.ok(listed.indexOf('kernel') < listed.indexOf('cpu'), `the kernel before the machine: ${listed.slice(0, 12)}`);
+    assert.ok(!listed.includes('rr_interval') && !listed.includes('groups'), 'SD and hackbench knobs are not listed for rtapp on CFS');
+
+    // One click lists them, disabled and saying why.
+    await page.getByRole('button', { name: /^Show the \d+ knobs that do not apply$/ }).click();
+    const rr = page.locator('input[name=rr_interval]');
+    assert.equal(await rr.isDisabled(), true);
+    assert.match(await page.textContent('[data-key=rr_interval] .note'), /not used by CFS/);
+    await page.getByRole('button', { name: /^Hide the \d+ knobs/ }).click();
+    assert.equal(await rr.count(), 0);
+
+    // Tab stops before "Pin as A": few without the skip link, two with it.
+    const pinReached = async (max) => {
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.mouse.click(5, 5);
+      for (let i = 1; i <= max; i++) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluate(() => document.activeElement?.textContent === 'Pin as A')) return i;
+      }
+      return Infinity;
+    };
+    const stops = await pinReached(80);
+    assert.ok(stops <= 48, `${stops} tab stops before Pin as A (64 listed every knob, 68 with the skip link before the sched_features folded)`);
+    await page.mouse.click(5, 5);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to the results');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Pin as A', 'skip link, then Pin as A');
+
+    // Both imports sit in the share bar.
+    const bar = await page.evaluate(() => document.querySelector('.sharebar').textContent);
+    assert.match(bar, /Import rt-app….*Import trace…/);
+    assert.deepEqual(problems, [], 'console errors or failed requests');
+  } finally {
+    await browser.close();
+  }
+});

@@ -23,35 +23,61 @@ pub(crate) async fn render(state: State) -> String {
 }
 
 #[tokio::test]
-async fn every_key_has_a_named_control_with_a_label() {
-    let html = render(State::default()).await;
+async fn every_key_that_applies_has_a_named_control_with_a_label() {
+    let state = State::default();
+    let html = render(state.clone()).await;
+    let mut hidden = 0;
     for k in KEYS {
-        assert!(html.contains(&format!("name=\"{}\"", k.key)), "no element named {}", k.key);
-        assert!(html.contains(&format!("for=\"ctl-{}\"", k.key)), "no label for {}", k.key);
+        let shown = html.contains(&format!("name=\"{}\"", k.key));
+        if state.config.applies(k.key) == Ok(false) {
+            assert!(!shown, "{} does not apply to the default config and is listed", k.key);
+            hidden += 1;
+        } else {
+            assert!(shown, "no element named {}", k.key);
+            assert!(html.contains(&format!("for=\"ctl-{}\"", k.key)), "no label for {}", k.key);
+        }
     }
+    assert!(hidden > 10, "the default config (rtapp, CFS) leaves out the other workloads' knobs: {hidden}");
+    assert!(html.contains(&format!("Show the {hidden} knobs that do not apply")), "one click shows them");
     assert!(html.contains("name=\"preset\""));
-    // KEYS order keeps groups; each group appears as a summary.
-    for g in ["Machine", "Scheduler", "Idle", "nohz", "Workload", "Run"] {
-        assert!(html.contains(&format!("<summary>{g}</summary>")), "group {g}");
-    }
 }
 
+#[tokio::test]
+async fn the_workload_and_the_kernel_come_first_in_the_controls() {
+    let html = render(State::default()).await;
+    let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("{needle} not rendered"));
+    let (workload, kernel, cpu, hz) =
+        (at("name=\"workload\""), at("name=\"kernel\""), at("name=\"cpu\""), at("name=\"hz\""));
+    assert!(workload < kernel && kernel < cpu && cpu < hz, "workload {workload}, kernel {kernel}, cpu {cpu}, hz {hz}");
+    let groups: Vec<usize> = ["Workload", "Scheduler", "Machine", "Idle", "nohz", "Run"]
+        .iter()
+        .map(|g| at(&format!("<summary>{g}</summary>")))
+        .collect();
+    assert!(groups.windows(2).all(|w| w[0] < w[1]), "group order {groups:?}");
+}
+
+#[tokio::test]
+async fn a_skip_link_leads_past_the_controls_and_the_imports_sit_together() {
+    let html = render(State::default()).await;
+    let skip = html.find("<a href=\"#results\" class=\"skip\">").expect("skip link");
+    let first_control = html.find("<select").expect("a control");
+    assert!(skip < first_control, "the skip link comes before the controls");
+    assert!(html.contains("id=\"results\"") && html.contains("tabindex=\"-1\""), "its target takes focus");
+    let (bar, rtapp, trace) =
+        (html.find("class=\"sharebar\""), html.find("Import rt-app"), html.find("name=\"trace-import\""));
+    let (bar, rtapp, trace) = (bar.unwrap(), rtapp.unwrap(), trace.expect("an Import trace button"));
+    assert!(
+        bar < rtapp && rtapp < trace && trace - rtapp < 600,
+        "Import trace… beside Import rt-app…: {rtapp} {trace}"
+    );
+    assert_eq!(html.matches("name=\"trace-import\"").count(), 1);
+}
 #[tokio::test]
 async fn every_metric_carries_data_metric() {
     let html = render(State::default()).await;
     for m in metrics() {
         assert!(html.contains(&format!("data-metric=\"{}\"", m.key)), "{}", m.key);
     }
-}
-
-#[tokio::test]
-async fn keys_that_do_not_apply_are_disabled_with_a_note() {
-    let html = render(State::default()).await;
-    // Default is CFS: rr_interval is SD's.
-    let at = html.find("name=\"rr_interval\"").expect("rr_interval input");
-    let tag_end = at + html[at..].find('>').unwrap();
-    assert!(html[at..tag_end].contains("disabled"), "{}", &html[at..tag_end]);
-    assert!(html.contains("(not used by CFS)"));
 }
 
 #[tokio::test]
@@ -276,4 +302,79 @@ async fn an_embedded_plot_draws_the_links_y_metric() {
     let html = render(from_link("v=1&preset=intro&embed=1&view=plot&sweep_y=ticks")).await;
     assert!(html.contains("data-view=\"plot\""), "the plot view is the embed");
     assert!(html.contains("data-metric=\"ticks\""), "the sweep plots ticks");
+}
+
+/// Issue 29: a latency figure is a way into the inspector. p50, p99 and max are buttons (the
+/// other figures are not), and opening one asks the run's timeline for that wakeup's run,
+/// again after it was closed (a new serial).
+#[tokio::test]
+async fn the_latency_figures_open_their_wakeup_in_the_inspector() {
+    use crate::ui::inspect::state::InspectAction;
+    let s = Rc::new(from_link("?v=1&preset=nohz-pipe&loops=300"));
+    let gen = s.gen;
+    let run = crate::ui::worker::execute::execute(&crate::ui::worker::protocol::Request::Run {
+        id: 1,
+        config: s.config.clone(),
+        trace_items: crate::ui::worker::protocol::LIVE_TRACE_ITEMS,
+    });
+    let crate::ui::worker::protocol::Response::Run { result, .. } = run else { panic!() };
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false });
+    let html = render((*s).clone()).await;
+    let figure = |key: &str| {
+        let at = html.find(&format!("data-metric=\"{key}\"")).unwrap();
+        html[at..at + html[at..].find("</dd>").unwrap()].to_string()
+    };
+    for key in ["wakeup_latency_p50", "wakeup_latency_p99", "wakeup_latency_max"] {
+        assert!(
+            figure(key).contains("<button") && figure(key).contains("class=\"v open-wakeup\""),
+            "{key}: {}",
+            figure(key)
+        );
+    }
+    assert!(!figure("throughput").contains("<button"), "{}", figure("throughput"));
+    let r = s.result.clone().unwrap();
+    let p99 = r.metrics.wakeup_latency_us.p99;
+    let (span, _) = crate::ui::inspect::find::wakeup_near(&r.trace, p99).expect("the p99's wakeup");
+    let open = |s| yew::Reducible::reduce(s, Action::Inspect(InspectAction::Open { gen, preview: false, span }));
+    let s = open(s);
+    let first = s.inspect.open.expect("asked for");
+    assert_eq!((first.1, first.2, first.3), (gen, false, span));
+    assert_ne!(open(s).inspect.open.unwrap().0, first.0, "the same span again is a new request");
+}
+
+/// Issue 29, item 5: on a phone with Controls open the metrics were ~4,900 px down, so a
+/// change showed nothing. A one-line result (kept at the screen's bottom by the stylesheet on
+/// narrow screens) says the main figure, and A vs B with the change once A is pinned.
+#[tokio::test]
+async fn the_main_result_has_a_one_line_summary_with_a_against_b() {
+    let none = render(State::default()).await;
+    assert!(!none.contains("data-line=\"result\""), "nothing before a result");
+    let s = Rc::new(State::default());
+    let gen = s.gen;
+    let ok = |throughput: f64| {
+        Ok(crate::ui::worker::protocol::RunResult {
+            metrics: crate::engine::metrics::Metrics {
+                throughput,
+                throughput_unit: "µs/op".into(),
+                events: 10,
+                ..Default::default()
+            },
+            trace: Default::default(),
+        })
+    };
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: ok(40.0), preview: false });
+    let one = render((*s).clone()).await;
+    let line = |html: &str| {
+        let at = html.find("data-line=\"result\"").expect("a result line");
+        html[at..at + html[at..].find("</a>").unwrap()].to_string()
+    };
+    assert!(line(&one).contains("40"), "{}", line(&one));
+    let s = yew::Reducible::reduce(s, Action::PinA);
+    let pin = s.pin.as_ref().unwrap().id;
+    let s = yew::Reducible::reduce(s, Action::PinDone { id: pin, result: ok(40.0) });
+    let s = yew::Reducible::reduce(s, Action::Set { key: "cores", value: "4".into() });
+    let gen = s.gen;
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result: ok(50.0), preview: false });
+    let two = line(&render((*s).clone()).await);
+    assert!(two.contains("A 40") && two.contains("B 50") && two.contains("+25.0%"), "{two}");
 }

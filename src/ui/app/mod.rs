@@ -88,8 +88,19 @@ fn shell(props: &ShellProps) -> Html {
         let onclick = Callback::from(move |_| ctx.dispatch(Action::Tab(t)));
         html! { <button type="button" class="tab" aria-pressed={pressed} {onclick}>{label}</button> }
     };
+    // The skip link moves focus past the controls (dozens of tab stops) to the results; it
+    // focuses rather than following `#results`, which would add a history entry.
+    let skip = Callback::from(|e: MouseEvent| {
+        use wasm_bindgen::JsCast;
+        e.prevent_default();
+        let target = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("results"));
+        if let Some(el) = target.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    });
     html! {
         <div class="shell">
+            <a class="skip" href="#results" onclick={skip}>{"Skip to the results"}</a>
             <header class="top">
                 <h1>{"schedscope"}</h1>
                 <p class="tagline">{"A laboratory for Linux CPU scheduling: pick a preset, drag a knob, see why throughput moves."}</p>
@@ -235,7 +246,7 @@ fn results() -> Html {
         })
     };
     html! {
-        <div class="results">
+        <div class="results" id="results" tabindex="-1">
             <div class="toolbar">
                 { status }
                 if s.pin.is_some() {
@@ -252,6 +263,7 @@ fn results() -> Html {
                 <p class="note tour-hidden">{"The figures are hidden until you answer the tour's question."}</p>
             } else {
                 <MetricsPanel result={b.clone()} {running} cancelled={s.cancelled_here()} />
+                { crate::ui::explore::views::result_line(a.as_deref(), b.as_deref(), running) }
             }
             if s.pin.is_some() && figures_revealed(s) {
                 <section class="panel" aria-label="Compare A and B">
@@ -276,7 +288,8 @@ fn results() -> Html {
                             preview={r.preview} partial={r.figures_partial()} keep_view={r.windowed}
                             window_loading={s.window_req.is_some_and(|(g, _)| g == r.gen)}
                             on_window={(!r.preview && r.gen == s.gen).then(|| on_window.clone())}
-                            link={a.is_some().then(|| (*link).clone())} stretch={s.stretch} on_stretch={on_stretch.clone()} />
+                            link={a.is_some().then(|| (*link).clone())} stretch={s.stretch} on_stretch={on_stretch.clone()}
+                            select={s.inspect.open.filter(|o| o.1 == r.gen && o.2 == r.preview).map(|o| (o.0, o.3))} />
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }

@@ -1,5 +1,7 @@
-//! The controls panel: a preset picker and one control per `KEYS` entry, grouped as KEYS
-//! groups them. Every control has `name` equal to its config key: for a numeric key with a
+//! The controls panel: a preset picker and one control per `KEYS` entry, grouped by each
+//! key's `group`, the workload's and the scheduler's (kernel) groups first. A key that does
+//! not apply to the config (`Config::applies`) is not listed until "Show the N knobs that do
+//! not apply" is pressed; then it shows disabled, with the reason. Every control has `name` equal to its config key: for a numeric key with a
 //! slider that is the `<input type=range>` (arrow keys, Home/End, PageUp/PageDown step it to
 //! the next distinct value), and the exact-value text box beside it is `<key>-text`.
 //!
@@ -19,9 +21,13 @@ use crate::ui::common::format::key_value;
 use crate::ui::common::scale::{mapping, SLIDER_STEPS};
 use crate::ui::StateCtx;
 
-/// Group names in KEYS order, each once.
+/// The groups a reader looks for first: what runs, then which kernel runs it.
+const FIRST_GROUPS: [&str; 2] = ["Workload", "Scheduler"];
+
+/// Group names as the panel lists them: `FIRST_GROUPS`, then the others in KEYS order.
 pub fn groups() -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
+    let mut out: Vec<&'static str> =
+        FIRST_GROUPS.iter().copied().filter(|g| KEYS.iter().any(|k| k.group == *g)).collect();
     for k in KEYS {
         if !out.contains(&k.group) {
             out.push(k.group);
@@ -56,6 +62,14 @@ pub fn controls(props: &ControlsProps) -> Html {
     };
     let about = preset_about(&ctx.preset, &ctx.config);
     let modified = preset(&ctx.preset).is_some_and(|p| (p.config)() != ctx.config);
+    // Keys that do not apply stay out of the list (and out of the tab order) until asked for.
+    let show_all = use_state(|| false);
+    let unused = KEYS.iter().filter(|k| ctx.config.applies(k.key) == Ok(false)).count();
+    let listed = |k: &&crate::engine::config::KeyDoc| *show_all || ctx.config.applies(k.key) != Ok(false);
+    let toggle = {
+        let show_all = show_all.clone();
+        Callback::from(move |_: MouseEvent| show_all.set(!*show_all))
+    };
     html! {
         <details class="drawer" open={!props.collapsed}>
             <summary>{"Controls"}</summary>
@@ -71,10 +85,10 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <p class="help">{about}</p>
                 <p class="machine" data-testid="machine-line">{machine_line(&ctx.config)}</p>
             </div>
-            { for groups().into_iter().map(|g| html! {
+            { for groups().into_iter().filter(|g| KEYS.iter().filter(listed).any(|k| k.group == *g)).map(|g| html! {
                 <details class="group" open=true key={g}>
                     <summary>{g}</summary>
-                    { for KEYS.iter().filter(|k| k.group == g).map(|k| html! {
+                    { for KEYS.iter().filter(listed).filter(|k| k.group == g).map(|k| html! {
                         <KeyControl key={k.key} name={k.key} current={ctx.config.get(k.key).unwrap_or_default()}
                             note={disabled_note(&ctx.config, k.key)} cpu={ctx.config.cpu.clone()}
                             kernel={ctx.config.kernel}
@@ -82,6 +96,13 @@ pub fn controls(props: &ControlsProps) -> Html {
                     }) }
                 </details>
             }) }
+            if unused > 0 {
+                <button type="button" class="show-unused" aria-pressed={show_all.to_string()} onclick={toggle}
+                    title="Knobs of other workloads, schedulers or modes: listed disabled, each with why">
+                    { if *show_all { format!("Hide the {unused} knobs that do not apply") }
+                      else { format!("Show the {unused} knobs that do not apply") } }
+                </button>
+            }
         </details>
     }
 }
@@ -339,7 +360,11 @@ fn feature_boxes() -> Html {
     let kernel = ctx.config.kernel;
     let defs = kernel.features();
     let checked: Vec<bool> = defs.iter().map(|d| d.is_on(&ctx.config.features)).collect();
+    let changed = defs.iter().zip(&checked).filter(|(d, c)| d.default != **c).count();
+    // Folded while every feature is at the era's default: 22 checkboxes were 22 tab stops.
     html! {
+        <details class="features-box" open={changed > 0}>
+        <summary>{format!("sched_features of {}: {} listed, {changed} changed", kernel.name(), defs.len())}</summary>
         <fieldset class="features">
             <legend>{format!("sched_features of {}", kernel.name())}</legend>
             { for defs.iter().enumerate().map(|(i, d)| {
@@ -365,6 +390,7 @@ fn feature_boxes() -> Html {
                 }
             }) }
         </fieldset>
+        </details>
     }
 }
 
@@ -416,8 +442,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn groups_follow_keys_order() {
-        assert_eq!(groups(), vec!["Machine", "Scheduler", "Idle", "nohz", "Workload", "Run"]);
+    fn the_workload_and_the_kernel_come_first_then_keys_order() {
+        assert_eq!(groups(), vec!["Workload", "Scheduler", "Machine", "Idle", "nohz", "Run"]);
     }
 
     #[test]

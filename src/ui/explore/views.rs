@@ -19,6 +19,7 @@ use crate::ui::common::format::{
     stop_reason_text, time_scale, verdict,
 };
 use crate::ui::explore::replicas::Reps;
+use crate::ui::inspect::state::InspectAction;
 use crate::ui::worker::protocol::SeedTable;
 use crate::ui::StateCtx;
 
@@ -58,11 +59,32 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                         Some(r) if d.key == "cpu_percent" => crate::ui::common::format::busy_unit(r.config.cores),
                         _ => unit,
                     };
+                    // The max is in no panel figure of its own: under the p99, a way to the
+                    // worst wakeup.
+                    let max = crate::ui::common::format::metric("wakeup_latency_max").filter(|_| d.key == "wakeup_latency_p99");
+                    let max_link = max
+                        .and_then(|max| Some((max, open_wakeup(ctx.as_ref(), props.result.as_ref(), max.key, (max.get)(m))?)))
+                        .map(|(max, onclick)| {
+                            let (v, u) = metric_display(max, m);
+                            html! {
+                                <span class="sub" data-metric={max.key}>{"max "}
+                                    <button type="button" class="v open-wakeup" {onclick}
+                                        title="Open the longest wakeup in the inspector, outlined on the timeline">{v}</button>
+                                    <span class="u">{" "}{u}</span></span>
+                            }
+                        });
                     html! {
                         <div class={classes!("metric", (d.key == "throughput").then_some("main"))} data-metric={d.key} title={d.help}>
                             <dt>{metric_label(d, m)}</dt>
-                            <dd><span class="v">{value}</span>
-                                if !unit.is_empty() { <span class="u">{" "}{unit}</span> }</dd>
+                            <dd>
+                                if let Some(onclick) = open_wakeup(ctx.as_ref(), props.result.as_ref(), d.key, (d.get)(m)) {
+                                    <button type="button" class="v open-wakeup" {onclick}
+                                        title="Open this wakeup in the inspector, outlined on the timeline">{value}</button>
+                                } else {
+                                    <span class="v">{value}</span>
+                                }
+                                if !unit.is_empty() { <span class="u">{" "}{unit}</span> }
+                                { max_link }</dd>
                         </div>
                     }
                 }) }
@@ -89,6 +111,76 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
             }
         </section>
     }
+}
+
+/// The main result in one line, kept at the bottom of a phone's screen (`.result-line`,
+/// shown only on narrow screens by the stylesheet): with Controls open the metrics panel is
+/// far below, and a change gave no visible feedback (issue 29, item 5). With A pinned, A's
+/// and B's figures and the change; a link to the figures. Nothing before the first result.
+pub fn result_line(a: Option<&RunView>, b: Option<&RunView>, running: bool) -> Html {
+    let Some(b) = b else { return html! {} };
+    let Some(main) = crate::ui::common::format::metric("throughput") else { return html! {} };
+    let show = |m: &Metrics| {
+        let (v, u) = metric_display(main, m);
+        if u.is_empty() {
+            v
+        } else {
+            format!("{v} {u}")
+        }
+    };
+    let text = match a {
+        Some(a) => format!(
+            "A {} → B {} ({})",
+            show(&a.metrics),
+            show(&b.metrics),
+            delta_text(delta_percent((main.get)(&a.metrics), (main.get)(&b.metrics)))
+        ),
+        None => show(&b.metrics),
+    };
+    html! {
+        <a class={classes!("result-line", running.then_some("stale"))} href="#results" data-line="result"
+            aria-busy={running.to_string()}>
+            <span class="k">{metric_label(main, &b.metrics)}</span>{" "}<span class="v">{text}</span>
+            if running { <span class="u">{" (updating\u{2026})"}</span> }
+        </a>
+    }
+}
+
+/// A latency figure (p50, p99, max) as a way into the inspector (issue 29): a click opens the
+/// wakeup whose latency is nearest the figure among the run's kept records
+/// (`find::wakeup_near`) on the timeline of that run; a notice says when the nearest differs
+/// (the figure is over every wakeup, the page keeps the first `PAGE_DECISIONS` records).
+/// None for other figures, or when the run kept no wakeup records.
+fn open_wakeup(
+    ctx: Option<&StateCtx>,
+    result: Option<&Rc<RunView>>,
+    key: &str,
+    us: f64,
+) -> Option<Callback<MouseEvent>> {
+    if !matches!(key, "wakeup_latency_p50" | "wakeup_latency_p99" | "wakeup_latency_max") {
+        return None;
+    }
+    let (ctx, r) = (ctx?.clone(), result?.clone());
+    if !r.trace.decisions.wakeups.iter().any(|w| w.ran_at.is_some()) {
+        return None;
+    }
+    Some(Callback::from(move |_: MouseEvent| {
+        let Some((span, lat)) = crate::ui::inspect::find::wakeup_near(&r.trace, us) else {
+            ctx.dispatch(Action::Notice("No kept wakeup record leads to a run on this timeline.".into()));
+            return;
+        };
+        ctx.dispatch(Action::Inspect(InspectAction::Open { gen: r.gen, preview: r.preview, span }));
+        let got = lat as f64 / 1_000.0;
+        if (got - us).abs() > (us * 0.01).max(0.5) {
+            ctx.dispatch(Action::Notice(format!(
+                "Opened the nearest wakeup the page keeps records for: {} µs (the figure, {} µs, is over every \
+                 wakeup of the run; the page keeps its first {} decisions; `schedscope run --explain` lists them all).",
+                num(got),
+                num(us),
+                crate::ui::common::format::count(crate::ui::worker::protocol::PAGE_DECISIONS as u64)
+            )));
+        }
+    }))
 }
 
 /// The main result over several seeds: the picker (`seeds=N`) and, once runs are in, their

@@ -54,8 +54,56 @@ fn task_name(trace: &Trace, t: u32) -> String {
     trace.tasks.get(t as usize).map_or_else(|| format!("task {t}"), |k| k.name.clone())
 }
 
+/// Rows a long table shows before "Show all N" (a 160-task pick table filled the page).
+pub const TOP_ROWS: usize = 8;
+
+/// A table of `rows` under `head` showing the first `TOP_ROWS`, and a button for the rest.
+#[function_component(LongTable)]
+fn long_table(p: &LongTableProps) -> Html {
+    let open = use_state(|| false);
+    let hidden = p.rows.len().saturating_sub(TOP_ROWS);
+    let shown = if *open { p.rows.len() } else { p.rows.len() - hidden };
+    let onclick = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    html! {
+        <>
+            <table class={p.class}>
+                if let Some(c) = &p.caption { <caption>{c.clone()}</caption> }
+                <thead>{p.head.clone()}</thead>
+                <tbody>{ for p.rows[..shown].iter().cloned() }</tbody>
+            </table>
+            if hidden > 0 {
+                <button type="button" class="more-rows" aria-expanded={open.to_string()} {onclick}>
+                    { if *open { "Show the top rows only".to_string() } else { format!("Show all {} rows ({hidden} more)", p.rows.len()) } }
+                </button>
+            }
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LongTableProps {
+    class: &'static str,
+    #[prop_or_default]
+    caption: Option<String>,
+    head: Html,
+    rows: Vec<Html>,
+}
+
+/// Where the trace's spans on a wakeup's target stop, when that is before the wakeup's end
+/// (a bounded trace): "what ran instead" is then partial.
+fn spans_stop(trace: &Trace, r: &WakeRecord) -> Option<Ns> {
+    let at = r.ran_at?;
+    let last = trace.spans.iter().filter(|s| s.core == r.target).map(|s| s.end).max().unwrap_or(0);
+    (last < at).then_some(last)
+}
+
 fn wake_html(trace: &Trace, r: &WakeRecord) -> Html {
     let total = r.latency().unwrap_or(0).max(1);
+    let instead = find::ran_instead(trace, r);
+    let instead_short = instead.iter().take(3).map(|(n, d)| format!("{n} {}", us(*d))).collect::<Vec<_>>().join(", ");
     html! {
         <section class="inspect-wake" data-kind="wakeup" data-latency-ns={r.latency().unwrap_or(0).to_string()}>
             <h4>{format!("Wakeup of {} at {} (try_to_wake_up)", task_name(trace, r.task), us(r.time))}</h4>
@@ -90,10 +138,26 @@ fn wake_html(trace: &Trace, r: &WakeRecord) -> Html {
                     { for r.parts.iter().map(|(p, ns)| html! {
                         <tr data-part={p.name()}>
                             <td><span style={format!("display:inline-block;width:0.8em;height:0.8em;margin-right:0.3em;background:{}", part_colour(*p))}></span>{p.name()}</td>
-                            <td class="ns" data-ns={ns.to_string()}>{us(*ns)}</td><td>{p.kernel_fn()}</td>
+                            <td class="ns" data-ns={ns.to_string()}>{us(*ns)}</td>
+                            // "Other" is the time no closed span explained: name what held the CPU.
+                            <td>{ if matches!(p, Part::Other | Part::RunqueueWait) && !instead_short.is_empty() {
+                                format!("{}: ran instead {instead_short}", p.kernel_fn())
+                            } else { p.kernel_fn().to_string() } }</td>
                         </tr>
                     }) }
                 </table>
+                if let Some(stop) = spans_stop(trace, r) {
+                    <p class="inspect-note">{format!("The timeline's spans on CPU {} stop at {}: what ran after that is not recorded on the page.", r.target, us(stop))}</p>
+                }
+                // Only when another task held the CPU: idle and overheads are the parts above.
+                if instead.iter().any(|(n, _)| trace.tasks.iter().any(|t| &t.name == n)) {
+                    <LongTable class="inspect-instead"
+                        caption={format!("What CPU {} ran meanwhile (the timeline's spans, {} to {})", r.target, us(r.time), us(r.ran_at.unwrap_or(r.time)))}
+                        head={html! { <tr><th>{"task or work"}</th><th>{"time"}</th></tr> }}
+                        rows={instead.iter().map(|(n, d)| html! {
+                            <tr data-instead={n.clone()}><td>{n.clone()}</td><td class="ns" data-ns={d.to_string()}>{us(*d)}</td></tr>
+                        }).collect::<Vec<Html>>()} />
+                }
             } else {
                 <p>{"The task had not run by the end of the trace."}</p>
             }
@@ -104,19 +168,23 @@ fn wake_html(trace: &Trace, r: &WakeRecord) -> Html {
 fn pick_html(trace: &Trace, r: &PickRecord) -> Html {
     let v = r.avg_vruntime as i128;
     let eevdf = r.class == "eevdf";
+    // The chosen task first, then the queue in the record's (the rule's) order: the top rows
+    // a collapsed table shows hold the answer.
+    let mut queue: Vec<_> = r.queue.iter().collect();
+    crate::engine::order::sort_by_key(&mut queue, |e| e.task != r.chosen);
     html! {
         <section class="inspect-pick" data-kind="pick" data-chosen={r.chosen.to_string()}
             data-rule-pick={r.rule_pick.map(|p| p.to_string()).unwrap_or_default()}>
             <h4>{format!("Pick on CPU {} at {} ({}, pick_next_task): {}", r.core, us(r.time), r.class, task_name(trace, r.chosen))}</h4>
             <p>{format!("Rule: {}", r.rule)}</p>
             if eevdf { <p>{format!("V (avg_vruntime) = {} ns; values below are relative to V, in ns of virtual time", r.avg_vruntime)}</p> }
-            <table class="inspect-rq">
-                <tr>
+            <LongTable class="inspect-rq"
+                head={html! { <tr>
                     <th>{"task"}</th><th>{"weight"}</th><th>{"vruntime − V"}</th>
                     if eevdf { <th>{"lag (V − v)"}</th><th>{"eligible"}</th><th>{"deadline − V"}</th><th>{"slice"}</th> }
                     if r.class == "sd" { <th>{"deadline"}</th><th>{"quantum left"}</th> }
-                </tr>
-                { for r.queue.iter().map(|e| html! {
+                </tr> }}
+                rows={queue.iter().map(|e| html! {
                     <tr class={if e.task == r.chosen { "chosen" } else { "" }} data-task={e.task.to_string()}>
                         <td>{task_name(trace, e.task)}{if e.task == r.chosen { " ◀ chosen" } else { "" }}</td>
                         <td>{e.weight}</td>
@@ -127,8 +195,7 @@ fn pick_html(trace: &Trace, r: &PickRecord) -> Html {
                         }
                         if r.class == "sd" { <td>{e.deadline}</td><td>{us(e.slice)}</td> }
                     </tr>
-                }) }
-            </table>
+                }).collect::<Vec<Html>>()} />
             if r.more() > 0 {
                 <p class="inspect-more">{format!("... {} more queued (the record keeps the first {} in the rule's order)", r.more(), crate::engine::explain::PICK_EXCERPT)}</p>
             }
@@ -244,5 +311,76 @@ pub fn inspector(p: &InspectProps) -> Html {
                 <p class="inspect-note" style="font-size:0.85em">{"Decisions found on demand: the run simulated again, recording a small window around this instant (same digest)."}</p>
             }
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::trace::{SpanKind, TraceOptions};
+
+    async fn render(trace: Rc<Trace>, span: usize) -> String {
+        let props = InspectProps { trace, span: Some(span), on_close: Callback::noop() };
+        tokio::task::LocalSet::new()
+            .run_until(yew::LocalServerRenderer::<Inspector>::with_props(props).hydratable(false).render())
+            .await
+    }
+
+    fn traced(preset: &str, set: &[(&str, &str)]) -> Rc<Trace> {
+        let mut c = (crate::engine::presets::preset(preset).unwrap().config)();
+        for (k, v) in set {
+            c.set(k, v).unwrap();
+        }
+        Rc::new(crate::engine::run(&c, Some(TraceOptions::default())).unwrap().trace)
+    }
+
+    /// Issue 29: a click opened a 160-row EEVDF pick table. The top rows show, the chosen
+    /// task first, and one button shows the rest.
+    #[tokio::test]
+    async fn a_long_pick_table_shows_its_top_rows_and_the_chosen_task_first() {
+        let t = traced("intro", &[("kernel", "6.6"), ("workload", "hackbench"), ("groups", "1"), ("duration", "20ms")]);
+        let (i, pick) = t
+            .spans
+            .iter()
+            .enumerate()
+            .find_map(|(i, s)| find::decisions_for(&t, s).pick.filter(|p| p.queue.len() > TOP_ROWS + 2).map(|p| (i, p)))
+            .expect("a pick among more than 10 queued tasks");
+        let html = render(t.clone(), i).await;
+        let rq = &html[html.find("class=\"inspect-rq\"").unwrap()..];
+        let rq = &rq[..rq.find("</table>").unwrap()];
+        assert_eq!(rq.matches("<tr data-task=").count(), TOP_ROWS, "{rq}");
+        assert!(
+            rq.contains(&format!("<tr data-task=\"{}\" class=\"chosen\"", pick.chosen)) || rq.contains("◀ chosen"),
+            "{rq}"
+        );
+        assert!(
+            rq.find("◀ chosen").unwrap() < rq.find("</tr><tr").map_or(usize::MAX, |k| k + 200),
+            "the chosen row first"
+        );
+        assert!(html.contains(&format!("Show all {} rows", pick.queue.len())), "one click shows the rest");
+    }
+
+    /// Issue 29: the breakdown ended in "other: the core's other work". It names what ran.
+    #[tokio::test]
+    async fn a_wakeup_names_what_ran_instead() {
+        let t = traced("messaging-run-to-parity", &[("duration", "30ms")]);
+        let other = |w: &WakeRecord| w.parts.iter().find(|p| p.0 == Part::Other).map_or(0, |p| p.1);
+        let covered =
+            |w: &WakeRecord| t.spans.iter().any(|s| s.core == w.target && s.end >= w.ran_at.unwrap_or(Ns::MAX));
+        let (i, w) = t
+            .spans
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                find::decisions_for(&t, s).wake.filter(|_| matches!(s.kind, SpanKind::Run { .. })).map(|w| (i, w))
+            })
+            .filter(|(_, w)| covered(w))
+            .max_by_key(|(_, w)| other(w))
+            .unwrap();
+        assert!(other(w) > 0);
+        let html = render(t.clone(), i).await;
+        let (name, _) = find::ran_instead(&t, w).into_iter().next().unwrap();
+        assert!(html.contains(&format!("ran instead {name}")), "the other row names {name}");
+        assert!(html.contains(&format!("data-instead=\"{name}\"")), "and the table lists it");
     }
 }

@@ -20,6 +20,9 @@ pub struct InspectState {
     pub on_demand: Option<Rc<OnDemand>>,
     /// The governor comparison of the current config (`inspect::governors`), once asked.
     pub gov_compare: Option<Rc<GovCompare>>,
+    /// A span of the current run's trace to open in the inspector (`InspectAction::Open`):
+    /// (serial, generation, preview, span index); the timeline showing that run takes it.
+    pub open: Option<(u64, u64, bool, usize)>,
 }
 
 #[allow(clippy::large_enum_variant)] // actions are moved once, not stored
@@ -36,6 +39,13 @@ pub enum InspectAction {
         gen: u64,
         at: u64,
         result: Result<RunResult, String>,
+    },
+    /// Open span `span` of the run shown for generation `gen` (its preview or full run) in
+    /// the inspector: a latency figure clicked (`inspect::find::wakeup_near`).
+    Open {
+        gen: u64,
+        preview: bool,
+        span: usize,
     },
     /// Run the current config under each cpuidle governor (`inspect::governors`).
     CompareGovernors,
@@ -62,6 +72,10 @@ impl InspectState {
                 if run.full.is_some() && self.decisions_req.is_none_or(|(g, .., a)| g != run.gen || a != at) {
                     self.decisions_req = Some((run.gen, from, to, at));
                 }
+            }
+            InspectAction::Open { gen, preview, span } => {
+                let serial = self.open.map_or(0, |o| o.0 + 1);
+                self.open = Some((serial, gen, preview, span));
             }
             InspectAction::CompareGovernors => {
                 let serial = self.gov_compare.as_ref().map_or(0, |c| c.serial + 1);

@@ -80,6 +80,7 @@ pub fn share_bar() -> Html {
                 title="An iframe snippet for slides and docs">{"Embed…"}</button>
             <ExportMenu on_message={{ let message = message.clone(); Callback::from(move |m| message.set(m)) }} />
             <ImportButton />
+            <crate::ui::traces::TraceImportButton />
             if let Some((link, ok)) = &*copied {
                 <span class="copied" role="status" style="display:flex;gap:.4rem;align-items:center;flex:1 1 20rem">
                     <input ref={link_ref} type="text" readonly=true name="share-link" value={link.clone()}

@@ -47,6 +47,8 @@ pub(super) struct Inner {
     /// The task outlined (`TimelineProps::highlight`) and its outlines for the base view.
     pub(super) highlight: Option<u32>,
     pub(super) highlight_scene: Option<draw::Scene>,
+    /// The inspector's span (an index into `trace.spans`), outlined over the base scene.
+    pub(super) selected: Option<usize>,
     pub(super) asked: Vec<Ns>,
     /// What Fit shows: the recorded stretch.
     pub(super) fit_view: View,
@@ -144,6 +146,7 @@ impl Default for Inner {
             on_window: None,
             highlight: None,
             highlight_scene: None,
+            selected: None,
             asked: Vec::new(),
             fit_view: View::fit(1),
             window_ask: None,
@@ -343,6 +346,9 @@ impl Inner {
         }
         if let Some(h) = &self.highlight_scene {
             paint(&ctx, h, None);
+        }
+        if let Some(i) = self.selected {
+            paint(&ctx, &draw::outline(&self.trace, &self.index, &self.view, &layout, i), None);
         }
         let lines = self
             .hover

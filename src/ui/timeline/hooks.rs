@@ -1,13 +1,19 @@
-//! The timeline's props taken into its state: the shared window joined, the outlined task and a
-//! new trace (re-indexed over frames, `frame::Arrival`), each an effect that asks for a frame.
+//! The timeline's props taken into its state: the shared window joined, the outlined task, a
+//! new trace (re-indexed over frames, `frame::Arrival`) and a span to inspect, each an effect
+//! that asks for a frame.
 
 use super::input::Cell;
 use super::*;
 
-/// The effects of the props (`link`, `highlight`, `trace` and `label`) on the canvas's state;
-/// a new trace also clears the inspector's `selected` span.
+/// The effects of the props (`link`, `highlight`, `trace`, `label` and `select`) on the
+/// canvas's state; a new trace also clears the inspector's `selected` span.
 #[hook]
-pub(super) fn use_props(inner: &Cell, props: &TimelineProps, selected: &UseStateHandle<Option<usize>>) {
+pub(super) fn use_props(
+    inner: &Cell,
+    props: &TimelineProps,
+    selected: &UseStateHandle<Option<usize>>,
+    canvas: &NodeRef,
+) {
     // Join the shared window (if any); leaving happens when this timeline is dropped.
     {
         let inner = inner.clone();
@@ -40,7 +46,35 @@ pub(super) fn use_props(inner: &Cell, props: &TimelineProps, selected: &UseState
         let selected = selected.clone();
         use_effect_with(key, move |(_, label)| {
             selected.set(None);
+            inner.borrow_mut().selected = None;
             inner.borrow_mut().receive(trace, label.to_string(), keep_view);
+            request_redraw(&inner);
+        });
+    }
+
+    // A span asked for from outside (`TimelineProps::select`): inspect it and show it. After
+    // the trace's effect above, so a new trace's clearing does not undo it.
+    {
+        let (inner, selected, canvas) = (inner.clone(), selected.clone(), canvas.clone());
+        use_effect_with(props.select, move |sel| {
+            let Some((_, i)) = *sel else { return };
+            // The span's lane, in CSS px from the canvas's top (a 40-CPU canvas is taller
+            // than a screen: the page scrolls to the lane, the inspector below it).
+            let mut lane_y = 0.0;
+            if let Ok(mut st) = inner.try_borrow_mut() {
+                let Some(v) = nav::focus_view(&st.trace, i, st.index.end) else { return };
+                st.view = v;
+                st.selected = Some(i);
+                let lane = st.trace.spans.get(i).and_then(|s| st.index.lane_of_core.get(s.core as usize).copied());
+                if let (Some(l), Some(lane)) = (st.layout, lane) {
+                    lane_y = l.band(lane, draw::Band::Main).0 / l.dpr;
+                }
+            }
+            selected.set(Some(i));
+            if let (Some(c), Some(w)) = (canvas.cast::<web_sys::Element>(), web_sys::window()) {
+                let top = c.get_bounding_client_rect().top() + w.scroll_y().unwrap_or(0.0);
+                w.scroll_to_with_x_and_y(w.scroll_x().unwrap_or(0.0), (top + lane_y - 80.0).max(0.0));
+            }
             request_redraw(&inner);
         });
     }

@@ -98,6 +98,11 @@ pub struct TimelineProps {
     /// Told the visible stretch (None: the whole run) once a view the reader moved is still.
     #[prop_or_default]
     pub on_stretch: Option<Callback<Option<(Ns, Ns)>>>,
+    /// Open this span (an index into `trace.spans`) in the inspector and move the view to it
+    /// (`nav::focus_view`): a latency figure clicked in the metrics panel. The first number
+    /// is a serial, so asking for the same span again (after closing it) opens it again.
+    #[prop_or_default]
+    pub select: Option<(u64, usize)>,
 }
 
 #[function_component(Timeline)]
@@ -145,7 +150,14 @@ pub fn timeline(props: &TimelineProps) -> Html {
         });
     }
 
-    hooks::use_props(&inner, props, &selected);
+    hooks::use_props(&inner, props, &selected, &canvas_ref);
+    if let Ok(mut st) = inner.try_borrow_mut() {
+        if st.selected != *selected {
+            st.selected = *selected;
+            drop(st);
+            request_redraw(&inner);
+        }
+    }
 
     let select_mode = use_state(|| false);
     let collapse = use_state(|| true);

@@ -361,9 +361,25 @@ pub fn replay(m: &Model, base: &Config) -> Result<Replayed, String> {
     let (diff, out) = ftrace::replay_and_diff(m, &config)?;
     let mut trace = out.trace;
     trace.decisions = Default::default();
+    if m.cstates.is_empty() {
+        one_idle_state(&mut trace);
+    }
     let cut = bound(&mut trace, TRACE_ITEMS);
     in_order(&mut trace);
     Ok(Replayed { diff, trace, cut, config, events: out.metrics.events })
+}
+
+/// Draws every idle span of `t` as one state, "idle": a recording without `cpu_idle` events
+/// draws its idle so (`ftrace::export::to_trace`), and the replay beside it must use the
+/// same colour for the same thing, not its C-states' shades (issue 29: grey idle in the
+/// recording, C6 plum in the simulation).
+pub fn one_idle_state(t: &mut Trace) {
+    t.idle_states = vec!["idle".into()];
+    for s in &mut t.spans {
+        if let crate::engine::trace::SpanKind::Idle { state } = &mut s.kind {
+            *state = 0;
+        }
+    }
 }
 
 /// The worker's handler for a trace request whose file travels beside it: the request's
@@ -413,6 +429,17 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
             s
         };
         assert_eq!(items(&t), items(&plain));
+    }
+
+    #[test]
+    fn the_juno_recording_replays_on_the_arm_profile_with_its_six_cpus() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/traces/real_lisa_juno.txt");
+        let m = ftrace::read(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut c = Config::default();
+        c.set("cpu", "rpi5").unwrap();
+        let r = replay(&m, &c).expect("replays on rpi5");
+        assert_eq!((r.config.cpu.as_str(), r.config.cores), ("rpi5", 6));
+        assert_eq!(r.trace.idle_states, vec!["idle".to_string()], "as the recording draws idle");
     }
 
     #[test]
@@ -517,6 +544,14 @@ b-2 [000] 1.002000: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_stat
         let Response::TraceReplayed { result: Ok(r), .. } = crate::ui::worker::execute::execute(&rep) else { panic!() };
         assert_eq!(r.diff.tasks.len(), 2);
         assert_eq!(r.config.cores, 2);
+        // The recording has no cpu_idle events: the replay draws idle as the recording does.
+        assert_eq!(o.trace.idle_states, vec!["idle".to_string()]);
+        assert_eq!(r.trace.idle_states, o.trace.idle_states, "one idle convention in the pair");
+        assert!(r
+            .trace
+            .spans
+            .iter()
+            .all(|s| !matches!(s.kind, crate::engine::trace::SpanKind::Idle { state } if state > 0)));
         let bad = Request::TraceOpen { id: 3, key: "x".into(), text: "hello\nworld\n".into() };
         let Response::TraceOpened { result: Err(e), .. } = crate::ui::worker::execute::execute(&bad) else { panic!() };
         assert!(e.contains("line 1: expected"), "{e}");

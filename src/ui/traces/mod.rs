@@ -260,6 +260,12 @@ pub fn claim_drop(file: &web_sys::File) -> bool {
     if json && !trace_json {
         return false;
     }
+    hand_to_panel(file)
+}
+
+/// Gives a file to the mounted panel (false when none is mounted).
+#[cfg(target_arch = "wasm32")]
+fn hand_to_panel(file: &web_sys::File) -> bool {
     DROP.with(|d| match &*d.borrow() {
         Some(cb) => {
             cb.emit(file.clone());
@@ -267,6 +273,34 @@ pub fn claim_drop(file: &web_sys::File) -> bool {
         }
         None => false,
     })
+}
+
+/// The "Import trace…" button, beside "Import rt-app…" in the share bar: the picked file
+/// goes to the "Recorded trace" panel, which scrolls into view and shows the reading.
+#[function_component(TraceImportButton)]
+pub fn trace_import_button() -> Html {
+    let on_file = Callback::from(move |e: Event| {
+        #[cfg(target_arch = "wasm32")]
+        {
+            use wasm_bindgen::JsCast;
+            let input = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+            if let Some(input) = input {
+                if let Some(f) = input.files().and_then(|f| f.get(0)) {
+                    hand_to_panel(&f);
+                }
+                input.set_value("");
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = e;
+    });
+    html! {
+        <label class="import button" title="Open a trace-cmd report / trace_pipe text, perf script text of sched events, a trace.dat, or schedscope's Perfetto JSON (or drop the file on the page); it opens in the Recorded trace panel">
+            {"Import trace…"}
+            <input type="file" name="trace-import" accept=".txt,.dat,.json,.log,text/plain,application/json" onchange={on_file}
+                style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
+        </label>
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -281,12 +315,17 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
     let io = use_mut_ref(|| None::<web::TraceWorker>);
     let link = use_memo((), |_| ViewLink::new(true));
     let copied = use_state(|| None::<bool>);
+    let section = use_node_ref();
 
     // Opening a file (button or drop): the worker reads it.
     #[cfg(target_arch = "wasm32")]
     let open = {
         let (io, st) = (io.clone(), st.clone());
+        let section = section.clone();
         use_callback((), move |file: web_sys::File, _| {
+            if let Some(el) = section.cast::<web_sys::Element>() {
+                el.scroll_into_view();
+            }
             let dispatch = st.dispatcher();
             let mut io = io.borrow_mut();
             let w = io.get_or_insert_with(|| web::TraceWorker::new(Callback::from(move |a| dispatch.dispatch(a))));
@@ -301,25 +340,6 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             || DROP.with(|d| *d.borrow_mut() = None)
         });
     }
-    let on_file = {
-        #[cfg(target_arch = "wasm32")]
-        let open = open.clone();
-        Callback::from(move |e: Event| {
-            #[cfg(target_arch = "wasm32")]
-            {
-                use wasm_bindgen::JsCast;
-                let input = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-                if let Some(input) = input {
-                    if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                        open.emit(f);
-                    }
-                    input.set_value("");
-                }
-            }
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = e;
-        })
-    };
     let cancel = {
         #[cfg(target_arch = "wasm32")]
         let io = io.clone();
@@ -338,6 +358,24 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
         let (st, ctx) = (st.clone(), ctx.clone());
         Callback::from(move |_: MouseEvent| {
             let config = ctx.config.clone();
+            let label = config_label(&config);
+            #[cfg(target_arch = "wasm32")]
+            if let (Some(w), Some(l)) = (io.borrow_mut().as_mut(), st.loaded.as_ref()) {
+                w.replay(l.key.clone(), config, label);
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = (&st, config, label);
+        })
+    };
+    // Replays on another profile: the page's `cpu` follows, so the heading and the link agree.
+    let replay_on = {
+        #[cfg(target_arch = "wasm32")]
+        let io = io.clone();
+        let (st, ctx) = (st.clone(), ctx.clone());
+        Callback::from(move |cpu: &'static str| {
+            ctx.dispatch(crate::ui::app::state::Action::Set { key: "cpu", value: cpu.into() });
+            let mut config = ctx.config.clone();
+            let _ = config.set("cpu", cpu);
             let label = config_label(&config);
             #[cfg(target_arch = "wasm32")]
             if let (Some(w), Some(l)) = (io.borrow_mut().as_mut(), st.loaded.as_ref()) {
@@ -425,10 +463,17 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
                 )}</p>
             }
             if let Some(rv) = &st.replay {
-                <h3 class="series a">{"Recorded"}</h3>
-                <Timeline trace={l.trace.clone()} label="recorded" highlight={highlight} link={(*link).clone()} />
-                <h3 class="series b">{format!("Simulated: {}", rv.label)}</h3>
-                <Timeline trace={rv.trace.clone()} label="simulated" highlight={highlight} link={(*link).clone()} />
+                // One legend, under the pair: the first timeline's would stand between them.
+                <div class="trace-pair">
+                    <h3 class="series a">{"Recorded"}</h3>
+                    <Timeline trace={l.trace.clone()} label="recorded" highlight={highlight} link={(*link).clone()} />
+                    <h3 class="series b">{format!("Simulated: {}", rv.label)}</h3>
+                    <Timeline trace={rv.trace.clone()} label="simulated" highlight={highlight} link={(*link).clone()} />
+                </div>
+                if one_idle(&l.trace) {
+                    <p class="note trace-idle">{"The recording has no cpu_idle events, so idle is one colour in both timelines; \
+                        the simulation's C-states are not told apart here."}</p>
+                }
                 if let Some(cut) = rv.result.cut {
                     <p class="note trace-cut">{format!("The simulated timeline shows its first {}; the tables cover the whole replay.", format::duration(cut))}</p>
                 }
@@ -443,6 +488,11 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
                     title="Run the trace's program (its bursts, sleeps and who woke whom) under the page's current knobs">
                     {"Replay under current config"}</button>
                 <span class="note">{config_label(&ctx.config)}</span>
+                <p class="note trace-machine" data-testid="replay-machine">{machine_note(&ctx.config, l.opened.cpus)}</p>
+                if let Some(arm) = nearest_arm(&ctx.config) {
+                    <button type="button" class="replay-arm" onclick={replay_on.reform(move |_| arm.name)} disabled={busy}
+                        title="Set the page's cpu to this profile and replay">{format!("Replay on {}", arm.title)}</button>
+                }
             </div>
             if let Some(e) = &st.replay_error { <p class="err" role="alert">{e.clone()}</p> }
             if let Some(rv) = &st.replay {
@@ -463,23 +513,42 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
         }
     });
     html! {
-        <section class="panel traces" aria-label="Recorded trace">
+        <section class="panel traces" aria-label="Recorded trace" ref={section}>
             <h2>{"Recorded trace"}</h2>
-            <div class="trace-import">
-                <label class="import button" title="Open a trace-cmd report / trace_pipe text, perf script text of sched events, or schedscope's Perfetto JSON">
-                    {"Import trace…"}
-                    <input type="file" name="trace-import" accept=".txt,.dat,.json,.log,text/plain,application/json" onchange={on_file}
-                        style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
-                </label>
-                <span class="note">{"trace-cmd report, trace_pipe or perf script text of sched events (or drop the file on the page)"}</span>
-            </div>
             { for reading }
             if let Some(e) = &st.error { <p class="err trace-error-msg" role="alert">{e.clone()}</p> }
             if let Some(l) = loaded { {l} } else if st.reading.is_none() {
-                <p class="note">{"Record with `trace-cmd record -e sched -e power:cpu_idle` then `trace-cmd report > trace.txt`, or `perf sched record` then `perf script`."}</p>
+                <p class="note">{"Open a recording with Import trace… at the top (beside Import rt-app…) or drop the file on the page: \
+                    record with `trace-cmd record -e sched -e power:cpu_idle` then `trace-cmd report > trace.txt`, or `perf sched record` then `perf script`."}</p>
             }
         </section>
     }
+}
+
+/// Whether a recording draws its idle as one state (no `cpu_idle` events; the replay then
+/// does too, `job::one_idle_state`).
+fn one_idle(t: &Trace) -> bool {
+    t.idle_states.len() == 1 && t.idle_states[0] == "idle"
+}
+
+/// Which machine a replay runs on and why: a recording's text names its CPU count, not its
+/// machine, so the replay takes the page's profile with the recording's CPUs.
+pub fn machine_note(c: &crate::engine::config::Config, cpus: u32) -> String {
+    format!(
+        "The replay runs on the page's machine profile, {} (cpu={}), with the recording's {cpus} CPU{}: \
+         the file names no machine. Choose the nearest one under Machine (cpu) for the model's error on its own hardware.",
+        c.profile().title,
+        c.cpu,
+        if cpus == 1 { "" } else { "s" }
+    )
+}
+
+/// The Arm profile to offer when the page's is not one (a Juno or a phone recording is Arm,
+/// and x86 costs and C-states would be a wrong machine): the profile whose idle is `WFI`.
+pub fn nearest_arm(c: &crate::engine::config::Config) -> Option<&'static crate::engine::profile::Profile> {
+    use crate::engine::profile::{IdleEntry, PROFILES};
+    let arm = |p: &crate::engine::profile::Profile| p.cstates.iter().any(|s| s.entry == IdleEntry::Wfi);
+    (!arm(c.profile())).then(|| PROFILES.iter().find(|p| arm(p))).flatten()
 }
 
 fn replay_busy(st: &TraceState) -> bool {
@@ -527,6 +596,18 @@ b-2 [000] 1.000500: sched_wakeup: comm=a pid=1 prio=120 target_cpu=001
         let s = s.apply(TAction::Sort(Col::Task)).apply(TAction::Pick(1));
         assert_eq!((s.sort, s.highlight), ((Col::Task, false), Some(1)));
         assert_eq!(s.apply(TAction::Pick(1)).highlight, None);
+    }
+
+    #[test]
+    fn a_replay_says_which_machine_it_runs_on_and_offers_the_arm_profile() {
+        let c = crate::engine::config::Config::default();
+        let n = machine_note(&c, 6);
+        assert!(n.contains("Skylake-SP") && n.contains("6 CPUs") && n.contains("names no machine"), "{n}");
+        let arm = nearest_arm(&c).expect("an Arm profile to offer on skylake-sp");
+        assert_eq!(arm.name, "rpi5");
+        let mut on_arm = c.clone();
+        on_arm.set("cpu", arm.name).unwrap();
+        assert!(nearest_arm(&on_arm).is_none(), "nothing to offer when the page is on Arm already");
     }
 
     #[test]

@@ -166,6 +166,15 @@ pub fn cell(col: Col, v: f64) -> String {
     }
 }
 
+/// A cell of a task with `wakeups`: a latency of a task never woken is "-", not "0 ns".
+pub fn task_cell(col: Col, v: f64, wakeups: f64) -> String {
+    if wakeups < 0.5 && matches!(col, Col::P50 | Col::P99 | Col::Max) {
+        "-".into()
+    } else {
+        cell(col, v)
+    }
+}
+
 /// A difference's text, signed.
 pub fn delta(col: Col, d: f64) -> String {
     let sign = if d > 0.0 {
@@ -246,7 +255,7 @@ pub fn task_table(p: &TaskTableProps) -> Html {
                     <tr class={classes!(on.then_some("picked"))} aria-selected={on.to_string()} {onclick}
                         data-task={i.to_string()} title="Highlight this task on the timeline">
                         <th scope="row">{format!("{}-{}", t.comm, t.pid)}</th>
-                        { for COLS[1..].iter().map(|&c| html! { <td>{cell(c, stat_value_display(t, c))}</td> }) }
+                        { for COLS[1..].iter().map(|&c| html! { <td>{task_cell(c, stat_value_display(t, c), t.wakeups as f64)}</td> }) }
                     </tr>
                 }
             }) }
@@ -339,11 +348,14 @@ pub fn diff_table(p: &DiffTableProps) -> Html {
                         <th scope="row">{format!("{}-{}", r.comm, r.pid)}</th>
                         { for COLS[1..].iter().map(|&c| {
                             let pr = pair_of(r, c).cloned().unwrap_or(Pair { recorded: 0.0, simulated: 0.0, diff: 0.0 });
+                            let (rec, sim) = (task_cell(c, pr.recorded, r.wakeups.recorded), task_cell(c, pr.simulated, r.wakeups.simulated));
+                            // A difference against a side that never woke is not a latency.
+                            let d = if rec == "-" || sim == "-" { String::new() } else { delta(c, pr.diff) };
                             html! {
                                 <td title="recorded → simulated (difference)">
-                                    <span class="rec">{cell(c, pr.recorded)}</span>{" → "}
-                                    <span class="sim">{cell(c, pr.simulated)}</span>
-                                    <span class="d">{delta(c, pr.diff)}</span>
+                                    <span class="rec">{rec}</span>{" → "}
+                                    <span class="sim">{sim}</span>
+                                    <span class="d">{d}</span>
                                 </td>
                             }
                         }) }
@@ -423,6 +435,28 @@ mod tests {
         assert!(p99.contains(&cell(Col::P99, 61.0)) && p99.contains(&cell(Col::P99, 134.0)), "{p99}");
         assert!(p99.contains("119.7%"), "{p99}");
         assert!(row("runtime_s").contains("summed over the tasks"));
+    }
+
+    #[tokio::test]
+    async fn a_task_never_woken_shows_no_latency_not_zero() {
+        let props = TaskTableProps {
+            tasks: std::rc::Rc::new(vec![t(1, "woken", 10, 3), t(2, "never", 20, 0)]),
+            sort: (Col::Task, false),
+            on_sort: Callback::noop(),
+            highlight: None,
+            on_pick: Callback::noop(),
+        };
+        let html = tokio::task::LocalSet::new()
+            .run_until(yew::LocalServerRenderer::<TaskTable>::with_props(props).hydratable(false).render())
+            .await;
+        let row = |name: &str| {
+            let at = html.find(name).unwrap();
+            html[at..at + html[at..].find("</tr>").unwrap()].to_string()
+        };
+        assert_eq!(row("never-2").matches("<td>-</td>").count(), 3, "p50, p99 and max: {}", row("never-2"));
+        assert_eq!(row("woken-1").matches("<td>-</td>").count(), 0, "{}", row("woken-1"));
+        assert_eq!(task_cell(Col::P99, 0.0, 0.0), "-");
+        assert_eq!(task_cell(Col::Wait, 0.0, 0.0), cell(Col::Wait, 0.0), "only latencies need a wakeup");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Hit testing and what the pointer shows: the span under a pixel, its tooltip, the hover
-//! overlay, the play cursor's sentence, the canvas's summary and a task's highlight.
+//! overlay, the play cursor's sentence, the canvas's summary, a task's highlight and the
+//! inspector's span outlined.
 
 use super::*;
 
@@ -115,16 +116,26 @@ pub fn play_cursor(trace: &Trace, index: &TraceIndex, layout: &Layout, t: f64, x
         ]);
     }
     let px = 11.0 * s;
-    let time = precise_time(t.max(0.0) as Ns);
-    let w = time.chars().count() as f64 * px * 0.62 + 8.0 * s;
-    let bx = (x - w / 2.0).clamp(layout.gutter, (layout.width - w).max(layout.gutter));
+    // Playing, the readout sits in the gutter's corner above the CPU names, with the digits
+    // that fit: following the cursor it covered the axis's labels, unreadable as it moved
+    // (issue 29, a phone). Paused, the reader stopped to read: every digit, at the cursor.
+    let (time, tpx, bx, w) = if playing {
+        let px = 9.0 * s;
+        let w = layout.gutter - 2.0 * s;
+        let fits = |t: &String| t.chars().count() as f64 * px * 0.62 + 4.0 * s <= w;
+        (gutter_time(t.max(0.0) as Ns, fits), px, 1.0 * s, w)
+    } else {
+        let time = precise_time(t.max(0.0) as Ns);
+        let w = time.chars().count() as f64 * px * 0.62 + 8.0 * s;
+        (time, px, (x - w / 2.0).clamp(layout.gutter, (layout.width - w).max(layout.gutter)), w)
+    };
     sc.fill(layout.chrome.cursor).rects.push([bx, 1.0 * s, w, layout.axis_h - 2.0 * s]);
     sc.texts.push(Text {
         x: bx + w / 2.0,
         y: layout.axis_h * 0.45,
         text: time,
         colour: layout.chrome.background,
-        px,
+        px: tpx,
         align: Align::Center,
         mono: true,
     });
@@ -202,6 +213,12 @@ pub fn summary(trace: &Trace, index: &TraceIndex, view: &View, visible: usize, l
     s
 }
 
+/// A time in as many decimals (three down to none) as `fits` allows, `precise_time`'s unit.
+fn gutter_time(t: Ns, fits: impl Fn(&String) -> bool) -> String {
+    let (u, name) = unit_for(t.max(1));
+    (0..=3).rev().map(|d| fmt_in(t, u, name, d)).find(|s| fits(s)).unwrap_or_else(|| fmt_in(t, u, name, 0))
+}
+
 /// An outline around each run of `task` in the view (a task picked in the trace table,
 /// `TimelineProps::highlight`), drawn over the base scene; at least 2 px wide so a short run shows.
 pub fn highlight(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layout, task: u32) -> Scene {
@@ -226,12 +243,38 @@ pub fn highlight(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layout
             continue;
         }
         last[lane] = x1;
-        let (y, h) = layout.band(lane, Band::Main);
-        let st = sc.stroke(layout.chrome.cursor, w, false);
-        st.segs.push([x0, y, x1, y]);
-        st.segs.push([x0, y + h, x1, y + h]);
-        st.segs.push([x0, y, x0, y + h]);
-        st.segs.push([x1, y, x1, y + h]);
+        frame(&mut sc, layout, lane, (x0, x1), w);
     }
     sc
+}
+
+/// The inspector's span (`selected`, an index into `trace.spans`) outlined: a thicker frame
+/// than a task's highlight, so the item the inspector explains is found on the canvas.
+/// Empty when it is out of the view or on no shown lane.
+pub fn outline(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layout, selected: usize) -> Scene {
+    let mut sc = Scene::default();
+    let Some(s) = trace.spans.get(selected) else { return sc };
+    if (s.end as f64) < view.t0 || (s.start as f64) > view.t1 {
+        return sc;
+    }
+    let lane = index.lane_of_core.get(s.core as usize).copied().unwrap_or(s.core as usize);
+    if lane >= index.lanes {
+        return sc;
+    }
+    let (lo, hi) = (layout.gutter, layout.gutter + layout.plot_w() as f64);
+    let w = 3.0 * layout.dpr;
+    let x0 = layout.x_of(view, s.start as f64).max(lo);
+    let x1 = layout.x_of(view, s.end as f64).min(hi).max(x0 + w);
+    frame(&mut sc, layout, lane, (x0 - w / 2.0, x1 + w / 2.0), w);
+    sc
+}
+
+/// A rectangle of `w`-wide strokes around `[x0, x1]` on `lane`'s main band.
+fn frame(sc: &mut Scene, layout: &Layout, lane: usize, (x0, x1): (f64, f64), w: f64) {
+    let (y, h) = layout.band(lane, Band::Main);
+    let st = sc.stroke(layout.chrome.cursor, w, false);
+    st.segs.push([x0, y, x1, y]);
+    st.segs.push([x0, y + h, x1, y + h]);
+    st.segs.push([x0, y, x0, y + h]);
+    st.segs.push([x1, y, x1, y + h]);
 }

@@ -602,3 +602,56 @@ fn the_play_cursor_reads_the_time_and_what_each_cpu_runs() {
     let paused = play_cursor(&trace, &index, &layout, 250.0, 300.0, false);
     assert!(!paused.fills.iter().any(|f| f.colour.starts_with("rgba")));
 }
+
+/// Issue 29 (a phone): while playing, the time readout followed the cursor over the axis's
+/// labels. It sits in the gutter's corner instead, inside the gutter, with the digits that fit;
+/// paused, the precise time stays at the cursor.
+#[test]
+fn while_playing_the_time_readout_keeps_off_the_axis_labels() {
+    let trace = Trace {
+        cores: 2,
+        spans: vec![Span { core: 0, start: 0, end: 300_000_000, kind: SpanKind::Run { task: 0, sys: false } }],
+        tasks: tasks(1),
+        end: 300_000_000,
+        ..Default::default()
+    };
+    let index = TraceIndex::new(&trace);
+    let layout = Layout::new(390.0, index.lanes, 3.0);
+    let t = 123_456_789.0;
+    let x = layout.x_of(&View { t0: 0.0, t1: 300e6 }, t);
+    let sc = play_cursor(&trace, &index, &layout, t, x, true);
+    let readout = sc.texts.iter().find(|r| r.text.ends_with(" ms")).expect("a time readout");
+    let boxes: Vec<[f64; 4]> =
+        sc.fills.iter().filter(|f| !f.colour.starts_with("rgba")).flat_map(|f| f.rects.clone()).collect();
+    assert!(boxes.iter().all(|b| b[0] + b[2] <= layout.gutter), "in the gutter: {boxes:?} vs {}", layout.gutter);
+    assert!(readout.x < layout.gutter && readout.text.starts_with("123.4"), "{readout:?}");
+    let width = readout.text.chars().count() as f64 * readout.px * 0.62;
+    assert!(width <= layout.gutter, "fits: {} ({width} px)", readout.text);
+    let paused = play_cursor(&trace, &index, &layout, t, x, false);
+    assert!(paused.texts.iter().any(|r| r.text == "123.456789 ms"), "paused: every digit");
+}
+
+/// Issue 29: the span the inspector explains is outlined on the canvas (it was not: only a
+/// task picked in the trace table was). The frame is around that span's lane and time, and
+/// nothing is drawn for a span out of the view.
+#[test]
+fn the_inspected_span_is_outlined_where_it_is_drawn() {
+    let trace = trace_of(2, vec![run(0, 0, 1_000, 1), run(1, 2_000, 3_000, 2), run(1, 5_000, 6_000, 1)], 10_000);
+    let index = TraceIndex::new(&trace);
+    let layout = Layout::new(1_000.0 + GUTTER_CSS, 2, 1.0);
+    let view = View { t0: 0.0, t1: 10_000.0 };
+    let sc = outline(&trace, &index, &view, &layout, 1);
+    let segs: Vec<[f64; 4]> = sc.strokes.iter().flat_map(|s| s.segs.iter().copied()).collect();
+    assert_eq!(segs.len(), 4, "a frame: {segs:?}");
+    let (x0, x1) = (layout.x_of(&view, 2_000.0), layout.x_of(&view, 3_000.0));
+    let xs = segs.iter().flat_map(|s| [s[0], s[2]]);
+    let (lo, hi) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    assert!(lo <= x0 && hi >= x1 && hi - lo < (x1 - x0) + 10.0, "around 2..3 us: {lo}..{hi} vs {x0}..{x1}");
+    let (y, h) = layout.band(1, Band::Main);
+    assert!(segs.iter().all(|s| s[1] >= y && s[3] <= y + h), "on CPU 1's lane");
+    // The hit test at the frame's middle finds the same span.
+    assert_eq!(hit_test(&trace, &index, &view, &layout, (x0 + x1) / 2.0, y + h / 2.0), Some(1));
+    let away = View { t0: 6_500.0, t1: 10_000.0 };
+    assert!(outline(&trace, &index, &away, &layout, 1).strokes.is_empty(), "out of view");
+    assert!(outline(&trace, &index, &view, &layout, 9).strokes.is_empty(), "no such span");
+}
