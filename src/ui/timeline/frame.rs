@@ -489,6 +489,9 @@ pub(super) fn sync_link(cell: &Rc<RefCell<Inner>>) {
                 let end = st.index.end;
                 st.view = v.clamp(end);
                 st.link_seen = (l.version, Some(st.view));
+                // A view taken from the linked timeline is not this reader's move: the
+                // timeline it came from reports it (a compare link stays as it was opened).
+                st.stretch.seen = Some(st.view);
                 Vec::new()
             }
             _ if l.view.is_none() || st.link_seen.1 != Some(st.view) => {
