@@ -352,12 +352,12 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             st.dispatch(TAction::Cancel);
         })
     };
-    let replay = {
+    // Replays the loaded trace as `config`'s workload.
+    let replay_as = {
         #[cfg(target_arch = "wasm32")]
         let io = io.clone();
-        let (st, ctx) = (st.clone(), ctx.clone());
-        Callback::from(move |_: MouseEvent| {
-            let config = ctx.config.clone();
+        let st = st.clone();
+        Callback::from(move |config: crate::engine::config::Config| {
             let label = config_label(&config);
             #[cfg(target_arch = "wasm32")]
             if let (Some(w), Some(l)) = (io.borrow_mut().as_mut(), st.loaded.as_ref()) {
@@ -367,22 +367,18 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             let _ = (&st, config, label);
         })
     };
+    let replay = {
+        let (replay_as, ctx) = (replay_as.clone(), ctx.clone());
+        Callback::from(move |_: MouseEvent| replay_as.emit(ctx.config.clone()))
+    };
     // Replays on another profile: the page's `cpu` follows, so the heading and the link agree.
     let replay_on = {
-        #[cfg(target_arch = "wasm32")]
-        let io = io.clone();
-        let (st, ctx) = (st.clone(), ctx.clone());
+        let ctx = ctx.clone();
         Callback::from(move |cpu: &'static str| {
             ctx.dispatch(crate::ui::app::state::Action::Set { key: "cpu", value: cpu.into() });
             let mut config = ctx.config.clone();
             let _ = config.set("cpu", cpu);
-            let label = config_label(&config);
-            #[cfg(target_arch = "wasm32")]
-            if let (Some(w), Some(l)) = (io.borrow_mut().as_mut(), st.loaded.as_ref()) {
-                w.replay(l.key.clone(), config, label);
-            }
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = (&st, config, label);
+            replay_as.emit(config);
         })
     };
     let pick = {
