@@ -279,27 +279,16 @@ fn hand_to_panel(file: &web_sys::File) -> bool {
 /// goes to the "Recorded trace" panel, which scrolls into view and shows the reading.
 #[function_component(TraceImportButton)]
 pub fn trace_import_button() -> Html {
-    let on_file = Callback::from(move |e: Event| {
+    let on_file = Callback::from(|file: web_sys::File| {
         #[cfg(target_arch = "wasm32")]
-        {
-            use wasm_bindgen::JsCast;
-            let input = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-            if let Some(input) = input {
-                if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                    hand_to_panel(&f);
-                }
-                input.set_value("");
-            }
-        }
+        hand_to_panel(&file);
         #[cfg(not(target_arch = "wasm32"))]
-        let _ = e;
+        let _ = file;
     });
     html! {
-        <label class="import button" title="Open a trace-cmd report / trace_pipe text, perf script text of sched events, a trace.dat, or schedscope's Perfetto JSON (or drop the file on the page); it opens in the Recorded trace panel">
-            {"Import trace…"}
-            <input type="file" name="trace-import" accept=".txt,.dat,.json,.log,text/plain,application/json" onchange={on_file}
-                style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
-        </label>
+        <crate::ui::common::file_button::FileButton label="Import trace…"
+            title="Open a trace-cmd report / trace_pipe text, perf script text of sched events, a trace.dat, or schedscope's Perfetto JSON (or drop the file on the page); it opens in the Recorded trace panel"
+            name="trace-import" accept=".txt,.dat,.json,.log,text/plain,application/json" {on_file} />
     }
 }
 
