@@ -180,3 +180,34 @@ fn the_nohz_pipe_tours_answers_and_quoted_figures_are_the_engines() {
     assert!(s[3].explain.contains("its tick still stops and restarts"));
     assert!(poll.nohz_entries > 0 && poll.timer_reprograms > 0, "step 4: the polling CPU still enters nohz");
 }
+
+/// Ignored until the intro's texts are fixed (their owner is another change): step 2's
+/// explanation quotes 486 switches and step 3's question a p99 of 134 µs; the engine gives
+/// 484 and 133.3 µs. Every answer holds. Run it with `--ignored`.
+#[test]
+#[ignore = "the intro quotes 486 switches and 134 us; the engine gives 484 and 133.3"]
+fn the_intro_tours_answers_and_quoted_figures_are_the_engines() {
+    let t = builtin("intro").expect("the intro tour");
+    let s = &t.steps;
+    let a = run(&s[0].configs(&t).0);
+    assert_eq!(s[0].set, s[1].set);
+    let (hz, no_cstates, no_nohz) = (run_b(&t, 0), run_b(&t, 2), run_b(&t, 3));
+
+    holds(&s[0].question, "95 ticks", a.ticks as f64, "step 1: the preset's ticks");
+    holds(&s[0].question, "200 ms", a.elapsed_s * 1e3, "step 1: the preset's length");
+    answer_is(&t, 0, "About three to four times as many");
+    let times = hz.ticks as f64 / a.ticks as f64;
+    assert!((2.5..4.5).contains(&times), "step 1: about three to four times the ticks, got {times}");
+    assert!(s[0].explain.contains("not quite four times") && times < 4.0, "step 1: not quite four times");
+
+    answer_is(&t, 1, "The same");
+    assert_eq!(hz.context_switches, a.context_switches, "step 2: the same switches at HZ=1000");
+    holds(&s[1].explain, "486 switches", a.context_switches as f64, "step 2: the preset's switches");
+
+    holds(&s[2].question, "134 µs", a.wakeup_latency_us.p99, "step 3: the preset's p99");
+    answer_is(&t, 2, "Much lower");
+    assert!(no_cstates.wakeup_latency_us.p99 * 10.0 < a.wakeup_latency_us.p99, "step 3: much lower");
+
+    holds(&s[3].question, "14 with nohz", a.timer_reprograms as f64, "step 4: the preset's reprograms");
+    assert!(s[3].is_right(&no_nohz.timer_reprograms.to_string()), "step 4: {} reprograms", no_nohz.timer_reprograms);
+}
