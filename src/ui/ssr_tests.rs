@@ -22,6 +22,19 @@ pub(crate) async fn render(state: State) -> String {
         .await
 }
 
+/// `s` with its config's full run in, as the worker answers the page (a live trace).
+fn with_its_run(s: Rc<State>) -> Rc<State> {
+    use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS};
+    let gen = s.gen;
+    let run = crate::ui::worker::execute::execute(&Request::Run {
+        id: 1,
+        config: s.config.clone(),
+        trace_items: LIVE_TRACE_ITEMS,
+    });
+    let Response::Run { result, .. } = run else { panic!("{run:?}") };
+    yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false })
+}
+
 #[tokio::test]
 async fn every_key_that_applies_has_a_named_control_with_a_label() {
     let state = State::default();
@@ -82,15 +95,7 @@ async fn every_metric_carries_data_metric() {
 
 #[tokio::test]
 async fn compare_view_shows_both_sides_and_the_stub_run_is_explained() {
-    let s = Rc::new(State::default());
-    let gen = s.gen;
-    let run = crate::ui::worker::execute::execute(&crate::ui::worker::protocol::Request::Run {
-        id: 1,
-        config: s.config.clone(),
-        trace_items: crate::ui::worker::protocol::LIVE_TRACE_ITEMS,
-    });
-    let crate::ui::worker::protocol::Response::Run { result, .. } = run else { panic!() };
-    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false });
+    let s = with_its_run(Rc::new(State::default()));
     let s = yew::Reducible::reduce(s, Action::PinA);
     let html = render((*s).clone()).await;
     assert!(html.contains("data-side=\"a\"") && html.contains("data-side=\"b\""));
@@ -310,15 +315,8 @@ async fn an_embedded_plot_draws_the_links_y_metric() {
 #[tokio::test]
 async fn the_latency_figures_open_their_wakeup_in_the_inspector() {
     use crate::ui::inspect::state::InspectAction;
-    let s = Rc::new(from_link("?v=1&preset=nohz-pipe&loops=300"));
+    let s = with_its_run(Rc::new(from_link("?v=1&preset=nohz-pipe&loops=300")));
     let gen = s.gen;
-    let run = crate::ui::worker::execute::execute(&crate::ui::worker::protocol::Request::Run {
-        id: 1,
-        config: s.config.clone(),
-        trace_items: crate::ui::worker::protocol::LIVE_TRACE_ITEMS,
-    });
-    let crate::ui::worker::protocol::Response::Run { result, .. } = run else { panic!() };
-    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false });
     let html = render((*s).clone()).await;
     let figure = |key: &str| {
         let at = html.find(&format!("data-metric=\"{key}\"")).unwrap();

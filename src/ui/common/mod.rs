@@ -1,9 +1,11 @@
 //! What every feature shares and none owns: units and numbers (`format`), slider scales
 //! (`scale`), colours (`palette`), User Timing marks (`marks`), the few browser helpers
-//! (`browser`), the "Copy as text" button (`copy`) and the page's notices (`notices`). Depends on nothing else in `ui`.
+//! (`browser`), the "Copy as text" button (`copy`), the file picker of the imports
+//! (`file_button`) and the page's notices (`notices`). Depends on nothing else in `ui`.
 
 pub mod browser;
 pub mod copy;
+pub mod file_button;
 pub mod format;
 pub mod marks;
 pub mod notices;

@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::address::window;
 use crate::ui::app::state::Action;
+use crate::ui::common::file_button::FileButton;
 use crate::ui::StateCtx;
 
 /// Largest file the importer reads (matches `share::rtapp::MAX_FILE_BYTES`).
@@ -61,22 +62,15 @@ pub fn import_button() -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
     let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
     let on_file = {
-        let (dispatch, reader) = (ctx.dispatcher(), reader.clone());
-        Callback::from(move |e: Event| {
-            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
-            if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                let d = dispatch.clone();
-                read_import(file, Callback::from(move |a| d.dispatch(a)), reader.clone());
-            }
-            input.set_value(""); // the same file can be picked again after an edit
+        let dispatch = ctx.dispatcher();
+        Callback::from(move |file: web_sys::File| {
+            let d = dispatch.clone();
+            read_import(file, Callback::from(move |a| d.dispatch(a)), reader.clone());
         })
     };
     html! {
-        <label class="import button" title="Import an rt-app JSON workload or a guided tour (or drop the file on the page)">
-            {"Import rt-app…"}
-            <input type="file" name="rtapp-import" accept=".json,application/json" onchange={on_file}
-                style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
-        </label>
+        <FileButton label="Import rt-app…" title="Import an rt-app JSON workload or a guided tour (or drop the file on the page)"
+            name="rtapp-import" accept=".json,application/json" {on_file} />
     }
 }
 

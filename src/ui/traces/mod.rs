@@ -279,27 +279,16 @@ fn hand_to_panel(file: &web_sys::File) -> bool {
 /// goes to the "Recorded trace" panel, which scrolls into view and shows the reading.
 #[function_component(TraceImportButton)]
 pub fn trace_import_button() -> Html {
-    let on_file = Callback::from(move |e: Event| {
+    let on_file = Callback::from(|file: web_sys::File| {
         #[cfg(target_arch = "wasm32")]
-        {
-            use wasm_bindgen::JsCast;
-            let input = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-            if let Some(input) = input {
-                if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                    hand_to_panel(&f);
-                }
-                input.set_value("");
-            }
-        }
+        hand_to_panel(&file);
         #[cfg(not(target_arch = "wasm32"))]
-        let _ = e;
+        let _ = file;
     });
     html! {
-        <label class="import button" title="Open a trace-cmd report / trace_pipe text, perf script text of sched events, a trace.dat, or schedscope's Perfetto JSON (or drop the file on the page); it opens in the Recorded trace panel">
-            {"Import trace…"}
-            <input type="file" name="trace-import" accept=".txt,.dat,.json,.log,text/plain,application/json" onchange={on_file}
-                style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" />
-        </label>
+        <crate::ui::common::file_button::FileButton label="Import trace…"
+            title="Open a trace-cmd report / trace_pipe text, perf script text of sched events, a trace.dat, or schedscope's Perfetto JSON (or drop the file on the page); it opens in the Recorded trace panel"
+            name="trace-import" accept=".txt,.dat,.json,.log,text/plain,application/json" {on_file} />
     }
 }
 
@@ -352,12 +341,12 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             st.dispatch(TAction::Cancel);
         })
     };
-    let replay = {
+    // Replays the loaded trace as `config`'s workload.
+    let replay_as = {
         #[cfg(target_arch = "wasm32")]
         let io = io.clone();
-        let (st, ctx) = (st.clone(), ctx.clone());
-        Callback::from(move |_: MouseEvent| {
-            let config = ctx.config.clone();
+        let st = st.clone();
+        Callback::from(move |config: crate::engine::config::Config| {
             let label = config_label(&config);
             #[cfg(target_arch = "wasm32")]
             if let (Some(w), Some(l)) = (io.borrow_mut().as_mut(), st.loaded.as_ref()) {
@@ -367,22 +356,18 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             let _ = (&st, config, label);
         })
     };
+    let replay = {
+        let (replay_as, ctx) = (replay_as.clone(), ctx.clone());
+        Callback::from(move |_: MouseEvent| replay_as.emit(ctx.config.clone()))
+    };
     // Replays on another profile: the page's `cpu` follows, so the heading and the link agree.
     let replay_on = {
-        #[cfg(target_arch = "wasm32")]
-        let io = io.clone();
-        let (st, ctx) = (st.clone(), ctx.clone());
+        let ctx = ctx.clone();
         Callback::from(move |cpu: &'static str| {
             ctx.dispatch(crate::ui::app::state::Action::Set { key: "cpu", value: cpu.into() });
             let mut config = ctx.config.clone();
             let _ = config.set("cpu", cpu);
-            let label = config_label(&config);
-            #[cfg(target_arch = "wasm32")]
-            if let (Some(w), Some(l)) = (io.borrow_mut().as_mut(), st.loaded.as_ref()) {
-                w.replay(l.key.clone(), config, label);
-            }
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = (&st, config, label);
+            replay_as.emit(config);
         })
     };
     let pick = {

@@ -31,13 +31,13 @@ pub fn bound_decisions(d: &mut crate::engine::explain::Decisions, max: usize) {
     at.extend(d.idles.iter().enumerate().map(|(i, r)| (r.time, 2, i)));
     at.extend(d.wasted.iter().enumerate().map(|(i, r)| (r.start, 3, i)));
     at.sort_unstable();
-    let mut bytes = 0;
+    let (mut bytes, mut scratch) = (0, Vec::new());
     let Some(stop) = at.iter().enumerate().position(|(n, &(_, kind, i))| {
         bytes += match kind {
-            0 => wire_len(&d.wakeups[i]),
-            1 => wire_len(&d.picks[i]),
-            2 => wire_len(&d.idles[i]),
-            _ => wire_len(&d.wasted[i]),
+            0 => wire_len(&d.wakeups[i], &mut scratch),
+            1 => wire_len(&d.picks[i], &mut scratch),
+            2 => wire_len(&d.idles[i], &mut scratch),
+            _ => wire_len(&d.wasted[i], &mut scratch),
         };
         n >= max || bytes > PAGE_DECISION_BYTES
     }) else {
@@ -85,12 +85,13 @@ fn clock_ms() -> f64 {
     }
 }
 
-/// A record's length as JSON (what it costs the page to parse).
 /// A record's size in the page's wire format (`wire`), what the page reads and decodes.
-fn wire_len<T: crate::ui::worker::wire::Wire>(r: &T) -> usize {
-    let mut w = Vec::new();
-    r.put(&mut w);
-    w.len()
+/// Written into `scratch` (cleared first, kept for the next record), so sizing a run's
+/// records allocates once, not once a record; `Wire` has only `put` to size a value with.
+fn wire_len<T: crate::ui::worker::wire::Wire>(r: &T, scratch: &mut Vec<u8>) -> usize {
+    scratch.clear();
+    r.put(scratch);
+    scratch.len()
 }
 
 /// Runs one job (in the worker; natively in tests).
@@ -218,4 +219,37 @@ pub fn handle_with(bytes: &[u8], progress: &mut dyn FnMut(Vec<u8>)) -> Vec<u8> {
         Err(error) => Response::Garbled { error },
     };
     to_bytes(&resp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::worker::wire::{encode, MAGIC};
+
+    /// `wire_len` reuses one buffer across records: each size must still be the record's
+    /// own encoding, not what an earlier (longer) record left in the buffer.
+    #[test]
+    fn a_records_wire_length_is_its_encodings_whatever_the_buffer_held() {
+        let c = (crate::engine::presets::preset("intro").expect("preset").config)();
+        let opts = TraceOptions { window: (0, c.duration), max_items: 1_000_000 };
+        let d = crate::engine::run(&c, Some(opts)).expect("runs").trace.decisions;
+        assert!(!d.wakeups.is_empty() && !d.picks.is_empty() && !d.idles.is_empty(), "records of each kind");
+        let mut scratch = vec![0xa5; 4096];
+        let own = |v: Vec<u8>| v.len() - MAGIC.len();
+        // Longest first, so a leftover would show.
+        let mut picks: Vec<_> = d.picks.iter().collect();
+        picks.sort_by_key(|r| std::cmp::Reverse(own(encode(*r))));
+        for r in picks {
+            assert_eq!(wire_len(r, &mut scratch), own(encode(r)));
+        }
+        for r in &d.wakeups {
+            assert_eq!(wire_len(r, &mut scratch), own(encode(r)));
+        }
+        for r in &d.idles {
+            assert_eq!(wire_len(r, &mut scratch), own(encode(r)));
+        }
+        for r in &d.wasted {
+            assert_eq!(wire_len(r, &mut scratch), own(encode(r)));
+        }
+    }
 }
