@@ -93,8 +93,8 @@
 //! wait queue without a transfer (a reader that slept wrote it; its wakeup is the wakeup
 //! path's cost); the spinlock's hand-off moves the line once.
 //!
-//! SIMPLIFIED: process and thread mode differ only in the exit cost above and the task
-//! names; the engine's switch cost is one figure, so the cheaper switch between threads of
+//! SIMPLIFIED: process and thread mode differ only in the exit cost above, the write end's
+//! `f_count` line (SOCKET LINES) and the task names; the engine's switch cost is one figure, so the cheaper switch between threads of
 //! one mm (no `switch_mm`) is not modelled. A sender woken after waiting for space
 //! re-checks and continues inside the same system call (no second entry cost), as the
 //! kernel does; the wait itself costs nothing extra.
