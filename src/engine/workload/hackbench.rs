@@ -57,18 +57,51 @@
 //! TRANSFER AND MUTEX: a pipe read or write pulls the pipe's shared cache lines from the CPU
 //! of the pipe's previous op (`pipe::Lines`, counted from 5.15 fs/pipe.c), at the profile's
 //! core-to-core latency for the pair, under `pipe->mutex`: the 20 senders and the receiver
-//! of a pipe take turns, a late one spinning (`pipe` module doc: MUTEX). Socket mode has
-//! neither (not counted from af_unix.c yet).
+//! of a pipe take turns, a late one spinning (`pipe` module doc: MUTEX).
 //!
-//! SIMPLIFIED: process and thread mode differ only in the exit cost above and the task
-//! names; the engine's switch cost is one figure, so the cheaper switch between threads of
+//! SOCKET LINES AND LOCK (`Hackbench::sock_send`, `sock_recv`; counted from 6.6
+//! net/unix/af_unix.c `unix_stream_sendmsg` and `unix_stream_read_generic`, net/core/sock.c
+//! `sock_alloc_send_pskb`/`sock_wfree`, net/core/skbuff.c, mm/slub.c). Each line is one
+//! latency of the profile's core-to-core figure for the pair (the pipe's `C2c`, the same
+//! one-way CAS hand-off), 0 on the same CPU; the lines that wait for one another are paid
+//! in series (locked ops are not reordered with loads: Intel SDM vol. 3A, 8.2.2; a load
+//! whose address comes from another waits for it), independent ones together:
+//! - A send: (thread mode only) `fdget` takes a reference on the write end's `struct file`
+//!   (`__fget_light` refcounts when the fd table is shared, `files->count > 1`), a line the
+//!   group's 20 senders share, from the last sender's CPU; `sock_alloc_send_pskb` reads and
+//!   `skb_set_owner_w` adds to the sending socket's `sk_wmem_alloc`, from the CPU of the last
+//!   send or `sock_wfree` on it; `alloc_skb` takes two slab objects (the `sk_buff` and its
+//!   head) whose free pointers were written where they were freed, by a receiver (one
+//!   latency for both; the channel's receiver stands for whichever receiver freed them);
+//!   then under `unix_state_lock(other)`, `unix_sk(other)->lock` and `skb_queue_tail`'s
+//!   `sk_receive_queue` lock and head, from the queue's last op, and the old tail skb's
+//!   `next` when the queue is not empty, from that skb's sender.
+//! - A receive: under `unix_state_lock(sk)`, the lock and `skb_peek`'s queue head, from the
+//!   queue's last op; then the skb (`len`, `UNIXCB(skb).consumed`) and its data
+//!   (`skb_copy_datagram_msg`) from the message's sender, in series; `skb_unlink` writes the
+//!   next skb's `prev` (from its sender, when one is queued); `consume_skb` -> `sock_wfree`
+//!   subtracts from the sending socket's `sk_wmem_alloc`; and the two objects go back to the
+//!   sender CPU's slabs: SLUB's free of an object whose slab is not this CPU's is
+//!   `__slab_free`, a `cmpxchg_double` on the slab's `freelist`/`counters`, one latency each
+//!   from the message's sender (the slab's owner stands for its last writer).
+//! - `unix_state_lock` is a spinlock held over the queue's lines (`pipe::Lines::locked_op`:
+//!   a sender or the receiver finding it held spins until it is free); the rest of the op
+//!   (its work, the alloc, the copy, the frees) runs outside it.
+//!
+//! Simplified: the state lock and the queue's own lock are one lock; `skb_unlink` retaking
+//! the queue lock after the copy is not charged again; `sock_def_readable` reads the reader's
+//! wait queue without a transfer (a reader that slept wrote it; its wakeup is the wakeup
+//! path's cost); the spinlock's hand-off moves the line once.
+//!
+//! SIMPLIFIED: process and thread mode differ only in the exit cost above, the write end's
+//! `f_count` line (SOCKET LINES) and the task names; the engine's switch cost is one figure, so the cheaper switch between threads of
 //! one mm (no `switch_mm`) is not modelled. A sender woken after waiting for space
 //! re-checks and continues inside the same system call (no second entry cost), as the
 //! kernel does; the wait itself costs nothing extra.
 
 use std::collections::VecDeque;
 
-use super::pipe::{pipe_op_chain, Lines, PipeBuf, PIPE_OP_REF};
+use super::pipe::{copy_chain, pipe_op_chain, Lines, PipeBuf, PIPE_OP_REF};
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::config::values::{HACKBENCH_FDS, HACKBENCH_TASKS_PER_GROUP};
 use crate::engine::kernel::Kernel;
@@ -92,6 +125,12 @@ pub const PAGE_SIZE: u64 = 4096;
 /// Kernel work of a socket send / receive on the reference machine (estimates, see the doc).
 const SOCK_SEND_REF: Ns = 2 * PIPE_OP_REF;
 const SOCK_RECV_REF: Ns = 3 * PIPE_OP_REF / 2;
+/// Socket (module doc: SOCKET LINES): lines pulled in series under `unix_state_lock`, the
+/// lock's own (`unix_sk(sk)->lock`) and `sk_receive_queue`'s (its lock, head and `qlen`).
+const SOCK_QUEUE_LINES: u64 = 2;
+/// Socket: lines a receive pulls from the message's sender in series, besides the data's
+/// (`pipe::copy_chain`): the skb before it and the two slab frees' `cmpxchg_double` after.
+const SOCK_RECV_SKB_LINES: u64 = 1 + 2;
 /// Copy cost in picoseconds per byte (estimate).
 pub(crate) const COPY_PS_PER_BYTE: u64 = 250;
 /// A child's exit, reference work (estimates).
@@ -138,6 +177,16 @@ struct Chan {
     /// Senders waiting for space, in the order they slept.
     blocked: VecDeque<usize>,
     reader_waiting: bool,
+    /// Socket: the CPU each queued message was sent on, oldest first (its skb's lines).
+    skb_cpu: VecDeque<u32>,
+    /// Socket: the receive queue's lines and `unix_state_lock` (module doc: SOCKET LINES).
+    queue: Lines,
+    /// Socket: where the sending socket's `sk_wmem_alloc` line is.
+    wmem_line: Lines,
+    /// Socket, thread mode: where the write end's `struct file` (`f_count`) is.
+    file_line: Lines,
+    /// Socket: the CPU of the receiver's last read (where it freed the last skb).
+    rx_cpu: Option<usize>,
 }
 
 pub struct Hackbench {
@@ -254,8 +303,7 @@ impl Hackbench {
 
     /// A read or write of channel `c` on `cpu` at `now`: its syscall, and in pipe mode the
     /// spin for `pipe->mutex` and the pipe's shared lines pulled from the CPU of its last op
-    /// (`pipe::Lines`). Sockets: neither (their lines, the skb and the receive queue's lock,
-    /// were not counted from af_unix.c).
+    /// (`pipe::Lines`). Sockets: `sock_send` / `sock_recv` (module doc: SOCKET LINES).
     fn op_on(&mut self, c: usize, now: Ns, send: bool, fx: &mut Fx) -> Ns {
         match self.ipc {
             Ipc::Pipe => {
@@ -267,8 +315,53 @@ impl Hackbench {
                 fx.stall = stall;
                 ns
             }
-            Ipc::Socket => self.op_cost(send),
+            Ipc::Socket if send => self.sock_send(c, now, fx),
+            Ipc::Socket => self.sock_recv(c, now, fx),
         }
+    }
+
+    /// One latency of a line last written on `from` (none: never written), pulled to `to`.
+    fn line_from(&self, from: Option<usize>, to: usize) -> Ns {
+        from.map_or(0, |f| self.costs.transfer(f, to, 1))
+    }
+
+    /// A socket send to channel `c` (module doc: SOCKET LINES): the syscall, the file's,
+    /// `sk_wmem_alloc`'s and the slab objects' lines and the work outside the lock, then
+    /// `unix_state_lock(other)` over the queue's two lines and the old tail skb's.
+    fn sock_send(&mut self, c: usize, now: Ns, fx: &mut Fx) -> Ns {
+        let (cpu, costs) = (fx.cpu, self.costs);
+        let thread = self.mode == Mode::Thread;
+        let rx = self.chans[c].rx_cpu;
+        let objects = self.line_from(rx, cpu);
+        let ch = &mut self.chans[c];
+        let file = if thread { ch.file_line.touch(cpu, 1, &costs) } else { 0 };
+        let pre_xfer = file + ch.wmem_line.touch(cpu, 1, &costs) + objects;
+        let work = self.op_cost(true) - costs.syscall;
+        let ch = &mut self.chans[c];
+        let tail = ch.skb_cpu.back().map_or(0, |&f| costs.transfer(f as usize, cpu, 1));
+        let (ns, held_stall) =
+            ch.queue.locked_op(cpu, now, costs.syscall + pre_xfer + work, SOCK_QUEUE_LINES, tail, &costs);
+        fx.stall = pre_xfer + held_stall + tail;
+        ns
+    }
+
+    /// A socket receive from channel `c`, whose oldest message it has claimed (module doc:
+    /// SOCKET LINES): the syscall, `unix_state_lock(sk)` over the queue's two lines, then the
+    /// skb and its data, the next skb's `prev`, `sk_wmem_alloc` and the two slab frees.
+    fn sock_recv(&mut self, c: usize, now: Ns, fx: &mut Fx) -> Ns {
+        let (cpu, costs) = (fx.cpu, self.costs);
+        let work = self.op_cost(false) - costs.syscall;
+        let msg_lines = SOCK_RECV_SKB_LINES + copy_chain(self.msg_size);
+        let ch = &mut self.chans[c];
+        let (ns, held_stall) = ch.queue.locked_op(cpu, now, costs.syscall, SOCK_QUEUE_LINES, 0, &costs);
+        let from = ch.skb_cpu.pop_front().map(|f| f as usize);
+        let next = ch.skb_cpu.front().map_or(0, |&f| costs.transfer(f as usize, cpu, 1));
+        let wmem = ch.wmem_line.touch(cpu, 1, &costs);
+        ch.rx_cpu = Some(cpu);
+        let msg = from.map_or(0, |f| costs.transfer(f, cpu, msg_lines));
+        let post = msg + next + wmem;
+        fx.stall = held_stall + post;
+        ns + post + work
     }
 
     fn op_cost(&self, send: bool) -> Ns {
@@ -439,6 +532,7 @@ impl Workload for Hackbench {
                     } else {
                         let ch = &mut self.chans[c];
                         ch.queued += 1;
+                        ch.skb_cpu.push_back(fx.cpu as u32);
                         if std::mem::take(&mut ch.reader_waiting) {
                             fx.wakes.push((Self::receiver_task(c), true));
                         }
@@ -636,6 +730,80 @@ mod tests {
             let m = crate::engine::run(&c, None).unwrap().metrics;
             assert_eq!(m.stop_reason, Some(crate::engine::metrics::StopReason::Completed), "{kernel}");
         }
+    }
+
+    /// One group on cascadelake-2s (CPUs 0-19 the first socket's cores: 47 ns apart).
+    fn clx(mode: Mode) -> Hackbench {
+        let costs = Costs::new(crate::engine::profile::profile("cascadelake-2s").unwrap());
+        let mut h = Hackbench::new(1, 1000, 100, mode, Ipc::Socket, Kernel::V66, costs);
+        start_all(&mut h);
+        h
+    }
+
+    /// Task `t`'s next step on `cpu` at `now`: (burst, stall) of its Run.
+    fn op(h: &mut Hackbench, t: usize, cpu: usize, now: Ns) -> (Ns, Ns) {
+        let mut fx = Fx { cpu, ..Fx::default() };
+        match h.next(t, now, &mut fx) {
+            Step::Run { ns, .. } => (ns, fx.stall),
+            s => panic!("task {t}: {s:?}"),
+        }
+    }
+
+    #[test]
+    fn a_socket_receive_pulls_the_queue_the_skb_its_data_wmem_and_the_slab_frees_from_other_cpus() {
+        let mut h = clx(Mode::Process);
+        let (send, recv) = (h.op_cost(true), h.op_cost(false));
+        // Sender 0 (task 21) writes receiver 0's first message on CPU 1: nothing was written
+        // before, so nothing moves.
+        assert_eq!(op(&mut h, 21, 1, 0), (send, 0));
+        op(&mut h, 21, 1, 0); // the message is queued; the next send goes to receiver 1
+                              // Receiver 0 (task 1) reads it on CPU 2: the lock and queue head (2), the skb and its
+                              // 2 data lines (one latency together) and the two frees (3), sk_wmem_alloc (1).
+        let lines = 2 + (1 + 1 + 2) + 1;
+        assert_eq!(op(&mut h, 1, 2, 1_000_000), (recv + lines * 47, lines * 47));
+        // On one CPU every line is where the op needs it.
+        let mut h = clx(Mode::Process);
+        op(&mut h, 21, 2, 0);
+        op(&mut h, 21, 2, 0);
+        assert_eq!(op(&mut h, 1, 2, 1_000_000), (recv, 0));
+    }
+
+    #[test]
+    fn a_socket_send_pulls_wmem_the_freed_objects_and_the_queue_and_threads_also_the_file() {
+        for (mode, file) in [(Mode::Process, 0), (Mode::Thread, 1)] {
+            let mut h = clx(mode);
+            let send = h.op_cost(true);
+            op(&mut h, 21, 1, 0);
+            op(&mut h, 21, 1, 0);
+            op(&mut h, 1, 2, 1_000_000); // receiver 0 reads and frees on CPU 2
+                                         // Sender 1 (task 22) writes to receiver 0 on CPU 3: sk_wmem_alloc and the freed
+                                         // objects (from CPU 2), the lock and queue head (2, from CPU 2), and in thread mode
+                                         // the write end's f_count (from sender 0's CPU 1). The queue is empty: no tail skb.
+            let lines = file + 1 + 1 + 2;
+            assert_eq!(op(&mut h, 22, 3, 2_000_000), (send + lines * 47, lines * 47), "{mode:?}");
+            // Queued behind it, sender 2 (task 23) on CPU 4 also writes the tail skb's `next`.
+            op(&mut h, 22, 3, 2_000_000);
+            let lines = file + 1 + 1 + 2 + 1;
+            assert_eq!(op(&mut h, 23, 4, 3_000_000), (send + lines * 47, lines * 47), "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn a_socket_op_finding_unix_state_lock_held_spins_until_it_is_free() {
+        // Senders 0 and 1 write receiver 0's socket at the same time on CPUs 1 and 3, after a
+        // read on CPU 2: both reach the lock together; the second spins through the first's
+        // hold (the queue's 2 lines from CPU 2).
+        let at = |gap: Ns| {
+            let mut h = clx(Mode::Process);
+            op(&mut h, 21, 1, 0);
+            op(&mut h, 21, 1, 0);
+            op(&mut h, 1, 2, 1_000_000);
+            op(&mut h, 22, 1, 2_000_000);
+            op(&mut h, 23, 3, 2_000_000 + gap)
+        };
+        let (alone, together) = (at(1_000_000), at(0));
+        assert_eq!(together.0 - alone.0, 2 * 47, "the spin: the holder's 2 lines");
+        assert_eq!(together.1 - alone.1, 2 * 47, "a spin is a stall");
     }
 
     #[test]

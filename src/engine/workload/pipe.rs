@@ -83,7 +83,13 @@ pub fn pipe_op_lines(msg_size: u64) -> u64 {
 /// mutex, `head`/`tail` and the slot in series, then the copy's lines, `FILL_BUFFERS` at a
 /// time.
 pub fn pipe_op_chain(msg_size: u64) -> u64 {
-    PIPE_SHARED_LINES + msg_size.div_ceil(64).div_ceil(FILL_BUFFERS)
+    PIPE_SHARED_LINES + copy_chain(msg_size)
+}
+
+/// The latencies of copying a `msg_size`-byte message's lines from another CPU: they go
+/// out together, `FILL_BUFFERS` at a time (module doc: CHAIN).
+pub fn copy_chain(msg_size: u64) -> u64 {
+    msg_size.div_ceil(64).div_ceil(FILL_BUFFERS)
 }
 
 /// Where a pipe's shared cache lines are (the CPU of its last read or write), and until
