@@ -28,9 +28,6 @@
 //!
 //! Intervals are in ms (`msecs_to_jiffies` in `get_sd_balance_interval`).
 
-// Read by the per-domain balancer (`sim::balance`, next step); built and tested here first.
-#![cfg_attr(not(test), allow(dead_code))]
-
 use crate::engine::kernel::Kernel;
 use crate::engine::profile::Topology;
 
