@@ -652,3 +652,47 @@ mod counters {
         }
     }
 }
+
+/// The bug the intro preset showed (c31d101 took the balancer out for it): a newly idle CPU
+/// took the tasks another CPU had not yet started at time 0 (`Sim::start`).
+#[cfg(test)]
+mod first_pick {
+    use std::sync::Arc;
+
+    use super::super::Sim;
+    use crate::engine::config::Config;
+    use crate::engine::time::MS;
+    use crate::engine::trace::{InstantKind, TraceOptions};
+    use crate::engine::workload::replay::{Op, Program, Replay, ReplayTask};
+    use crate::engine::workload::AnyWorkload;
+
+    /// Every task sleeps at once, two on each of two CPUs (4.17, as the intro preset). CPU
+    /// 0, started first, is newly idle a few microseconds in; CPU 1's tasks are not waiting
+    /// then (on the machine CPU 1 has run them to their sleep by that time), so nothing
+    /// moves. Before the fix CPU 0 took both, and with them their timers.
+    #[test]
+    fn a_cpu_idle_at_the_start_does_not_take_the_tasks_of_a_cpu_that_has_not_started() {
+        let mut c = Config::default();
+        for (k, v) in [("kernel", "4.17"), ("cores", "2"), ("duration", "20ms")] {
+            c.set(k, v).unwrap();
+        }
+        let sleeper = |name: &str, cpu| ReplayTask {
+            name: name.into(),
+            pid: 0,
+            nice: 0,
+            cpu,
+            ops: vec![Op::Sleep(5 * MS), Op::Run(MS), Op::Exit],
+        };
+        let tasks = vec![sleeper("a0", 0), sleeper("b0", 1), sleeper("a1", 0), sleeper("b1", 1)];
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+        let o = Sim::with_workload(&c, Some(TraceOptions::default()), wl).run();
+        let early: Vec<_> = o
+            .trace
+            .instants
+            .iter()
+            .filter(|i| matches!(i.kind, InstantKind::Migrate { .. }) && i.time < MS)
+            .map(|i| (i.time, i.core))
+            .collect();
+        assert!(early.is_empty(), "migrations at the start: {early:?}");
+    }
+}

@@ -649,14 +649,24 @@ impl Sim {
         if std::mem::replace(&mut self.started, true) {
             return;
         }
+        // Each CPU's tasks are queued just before that CPU's first pick, not all at once:
+        // the cores start one after another here, and a core that empties its queue in
+        // its first pick loop (tasks that go straight to sleep) reaches its newly-idle
+        // balance a few microseconds in, while the later cores have not picked at all.
+        // Queued up front, their tasks looked waiting to it and it took them (the intro
+        // preset lost its nohz stops that way, c31d101); on the machine every CPU runs
+        // its own first task at time 0, and by those microseconds has run it to its sleep.
+        let mut by_core: Vec<Vec<usize>> = vec![Vec::new(); self.cores.len()];
         for t in 0..self.tasks.len() {
-            let c = self.tasks[t].core;
-            self.pelt_enqueue(c, t, 0);
-            self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
-            self.qsync(c);
+            by_core[self.tasks[t].core].push(t);
         }
         self.start_watchdogs();
-        for c in 0..self.cores.len() {
+        for (c, tasks) in by_core.into_iter().enumerate() {
+            for t in tasks {
+                self.pelt_enqueue(c, t, 0);
+                self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
+            }
+            self.qsync(c);
             self.q.push_late(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
             self.pick_loop(c);
         }
