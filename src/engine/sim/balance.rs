@@ -198,16 +198,17 @@ impl Sim {
         }
     }
 
-    /// Descends domain `d` by its groups' counters (waiting tasks, or idle CPUs with
-    /// `idle`) to one CPU, leaving out the group holding `c`: O(levels x groups). Waiting:
-    /// the group with most; idle: the first with any.
-    fn descend(&self, c: usize, d: usize, idle: bool) -> Option<usize> {
-        let mut d = d;
+    /// Descends `c`'s `level`th domain by its groups' counters (waiting tasks, or idle CPUs
+    /// with `idle`) to one CPU, leaving out the group holding `c`: O(levels x groups).
+    /// Waiting: the group with most; idle: the first with any.
+    fn descend(&self, c: usize, level: usize, idle: bool) -> Option<usize> {
+        let mut d = self.lb.doms.of[c][level];
+        let own = self.lb.doms.group_of[c][level];
         let mut first = true;
         loop {
             let dom = &self.lb.doms.all[d];
             let pick = (0..dom.groups.len())
-                .filter(|&i| !(first && dom.groups[i].contains(&(c as u16))))
+                .filter(|&i| !(first && i == own))
                 .map(|i| (i, self.group_count(d, i, idle)))
                 .filter(|&(_, n)| n > 0);
             let (i, _) = if idle {
@@ -227,10 +228,10 @@ impl Sim {
     fn load_balance(&mut self, c: usize, level: usize, newidle: bool) -> bool {
         let d = self.lb.doms.of[c][level];
         let (src, imb) = if newidle {
-            let Some(src) = self.descend(c, d, false) else { return false };
+            let Some(src) = self.descend(c, level, false) else { return false };
             (src, Imbalance::Tasks(1))
         } else {
-            match self.find_busiest(c, d) {
+            match self.find_busiest(c, level) {
                 Some(x) => x,
                 None => {
                     self.balanced(c, level);
@@ -262,8 +263,9 @@ impl Sim {
     }
 
     /// `find_busiest_group` + `calculate_imbalance` + `find_busiest_queue` (module doc).
-    fn find_busiest(&self, c: usize, d: usize) -> Option<(usize, Imbalance)> {
-        let dom = &self.lb.doms.all[d];
+    fn find_busiest(&self, c: usize, level: usize) -> Option<(usize, Imbalance)> {
+        let dom = &self.lb.doms.all[self.lb.doms.of[c][level]];
+        let own = self.lb.doms.group_of[c][level];
         let stats = |g: &Vec<u16>| -> Group {
             let mut s = Group { weight: g.len() as u64, ..Group::default() };
             for &x in g {
@@ -282,7 +284,7 @@ impl Sim {
             let s = stats(g);
             total.load += s.load;
             total.weight += s.weight;
-            if g.contains(&(c as u16)) {
+            if i == own {
                 local = s;
                 continue;
             }
@@ -456,8 +458,9 @@ impl Sim {
         if self.nr_running(c) < 2 || self.policy.queued(c).is_empty() || t < self.lb.nohz_next {
             return;
         }
-        let Some(&d) = self.lb.doms.of[c].iter().find(|&&d| self.lb.idle[d] > 0) else { return };
-        let Some(x) = self.descend(c, d, true) else { return };
+        let Some(lc) = self.lb.doms.of[c].iter().position(|&d| self.lb.idle[d] > 0) else { return };
+        let d = self.lb.doms.of[c][lc];
+        let Some(x) = self.descend(c, lc, true) else { return };
         if self.cores[x].kick_pending {
             return;
         }
