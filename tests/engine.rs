@@ -490,10 +490,10 @@ fn validate_reproduces_every_reported_headline_row() {
     // wakeup needs a mechanism the model lacks (what BIOS C-states change for a C1 wakeup
     // on Westmere, or idles less regular than the model's).
     const KNOWN_MISSES: &[(&str, &str)] = &[("nohz-pipe", "C-states off")];
-    // Known miss, left visible (issue 27, preempt=): under the era default PREEMPT_NONE
-    // (Kconfig's; the seed's kernel config is not known) a 2.6.23 receiver no longer
-    // preempts its sender inside the send syscall, the baseline gains and the sched-devel
-    // row's gain falls from +11.7% to +4.1% (reported +14.5%). With preempt=full it passes.
+    // Was a known miss (issue 27, preempt=): under the era default PREEMPT_NONE a 2.6.23
+    // receiver no longer preempts its sender inside the send syscall and the sched-devel
+    // row's gain fell to +4.1% (reported +14.5%); with the per-domain balancer (issue 31:
+    // no machine-wide move every 4 ticks) it passes again (quick: +8.5%).
     // Known miss, left visible (issue 27/31, transfer cost): the ping-pong's two tasks run on
     // two CPUs of one socket, and each pipe op and wakeup now pays the cache lines it pulls
     // across (about 1.0 us a round trip on x5675: 28 lines at the X5650's measured 37 ns,
@@ -502,8 +502,7 @@ fn validate_reproduces_every_reported_headline_row() {
     // the seed's absolute time: the gap is the absolute one (BENCHMARKS.md, pip1m), not this
     // cost (the borrowed Broadwell-EP 44 ns gave -9.2%).
     let known_miss = |preset: &str, label: &str| {
-        (preset == "hrtick-iperf" && label.starts_with("2.6.23-smp-d ("))
-            || (preset == "nohz-pipe" && label.starts_with("+ Peter's patch (one reprogram), C-states on"))
+        preset == "nohz-pipe" && label.starts_with("+ Peter's patch (one reprogram), C-states on")
     };
     let tables = schedscope::engine::validate::validate_seeds(false);
     assert_eq!(tables.len(), 3, "three seed experiments");
@@ -970,9 +969,15 @@ fn scaled_wakeup_granularity_cuts_wakeup_preemptions_of_an_overloaded_machine() 
     let vanilla = run(&base, None).unwrap().metrics;
     let scaled = run(&cfg_with(base.clone(), &[("wakeup_gran_scale", "on")]), None).unwrap().metrics;
     assert_eq!(vanilla.stop_reason, scaled.stop_reason);
+    // At least 10% fewer. This was 20% while the old balancer moved one task machine-wide
+    // every 4 ticks: it made ~16k remote wakeup preemptions (IPIs ~ preemptions) of which the
+    // patch cut half. 5.15's per-domain balancer has little to move here (480 tasks spread
+    // evenly), so vanilla makes ~1.2k and the patch cuts 13.9%; BENCHMARKS.md "PELT, sched
+    // domains and the per-domain balancer" has the experiment (each part switched off). The direction is the mechanism;
+    // the threshold is below it by more than a tenth of the remaining preemptions.
     assert!(
-        scaled.preemptions * 10 < vanilla.preemptions * 8,
-        "preemptions {} -> {}: at least 20% fewer",
+        scaled.preemptions * 10 < vanilla.preemptions * 9,
+        "preemptions {} -> {}: at least 10% fewer",
         vanilla.preemptions,
         scaled.preemptions
     );

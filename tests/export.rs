@@ -243,21 +243,32 @@ fn the_csv_carries_on_cpu_time_and_its_overhead_share() {
 /// idle_balance runs in `__schedule` before the pick (3.x: `if (unlikely(!rq->nr_running))
 /// idle_balance(cpu, rq);` then `pick_next_task`, `nr_switches++` only if `prev != next`):
 /// a task it pulls is switched to from the task that left, with no switch to the idle task
-/// in between. On intro, CPU 0 pulls rt-app-3 from CPU 1 when rt-app-0 sleeps at the start;
-/// the engine counted rt-app-0 -> idle -> rt-app-3, two switches and two switch costs.
+/// in between. On intro with a fifth task (4 ms every 10 ms), CPU 1 pulls rt-app-0 from CPU
+/// 0 when rt-app-4 sleeps at 9.3 ms; the engine once counted rt-app-4 -> idle -> rt-app-0,
+/// two switches and two switch costs. (This test used the pull at the start of plain intro,
+/// which was the start-order bug: a CPU took the tasks of a CPU that had not started.)
 #[test]
 fn an_idle_balance_pull_is_one_switch_from_the_task_that_left() {
+    use schedscope::engine::trace::InstantKind;
     let mut c = common::quick((schedscope::engine::presets::preset("intro").unwrap().config)());
-    c.set("duration", "1ms").unwrap();
+    c.set("tasks", "2x3ms/10ms,2x500us/2ms,1x4ms/10ms").unwrap();
+    c.set("duration", "20ms").unwrap();
     let out = engine::run(&c, Some(TraceOptions::default())).unwrap();
     let name = |k: Option<u32>| k.map_or("idle".to_string(), |k| out.trace.tasks[k as usize].name.clone());
+    // A balance pull, not a wakeup's placement on another CPU (which comes with its Wakeup).
+    let woken = |t: u64, k: u32| {
+        out.trace
+            .instants
+            .iter()
+            .any(|w| w.time == t && matches!(w.kind, InstantKind::Wakeup { task, .. } if task == k))
+    };
     let pulled = out
         .trace
         .instants
         .iter()
-        .find(|i| matches!(i.kind, schedscope::engine::trace::InstantKind::Migrate { .. }))
-        .expect("a pull at the start");
-    let schedscope::engine::trace::InstantKind::Migrate { task, .. } = pulled.kind else { unreachable!() };
+        .find(|i| matches!(i.kind, InstantKind::Migrate { task, .. } if !woken(i.time, task)))
+        .expect("a newly-idle pull");
+    let InstantKind::Migrate { task, .. } = pulled.kind else { unreachable!() };
     let sw = out.trace.switches.iter().find(|s| s.next == Some(task) && s.core == pulled.core).unwrap();
     assert!(sw.prev.is_some(), "{} -> {} on CPU {}", name(sw.prev), name(sw.next), sw.core);
     assert!(

@@ -1,41 +1,402 @@
-//! Load balancing: idle balance (newly idle pull), the periodic balancer and the nohz idle
-//! balancer's push to an idle core (kernel/sched/fair.c).
+//! The load balancer per sched domain (kernel/sched/fair.c): periodic `rebalance_domains`,
+//! newly-idle balance, and the nohz idle balancer's kick.
+//!
+//! PERIODIC: each CPU's tick runs `rebalance_domains` once `rq->next_balance` is due: for
+//! each of its domains (`sim::domain`, lowest first) whose `last_balance + interval` has
+//! passed, `load_balance` runs, where the interval is `balance_interval` ms, times
+//! `busy_factor` while the CPU is busy (`get_sd_balance_interval`, clamped to 1 jiffy ..
+//! `max_load_balance_interval` = HZ x CPUs / 10). `should_we_balance`: only the first idle
+//! CPU of the local group (else its first CPU) balances a domain.
+//! `load_balance`: group statistics over the domain's groups (`update_sg_lb_stats`: PELT
+//! `load_avg` per CPU, `sim::pelt`, or the runqueue weight before 3.8; `nr_running`; idle
+//! CPUs); the busiest group is the other group with the highest load per CPU that has a
+//! task waiting. `calculate_imbalance`, simplified to its two main cases: a local group with
+//! an idle CPU takes tasks (`migrate_task`: half the difference in `nr_running`, at least one)
+//! from a busier group; otherwise loads are compared (`migrate_load`): balanced while
+//! `100 x busiest <= imbalance_pct x local` (per CPU), else the smaller of the busiest's
+//! excess over the domain's average and the local group's shortfall. `find_busiest_queue`:
+//! the busiest group's CPU with a waiting task and the most load (or tasks, for
+//! `migrate_task`). `detach_tasks`: its waiting tasks, least recently queued first, at most
+//! `nr_migrate` (32) looked at; `can_migrate_task` skips a task pinned elsewhere and a
+//! cache-hot one (`task_hot`: it last ran less than `migration_cost` ago, never at the SMT
+//! level) unless the domain
+//! failed `cache_nice_tries` times in a row; under `migrate_load` a task whose load is over
+//! twice what is left is skipped. A balance that moved tasks resets `balance_interval` to
+//! `min_interval`; a balanced domain doubles it up to `max_interval`.
+//!
+//! NEWLY IDLE (`idle_balance`, `newidle_balance` from 5.7): gated by the caller on `avg_idle`
+//! per era (`sim::idle_path::go_idle`); the domains are tried lowest first with
+//! SD_BALANCE_NEWIDLE, and the first that yields a task stops it (one task: the kernel
+//! stops a newly-idle `detach_tasks` after one under CONFIG_PREEMPTION).
+//!
+//! NOHZ: a CPU with tasks waiting kicks an idle CPU (`nohz_balancer_kick` when
+//! `nr_running >= 2` and some CPU idles), nearest first; the kicked CPU takes one of its
+//! waiting tasks, as the idle load balancer's pull on its behalf would, under the same
+//! `can_migrate_task` (a cache-hot task stays, `task_hot`); a kick that finds only hot tasks
+//! counts as a failed balance of the kicked CPU's domain (`nr_balance_failed`), so after
+//! `cache_nice_tries` of them a hot task goes.
+//!
+//! COST: per-domain counters of waiting tasks and idle CPUs, kept as each runqueue changes
+//! (`Sim::qsync`, `Sim::isync`: O(levels)), let a newly idle CPU skip a domain with nothing
+//! waiting and find the nohz target by descending the domain tree, so neither scans every
+//! CPU; the periodic scan of a domain is O(its span) and runs once per interval, which grows
+//! with the span (`min_interval` = weight ms), so its cost per tick stays bounded.
+//!
+//! Simplified: the group imbalance types of 5.5+ (`group_has_spare`, `group_overloaded`,
+//! `migrate_util`, `migrate_misfit`) reduce to the two cases above; no active balance (a
+//! running task is never pushed), no SD_SERIALIZE, no `max_newidle_lb_cost` (the balancer's
+//! own time is not charged), newly-idle balance skips a domain with no waiting task rather
+//! than finding it balanced, the nohz balancer moves one task at the kick rather than
+//! running each idle CPU's `rebalance_domains`; capacity is 1024 per CPU (SMT siblings count
+//! as full CPUs in the load per CPU).
 
+use super::domain::{sd, Domains};
 use super::{Sim, TaskState};
 use crate::engine::policy::{Arrival, Policy};
+use crate::engine::time::{Ns, MS, SEC};
 use crate::engine::trace::InstantKind;
 
-impl Sim {
-    /// Moves one waiting task from the busiest core to `c`. True if one moved.
-    pub(super) fn pull_one(&mut self, c: usize) -> bool {
-        let busiest = (0..self.cores.len())
-            .filter(|&b| b != c && !self.policy.queued(b).is_empty())
-            .max_by_key(|&b| (self.nr_running(b), std::cmp::Reverse(b)));
-        let Some(b) = busiest else { return false };
-        if self.nr_running(b) < 2 {
-            return false;
+/// `sysctl_sched_nr_migrate`.
+const NR_MIGRATE: usize = 32;
+
+/// One CPU's state for one of its domains (the kernel's per-CPU `struct sched_domain`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct SdState {
+    pub last_balance: Ns,
+    /// ms.
+    pub balance_interval: u64,
+    pub nr_balance_failed: u32,
+}
+
+/// The balancer's state: the domains, each CPU's view of them, and the counters.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Balancer {
+    pub doms: Domains,
+    /// Parallel to `doms.of[cpu]`.
+    pub state: Vec<Vec<SdState>>,
+    /// `rq->next_balance`.
+    pub next_balance: Vec<Ns>,
+    /// Per domain: tasks waiting on its CPUs; idle CPUs in it.
+    pub waiting: Vec<u32>,
+    pub idle: Vec<u32>,
+    /// Per CPU: what the counters last saw (`qsync`, `isync`).
+    pub seen_waiting: Vec<u32>,
+    pub seen_idle: Vec<bool>,
+    /// `nohz.next_balance`.
+    pub nohz_next: Ns,
+}
+
+impl Balancer {
+    pub fn new(doms: Domains) -> Balancer {
+        let n = doms.of.len();
+        let state = (0..n)
+            .map(|c| {
+                doms.of[c]
+                    .iter()
+                    .map(|&d| SdState {
+                        last_balance: 0,
+                        balance_interval: doms.all[d].min_interval,
+                        nr_balance_failed: 0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let nd = doms.all.len();
+        Balancer {
+            doms,
+            state,
+            next_balance: vec![0; n],
+            waiting: vec![0; nd],
+            idle: vec![0; nd],
+            seen_waiting: vec![0; n],
+            seen_idle: vec![false; n],
+            nohz_next: 0,
         }
-        self.migrate_from(b, c)
+    }
+}
+
+/// What `calculate_imbalance` asks `detach_tasks` to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Imbalance {
+    Tasks(u64),
+    Load(u64),
+}
+
+/// Per-group statistics (`sg_lb_stats`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Group {
+    load: u64,
+    nr: u64,
+    waiting: u64,
+    idle: u64,
+    weight: u64,
+}
+
+impl Sim {
+    /// Brings the waiting-task counters up to date with core `c`'s queue.
+    pub(super) fn qsync(&mut self, c: usize) {
+        let now = self.policy.queued(c).len() as u32;
+        let was = std::mem::replace(&mut self.lb.seen_waiting[c], now);
+        if now != was {
+            for &d in &self.lb.doms.of[c] {
+                self.lb.waiting[d] = self.lb.waiting[d] + now - was;
+            }
+        }
     }
 
-    pub(super) fn migrate_from(&mut self, from: usize, to: usize) -> bool {
-        let t = self.cursor(to);
-        // Not a task queued at a time still ahead of this core's (its core ran ahead), nor one
-        // whose affinity excludes `to` (can_migrate_task: cpumask_test_cpu(dst_cpu, p->cpus_ptr)).
-        let queued = self.policy.queued(from);
-        // A sleeping task still queued (6.12 DELAY_DEQUEUE, `sched_delayed`) is not moved.
-        let allowed =
-            |k: usize| self.tasks[k].pinned.is_none_or(|p| p == to) && self.tasks[k].state == TaskState::Runnable;
-        let Some(task) = queued.iter().rev().find(|&k| self.tasks[k].queued_at <= t && allowed(k)) else {
-            return false;
+    #[cfg(test)]
+    pub(super) fn policy_queued_len(&self, c: usize) -> u32 {
+        self.policy.queued(c).len() as u32
+    }
+
+    /// Brings the idle-CPU counters up to date with core `c`.
+    pub(super) fn isync(&mut self, c: usize) {
+        let now = self.cores[c].idle.is_some();
+        if std::mem::replace(&mut self.lb.seen_idle[c], now) != now {
+            for &d in &self.lb.doms.of[c] {
+                if now {
+                    self.lb.idle[d] += 1;
+                } else {
+                    self.lb.idle[d] -= 1;
+                }
+            }
+        }
+    }
+
+    /// `cpu_load` for the balancer: the runqueue's PELT `load_avg` (3.8+; the engine's 3.11
+    /// era on), or its weight before PELT (`weighted_cpuload`, 2.6.x).
+    fn cpu_load(&self, c: usize) -> u64 {
+        if self.cfg.kernel >= crate::engine::kernel::Kernel::V311 {
+            self.cores[c].rq_avg.load_avg
+        } else {
+            self.policy.queued(c).load() + self.cores[c].curr.map_or(0, |n| self.se[n].weight)
+        }
+    }
+
+    /// Newly idle balance (module doc). True if a task was pulled.
+    pub(super) fn pull_one(&mut self, c: usize) -> bool {
+        for i in 0..self.lb.doms.of[c].len() {
+            let d = self.lb.doms.of[c][i];
+            if self.lb.doms.all[d].flags & sd::BALANCE_NEWIDLE == 0 || self.lb.waiting[d] == 0 {
+                continue;
+            }
+            if self.load_balance(c, i, true) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A group's counter: its domain's, or the CPU's own for a single-CPU group.
+    fn group_count(&self, d: usize, i: usize, idle: bool) -> u32 {
+        let g = &self.lb.doms.all[d].groups[i];
+        match (self.lb.doms.all[d].group_dom[i], idle) {
+            (Some(gd), false) => self.lb.waiting[gd],
+            (Some(gd), true) => self.lb.idle[gd],
+            (None, false) => self.policy.queued(g[0] as usize).len() as u32,
+            (None, true) => self.cores[g[0] as usize].idle.is_some() as u32,
+        }
+    }
+
+    /// Descends `c`'s `level`th domain by its groups' counters (waiting tasks, or idle CPUs
+    /// with `idle`) to one CPU, leaving out the group holding `c`: O(levels x groups).
+    /// Waiting: the group with most; idle: the first with any.
+    fn descend(&self, c: usize, level: usize, idle: bool) -> Option<usize> {
+        let mut d = self.lb.doms.of[c][level];
+        let own = self.lb.doms.group_of[c][level];
+        let mut first = true;
+        loop {
+            let dom = &self.lb.doms.all[d];
+            let pick = (0..dom.groups.len())
+                .filter(|&i| !(first && i == own))
+                .map(|i| (i, self.group_count(d, i, idle)))
+                .filter(|&(_, n)| n > 0);
+            let (i, _) = if idle {
+                pick.min_by_key(|&(i, _)| i)?
+            } else {
+                pick.max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))?
+            };
+            first = false;
+            match dom.group_dom[i] {
+                Some(gd) => d = gd,
+                None => return Some(dom.groups[i][0] as usize),
+            }
+        }
+    }
+
+    /// `load_balance` of CPU `c` at its `level`th domain. True if tasks moved.
+    fn load_balance(&mut self, c: usize, level: usize, newidle: bool) -> bool {
+        let d = self.lb.doms.of[c][level];
+        let (src, imb) = if newidle {
+            let Some(src) = self.descend(c, level, false) else { return false };
+            (src, Imbalance::Tasks(1))
+        } else {
+            match self.find_busiest(c, level) {
+                Some(x) => x,
+                None => {
+                    self.balanced(c, level);
+                    return false;
+                }
+            }
         };
+        let moved = self.detach_tasks(src, c, level, imb, newidle);
+        let st = &mut self.lb.state[c][level];
+        if moved > 0 {
+            st.nr_balance_failed = 0;
+        } else if !newidle {
+            st.nr_balance_failed += 1;
+        }
+        // "We were unbalanced, so reset the balancing interval".
+        st.balance_interval = self.lb.doms.all[d].min_interval;
+        moved > 0
+    }
+
+    /// out_balanced: no failure, and a periodic balance backs off (interval doubles).
+    fn balanced(&mut self, c: usize, level: usize) {
+        let d = self.lb.doms.of[c][level];
+        let max = self.lb.doms.all[d].max_interval;
+        let st = &mut self.lb.state[c][level];
+        st.nr_balance_failed = 0;
+        if st.balance_interval < max {
+            st.balance_interval *= 2;
+        }
+    }
+
+    /// `find_busiest_group` + `calculate_imbalance` + `find_busiest_queue` (module doc).
+    fn find_busiest(&self, c: usize, level: usize) -> Option<(usize, Imbalance)> {
+        let dom = &self.lb.doms.all[self.lb.doms.of[c][level]];
+        let own = self.lb.doms.group_of[c][level];
+        let stats = |g: &Vec<u16>| -> Group {
+            let mut s = Group { weight: g.len() as u64, ..Group::default() };
+            for &x in g {
+                let x = x as usize;
+                s.load += self.cpu_load(x);
+                s.nr += self.nr_running(x) as u64;
+                s.waiting += self.policy.queued(x).len() as u64;
+                s.idle += self.is_idle(x) as u64;
+            }
+            s
+        };
+        let mut local = Group::default();
+        let mut total = Group::default();
+        let mut busiest: Option<(usize, Group)> = None;
+        for (i, g) in dom.groups.iter().enumerate() {
+            let s = stats(g);
+            total.load += s.load;
+            total.weight += s.weight;
+            if i == own {
+                local = s;
+                continue;
+            }
+            if s.waiting == 0 {
+                continue;
+            }
+            // Highest load per CPU: a.load / a.weight > b.load / b.weight.
+            if busiest.is_none_or(|(_, b)| s.load * b.weight > b.load * s.weight) {
+                busiest = Some((i, s));
+            }
+        }
+        let (bi, b) = busiest?;
+        let imb = if local.idle > 0 && (b.nr > b.weight || b.nr >= local.nr + 2) {
+            Imbalance::Tasks(((b.nr.saturating_sub(local.nr)) / 2).max(1))
+        } else {
+            // Per-CPU loads, scaled by 1024 (SCHED_CAPACITY_SCALE per CPU).
+            let (bl, ll) = (b.load * 1024 / b.weight, local.load * 1024 / local.weight.max(1));
+            if 100 * bl <= dom.imbalance_pct * ll {
+                return None;
+            }
+            let avg = total.load * 1024 / total.weight.max(1);
+            let excess = bl.saturating_sub(avg).min(avg.saturating_sub(ll)) * local.weight.max(1) / 1024;
+            if excess == 0 {
+                return None;
+            }
+            Imbalance::Load(excess)
+        };
+        // find_busiest_queue in the busiest group: a CPU with a waiting task, most load
+        // (or most tasks for migrate_task).
+        let src =
+            dom.groups[bi].iter().map(|&x| x as usize).filter(|&x| !self.policy.queued(x).is_empty()).max_by_key(
+                |&x| {
+                    let key = match imb {
+                        Imbalance::Tasks(_) => self.nr_running(x) as u64,
+                        Imbalance::Load(_) => self.cpu_load(x),
+                    };
+                    (key, std::cmp::Reverse(x))
+                },
+            )?;
+        Some((src, imb))
+    }
+
+    /// `detach_tasks` + `attach_tasks` from `src` to `dst`: how many moved.
+    fn detach_tasks(&mut self, src: usize, dst: usize, level: usize, imb: Imbalance, newidle: bool) -> usize {
+        let t = self.cursor(dst);
+        let d = self.lb.doms.of[dst][level];
+        let tries = self.lb.doms.all[d].cache_nice_tries;
+        let failed = self.lb.state[dst][level].nr_balance_failed;
+        // task_hot: "SMT siblings share cache" (SD_SHARE_CPUCAPACITY): never hot there.
+        let smt = self.lb.doms.all[d].flags & sd::SHARE_CPUCAPACITY != 0;
+        let mut left = match imb {
+            Imbalance::Tasks(n) | Imbalance::Load(n) => n,
+        };
+        let loop_max = NR_MIGRATE.min(self.nr_running(src));
+        // Candidates, least recently queued first (`list_last_entry(&rq->cfs_tasks)`).
+        let cands: Vec<usize> = self.policy.queued(src).iter().take(loop_max).collect();
+        let mut moved = 0;
+        for k in cands {
+            if left == 0 {
+                break;
+            }
+            let tk = &self.tasks[k];
+            // Not queued at a time still ahead of dst's, nor pinned elsewhere
+            // (`can_migrate_task`: cpus_ptr), nor a sleeping task still queued (6.12).
+            if tk.queued_at > t || tk.pinned.is_some_and(|p| p != dst) || tk.state != TaskState::Runnable {
+                continue;
+            }
+            // task_hot: `rq_clock_task(src) - p->se.exec_start < sysctl_sched_migration_cost`.
+            let hot = !smt && tk.ran_at > 0 && t.saturating_sub(tk.ran_at) < self.cfg.migration_cost;
+            if hot && failed <= tries {
+                continue;
+            }
+            if let Imbalance::Load(_) = imb {
+                let load = self.task_load(k);
+                if load / 2 > left && failed <= tries {
+                    continue;
+                }
+                left = left.saturating_sub(load);
+            } else {
+                left -= 1;
+            }
+            if self.migrate_task(src, dst, k) {
+                moved += 1;
+            }
+            if newidle {
+                break;
+            }
+        }
+        moved
+    }
+
+    /// A task's load for `detach_tasks`: its PELT `load_avg` (3.8+) or its weight.
+    fn task_load(&self, k: usize) -> u64 {
+        if self.cfg.kernel >= crate::engine::kernel::Kernel::V311 {
+            self.tasks[k].avg.load_avg
+        } else {
+            self.se[k].weight
+        }
+    }
+
+    /// Moves waiting task `task` from `from` to `to` (`detach_task` + `attach_task`).
+    fn migrate_task(&mut self, from: usize, to: usize, task: usize) -> bool {
+        let t = self.cursor(to);
         self.pelt_dequeue(from, task, t, false, false);
         if !self.policy.dequeue(&mut self.se, from, task, t) {
             self.pelt_requeue_est(from, task);
             return false;
         }
+        self.qsync(from);
         self.pelt_enqueue(to, task, t);
         self.policy.enqueue(&mut self.se, to, task, Arrival::Migrated { from }, t);
+        self.qsync(to);
         self.tasks[task].core = to;
         self.tasks[task].queued_at = t;
         self.m.migrations += 1;
@@ -43,31 +404,298 @@ impl Sim {
         true
     }
 
-    /// Periodic balancing from a busy core: pull from the busiest, or push to a nohz-idle core.
-    pub(super) fn balance(&mut self, c: usize) {
-        let mine = self.nr_running(c);
-        let busiest = (0..self.cores.len()).max_by_key(|&b| (self.nr_running(b), std::cmp::Reverse(b)));
-        if let Some(b) = busiest {
-            if b != c && self.nr_running(b) >= mine + 2 && self.migrate_from(b, c) {
-                return;
-            }
+    /// `get_sd_balance_interval`, ns.
+    fn sd_interval(&self, c: usize, level: usize, busy: bool) -> Ns {
+        let d = self.lb.doms.of[c][level];
+        let mut ms = self.lb.state[c][level].balance_interval;
+        if busy {
+            ms *= self.lb.doms.all[d].busy_factor;
         }
-        if mine >= 2 && !self.policy.queued(c).is_empty() {
-            // nohz idle balance: an idle core takes one of our waiting tasks.
-            let dom = self.cores[c].domain;
-            let n = self.cores.len();
-            let idle = (1..n)
-                .map(|i| (c + i) % n)
-                .filter(|&x| self.cores[x].idle.is_some() && !self.cores[x].kick_pending)
-                .min_by_key(|&x| (self.cores[x].domain != dom, x));
-            if let Some(x) = idle {
-                if self.migrate_from(c, x) {
-                    self.cores[x].kick_pending = true;
-                    let t = self.cursor(c);
-                    let ipi = self.wake_needs_ipi(x);
-                    self.kick(x, Some(c), ipi, t);
+        // max_load_balance_interval = HZ * num_online_cpus() / 10 jiffies.
+        let max = SEC * self.cores.len() as u64 / 10;
+        (ms * MS).clamp(self.tick_period, max.max(self.tick_period))
+    }
+
+    /// `should_we_balance`: the first idle CPU of `c`'s local group at `level`, else its
+    /// first CPU, balances (a newly idle CPU always may).
+    fn should_we_balance(&self, c: usize, level: usize) -> bool {
+        if level == 0 {
+            return true;
+        }
+        let child = self.lb.doms.of[c][level - 1];
+        let group = &self.lb.doms.all[child].span;
+        match group.iter().map(|&x| x as usize).find(|&x| self.is_idle(x)) {
+            Some(x) => x == c,
+            None => group[0] as usize == c,
+        }
+    }
+
+    /// `rebalance_domains` from core `c`'s tick (module doc), then the nohz kick.
+    pub(super) fn balance(&mut self, c: usize) {
+        let t = self.cursor(c);
+        if t >= self.lb.next_balance[c] {
+            let mut busy = !self.is_idle(c);
+            let mut next = t + 60 * SEC;
+            for level in 0..self.lb.doms.of[c].len() {
+                let mut interval = self.sd_interval(c, level, busy);
+                if t >= self.lb.state[c][level].last_balance + interval {
+                    if self.should_we_balance(c, level) && self.load_balance(c, level, false) {
+                        busy = !self.is_idle(c);
+                    }
+                    self.lb.state[c][level].last_balance = t;
+                    interval = self.sd_interval(c, level, busy);
+                }
+                next = next.min(self.lb.state[c][level].last_balance + interval);
+            }
+            self.lb.next_balance[c] = next;
+        }
+        self.nohz_kick(c, t);
+    }
+
+    /// `nohz_balancer_kick`: this CPU has tasks waiting and some CPU idles; the nearest idle
+    /// CPU (lowest domain with one) takes one of them.
+    fn nohz_kick(&mut self, c: usize, t: Ns) {
+        if self.nr_running(c) < 2 || self.policy.queued(c).is_empty() || t < self.lb.nohz_next {
+            return;
+        }
+        let Some(lc) = self.lb.doms.of[c].iter().position(|&d| self.lb.idle[d] > 0) else { return };
+        let d = self.lb.doms.of[c][lc];
+        let Some(x) = self.descend(c, lc, true) else { return };
+        if self.cores[x].kick_pending {
+            return;
+        }
+        // nohz.next_balance: the kicked CPU's own next balance (its lowest domain's interval).
+        self.lb.nohz_next = t + self.sd_interval(x, 0, false).min(self.tick_period * 4);
+        // can_migrate_task as the idle balancer's load_balance applies it at domain `d`:
+        // a cache-hot task stays (`task_hot`, never at the SMT level) unless `x` failed
+        // there more than `cache_nice_tries` times.
+        let level = self.lb.doms.of[x].iter().position(|&e| e == d).unwrap_or(0);
+        let smt = self.lb.doms.all[d].flags & sd::SHARE_CPUCAPACITY != 0;
+        let may_hot = self.lb.state[x][level].nr_balance_failed > self.lb.doms.all[d].cache_nice_tries;
+        let queued: Vec<usize> = self.policy.queued(c).iter().collect();
+        let Some(k) = queued.into_iter().rev().find(|&k| {
+            let tk = &self.tasks[k];
+            let hot = !smt && tk.ran_at > 0 && t.saturating_sub(tk.ran_at) < self.cfg.migration_cost;
+            tk.queued_at <= t
+                && tk.pinned.is_none_or(|p| p == x)
+                && tk.state == TaskState::Runnable
+                && (!hot || may_hot)
+        }) else {
+            // load_balance's failure count for an idle (not newly idle) balance.
+            self.lb.state[x][level].nr_balance_failed += 1;
+            return;
+        };
+        if self.migrate_task(c, x, k) {
+            self.lb.state[x][level].nr_balance_failed = 0;
+            self.cores[x].kick_pending = true;
+            let t = self.cursor(c);
+            let ipi = self.wake_needs_ipi(x);
+            self.kick(x, Some(c), ipi, t);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::Sim;
+    use crate::engine::config::Config;
+    use crate::engine::time::{Ns, MS, SEC};
+    use crate::engine::trace::{InstantKind, TraceOptions};
+    use crate::engine::workload::replay::{Op, Program, Replay, ReplayTask};
+    use crate::engine::workload::AnyWorkload;
+
+    /// Zen 3, CPUs 0-15: two CCXs of 8 (MC(8) DIE(16)), kernel 5.15. LLC 0's CPUs run two
+    /// CPU-bound tasks each, LLC 1's one: every CPU busy, so no newly-idle or nohz balance;
+    /// only the DIE domain sees the imbalance. Returns the (time, from, to) of migrations.
+    fn two_llcs(migration_cost: &str) -> Vec<(Ns, u16, usize)> {
+        let mut c = Config::default();
+        for (k, v) in [
+            ("kernel", "5.15"),
+            ("cpu", "zen3-2s"),
+            ("cores", "16"),
+            ("duration", "1s"),
+            ("migration_cost", migration_cost),
+        ] {
+            c.set(k, v).unwrap();
+        }
+        let spin = |name: String, cpu: usize| ReplayTask {
+            name,
+            pid: 0,
+            nice: 0,
+            cpu,
+            ops: vec![Op::Run(10 * SEC), Op::Exit],
+        };
+        let mut tasks: Vec<ReplayTask> = (0..16).map(|i| spin(format!("a{i}"), i / 2)).collect();
+        tasks.extend((8..16).map(|cpu| spin(format!("b{cpu}"), cpu)));
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+        let o = Sim::with_workload(&c, Some(TraceOptions::default()), wl).run();
+        o.trace
+            .instants
+            .iter()
+            .filter_map(|i| match i.kind {
+                InstantKind::Migrate { from, .. } => Some((i.time, from, i.core as usize)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The DIE domain of 16 CPUs balances a busy CPU every 16 ms x busy_factor 16 = 256 ms
+    /// (`sd_init`, 5.10+): no task crosses the LLCs before, and one does at that balance
+    /// (`migration_cost` 0: no task is cache hot, `task_hot` returns 0).
+    #[test]
+    fn an_imbalance_between_two_llcs_is_corrected_at_the_domain_s_interval() {
+        let moves = two_llcs("0us");
+        let first = moves.first().copied().expect("the imbalance is corrected");
+        assert!(first.0 >= 256 * MS, "not before the DIE interval: {first:?}");
+        assert!(first.0 < 256 * MS + 8 * MS, "at the interval (a tick or two): {first:?}");
+        assert!(first.1 < 8 && first.2 >= 8, "from LLC 0 to LLC 1: {first:?}");
+        // Each balance moves toward balance, never back.
+        assert!(moves.iter().filter(|m| m.1 >= 8 && m.2 < 8).count() <= moves.len() / 2, "{moves:?}");
+    }
+
+    /// `task_hot`: at HZ 250 two tasks on a CPU swap at every tick (a 3 ms slice), and every
+    /// CPU ticks at once, so the task waiting when the balance runs was preempted at that tick:
+    /// cache hot under the default 500 us `migration_cost`. The DIE balances at 256 and 512 ms
+    /// move nothing; the third, having failed more than `cache_nice_tries` (1) times in a row,
+    /// takes a hot task.
+    #[test]
+    fn task_hot_keeps_a_cache_hot_task() {
+        let moves = two_llcs("500us");
+        let first = moves.first().copied().expect("moved after failing cache_nice_tries times");
+        assert!(first.0 >= 3 * 256 * MS, "hot tasks stay through two failed balances: {first:?}");
+        assert!(first.0 < 3 * 256 * MS + 8 * MS, "{first:?}");
+        assert!(first.1 < 8 && first.2 >= 8, "{first:?}");
+    }
+}
+
+/// The nohz kick under `task_hot`: two CPU-bound tasks on CPU 0 of two (6.12, HZ 250) swap
+/// at every tick while CPU 1 runs a task for 20 ms; then CPU 1 idles. With `migration_cost`
+/// 5 ms the task waiting on CPU 0 (preempted a tick ago) is cache hot, so neither the kick
+/// nor CPU 1's idle balance may take it until the domain has failed `cache_nice_tries` (1)
+/// + 1 times, each a tick or more apart.
+#[cfg(test)]
+mod nohz_hot {
+    use std::sync::Arc;
+
+    use super::super::Sim;
+    use crate::engine::config::Config;
+    use crate::engine::time::{MS, SEC};
+    use crate::engine::trace::{InstantKind, TraceOptions};
+    use crate::engine::workload::replay::{Op, Program, Replay, ReplayTask};
+    use crate::engine::workload::AnyWorkload;
+
+    #[test]
+    fn the_nohz_kick_leaves_a_cache_hot_task_until_its_domain_has_failed() {
+        let mut c = Config::default();
+        for (k, v) in
+            [("kernel", "6.12"), ("cores", "2"), ("hz", "250"), ("duration", "200ms"), ("migration_cost", "5ms")]
+        {
+            c.set(k, v).unwrap();
+        }
+        let task = |name: &str, cpu: usize, run| ReplayTask {
+            name: name.into(),
+            pid: 0,
+            nice: 0,
+            cpu,
+            ops: vec![Op::Run(run), Op::Exit],
+        };
+        let tasks = vec![task("a", 0, SEC), task("b", 0, SEC), task("c", 1, 20 * MS)];
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+        let o = Sim::with_workload(&c, Some(TraceOptions::default()), wl).run();
+        let first = o
+            .trace
+            .instants
+            .iter()
+            .find(|i| matches!(i.kind, InstantKind::Migrate { .. }))
+            .map(|i| i.time)
+            .expect("a hot task goes once the domain has failed");
+        assert!(first > 26 * MS, "not at the first kick or balance after CPU 1 idles: {first}");
+        assert!(first < 100 * MS, "{first}");
+    }
+}
+
+#[cfg(test)]
+mod counters {
+    use super::super::Sim;
+    use crate::engine::config::Config;
+
+    /// The per-domain counters (`qsync`, `isync`) match a full count of every domain's span
+    /// between events throughout runs with wakeups, migrations and idle periods, in three
+    /// eras (a missed sync would hide waiting tasks from newly-idle balance).
+    #[test]
+    fn waiting_and_idle_counters_match_a_full_count() {
+        for (cpu, cores, kernel) in
+            [("zen3-2s", "40", "6.12"), ("cascadelake-2s", "80", "5.15"), ("x5675", "6", "3.11")]
+        {
+            let mut c = Config::default();
+            for (k, v) in
+                [("cpu", cpu), ("cores", cores), ("kernel", kernel), ("workload", "hackbench"), ("groups", "4")]
+            {
+                c.set(k, v).unwrap();
+            }
+            c.set("duration", "20ms").unwrap();
+            let mut sim = Sim::new(&c, None);
+            sim.start();
+            let mut n = 0u64;
+            while sim.step() {
+                n += 1;
+                if n % 97 != 0 {
+                    continue;
+                }
+                // No sync first: every queue change and idle entry/exit has synced already.
+                for (d, dom) in sim.lb.doms.all.iter().enumerate() {
+                    let waiting: u32 = dom.span.iter().map(|&x| sim.policy_queued_len(x as usize)).sum();
+                    let idle = dom.span.iter().filter(|&&x| sim.cores[x as usize].idle.is_some()).count() as u32;
+                    assert_eq!((sim.lb.waiting[d], sim.lb.idle[d]), (waiting, idle), "{cpu} domain {d} at event {n}");
                 }
             }
+            assert!(n > 1000, "{cpu}: {n} events");
         }
+    }
+}
+
+/// The bug the intro preset showed (c31d101 took the balancer out for it): a newly idle CPU
+/// took the tasks another CPU had not yet started at time 0 (`Sim::start`).
+#[cfg(test)]
+mod first_pick {
+    use std::sync::Arc;
+
+    use super::super::Sim;
+    use crate::engine::config::Config;
+    use crate::engine::time::MS;
+    use crate::engine::trace::{InstantKind, TraceOptions};
+    use crate::engine::workload::replay::{Op, Program, Replay, ReplayTask};
+    use crate::engine::workload::AnyWorkload;
+
+    /// Every task sleeps at once, two on each of two CPUs (4.17, as the intro preset). CPU
+    /// 0, started first, is newly idle a few microseconds in; CPU 1's tasks are not waiting
+    /// then (on the machine CPU 1 has run them to their sleep by that time), so nothing
+    /// moves. Before the fix CPU 0 took both, and with them their timers.
+    #[test]
+    fn a_cpu_idle_at_the_start_does_not_take_the_tasks_of_a_cpu_that_has_not_started() {
+        let mut c = Config::default();
+        for (k, v) in [("kernel", "4.17"), ("cores", "2"), ("duration", "20ms")] {
+            c.set(k, v).unwrap();
+        }
+        let sleeper = |name: &str, cpu| ReplayTask {
+            name: name.into(),
+            pid: 0,
+            nice: 0,
+            cpu,
+            ops: vec![Op::Sleep(5 * MS), Op::Run(MS), Op::Exit],
+        };
+        let tasks = vec![sleeper("a0", 0), sleeper("b0", 1), sleeper("a1", 0), sleeper("b1", 1)];
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+        let o = Sim::with_workload(&c, Some(TraceOptions::default()), wl).run();
+        let early: Vec<_> = o
+            .trace
+            .instants
+            .iter()
+            .filter(|i| matches!(i.kind, InstantKind::Migrate { .. }) && i.time < MS)
+            .map(|i| (i.time, i.core))
+            .collect();
+        assert!(early.is_empty(), "migrations at the start: {early:?}");
     }
 }

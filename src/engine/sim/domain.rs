@@ -28,9 +28,6 @@
 //!
 //! Intervals are in ms (`msecs_to_jiffies` in `get_sd_balance_interval`).
 
-// Read by the per-domain balancer (`sim::balance`, next step); built and tested here first.
-#![cfg_attr(not(test), allow(dead_code))]
-
 use crate::engine::kernel::Kernel;
 use crate::engine::profile::Topology;
 
@@ -81,6 +78,9 @@ pub(super) struct Domain {
 pub(super) struct Domains {
     pub all: Vec<Domain>,
     pub of: Vec<Vec<usize>>,
+    /// Parallel to `of[cpu]`: the index of the CPU's own group in each of its domains, so
+    /// the balancer need not search a group's CPUs for it (O(span) at the top level).
+    pub group_of: Vec<Vec<usize>>,
 }
 
 /// (min_interval, max_interval, busy_factor, imbalance_pct, cache_nice_tries, extra flags)
@@ -138,7 +138,7 @@ impl Domains {
             }
         };
         let levels = [Level::Smt, Level::Mc, Level::Pkg, Level::Numa];
-        let mut out = Domains { all: Vec::new(), of: vec![Vec::new(); ncpus] };
+        let mut out = Domains { all: Vec::new(), of: vec![Vec::new(); ncpus], group_of: vec![Vec::new(); ncpus] };
         // Per level: the span of each key (CPU-number order).
         let spans: Vec<Vec<Vec<u16>>> = levels
             .iter()
@@ -201,6 +201,15 @@ impl Domains {
                 .collect();
             out.all[d].group_dom = ids;
         }
+        for c in 0..ncpus {
+            out.group_of[c] = out.of[c]
+                .iter()
+                .map(|&d| {
+                    let groups = &out.all[d].groups;
+                    groups.iter().position(|g| g.contains(&(c as u16))).expect("a CPU is in one of its domain's groups")
+                })
+                .collect();
+        }
         out
     }
 
@@ -217,6 +226,27 @@ impl Domains {
 mod tests {
     use super::*;
     use crate::engine::profile::profile;
+
+    /// `group_of` names the group holding the CPU in each of its domains (the balancer
+    /// leaves that group out without searching it), on every machine at its full size.
+    #[test]
+    fn group_of_is_the_group_holding_the_cpu() {
+        for (name, n) in [("zen3-2s", 256), ("cascadelake-2s", 80), ("x5675", 24), ("q6600", 4)] {
+            let topo = profile(name).unwrap().topo;
+            for k in [Kernel::V311, Kernel::V417, Kernel::V612] {
+                let d = Domains::build(&topo, n, k);
+                for c in 0..n {
+                    assert_eq!(d.group_of[c].len(), d.of[c].len());
+                    for (l, &dom) in d.of[c].iter().enumerate() {
+                        let holding: Vec<usize> = (0..d.all[dom].groups.len())
+                            .filter(|&i| d.all[dom].groups[i].contains(&(c as u16)))
+                            .collect();
+                        assert_eq!(holding, vec![d.group_of[c][l]], "{name} CPU {c} level {l}");
+                    }
+                }
+            }
+        }
+    }
 
     /// CascadeLake 2 x 20 x 2 (80 CPUs): SMT pairs {c, c+40}, MC = the socket's 40 threads
     /// (one LLC per socket, so DIE degenerates into it), NUMA = both sockets.

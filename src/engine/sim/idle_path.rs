@@ -484,6 +484,7 @@ impl Sim {
         self.m.idle_entries[pos] += 1;
         self.pkg.enter(self.cores[c].package, self.idle_hw[pos].index);
         self.cores[c].idle = Some(IdleSpan { pos, since: t, entered: t, next_timer });
+        self.isync(c);
         self.smt_changed(c);
         // update_idle_core (pick_next_task_idle): a core whose threads all idle.
         if self.smt_active && self.cores[c].sibling.is_none_or(|s| self.cores[s as usize].idle.is_some()) {
@@ -502,6 +503,7 @@ impl Sim {
     /// C-state only once its last core idles, and the first core to wake brings it back.
     pub(super) fn leave_idle(&mut self, c: usize, ipi: bool) {
         let Some(idle) = self.cores[c].idle.take() else { return };
+        self.isync(c);
         self.cores[c].from_idle = true;
         self.smt_changed(c);
         if self.teo_util {

@@ -18,17 +18,18 @@
 //!   A remote target that is idle in a C-state, or running a task to be preempted, gets a
 //!   reschedule IPI (send cost on the waker, latency, receive cost on the target); a core
 //!   idling in a state that polls (by era: `idle_path`) notices the flag without one.
-//! - Idle: going idle is a switch to the idle task; a newly idle core pulls a waiting task
-//!   from the busiest core unless `avg_idle < migration_cost` (idle_balance); then nohz may
+//! - Idle: going idle is a switch to the idle task; a newly idle core balances its sched
+//!   domains, lowest first, unless `avg_idle < migration_cost` (idle_balance,
+//!   `sim::balance`); then nohz may
 //!   stop the tick (one reprogram), unless the rate limit sees `avg_idle <
 //!   migration_cost`; then the governor picks a state. Leaving idle costs the state's exit
 //!   latency (if the state was entered) and, if the tick was stopped,
 //!   `nohz_exit_reprograms` reprograms. `avg_idle` is updated on wakeups as the kernel's
 //!   `ttwu_do_wakeup` does.
 //! - Tick: every 1/HZ on cores whose tick runs: the handler's cost, the policy's tick
-//!   check (skipped while the hrtick is armed), and every fourth tick the periodic load
-//!   balancer (move one waiting task from the busiest core when the imbalance is two or
-//!   more; a busy core also pushes work to a nohz-idle core, as the nohz balancer does).
+//!   check (skipped while the hrtick is armed), the PELT update of the running task
+//!   (`sim::pelt`), and `rebalance_domains` for each sched domain (`sim::domain`) whose
+//!   interval is due (`sim::balance`; a busy core also kicks a nohz-idle core).
 //!   An idle core with its tick running wakes for each tick.
 //! - hrtick: when a task is picked and others wait, an hrtimer is armed for the rest of its
 //!   slice (at least 10 us); it reprograms the clock event only when it becomes the core's
@@ -37,8 +38,8 @@
 //!   armed when a task joins a core whose hrtick is not armed (hrtick_update), if the core
 //!   learns of it: a local wakeup, a timer, or an IPI.
 //!
-//! Simplified: no NUMA level (SMT siblings and LLCs come from the profile's topology:
-//! `sim::schedule` SMT, `sim::wakeup`), one cache level; timers of sleeping tasks live on the core
+//! Simplified: one cache level (SMT siblings, LLCs, packages and NUMA nodes come from the
+//! profile's topology: `sim::schedule` SMT, `sim::wakeup`, `sim::domain`); timers of sleeping tasks live on the core
 //! the task last ran on; a remote enqueue that sends no IPI arms the target's hrtick only
 //! at its next pick.
 //!
@@ -58,8 +59,6 @@ use super::Outcome;
 
 /// The shortest hrtick the kernel arms (10 us: `hrtick_start` from 4.17, `hrtick_start_fair` before).
 const HRTICK_MIN: Ns = 10 * US;
-/// Load balance every this many ticks of a core.
-const BALANCE_EVERY: u64 = 4;
 
 // ---------------------------------------------------------------- EVENTS
 
@@ -144,6 +143,8 @@ struct Task {
     /// Its PELT average (`se->avg`, `sim::pelt`), attached to runqueue `avg_cpu`'s.
     avg: pelt::Avg,
     avg_cpu: Option<usize>,
+    /// When it last stopped running (`se.exec_start` as `task_hot` reads it; 0: never ran).
+    ran_at: Ns,
     util_est: pelt::UtilEst,
     stats: TaskStats,
 }
@@ -337,6 +338,8 @@ pub struct Sim {
     has_idle_cores: Vec<std::cell::Cell<bool>>,
     /// `sched_smt_active()`: some CPU of the config has its sibling in it.
     smt_active: bool,
+    /// The sched domains and the balancer's state (`sim::domain`, `sim::balance`).
+    lb: balance::Balancer,
     /// Permille of a lone thread's speed a thread runs at while its sibling is busy.
     smt_rate: u64,
     /// The states the governor picks from (POLL first when there is a governor).
@@ -534,6 +537,7 @@ impl Sim {
                 blocked_at: 0,
                 avg: pelt::Avg::default(),
                 avg_cpu: None,
+                ran_at: 0,
                 util_est: pelt::UtilEst::default(),
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
@@ -562,6 +566,7 @@ impl Sim {
             touched: vec![0; ndomains],
             has_idle_cores: vec![std::cell::Cell::new(true); ndomains],
             smt_active,
+            lb: balance::Balancer::new(domain::Domains::build(&prof.topo, ncores, cfg.kernel)),
             llc_cpus,
             smt_rate: (prof.topo.smt_yield_permille / 2).clamp(1, 1000),
             hindsight: crate::engine::explain::Hindsight::new(&idle_states, cfg.latency_limit),
@@ -644,13 +649,24 @@ impl Sim {
         if std::mem::replace(&mut self.started, true) {
             return;
         }
+        // Each CPU's tasks are queued just before that CPU's first pick, not all at once:
+        // the cores start one after another here, and a core that empties its queue in
+        // its first pick loop (tasks that go straight to sleep) reaches its newly-idle
+        // balance a few microseconds in, while the later cores have not picked at all.
+        // Queued up front, their tasks looked waiting to it and it took them (the intro
+        // preset lost its nohz stops that way, c31d101); on the machine every CPU runs
+        // its own first task at time 0, and by those microseconds has run it to its sleep.
+        let mut by_core: Vec<Vec<usize>> = vec![Vec::new(); self.cores.len()];
         for t in 0..self.tasks.len() {
-            let c = self.tasks[t].core;
-            self.pelt_enqueue(c, t, 0);
-            self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
+            by_core[self.tasks[t].core].push(t);
         }
         self.start_watchdogs();
-        for c in 0..self.cores.len() {
+        for (c, tasks) in by_core.into_iter().enumerate() {
+            for t in tasks {
+                self.pelt_enqueue(c, t, 0);
+                self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
+            }
+            self.qsync(c);
             self.q.push_late(self.tick_period, Ev::Tick { c: c as u16, gen: 0 });
             self.pick_loop(c);
         }

@@ -25,7 +25,13 @@
 //! only) instead, which is the `load_avg` of a runqueue without its blocked tasks: the
 //! engine keeps the 5.7 signal for every era and says so.
 //!
-//! Simplified: no task groups (one root `cfs_rq`); no frequency or capacity invariance
+//! A new task starts heavy (`Avg::init_task`: `init_entity_runnable_average`, 3.11's
+//! `init_task_runnable_average`; `post_init_entity_util_avg` from 4.7) at its first enqueue.
+//!
+//! Simplified: no task groups (one root `cfs_rq`); a new task's `_sum`s use its own
+//! `period_contrib` (0) where `attach_entity_load_avg` aligns it to the runqueue's; 3.11's
+//! initial ratio (sum = period = one slice) is taken as a full geometric sum; the initial util
+//! multiplies by `se_weight` (releases before 6.x read `se->load.weight`, not checked here); no frequency or capacity invariance
 //! (`cap_scale`: every CPU at full capacity); the detach at migration subtracts the task's
 //! sums as they stand, without first decaying the old runqueue to the same instant
 //! (`remove_entity_load_avg` via `removed`), and clamps at 0; RT, DL and IRQ PELT are not
@@ -181,8 +187,38 @@ impl Avg {
         self.util_avg = self.util_avg.saturating_sub(se.util_avg);
     }
 
+    /// A new task's average (`sched_fork`'s `init_entity_runnable_average`, then
+    /// `wake_up_new_task`'s `post_init_entity_util_avg` with `util`, then the `_sum`s that
+    /// `attach_entity_load_avg` recomputes from the `_avg`s): `load_avg` starts at the task's
+    /// weight ("Tasks are initialized with full load to be seen as heavy tasks until they get
+    /// a chance to stabilize to their real load level", fair.c 4.x-6.x; 3.11's
+    /// `init_task_runnable_average` likewise sets `runnable_avg_sum = runnable_avg_period`,
+    /// a full contribution); with `util` (4.7+) `util_avg` starts at the runqueue's
+    /// `util_avg x weight / (load_avg + 1)`, capped at half the capacity it leaves free
+    /// (all of that half on a runqueue with no util), and `runnable_avg = util_avg` (5.7).
+    /// `rq` is the runqueue's average at the task's first enqueue.
+    pub fn init_task(&mut self, weight: u64, rq: &Avg, util: bool) {
+        self.load_avg = weight;
+        if util {
+            let cap = (1024 - rq.util_avg.min(1024) as i64) / 2;
+            if cap > 0 {
+                self.util_avg = if rq.util_avg != 0 {
+                    (rq.util_avg * weight / (rq.load_avg + 1)).min(cap as u64)
+                } else {
+                    cap as u64
+                };
+            }
+            self.runnable_avg = self.util_avg;
+        }
+        // attach_entity_load_avg: `load_sum = load_avg * divider / se_weight`, etc.
+        let divider = LOAD_AVG_MAX - 1024 + self.period_contrib;
+        self.load_sum = (self.load_avg * divider).checked_div(weight).unwrap_or(divider);
+        self.util_sum = self.util_avg * divider;
+        self.runnable_sum = self.runnable_avg * divider;
+    }
+
     /// A task's average begins at the time it first enqueues (`init_entity_runnable_average`
-    /// sets `last_update_time` at attach; its initial util is left at 0 here).
+    /// leaves `last_update_time` 0 until the attach sets it).
     pub fn start(&mut self, now: Ns) {
         if self.last == 0 {
             self.last = now;
@@ -243,6 +279,11 @@ impl Sim {
     pub(super) fn pelt_enqueue(&mut self, c: usize, k: usize, t: Ns) {
         self.pelt_sync(c, t);
         let w = self.se[k].weight;
+        // A task never enqueued before is new: it starts heavy (`Avg::init_task`, 3.8+).
+        if self.cfg.kernel >= Kernel::V311 && self.tasks[k].avg_cpu.is_none() && self.tasks[k].avg == Avg::default() {
+            let rq = self.cores[c].rq_avg;
+            self.tasks[k].avg.init_task(w, &rq, self.cfg.kernel >= Kernel::V417);
+        }
         let tk = &mut self.tasks[k];
         tk.avg.start(t);
         tk.avg.update(t, 0, 0, false, w);
@@ -381,5 +422,31 @@ mod tests {
         assert_eq!((u.enqueued, u.ewma, u.value()), (400, 100, 400));
         u.sleep(0);
         assert_eq!((u.enqueued, u.ewma, u.value()), (0, 75, 75));
+    }
+    /// `init_entity_runnable_average` + `post_init_entity_util_avg`: a new task reads its
+    /// full weight, keeps it through a period with no time passed, and its util takes half
+    /// the free capacity (or the runqueue's util per load, capped there).
+    #[test]
+    fn a_new_task_starts_at_its_weight() {
+        let mut a = Avg::default();
+        a.init_task(1024, &Avg::default(), true);
+        assert_eq!((a.load_avg, a.util_avg, a.runnable_avg), (1024, 512, 512));
+        // The sums match the averages: an update that crosses a period while the task is
+        // runnable keeps the load near the weight (it was 0 before: "seen as light").
+        a.update(2 * MS, 1, 1, true, 1024);
+        assert!(a.load_avg >= 1000, "{a:?}");
+        // A runqueue at util 600, load 2048: 600 x 1024 / 2049 = 299, over the cap (424 / 2).
+        let rq = Avg { util_avg: 600, load_avg: 2048, ..Avg::default() };
+        let mut b = Avg::default();
+        b.init_task(1024, &rq, true);
+        assert_eq!((b.load_avg, b.util_avg), (1024, 212), "capped at (1024 - 600) / 2");
+        let rq = Avg { util_avg: 300, load_avg: 2048, ..Avg::default() };
+        let mut b = Avg::default();
+        b.init_task(1024, &rq, true);
+        assert_eq!(b.util_avg, 300 * 1024 / 2049);
+        // Before 4.7 (no post_init_entity_util_avg): load only.
+        let mut c = Avg::default();
+        c.init_task(335, &Avg::default(), false);
+        assert_eq!((c.load_avg, c.util_avg), (335, 0));
     }
 }

@@ -299,6 +299,9 @@ impl Sim {
     pub(super) fn release_curr(&mut self, c: usize) {
         let t = self.cursor(c);
         self.pelt_sync(c, t);
+        if let Some(n) = self.cores[c].curr {
+            self.tasks[n].ran_at = t;
+        }
         self.cancel_hrtick(c);
         self.cores[c].curr = None;
     }
@@ -310,6 +313,7 @@ impl Sim {
         let t = self.cursor(c);
         self.tasks[task].queued_at = t;
         self.policy.put_prev(&mut self.se, c, task, t);
+        self.qsync(c);
     }
 
     /// Picks tasks until one runs, or goes idle.
@@ -323,7 +327,9 @@ impl Sim {
             if why {
                 self.why_pick_before(c, t);
             }
-            let Some(n) = self.policy.pick_next(&mut self.se, c, t) else {
+            let picked = self.policy.pick_next(&mut self.se, c, t);
+            self.qsync(c);
+            let Some(n) = picked else {
                 if self.go_idle(c) {
                     continue;
                 }
@@ -433,6 +439,7 @@ impl Sim {
                         // dequeue_task(DEQUEUE_SLEEP): 6.12 DELAY_DEQUEUE may keep it queued.
                         self.policy.block_curr(&mut self.se, c, n, t);
                     }
+                    self.qsync(c);
                     self.release_curr(c);
                     self.cores[c].need_resched = false;
                     let tk = &mut self.tasks[n];

@@ -34,7 +34,7 @@
 //! judged against the other timers as they are at the cancel, not tracked as the device's
 //! `next_timer`.
 
-use super::{Ev, Sim, BALANCE_EVERY, HRTICK_MIN};
+use super::{Ev, Sim, HRTICK_MIN};
 use crate::engine::config::PolicyKind;
 use crate::engine::policy::Policy;
 use crate::engine::rng::{stream, SimRng};
@@ -126,16 +126,14 @@ impl Sim {
         if self.cfg.kernel.tick_sampled_time() {
             self.sample_tick(c);
         }
-        let balance = self.cores[c].ticks % BALANCE_EVERY == 0;
         if self.cores[c].idle.is_some() {
             // The tick wakes an idle core: exit, handle, maybe balance, idle again.
             self.leave_idle(c, false);
             let t = self.cursor(c);
             self.rec.instant(c, t, InstantKind::Tick);
             self.overhead(c, Overhead::Tick, self.prof.tick_handler);
-            if balance {
-                self.pull_one(c);
-            }
+            // trigger_load_balance: rebalance_domains when rq->next_balance is due.
+            self.balance(c);
             self.pick_loop(c);
             return;
         }
@@ -153,9 +151,7 @@ impl Sim {
         self.pelt_sync(c, t);
         let hr = self.cores[c].hrtick_armed && self.cfg.policy != PolicyKind::Sd;
         let resched = !hr && self.policy.task_tick(&mut self.se, c, curr, t);
-        if balance {
-            self.balance(c);
-        }
+        self.balance(c);
         if resched || self.cores[c].need_resched {
             self.preempt_or_defer(c);
         } else {

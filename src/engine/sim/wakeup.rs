@@ -411,6 +411,7 @@ impl Sim {
         let resched = self.update_curr(target);
         self.pelt_enqueue(target, w, t);
         self.policy.enqueue(&mut self.se, target, w, Arrival::Wakeup { from: prev }, t);
+        self.qsync(target);
         self.tasks[w].queued_at = t;
 
         // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths.
