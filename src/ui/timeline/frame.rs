@@ -185,7 +185,12 @@ impl Inner {
         } else {
             self.view = match self.stretch.open_at {
                 Some((a, b)) => View { t0: a as f64, t1: b as f64 }.clamp(self.index.end),
-                None => self.fit_view,
+                // A phone opens at a stretch it can show (`nav::readable_view`); Fit shows all.
+                None => {
+                    let css_w = self.css_width();
+                    let plot = Layout::scaled(css_w, self.index.lanes, 1.0, Layout::ui_scale(css_w)).plot_w() as f64;
+                    nav::readable_view(&trace, self.fit_view, plot).clamp(self.index.end)
+                }
             };
             self.asked.clear();
         }
@@ -274,19 +279,25 @@ impl Inner {
         }
     }
 
+    /// The canvas box's CSS width, read once (800 before the box is laid out).
+    pub(super) fn css_width(&mut self) -> f64 {
+        if let Some(w) = self.css_w {
+            return w;
+        }
+        let parent_w = self.canvas.as_ref().and_then(|c| c.parent_element()).map_or(0, |p| p.client_width());
+        // A box not laid out yet (0 wide) is asked again next frame.
+        self.css_w = (parent_w > 0).then_some(parent_w as f64);
+        if parent_w > 0 {
+            parent_w as f64
+        } else {
+            800.0
+        }
+    }
+
     /// Sizes the canvas to its box and the device pixel ratio, and caches the context.
     pub(super) fn prepare(&mut self) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d, Layout)> {
         let canvas = self.canvas.clone()?;
-        let css_w = match self.css_w {
-            Some(w) => w,
-            None => {
-                let parent_w = canvas.parent_element().map_or(0, |p| p.client_width());
-                let w = if parent_w > 0 { parent_w as f64 } else { 800.0 };
-                // A box not laid out yet (0 wide) is asked again next frame.
-                self.css_w = (parent_w > 0).then_some(w);
-                w
-            }
-        };
+        let css_w = self.css_width();
         let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
         let ui = Layout::ui_scale(css_w);
         let layout = Layout::scaled(css_w, self.index.lanes, dpr, ui).themed(prefers_dark());
@@ -408,13 +419,26 @@ impl Inner {
         let (x0, pw) = (layout.gutter, layout.plot_w() as f64);
         let rows = m.rows.len().max(1);
         let row_h = (h - 2.0) / rows as f64;
+        // Each CPU's busy share as the height of an area in its row, a few CSS px a column
+        // (`Minimap::columns`): shades of one colour a sub-pixel column each were a barcode.
+        let n = (pw / (nav::MINIMAP_COL_CSS * layout.dpr)).round().max(1.0) as usize;
+        let cw = pw / n as f64;
         ctx.set_fill_style_str(crate::ui::common::palette::SERIES_B);
-        for (r, row) in m.rows.iter().enumerate() {
-            let cw = pw / row.len().max(1) as f64;
-            for (c, share) in row.iter().enumerate().filter(|(_, s)| **s > 0.0) {
-                ctx.set_global_alpha(0.15 + 0.85 * *share as f64);
-                ctx.fill_rect(x0 + c as f64 * cw, 1.0 + r as f64 * row_h, cw.ceil(), (row_h - 1.0).max(1.0));
+        for (r, row) in m.columns(n).iter().enumerate() {
+            let (top, band) = (1.0 + r as f64 * row_h, (row_h - 1.0).max(1.0));
+            ctx.set_global_alpha(0.12);
+            ctx.fill_rect(x0, top, pw, band);
+            ctx.set_global_alpha(0.85);
+            ctx.begin_path();
+            ctx.move_to(x0, top + band);
+            for (c, share) in row.iter().enumerate() {
+                let y = top + band * (1.0 - *share as f64);
+                ctx.line_to(x0 + c as f64 * cw, y);
+                ctx.line_to(x0 + (c + 1) as f64 * cw, y);
             }
+            ctx.line_to(x0 + pw, top + band);
+            ctx.close_path();
+            ctx.fill();
         }
         ctx.set_global_alpha(1.0);
         // What the trace does not hold (a cut live trace of a long run) is said, not left blank.
