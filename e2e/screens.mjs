@@ -63,6 +63,9 @@ const scenarios = {
   seeds: async (page) => {
     await page.getByRole('button', { name: 'Experiments' }).click();
     await page.waitForSelector('.seed table', { timeout: 180_000 }).catch(() => {});
+    // Every table in (the scoreboard is final), or as far as five minutes got.
+    await page.waitForFunction(() => ![...document.querySelectorAll('p.note[role=status]')]
+      .some((p) => p.textContent.includes('tables in')), null, { timeout: 300_000 }).catch(() => {});
   },
   compare: async (page) => {
     await settle(page);

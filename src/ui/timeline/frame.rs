@@ -456,7 +456,8 @@ impl Inner {
         }
         let (a, b) = m.window(&self.view);
         let (wx0, wx1) = (x0 + a * pw, x0 + (b * pw).max(a * pw + 2.0 * layout.dpr));
-        ctx.set_fill_style_str(if dark { "rgba(0,0,0,0.45)" } else { "rgba(255,255,255,0.6)" });
+        // Dimmed, not washed out: on a phone most of the run lies outside its first view.
+        ctx.set_fill_style_str(if dark { "rgba(0,0,0,0.35)" } else { "rgba(255,255,255,0.45)" });
         ctx.fill_rect(x0, 0.0, wx0 - x0, h);
         ctx.fill_rect(wx1, 0.0, (x0 + pw - wx1).max(0.0), h);
         ctx.set_stroke_style_str(layout.chrome.cursor);
