@@ -408,10 +408,12 @@ impl Inner {
             return;
         }
         self.mini_seen = Some(key);
-        let (w, h) = (layout.width, (MINIMAP_CSS_H * layout.dpr).round());
+        // As tall and its label as large as the lanes' scale (`Layout::ui`: a projector's).
+        let (w, h) = (layout.width, (MINIMAP_CSS_H * layout.px()).round());
         if canvas.width() != w as u32 || canvas.height() != h as u32 {
             canvas.set_width(w as u32);
             canvas.set_height(h as u32);
+            let _ = canvas.style().set_property("height", &format!("{}px", MINIMAP_CSS_H * layout.ui));
         }
         ctx.set_global_alpha(1.0);
         ctx.set_fill_style_str(layout.chrome.gutter);
@@ -464,8 +466,8 @@ impl Inner {
         ctx.set_line_width(1.5 * layout.dpr);
         ctx.stroke_rect(wx0, 0.75 * layout.dpr, wx1 - wx0, h - 1.5 * layout.dpr);
         ctx.set_fill_style_str(layout.chrome.text);
-        ctx.set_font(&format!("{}px sans-serif", (10.0 * layout.dpr).round()));
-        let _ = ctx.fill_text("whole run", 4.0 * layout.dpr, h * 0.7);
+        ctx.set_font(&format!("{}px sans-serif", (10.0 * layout.px()).round()));
+        let _ = ctx.fill_text("whole run", 4.0 * layout.px(), h * 0.7);
         if let Some(x) = note_at {
             let _ = ctx.fill_text("not recorded yet: click there to record that stretch", x, h * 0.7);
         }
