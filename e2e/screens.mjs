@@ -1,7 +1,7 @@
 // Screenshots of the built site for people to look at (not a test): desktop 1280x800, wide 1920x1080,
 // laptop 1024x768, projector 960x540 and phone 390x844, per scenario, into e2e/out/ (gitignored) as
 // <size>-<scenario>.png (the whole page) and <size>-<scenario>-fold.png (what shows without
-// scrolling). SIZES=desktop,phone picks sizes.
+// scrolling). SIZES=desktop,phone picks sizes; OUT=/some/dir writes there instead.
 //
 //   node e2e/screens.mjs                  every scenario
 //   node e2e/screens.mjs rr-kbuild seeds  only these
@@ -19,7 +19,7 @@
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from './serve.mjs';
 import { launch, open } from './browser.mjs';
 import { bigTrace } from './big_trace.mjs';
@@ -63,6 +63,9 @@ const scenarios = {
   seeds: async (page) => {
     await page.getByRole('button', { name: 'Experiments' }).click();
     await page.waitForSelector('.seed table', { timeout: 180_000 }).catch(() => {});
+    // Every table in (the scoreboard is final), or as far as five minutes got.
+    await page.waitForFunction(() => ![...document.querySelectorAll('p.note[role=status]')]
+      .some((p) => p.textContent.includes('tables in')), null, { timeout: 300_000 }).catch(() => {});
   },
   compare: async (page) => {
     await settle(page);
@@ -239,7 +242,7 @@ for (const w of wanted) {
     process.exit(2);
   }
 }
-const outDir = new URL('./out/', import.meta.url);
+const outDir = process.env.OUT ? pathToFileURL(`${process.env.OUT.replace(/\/$/, '')}/`) : new URL('./out/', import.meta.url);
 await mkdir(outDir, { recursive: true });
 const server = await serve(process.env.SCHEDSCOPE_DIST ?? 'dist');
 try {

@@ -129,21 +129,74 @@ pub fn result_line(a: Option<&RunView>, b: Option<&RunView>, running: bool) -> H
         }
     };
     let text = match a {
-        Some(a) => format!(
-            "A {} → B {} ({})",
-            show(&a.metrics),
-            show(&b.metrics),
-            delta_text(delta_percent((main.get)(&a.metrics), (main.get)(&b.metrics)))
-        ),
+        // The unit once, after B: on a 390 px screen "A 100.0 % periods met → B 1…" cut the change.
+        Some(a) => {
+            let ((va, ua), (vb, ub)) = (metric_display(main, &a.metrics), metric_display(main, &b.metrics));
+            let va = if ua == ub { va } else { show(&a.metrics) };
+            let change = delta_text(delta_percent((main.get)(&a.metrics), (main.get)(&b.metrics)));
+            format!("A {va} → B {} ({change})", if ub.is_empty() { vb } else { format!("{vb} {ub}") })
+        }
         None => show(&b.metrics),
     };
     html! {
-        <a class={classes!("result-line", running.then_some("stale"))} href="#results" data-line="result"
-            aria-busy={running.to_string()}>
-            <span class="k">{metric_label(main, &b.metrics)}</span>{" "}<span class="v">{text}</span>
-            if running { <span class="u">{" (updating\u{2026})"}</span> }
-        </a>
+        <>
+            <a class={classes!("result-line", running.then_some("stale"))} href="#results" data-line="result"
+                aria-busy={running.to_string()}>
+                <span class="k">{metric_label(main, &b.metrics)}</span>{" "}<span class="v">{text}</span>
+                if running { <span class="u">{" (updating\u{2026})"}</span> }
+            </a>
+            <ResultLineWatch gen={b.gen} {running} />
+        </>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct ResultLineWatchProps {
+    gen: u64,
+    running: bool,
+}
+
+/// Keeps the result line out of the way while the figure it repeats is on screen: with the
+/// metrics panel's main figure in view the line said the same thing twice (issue 29, item
+/// 5). It marks the line `data-covered` (the stylesheet hides it) after each result and on
+/// scroll, resize and any change of the page's height (content above the panel arriving).
+#[function_component(ResultLineWatch)]
+fn result_line_watch(p: &ResultLineWatchProps) -> Html {
+    use wasm_bindgen::JsCast;
+    use_effect_with((), |_| {
+        let win = web_sys::window();
+        let listen =
+            |name: &'static str| win.as_ref().map(|w| gloo::events::EventListener::new(w, name, |_| mark_covered()));
+        let listeners = (listen("scroll"), listen("resize"));
+        let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(mark_covered);
+        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+        if let (Some(o), Some(body)) = (&observer, win.and_then(|w| w.document()).and_then(|d| d.body())) {
+            o.observe(&body);
+        }
+        move || {
+            if let Some(o) = observer {
+                o.disconnect();
+            }
+            drop((listeners, on_resize));
+        }
+    });
+    use_effect_with((p.gen, p.running), |_| mark_covered());
+    html! {}
+}
+
+/// Marks the result line covered while the metrics panel's main figure lies wholly on screen.
+fn mark_covered() {
+    let Some(win) = web_sys::window() else { return };
+    let Some(doc) = win.document() else { return };
+    let Some(line) = doc.query_selector(".result-line").ok().flatten() else { return };
+    let q = |sel: &str| doc.query_selector(sel).ok().flatten();
+    let figure = q("section.metrics .metric.main").or_else(|| q("section.metrics"));
+    let h = win.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let on_screen = figure.is_some_and(|f| {
+        let r = f.get_bounding_client_rect();
+        r.height() > 0.0 && r.top() >= 0.0 && r.bottom() <= h
+    });
+    let _ = if on_screen { line.set_attribute("data-covered", "") } else { line.remove_attribute("data-covered") };
 }
 
 /// A latency figure (p50, p99, max) as a way into the inspector (issue 29): a click opens the

@@ -207,7 +207,7 @@ fn idle_html(r: &crate::engine::explain::IdleRecord) -> Html {
     html! {
         <section class="inspect-idle" data-kind="idle">
             <h4>{format!("Idle entry on CPU {} at {} (cpuidle_select, {}): {}", r.core, us(r.time), r.gov.governor, r.chosen_name)}</h4>
-            <table>
+            <table class="inspect-idle-t">
                 <tr><td>{"sleep length told to the governor"}</td><td>{us(r.next_timer)}</td><td>{"tick_nohz_get_sleep_length"}</td></tr>
                 <tr><td>{"time to the next tick"}</td><td>{us(r.delta_tick)}</td><td>{"delta_tick"}</td></tr>
                 <tr><td>{"avg_idle"}</td><td>{us(r.avg_idle)}</td><td>{"rq->avg_idle"}</td></tr>

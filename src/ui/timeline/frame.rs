@@ -185,7 +185,12 @@ impl Inner {
         } else {
             self.view = match self.stretch.open_at {
                 Some((a, b)) => View { t0: a as f64, t1: b as f64 }.clamp(self.index.end),
-                None => self.fit_view,
+                // A phone opens at a stretch it can show (`nav::readable_view`); Fit shows all.
+                None => {
+                    let css_w = self.css_width();
+                    let plot = Layout::scaled(css_w, self.index.lanes, 1.0, Layout::ui_scale(css_w)).plot_w() as f64;
+                    nav::readable_view(&trace, self.fit_view, plot).clamp(self.index.end)
+                }
             };
             self.asked.clear();
         }
@@ -274,19 +279,25 @@ impl Inner {
         }
     }
 
+    /// The canvas box's CSS width, read once (800 before the box is laid out).
+    pub(super) fn css_width(&mut self) -> f64 {
+        if let Some(w) = self.css_w {
+            return w;
+        }
+        let parent_w = self.canvas.as_ref().and_then(|c| c.parent_element()).map_or(0, |p| p.client_width());
+        // A box not laid out yet (0 wide) is asked again next frame.
+        self.css_w = (parent_w > 0).then_some(parent_w as f64);
+        if parent_w > 0 {
+            parent_w as f64
+        } else {
+            800.0
+        }
+    }
+
     /// Sizes the canvas to its box and the device pixel ratio, and caches the context.
     pub(super) fn prepare(&mut self) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d, Layout)> {
         let canvas = self.canvas.clone()?;
-        let css_w = match self.css_w {
-            Some(w) => w,
-            None => {
-                let parent_w = canvas.parent_element().map_or(0, |p| p.client_width());
-                let w = if parent_w > 0 { parent_w as f64 } else { 800.0 };
-                // A box not laid out yet (0 wide) is asked again next frame.
-                self.css_w = (parent_w > 0).then_some(w);
-                w
-            }
-        };
+        let css_w = self.css_width();
         let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
         let ui = Layout::ui_scale(css_w);
         let layout = Layout::scaled(css_w, self.index.lanes, dpr, ui).themed(prefers_dark());
@@ -397,10 +408,12 @@ impl Inner {
             return;
         }
         self.mini_seen = Some(key);
-        let (w, h) = (layout.width, (MINIMAP_CSS_H * layout.dpr).round());
+        // As tall and its label as large as the lanes' scale (`Layout::ui`: a projector's).
+        let (w, h) = (layout.width, (MINIMAP_CSS_H * layout.px()).round());
         if canvas.width() != w as u32 || canvas.height() != h as u32 {
             canvas.set_width(w as u32);
             canvas.set_height(h as u32);
+            let _ = canvas.style().set_property("height", &format!("{}px", MINIMAP_CSS_H * layout.ui));
         }
         ctx.set_global_alpha(1.0);
         ctx.set_fill_style_str(layout.chrome.gutter);
@@ -408,13 +421,26 @@ impl Inner {
         let (x0, pw) = (layout.gutter, layout.plot_w() as f64);
         let rows = m.rows.len().max(1);
         let row_h = (h - 2.0) / rows as f64;
+        // Each CPU's busy share as the height of an area in its row, a few CSS px a column
+        // (`Minimap::columns`): shades of one colour a sub-pixel column each were a barcode.
+        let n = (pw / (nav::MINIMAP_COL_CSS * layout.dpr)).round().max(1.0) as usize;
+        let cw = pw / n as f64;
         ctx.set_fill_style_str(crate::ui::common::palette::SERIES_B);
-        for (r, row) in m.rows.iter().enumerate() {
-            let cw = pw / row.len().max(1) as f64;
-            for (c, share) in row.iter().enumerate().filter(|(_, s)| **s > 0.0) {
-                ctx.set_global_alpha(0.15 + 0.85 * *share as f64);
-                ctx.fill_rect(x0 + c as f64 * cw, 1.0 + r as f64 * row_h, cw.ceil(), (row_h - 1.0).max(1.0));
+        for (r, row) in m.columns(n).iter().enumerate() {
+            let (top, band) = (1.0 + r as f64 * row_h, (row_h - 1.0).max(1.0));
+            ctx.set_global_alpha(0.12);
+            ctx.fill_rect(x0, top, pw, band);
+            ctx.set_global_alpha(0.85);
+            ctx.begin_path();
+            ctx.move_to(x0, top + band);
+            for (c, share) in row.iter().enumerate() {
+                let y = top + band * (1.0 - *share as f64);
+                ctx.line_to(x0 + c as f64 * cw, y);
+                ctx.line_to(x0 + (c + 1) as f64 * cw, y);
             }
+            ctx.line_to(x0 + pw, top + band);
+            ctx.close_path();
+            ctx.fill();
         }
         ctx.set_global_alpha(1.0);
         // What the trace does not hold (a cut live trace of a long run) is said, not left blank.
@@ -432,15 +458,16 @@ impl Inner {
         }
         let (a, b) = m.window(&self.view);
         let (wx0, wx1) = (x0 + a * pw, x0 + (b * pw).max(a * pw + 2.0 * layout.dpr));
-        ctx.set_fill_style_str(if dark { "rgba(0,0,0,0.45)" } else { "rgba(255,255,255,0.6)" });
+        // Dimmed, not washed out: on a phone most of the run lies outside its first view.
+        ctx.set_fill_style_str(if dark { "rgba(0,0,0,0.35)" } else { "rgba(255,255,255,0.45)" });
         ctx.fill_rect(x0, 0.0, wx0 - x0, h);
         ctx.fill_rect(wx1, 0.0, (x0 + pw - wx1).max(0.0), h);
         ctx.set_stroke_style_str(layout.chrome.cursor);
         ctx.set_line_width(1.5 * layout.dpr);
         ctx.stroke_rect(wx0, 0.75 * layout.dpr, wx1 - wx0, h - 1.5 * layout.dpr);
         ctx.set_fill_style_str(layout.chrome.text);
-        ctx.set_font(&format!("{}px sans-serif", (10.0 * layout.dpr).round()));
-        let _ = ctx.fill_text("whole run", 4.0 * layout.dpr, h * 0.7);
+        ctx.set_font(&format!("{}px sans-serif", (10.0 * layout.px()).round()));
+        let _ = ctx.fill_text("whole run", 4.0 * layout.px(), h * 0.7);
         if let Some(x) = note_at {
             let _ = ctx.fill_text("not recorded yet: click there to record that stretch", x, h * 0.7);
         }

@@ -75,6 +75,42 @@ pub struct Minimap {
 
 /// Most CPUs the minimap draws a row each for.
 pub const MAX_ROWS: usize = 8;
+/// Columns either side a drawn minimap column is averaged with (`Minimap::columns`).
+pub const SMOOTH: usize = 2;
+/// CSS pixels per drawn minimap column.
+pub const MINIMAP_COL_CSS: f64 = 3.0;
+
+/// Below this plot width (CSS px) a new trace opens at a readable stretch, not the whole run.
+pub const NARROW_PLOT_CSS: f64 = 600.0;
+/// CSS pixels the busiest CPU's spans get on average in that first view.
+pub const READABLE_SPAN_CSS: f64 = 10.0;
+
+/// The first view of a trace on a narrow screen (issue 29 item 5: a phone showed the whole
+/// run in ~300 px, a barcode). From the start of `fit` (the recorded stretch), long enough
+/// that the busiest CPU's spans (runs and idle periods; the overheads' lower band aside)
+/// average `READABLE_SPAN_CSS` each over a `plot_css` wide plot; `fit` itself when that is
+/// the whole of it or the screen is wide. Not the reader's move: it stays out of the link.
+pub fn readable_view(trace: &Trace, fit: View, plot_css: f64) -> View {
+    if !(plot_css.is_finite() && plot_css > 0.0 && plot_css < NARROW_PLOT_CSS) || fit.len() <= 0.0 {
+        return fit;
+    }
+    let cores = trace.spans.iter().map(|s| s.core as usize + 1).max().unwrap_or(0);
+    let mut per_core = vec![0usize; cores];
+    for s in &trace.spans {
+        let lane = !matches!(s.kind, SpanKind::Overhead { .. });
+        if lane && (s.end as f64) > fit.t0 && (s.start as f64) < fit.t1 {
+            per_core[s.core as usize] += 1;
+        }
+    }
+    let busiest = per_core.into_iter().max().unwrap_or(0) as f64;
+    let fits = plot_css / READABLE_SPAN_CSS;
+    if busiest <= fits {
+        return fit;
+    }
+    // Never narrower than a thousandth of the recorded stretch (one CPU's burst of tiny spans).
+    let len = (fit.len() * fits / busiest).max(fit.len() / 1000.0);
+    View { t0: fit.t0, t1: fit.t0 + len }
+}
 
 impl Minimap {
     /// The minimap spans the whole run (`trace.end`) even when the trace stops earlier or
@@ -105,6 +141,38 @@ impl Minimap {
             vec![(0..cols).map(|c| share(busy.iter().map(|r| r[c]).sum::<f64>() / cores as f64)).collect()]
         };
         Minimap { rows, end }
+    }
+
+    /// The rows as `n` columns to draw (issue 29 item 5: on a phone the strip was a barcode,
+    /// 600 columns of a periodic load alternating busy and idle under ~300 px): each column
+    /// the mean busy share of the stored columns it covers, then the mean with its two
+    /// neighbours either side, so a periodic load reads as its level and a change of load
+    /// still shows where it happens (within two columns).
+    pub fn columns(&self, n: usize) -> Vec<Vec<f32>> {
+        let n = n.max(1);
+        self.rows
+            .iter()
+            .map(|row| {
+                let len = row.len().max(1);
+                let coarse: Vec<f32> = (0..n)
+                    .map(|c| {
+                        let (a, b) = (c * len / n, ((c + 1) * len / n).max(c * len / n + 1).min(len));
+                        let cells = row.get(a..b).unwrap_or(&[]);
+                        if cells.is_empty() {
+                            0.0
+                        } else {
+                            cells.iter().sum::<f32>() / cells.len() as f32
+                        }
+                    })
+                    .collect();
+                (0..n)
+                    .map(|c| {
+                        let near = &coarse[c.saturating_sub(SMOOTH)..(c + SMOOTH + 1).min(n)];
+                        near.iter().sum::<f32>() / near.len() as f32
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// The view's left and right edges as fractions of the minimap's width.
@@ -199,6 +267,43 @@ mod tests {
         assert_eq!(runqueue_at(t, 0, last + 10_000_000_000), None);
         let empty = Trace::default();
         assert_eq!(runqueue_at(&empty, 0, 5), None);
+    }
+
+    #[test]
+    fn a_narrow_screen_opens_at_a_stretch_where_the_spans_are_wide_enough_to_read() {
+        // CPU 0: 200 runs of 1 µs every 10 µs over 2 ms; CPU 1: one long run.
+        let mut spans: Vec<Span> = (0..200).map(|i| run(0, i * 10_000, i * 10_000 + 1_000, 1)).collect();
+        spans.push(run(1, 0, 2_000_000, 2));
+        let t = trace(spans, vec![], 2_000_000);
+        let fit = View { t0: 0.0, t1: 2_000_000.0 };
+        // 300 px at 10 px a span: 30 of CPU 0's 200 spans, so 3/20 of the run, from its start.
+        let v = readable_view(&t, fit, 300.0);
+        assert_eq!((v.t0, v.t1), (0.0, 300_000.0));
+        assert_eq!(readable_view(&t, fit, 1200.0), fit, "a wide screen shows the whole run");
+        let calm = trace(vec![run(0, 0, 2_000_000, 1)], vec![], 2_000_000);
+        assert_eq!(readable_view(&calm, fit, 300.0), fit, "few spans: the whole run reads");
+        // The recorded stretch of a cut trace starts later: so does the view.
+        let late = View { t0: 500_000.0, t1: 2_000_000.0 };
+        let v = readable_view(&t, late, 300.0);
+        assert_eq!(v.t0, 500_000.0);
+        assert!(v.len() < late.len());
+    }
+
+    #[test]
+    fn the_drawn_minimap_averages_columns_and_smooths_a_periodic_load_to_its_level() {
+        // Busy and idle alternating every stored column: 50% busy throughout.
+        let m = Minimap { rows: vec![(0..600).map(|c| (c % 2) as f32).collect()], end: 1 };
+        let cols = m.columns(100);
+        assert_eq!(cols[0].len(), 100);
+        assert!(cols[0].iter().all(|v| (v - 0.5).abs() < 1e-6), "{:?}", &cols[0][..5]);
+        // A step from idle to busy half way stays a step, spread over the smoothing.
+        let step = Minimap { rows: vec![(0..600).map(|c| if c < 300 { 0.0 } else { 1.0 }).collect()], end: 1 };
+        let cols = &step.columns(100)[0];
+        assert_eq!((cols[0], cols[99]), (0.0, 1.0));
+        assert!(cols[..48].iter().all(|v| *v == 0.0) && cols[52..].iter().all(|v| *v == 1.0));
+        // More columns asked than stored: each drawn column reads its stored one.
+        let few = Minimap { rows: vec![vec![1.0, 0.0]], end: 1 };
+        assert_eq!(few.columns(4)[0].len(), 4);
     }
 
     #[test]
