@@ -51,13 +51,14 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// Lane groups of a run of `n` CPUs: for each CPU, the group (socket, LLC) it starts, if it
-/// starts one, and the sibling it pairs with, when that sibling is simulated too. Empty when
+/// Lane groups of a run of `n` CPUs: each CPU's group (socket, LLC, and whether it is its
+/// core's second thread: Linux numbers those after every first thread, so they form groups of
+/// their own) and the sibling it pairs with, when that sibling is simulated too. Empty when
 /// the run has one LLC and no siblings (a small machine draws as it always did).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LaneTopology {
-    /// Per CPU: (package, llc) ids (`Place`).
-    pub group: Vec<(u32, u32)>,
+    /// Per CPU: (package, llc, thread) (`Place`).
+    pub group: Vec<(u32, u32, u32)>,
     /// Per CPU: the simulated sibling on its core (SMT), if any.
     pub sibling: Vec<Option<u32>>,
 }
@@ -65,17 +66,16 @@ pub struct LaneTopology {
 impl LaneTopology {
     /// The groups of `n` CPUs of `t`, or the empty value when there is nothing to show.
     pub fn of(t: &Topology, n: u32) -> LaneTopology {
-        let group: Vec<(u32, u32)> = (0..n)
+        let group: Vec<(u32, u32, u32)> = (0..n)
             .map(|c| {
                 let p = t.place(c);
-                (p.package, p.llc)
+                (p.package, p.llc, p.thread)
             })
             .collect();
-        let sibling: Vec<Option<u32>> = (0..n).map(|c| t.sibling(c).filter(|&s| s < n)).collect();
-        let several = group.first().is_some_and(|g0| group.iter().any(|g| g != g0));
-        if !several && sibling.iter().all(Option::is_none) {
+        if !group.first().is_some_and(|g0| group.iter().any(|g| g != g0)) {
             return LaneTopology::default();
         }
+        let sibling = (0..n).map(|c| t.sibling(c).filter(|&s| s < n)).collect();
         LaneTopology { group, sibling }
     }
 
@@ -83,16 +83,21 @@ impl LaneTopology {
         self.group.is_empty()
     }
 
-    /// The label of CPU `cpu`'s group ("socket 1 · LLC 3"; LLC ids count over the machine).
+    /// The label of CPU `cpu`'s group ("socket 1 · LLC 3"; LLC ids count over the machine),
+    /// with "· 2nd threads" for the second threads of their cores.
     pub fn group_label(&self, cpu: usize) -> Option<String> {
-        self.group.get(cpu).map(|(p, l)| format!("socket {p} \u{b7} LLC {l}"))
+        self.group.get(cpu).map(|(p, l, t)| {
+            let thread = if *t > 0 { " \u{b7} 2nd threads" } else { "" };
+            format!("socket {p} \u{b7} LLC {l}{thread}")
+        })
     }
 
-    /// A CPU's lane label: "CPU 41 (sibling of 1)" for a second thread whose first is simulated.
+    /// A CPU's full name: "CPU 41 (sibling of 1)" for a second thread whose first is simulated,
+    /// "CPU 1 (sibling of 41)" for its twin.
     pub fn cpu_label(&self, cpu: usize) -> String {
         match self.sibling.get(cpu).copied().flatten() {
-            Some(s) if (s as usize) < cpu => format!("CPU {cpu} (sibling of {s})"),
-            _ => format!("CPU {cpu}"),
+            Some(s) => format!("CPU {cpu} (sibling of {s})"),
+            None => format!("CPU {cpu}"),
         }
     }
 }
@@ -128,8 +133,10 @@ mod tests {
         assert!(LaneTopology::of(&t, 8).is_empty(), "one LLC, no siblings: drawn as before");
         let g = LaneTopology::of(&t, 80);
         assert_eq!(g.group_label(39).as_deref(), Some("socket 1 \u{b7} LLC 1"));
+        assert_eq!(g.group_label(41).as_deref(), Some("socket 0 \u{b7} LLC 0 \u{b7} 2nd threads"));
         assert_eq!(g.cpu_label(41), "CPU 41 (sibling of 1)");
-        assert_eq!(g.cpu_label(1), "CPU 1");
+        assert_eq!(g.cpu_label(1), "CPU 1 (sibling of 41)");
+        assert_eq!(LaneTopology::of(&t, 42).cpu_label(3), "CPU 3", "CPU 43 is not simulated");
         let g = LaneTopology::of(&t, 30);
         assert!(!g.is_empty());
         assert!(g.sibling.iter().all(Option::is_none));
