@@ -92,6 +92,11 @@ impl LaneTopology {
         })
     }
 
+    /// The same, short, for a narrow plot (a phone): "s1/LLC3", "s0/LLC0/2nd".
+    pub fn group_short(&self, cpu: usize) -> Option<String> {
+        self.group.get(cpu).map(|(p, l, t)| format!("s{p}/LLC{l}{}", if *t > 0 { "/2nd" } else { "" }))
+    }
+
     /// A CPU's full name: "CPU 41 (sibling of 1)" for a second thread whose first is simulated,
     /// "CPU 1 (sibling of 41)" for its twin.
     pub fn cpu_label(&self, cpu: usize) -> String {
@@ -134,6 +139,7 @@ mod tests {
         let g = LaneTopology::of(&t, 80);
         assert_eq!(g.group_label(39).as_deref(), Some("socket 1 \u{b7} LLC 1"));
         assert_eq!(g.group_label(41).as_deref(), Some("socket 0 \u{b7} LLC 0 \u{b7} 2nd threads"));
+        assert_eq!(g.group_short(41).as_deref(), Some("s0/LLC0/2nd"));
         assert_eq!(g.cpu_label(41), "CPU 41 (sibling of 1)");
         assert_eq!(g.cpu_label(1), "CPU 1 (sibling of 41)");
         assert_eq!(LaneTopology::of(&t, 42).cpu_label(3), "CPU 3", "CPU 43 is not simulated");

@@ -219,6 +219,14 @@ pub fn summary(trace: &Trace, index: &TraceIndex, view: &View, visible: usize, l
     if !names.is_empty() {
         s += &format!("; {}: {}", if index.colours.by_group { "groups" } else { "tasks" }, names.join(", "));
     }
+    if !index.groups.is_empty() {
+        let first = |g: &(usize, String, String)| g.1.clone();
+        s += &format!(
+            "; lanes in {} groups by socket and LLC: {}",
+            index.groups.len(),
+            index.groups.iter().map(first).collect::<Vec<_>>().join(", ")
+        );
+    }
     if !index.collapsed.is_empty() {
         s += &format!("; {} idle CPUs in one lane", index.collapsed.len());
     }

@@ -24,9 +24,10 @@ pub struct TraceIndex {
     pub lane_of_core: Vec<usize>,
     /// Each lane's gutter label: `CPU n`, or `N idle` for the collapsed lane.
     pub lane_names: Vec<String>,
-    /// Lanes that start a topology group (socket, LLC, second threads) and the group's label
-    /// (`with_topology`); empty when the run has one LLC and no siblings, or no topology.
-    pub groups: Vec<(usize, String)>,
+    /// Lanes that start a topology group (socket, LLC, second threads) with the group's label
+    /// and its short form (`with_topology`); empty when the run has one LLC and no siblings,
+    /// or no topology.
+    pub groups: Vec<(usize, String, String)>,
     /// Per core: its name with its sibling ("CPU 41 (sibling of 1)") and its group's label,
     /// for the tooltip; empty without groups.
     pub cpu_titles: Vec<(String, String)>,
@@ -138,8 +139,9 @@ impl TraceIndex {
         for (lane, core) in core_of_lane.iter().enumerate() {
             let key = core.and_then(|c| topo.group.get(c));
             if key.is_some() && key != prev {
-                if let Some(label) = core.and_then(|c| topo.group_label(c)) {
-                    self.groups.push((lane, label));
+                if let Some(c) = *core {
+                    let (label, short) = (topo.group_label(c), topo.group_short(c));
+                    self.groups.push((lane, label.unwrap_or_default(), short.unwrap_or_default()));
                 }
             }
             prev = key;

@@ -667,7 +667,7 @@ fn lanes_group_by_socket_and_llc_and_name_siblings_only_on_a_big_machine() {
     let trace = gen_trace(80, 20, 7);
     let plain = TraceIndex::new(&trace);
     let index = plain.clone().with_topology(&LaneTopology::of(&topo, 80));
-    let groups: Vec<(usize, &str)> = index.groups.iter().map(|(l, s)| (*l, s.as_str())).collect();
+    let groups: Vec<(usize, &str)> = index.groups.iter().map(|(l, s, _)| (*l, s.as_str())).collect();
     assert_eq!(
         groups,
         [
@@ -686,6 +686,12 @@ fn lanes_group_by_socket_and_llc_and_name_siblings_only_on_a_big_machine() {
     let rects = |s: &Scene| s.fills.iter().map(|f| f.rects.len()).sum::<usize>();
     assert_eq!(scene.texts.len(), base.texts.len() + 4);
     assert_eq!(rects(&scene), rects(&base) + 4 + 3, "a tag a group and a rule between groups");
+    let said = summary(&trace, &index, &view, 0, "");
+    assert!(said.contains("; lanes in 4 groups by socket and LLC: socket 0 \u{b7} LLC 0, socket 1"), "{said}");
+    assert!(!summary(&trace, &plain, &view, 0, "").contains("groups by socket"));
+    // On a phone's plot (390 CSS px) the labels take their short form.
+    let phone = build_scene(&trace, &index, &view, &Layout::new(390.0, 80, 1.0));
+    assert!(phone.texts.iter().any(|t| t.text == "s0/LLC0/2nd") && !phone.texts.iter().any(|t| t.text == groups[2].1));
     let i = trace.spans.iter().position(|s| s.core == 41).unwrap();
     let lines = describe_placed(&trace, &index, i);
     assert!(lines[0].starts_with("CPU 41 (sibling of 1): "), "{lines:?}");
