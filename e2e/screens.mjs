@@ -14,7 +14,7 @@
 // nohz-pipe compare link, loops=100000, opened fresh: A runs first, then B), `long-run` (a
 // long nohz-pipe run in progress, taken at once), `sweep` (rr-kbuild's sweep of p99 wakeup
 // latency, 3 seeds a point), `governors` (token-governors under menu / teo / ladder), `counters` (the counter tracks), `trace-reading` / `trace-cancelled` (a 100 MB trace
-// read on the page, mid-read, then cancelled), `heatmap` (rr_interval x jobs with the Pareto view), and `dark`, `dark-seeds`,
+// read on the page, mid-read, then cancelled), `heatmap` (rr_interval x jobs with the Pareto view), `topology` (80 CPUs over two sockets: lanes grouped), and `dark`, `dark-seeds`,
 // `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 
@@ -133,6 +133,13 @@ const scenarios = {
     await page.getByRole('button', { name: 'Compare menu / teo / ladder on this run' }).click().catch(() => {});
     await page.waitForSelector('table.gov-table[data-done=true]', { timeout: 120_000 }).catch(() => {});
     await page.locator('.gov-compare').scrollIntoViewIfNeeded().catch(() => {});
+  },
+  // Issue 31: a two-socket machine at all its 80 CPUs (hackbench, 30 groups): the machine's
+  // topology beside the cpu control, lanes grouped by socket and LLC, the timeline in view.
+  topology: async (page) => {
+    await page.goto(new URL('/?v=1&cpu=cascadelake-2s&cores=80&workload=hackbench&groups=30&loops=20', page.url()).href);
+    await settle(page, 180_000);
+    await page.locator('.timeline canvas[role=img]').scrollIntoViewIfNeeded().catch(() => {});
   },
   // The counter tracks under the lanes (issue 15), zoomed in on nohz-pipe.
   counters: async (page) => {

@@ -15,7 +15,10 @@
 //! The format counts time in microseconds: `ts` and `dur` are floats that keep the
 //! nanoseconds (`1.5` is 1500 ns). Events after the metadata are sorted by time.
 //! `metadata` holds the CPU count, the idle state names, whether recording was truncated,
-//! and, when given, the config (as key/value text) and the metrics.
+//! and, when given, the config (as key/value text), the machine's topology (`topology`: its
+//! `describe` line and each CPU's package, LLC, core and thread, `Topology::place`) and the
+//! metrics. With a config whose CPUs span several sockets or LLCs or include SMT siblings,
+//! each CPU's track names its place: `CPU 41 · socket 0 · LLC 0 · sibling of 1`.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -25,6 +28,7 @@ use serde_json::{json, Map, Value};
 
 use crate::engine::config::Config;
 use crate::engine::metrics::Metrics;
+use crate::engine::profile::Topology;
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, SpanKind, Trace};
 
@@ -110,8 +114,14 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
         args,
     };
     let mut events = vec![meta("process_name", tid(0), json!({ "name": "schedscope" }))];
+    let topo = config.map(|c| c.profile().topo);
+    let placed = topo.filter(|t| spans_groups(t, trace.cores));
     for &c in &cores {
-        events.push(meta("thread_name", tid(c), json!({ "name": format!("CPU {c}") })));
+        let name = match placed {
+            Some(t) => track_name(&t, c, trace.cores),
+            None => format!("CPU {c}"),
+        };
+        events.push(meta("thread_name", tid(c), json!({ "name": name })));
         events.push(meta("thread_sort_index", tid(c), json!({ "sort_index": c })));
     }
 
@@ -226,6 +236,16 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
         let pairs: Map<String, Value> = c.to_pairs().into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
         metadata.insert("config".into(), Value::Object(pairs));
     }
+    if let Some(t) = topo {
+        let cpus: Vec<Value> = cores
+            .iter()
+            .map(|&c| {
+                let p = t.place(u32::from(c));
+                json!({ "cpu": c, "package": p.package, "llc": p.llc, "core": p.core, "thread": p.thread })
+            })
+            .collect();
+        metadata.insert("topology".into(), json!({ "machine": t.describe(), "cpus": cpus }));
+    }
     if let Some(m) = metrics {
         metadata.insert("metrics".into(), serde_json::to_value(m).unwrap_or(Value::Null));
     }
@@ -233,6 +253,27 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
     let file = File { trace_events: events, display_time_unit: "ns", metadata: Value::Object(metadata) };
     // Serializing plain structs, strings and finite-or-null numbers cannot fail.
     serde_json::to_string(&file).unwrap_or_else(|e| format!("{{\"traceEvents\":[],\"error\":\"{e}\"}}"))
+}
+
+/// Whether a run of `n` CPUs of `t` spans more than one (socket, LLC, thread) group: then
+/// its tracks name their place (a small machine's stay `CPU n`, as the timeline's lanes do).
+fn spans_groups(t: &Topology, n: u16) -> bool {
+    let key = |c: u32| {
+        let p = t.place(c);
+        (p.package, p.llc, p.thread)
+    };
+    (1..u32::from(n)).any(|c| key(c) != key(0))
+}
+
+/// A CPU's track name with its place: "CPU 41 · socket 0 · LLC 0 · sibling of 1" (the sibling
+/// when it is simulated too), from the engine's `Topology::place` and `sibling`.
+fn track_name(t: &Topology, c: u16, n: u16) -> String {
+    let p = t.place(u32::from(c));
+    let mut s = format!("CPU {c} \u{b7} socket {} \u{b7} LLC {}", p.package, p.llc);
+    if let Some(sib) = t.sibling(u32::from(c)).filter(|&x| x < u32::from(n)) {
+        s.push_str(&format!(" \u{b7} sibling of {sib}"));
+    }
+    s
 }
 
 #[cfg(test)]
@@ -397,5 +438,37 @@ mod tests {
         let (v, events) = parsed(&Trace::default());
         assert_eq!(events.len(), 1, "only the process name");
         assert_eq!(v["metadata"]["truncated"], false);
+    }
+
+    /// Issue 31: a run over two sockets names each CPU's place in its track, and the metadata
+    /// gives every CPU's package, LLC, core and thread, from the engine's `Topology`; a run on
+    /// one LLC without siblings keeps `CPU n` tracks.
+    #[test]
+    fn a_two_socket_run_names_each_cpu_s_socket_llc_and_sibling() {
+        let mut config = Config::default();
+        config.set("cpu", "cascadelake-2s").unwrap();
+        config.set("cores", "80").unwrap();
+        let trace = Trace { cores: 80, ..Trace::default() };
+        let v: Value = serde_json::from_str(&to_json(&trace, None, Some(&config))).unwrap();
+        let name = |c: u16| {
+            let events = v["traceEvents"].as_array().unwrap();
+            let e = events.iter().find(|e| e["name"] == "thread_name" && e["tid"] == tid(c)).unwrap();
+            e["args"]["name"].as_str().unwrap().to_string()
+        };
+        assert_eq!(name(1), "CPU 1 \u{b7} socket 0 \u{b7} LLC 0 \u{b7} sibling of 41");
+        assert_eq!(name(20), "CPU 20 \u{b7} socket 1 \u{b7} LLC 1 \u{b7} sibling of 60");
+        assert_eq!(name(41), "CPU 41 \u{b7} socket 0 \u{b7} LLC 0 \u{b7} sibling of 1");
+        let topo = &v["metadata"]["topology"];
+        assert_eq!(topo["machine"], "2 sockets x 20 cores x 2 threads = 80 CPUs, 1 LLC per socket");
+        assert_eq!(topo["cpus"][60], json!({ "cpu": 60, "package": 1, "llc": 1, "core": 20, "thread": 1 }));
+
+        config.set("cores", "8").unwrap();
+        let small = Trace { cores: 8, ..Trace::default() };
+        let v: Value = serde_json::from_str(&to_json(&small, None, Some(&config))).unwrap();
+        let events = v["traceEvents"].as_array().unwrap();
+        let names: Vec<&str> =
+            events.iter().filter(|e| e["name"] == "thread_name").map(|e| e["args"]["name"].as_str().unwrap()).collect();
+        assert_eq!(names, (0..8).map(|c| format!("CPU {c}")).collect::<Vec<_>>());
+        assert_eq!(v["metadata"]["topology"]["cpus"].as_array().unwrap().len(), 8);
     }
 }

@@ -18,6 +18,7 @@ const PURE: &[&str] = &[
     "common/notices.rs",
     "common/palette.rs",
     "common/scale.rs",
+    "common/topology.rs",
     "explore/replicas.rs",
     "explore/seeds.rs",
     "inspect/find.rs",

@@ -376,3 +376,22 @@ async fn the_main_result_has_a_one_line_summary_with_a_against_b() {
     let two = line(&render((*s).clone()).await);
     assert!(two.contains("A 40") && two.contains("B 50") && two.contains("+25.0%"), "{two}");
 }
+
+/// Issue 31: the page shows the machine's topology where the machine is chosen, from the
+/// engine's `Topology` (its `describe` and `place`), and which of its CPUs `cores` simulates.
+#[tokio::test]
+async fn the_machine_s_topology_and_the_simulated_cpus_are_shown() {
+    let html = render(from_link("v=1&cpu=cascadelake-2s&cores=8")).await;
+    let t = crate::engine::profile::profile("cascadelake-2s").unwrap().topo;
+    let describe = t.describe();
+    assert!(describe.contains("2 sockets x 20 cores x 2 threads = 80 CPUs"), "{describe}");
+    let at = html.find("data-testid=\"cpu-topology\"").expect("the cpu control says the topology");
+    let shown = &html[at..at + html[at..].find("</p>").unwrap()];
+    assert!(shown.ends_with(&format!(">{describe}")), "{shown}");
+    let at = html.find("data-testid=\"machine-topology\"").expect("a topology line beside the machine");
+    let line = &html[at..at + html[at..].find("</p>").unwrap()];
+    assert!(line.contains(&describe), "{line}");
+    assert!(line.contains("simulating CPUs 0-7 of 80: 8 cores x 1 thread, 1 LLC, 1 socket"), "{line}");
+    let html = render(from_link("v=1&cpu=cascadelake-2s&cores=80")).await;
+    assert!(html.contains("simulating CPUs 0-79 of 80: 40 cores x 2 threads, 2 LLCs, 2 sockets"));
+}

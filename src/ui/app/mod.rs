@@ -280,11 +280,12 @@ fn results() -> Html {
                         {" One time axis for A and B (zoom and pan together)"}</label>
                     <h3 class="series a">{"A"}</h3>
                     <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} link={(*link).clone()}
+                        topo={Some(a.config.profile().topo)}
                         stretch={s.stretch} on_stretch={on_stretch.clone()} />
                     <h3 class="series b">{"B"}</h3>
                 }
                 if let Some(r) = &b {
-                    <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
+                    <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }} topo={Some(r.config.profile().topo)}
                             preview={r.preview} partial={r.figures_partial()} keep_view={r.windowed}
                             window_loading={s.window_req.is_some_and(|(g, _)| g == r.gen)}
                             on_window={(!r.preview && r.gen == s.gen).then(|| on_window.clone())}

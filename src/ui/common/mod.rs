@@ -1,7 +1,7 @@
 //! What every feature shares and none owns: units and numbers (`format`), slider scales
 //! (`scale`), colours (`palette`), User Timing marks (`marks`), the few browser helpers
 //! (`browser`), the "Copy as text" button (`copy`), the file picker of the imports
-//! (`file_button`) and the page's notices (`notices`). Depends on nothing else in `ui`.
+//! (`file_button`) and the page's notices (`notices`), the machine's topology in words (`topology`). Depends on nothing else in `ui`.
 
 pub mod browser;
 pub mod copy;
@@ -11,3 +11,4 @@ pub mod marks;
 pub mod notices;
 pub mod palette;
 pub mod scale;
+pub mod topology;

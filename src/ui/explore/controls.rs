@@ -84,6 +84,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                 </select>
                 <p class="help">{about}</p>
                 <p class="machine" data-testid="machine-line">{machine_line(&ctx.config)}</p>
+                <p class="machine topo" data-testid="machine-topology">{topology_line(&ctx.config)}</p>
             </div>
             { for groups().into_iter().filter(|g| KEYS.iter().filter(listed).any(|k| k.group == *g)).map(|g| html! {
                 <details class="group" open=true key={g}>
@@ -124,6 +125,14 @@ pub fn preset_about(name: &str, c: &Config) -> String {
 /// The machine and the kernel a config runs, in one line ("Core 2 Quad Q6600 ..., 4 CPUs; kernel 2.6.23, first CFS (Oct 2007)").
 pub fn machine_line(c: &Config) -> String {
     format!("{}, {} CPUs; kernel {}", c.profile().title, c.cores, c.kernel.title())
+}
+
+/// The machine's topology and which of its CPUs the config simulates, in one line ("2 sockets
+/// x 20 cores x 2 threads = 80 CPUs, 1 LLC per socket; simulating CPUs 0-7 of 80: 8 cores x 1
+/// thread, 1 LLC, 1 socket"), from the engine's `Topology` (`ui::common::topology`).
+pub fn topology_line(c: &Config) -> String {
+    let t = c.profile().topo;
+    format!("{}; simulating {}", t.describe(), crate::ui::common::topology::simulated(&t, c.cores))
 }
 
 /// What one key's control shows. It takes these as props rather than reading the state's
@@ -295,11 +304,16 @@ pub fn key_control(props: &KeyControlProps) -> Html {
         KeyKind::Text if doc.key == "cpu" => {
             let commit = commit.clone();
             let onchange = Callback::from(move |e: Event| commit.emit(select_value(&e)));
-            html! {
+            html! { <>
                 <select id={id.clone()} name="cpu" {onchange} disabled={disabled} aria-describedby={help_id.clone()}>
-                    { for PROFILES.iter().map(|p| html! { <option value={p.name} selected={p.name == current}>{p.title}</option> }) }
+                    { for PROFILES.iter().map(|p| html! {
+                        <option value={p.name} selected={p.name == current} title={p.topo.describe()}>{p.title}</option>
+                    }) }
                 </select>
-            }
+                if let Some(p) = crate::engine::profile::profile(&current) {
+                    <p class="help topo" data-testid="cpu-topology">{p.topo.describe()}</p>
+                }
+            </> }
         }
         KeyKind::Text if doc.key == "features" => html! {
             <>

@@ -155,13 +155,14 @@ pub fn embed_page() -> Html {
                     if let Some(a) = &a {
                         <h3 class="series a">{"A"}</h3>
                         <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()}
-                            link={(*link).clone()} stretch={s.stretch} on_stretch={on_stretch.clone()} />
+                            link={(*link).clone()} stretch={s.stretch} on_stretch={on_stretch.clone()}
+                            topo={Some(a.config.profile().topo)} />
                         <h3 class="series b">{"B"}</h3>
                     }
                     if let Some(r) = &b {
                         <Timeline trace={r.trace.clone()} label={if a.is_some() { "B" } else { "current" }}
                             preview={r.preview} partial={r.figures_partial()} stretch={s.stretch} on_stretch={on_stretch.clone()}
-                            link={a.is_some().then(|| (*link).clone())} />
+                            link={a.is_some().then(|| (*link).clone())} topo={Some(r.config.profile().topo)} />
                     } else {
                         <p class="note">{"Waiting for the first run…"}</p>
                     }

@@ -39,6 +39,8 @@ pub(super) struct Inner {
     pub(super) link_seen: (u64, Option<View>),
     /// Idle cores (no task ran) folded into one lane (`TraceIndex::collapse_idle`).
     pub(super) collapse: bool,
+    /// The run's machine (`TimelineProps::topo`): lanes grouped by socket and LLC.
+    pub(super) topo: Option<crate::engine::profile::Topology>,
     /// The canvas box's CSS width, read once and again after a resize: reading it on every
     /// frame forced a synchronous layout each time the page had changed.
     pub(super) css_w: Option<f64>,
@@ -140,6 +142,7 @@ impl Default for Inner {
             observer: None,
             wheel: None,
             collapse: true,
+            topo: None,
             link: None,
             link_seen: (0, None),
             css_w: None,
@@ -173,6 +176,10 @@ impl Inner {
     /// Shows `trace` with its `index` (uncollapsed: `collapse` is applied here).
     pub(super) fn adopt(&mut self, trace: Rc<Trace>, index: TraceIndex, label: String, keep_view: bool) {
         self.index = if self.collapse { index.collapse_idle() } else { index };
+        if let Some(t) = self.topo {
+            let lanes = crate::ui::common::topology::LaneTopology::of(&t, u32::from(trace.cores));
+            self.index = std::mem::take(&mut self.index).with_topology(&lanes);
+        }
         let (from, to) = crate::ui::timeline::window::recorded(&trace);
         // Fit shows what was recorded; a cut trace whose other stretches can be loaded lets
         // the view reach the whole run.
@@ -364,7 +371,7 @@ impl Inner {
         let lines = self
             .hover
             .and_then(|(x, y)| draw::hit_test(&self.trace, &self.index, &self.view, &layout, x, y))
-            .map(|i| draw::describe(&self.trace, i))
+            .map(|i| draw::describe_placed(&self.trace, &self.index, i))
             .unwrap_or_default();
         let (hx, hy) = self.hover.unwrap_or((0.0, 0.0));
         let cursor =

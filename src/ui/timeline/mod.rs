@@ -103,6 +103,10 @@ pub struct TimelineProps {
     /// is a serial, so asking for the same span again (after closing it) opens it again.
     #[prop_or_default]
     pub select: Option<(u64, usize)>,
+    /// The run's machine: lanes grouped by socket and LLC, siblings named in the tooltip
+    /// (`draw::TraceIndex::with_topology`). None (an import): lanes as they come.
+    #[prop_or_default]
+    pub topo: Option<crate::engine::profile::Topology>,
 }
 
 #[function_component(Timeline)]
@@ -112,6 +116,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let inner = use_mut_ref(Inner::default);
     if let Ok(mut st) = inner.try_borrow_mut() {
         st.on_window = props.on_window.clone();
+        st.topo = props.topo;
         st.stretch.open_at = props.stretch;
         st.stretch.report = props.on_stretch.clone();
         if st.highlight != props.highlight {

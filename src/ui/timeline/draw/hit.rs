@@ -60,6 +60,21 @@ pub fn describe(trace: &Trace, i: usize) -> Vec<String> {
     ]
 }
 
+/// Tooltip lines for span `i` with its CPU's place when the index knows the machine's
+/// topology (`TraceIndex::with_topology`): "CPU 41 (sibling of 1): ..." and a last line with
+/// its group ("socket 0 · LLC 0 · 2nd threads").
+pub fn describe_placed(trace: &Trace, index: &TraceIndex, i: usize) -> Vec<String> {
+    let mut lines = describe(trace, i);
+    let title = trace.spans.get(i).and_then(|s| Some((s.core, index.cpu_titles.get(s.core as usize)?)));
+    if let (Some((core, (name, group))), Some(first)) = (title, lines.first_mut()) {
+        *first = first.replacen(&format!("CPU {core}"), name, 1);
+        if !group.is_empty() {
+            lines.push(group.clone());
+        }
+    }
+    lines
+}
+
 /// The hover overlay: a playback cursor at device x `cursor` and a tooltip with `lines`
 /// near the pointer `(px, py)`, kept inside the canvas.
 pub fn overlay(layout: &Layout, lines: &[String], px: f64, py: f64, cursor: Option<f64>) -> Scene {
@@ -203,6 +218,14 @@ pub fn summary(trace: &Trace, index: &TraceIndex, view: &View, visible: usize, l
     );
     if !names.is_empty() {
         s += &format!("; {}: {}", if index.colours.by_group { "groups" } else { "tasks" }, names.join(", "));
+    }
+    if !index.groups.is_empty() {
+        let first = |g: &(usize, String, String)| g.1.clone();
+        s += &format!(
+            "; lanes in {} groups by socket and LLC: {}",
+            index.groups.len(),
+            index.groups.iter().map(first).collect::<Vec<_>>().join(", ")
+        );
     }
     if !index.collapsed.is_empty() {
         s += &format!("; {} idle CPUs in one lane", index.collapsed.len());

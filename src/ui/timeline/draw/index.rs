@@ -2,6 +2,7 @@
 //! their ends (`TraceIndex`), built at once or a slice at a time (`IndexBuilder`).
 
 use super::*;
+use crate::ui::common::topology::LaneTopology;
 
 // ---------------------------------------------------------------- index
 
@@ -23,6 +24,13 @@ pub struct TraceIndex {
     pub lane_of_core: Vec<usize>,
     /// Each lane's gutter label: `CPU n`, or `N idle` for the collapsed lane.
     pub lane_names: Vec<String>,
+    /// Lanes that start a topology group (socket, LLC, second threads) with the group's label
+    /// and its short form (`with_topology`); empty when the run has one LLC and no siblings,
+    /// or no topology.
+    pub groups: Vec<(usize, String, String)>,
+    /// Per core: its name with its sibling ("CPU 41 (sibling of 1)") and its group's label,
+    /// for the tooltip; empty without groups.
+    pub cpu_titles: Vec<(String, String)>,
     /// Cores folded into the last lane (empty when nothing is collapsed).
     pub collapsed: Vec<usize>,
     /// The cores on which no task ran in the whole trace (`idle_cores`, found while indexing).
@@ -103,6 +111,44 @@ impl TraceIndex {
         self.lane_names.push(format!("{} idle", idle.len()));
         self.lanes = order.len();
         self.collapsed = idle;
+        self
+    }
+
+    /// Marks the machine's topology (`ui::common::topology::LaneTopology`) on the lanes: a
+    /// group starts at each lane whose core's (socket, LLC, thread) differs from the lane
+    /// above's; the collapsed idle lane starts none. Done once per trace (after
+    /// `collapse_idle`), so a frame only draws `groups`.
+    pub fn with_topology(mut self, topo: &LaneTopology) -> Self {
+        self.groups.clear();
+        self.cpu_titles.clear();
+        if topo.is_empty() {
+            return self;
+        }
+        let mut core_of_lane: Vec<Option<usize>> = vec![None; self.lanes];
+        for (c, &l) in self.lane_of_core.iter().enumerate() {
+            if let Some(slot) = core_of_lane.get_mut(l) {
+                slot.get_or_insert(c);
+            }
+        }
+        if !self.collapsed.is_empty() {
+            if let Some(last) = core_of_lane.last_mut() {
+                *last = None;
+            }
+        }
+        let mut prev = None;
+        for (lane, core) in core_of_lane.iter().enumerate() {
+            let key = core.and_then(|c| topo.group.get(c));
+            if key.is_some() && key != prev {
+                if let Some(c) = *core {
+                    let (label, short) = (topo.group_label(c), topo.group_short(c));
+                    self.groups.push((lane, label.unwrap_or_default(), short.unwrap_or_default()));
+                }
+            }
+            prev = key;
+        }
+        self.cpu_titles = (0..self.lane_of_core.len())
+            .map(|c| (topo.cpu_label(c), topo.group_label(c).unwrap_or_default()))
+            .collect();
         self
     }
 
@@ -248,6 +294,8 @@ impl IndexBuilder {
             lane_of_core: (0..lanes).collect(),
             lane_names: (0..lanes).map(|c| format!("CPU {c}")).collect(),
             collapsed: Vec::new(),
+            groups: Vec::new(),
+            cpu_titles: Vec::new(),
             idle: (0..lanes).filter(|&c| !self.ran[c]).collect(),
         }
     }

@@ -324,6 +324,26 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
             ]);
         }
     }
+    // Topology groups (`TraceIndex::with_topology`): a rule above each group's first lane and
+    // its label at the plot's right end on a gutter-coloured tag: two rects and one text a
+    // group, computed once per trace. A label wider than a quarter of the plot (a phone) gives
+    // way to its short form ("s0/LLC0/2nd"), so the tag leaves the lane its spans.
+    if !index.groups.is_empty() {
+        sc.layer();
+        let (gpx, rule) = (9.0 * s, s.round().max(1.0));
+        for (lane, full, short) in &index.groups {
+            let wide = full.chars().count() as f64 * gpx * 0.55 + 6.0 * s > cols as f64 / 4.0;
+            let label = if wide { short } else { full };
+            let y = layout.lane_y(*lane);
+            if *lane > 0 {
+                sc.fill(ch.text).rects.push([0.0, y - (rule / 2.0).round(), w, rule]);
+            }
+            let (tw, th) = (label.chars().count() as f64 * gpx * 0.55 + 6.0 * s, (gpx + 3.0 * s).round());
+            let x0 = (w - tw).max(gx);
+            sc.fill(ch.gutter).rects.push([x0, y, w - x0, th]);
+            sc.text(w - 3.0 * s, y + th / 2.0, label.clone(), gpx, Align::Right, ch.text);
+        }
+    }
     sc.spans = Some(img);
     sc
 }

@@ -655,3 +655,57 @@ fn the_inspected_span_is_outlined_where_it_is_drawn() {
     assert!(outline(&trace, &index, &away, &layout, 1).strokes.is_empty(), "out of view");
     assert!(outline(&trace, &index, &view, &layout, 9).strokes.is_empty(), "no such span");
 }
+
+/// Issue 31: a run over two sockets groups its lanes by socket and LLC (Linux numbers the
+/// second threads after every first one, so they are groups of their own), a rule and a label
+/// a group; the tooltip names a CPU's sibling and group. A run on one LLC without siblings
+/// draws exactly as before, and a frame's cost grows by two rects and one text a group.
+#[test]
+fn lanes_group_by_socket_and_llc_and_name_siblings_only_on_a_big_machine() {
+    use crate::ui::common::topology::LaneTopology;
+    let topo = crate::engine::profile::profile("cascadelake-2s").unwrap().topo;
+    let trace = gen_trace(80, 20, 7);
+    let plain = TraceIndex::new(&trace);
+    let index = plain.clone().with_topology(&LaneTopology::of(&topo, 80));
+    let groups: Vec<(usize, &str)> = index.groups.iter().map(|(l, s, _)| (*l, s.as_str())).collect();
+    assert_eq!(
+        groups,
+        [
+            (0, "socket 0 \u{b7} LLC 0"),
+            (20, "socket 1 \u{b7} LLC 1"),
+            (40, "socket 0 \u{b7} LLC 0 \u{b7} 2nd threads"),
+            (60, "socket 1 \u{b7} LLC 1 \u{b7} 2nd threads")
+        ]
+    );
+    let layout = Layout::new(1000.0, 80, 1.0);
+    let view = View::fit(index.end);
+    let (scene, base) = (build_scene(&trace, &index, &view, &layout), build_scene(&trace, &plain, &view, &layout));
+    for (_, g) in &groups {
+        assert!(scene.texts.iter().any(|t| t.text == *g), "{g} is drawn");
+    }
+    let rects = |s: &Scene| s.fills.iter().map(|f| f.rects.len()).sum::<usize>();
+    assert_eq!(scene.texts.len(), base.texts.len() + 4);
+    assert_eq!(rects(&scene), rects(&base) + 4 + 3, "a tag a group and a rule between groups");
+    let said = summary(&trace, &index, &view, 0, "");
+    assert!(said.contains("; lanes in 4 groups by socket and LLC: socket 0 \u{b7} LLC 0, socket 1"), "{said}");
+    assert!(!summary(&trace, &plain, &view, 0, "").contains("groups by socket"));
+    // On a phone's plot (390 CSS px) the labels take their short form.
+    let phone = build_scene(&trace, &index, &view, &Layout::new(390.0, 80, 1.0));
+    assert!(phone.texts.iter().any(|t| t.text == "s0/LLC0/2nd") && !phone.texts.iter().any(|t| t.text == groups[2].1));
+    let i = trace.spans.iter().position(|s| s.core == 41).unwrap();
+    let lines = describe_placed(&trace, &index, i);
+    assert!(lines[0].starts_with("CPU 41 (sibling of 1): "), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("socket 0 \u{b7} LLC 0 \u{b7} 2nd threads"));
+
+    // Idle CPUs folded: the busy lanes keep their groups, the "N idle" lane starts none.
+    let sparse = trace_of(80, vec![run(0, 0, 100, 0), run(45, 0, 100, 1)], 100);
+    let folded = TraceIndex::new(&sparse).collapse_idle().with_topology(&LaneTopology::of(&topo, 80));
+    assert_eq!(folded.lane_names, ["CPU 0", "CPU 45", "78 idle"]);
+    let lanes: Vec<usize> = folded.groups.iter().map(|g| g.0).collect();
+    assert_eq!(lanes, [0, 1]);
+
+    // Eight CPUs of the same machine: one LLC, no siblings, nothing changes.
+    let small = gen_trace(8, 20, 7);
+    let plain = TraceIndex::new(&small);
+    assert_eq!(plain.clone().with_topology(&LaneTopology::of(&topo, 8)), plain);
+}
