@@ -378,3 +378,53 @@ async fn the_main_result_has_a_one_line_summary_with_a_against_b() {
     let two = line(&render((*s).clone()).await);
     assert!(two.contains("A 40") && two.contains("B 50") && two.contains("+25.0%"), "{two}");
 }
+
+/// Issue 29: the p99 opened the nearest wakeup the page kept records for; on a busy run
+/// those stop at ~3 ms, and the wakeup opened was not the p99's. A click asks the worker
+/// (`FindWakeup`, one job), and its answer opens the run of exactly that wakeup on the
+/// page's timeline (loading the stretch that holds it, past where the live trace stops),
+/// explained by records whose latency is within the figure's histogram bucket (1/64 of an
+/// octave).
+#[test]
+fn a_latency_figure_asks_the_worker_for_its_wakeup_and_opens_it() {
+    use crate::ui::inspect::state::InspectAction;
+    use crate::ui::worker::execute::execute;
+    use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS};
+    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=30ms"));
+    let gen = s.gen;
+    let run = execute(&Request::Run { id: 1, config: s.config.clone(), trace_items: LIVE_TRACE_ITEMS });
+    let Response::Run { result, .. } = run else { panic!() };
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false });
+    let p99 = s.result.as_ref().unwrap().metrics.wakeup_latency_us.p99;
+    let (_, page_last) = crate::engine::explain::span_of(&s.result.as_ref().unwrap().trace.decisions).unwrap();
+    let s = yew::Reducible::reduce(s, Action::Inspect(InspectAction::FindWakeup { percent: 99 }));
+    let job = s.wanted_jobs().wakeup.expect("a job for the worker");
+    assert_eq!((job.key.0, job.key.1), (gen, 99));
+    let Response::Run { result, .. } = execute(&Request::Wakeup { id: 2, config: job.value, percent: 99 }) else {
+        panic!()
+    };
+    let s = yew::Reducible::reduce(s, Action::Inspect(InspectAction::WakeupDone { gen, percent: 99, result }));
+    assert!(s.inspect.wakeup_req.is_none(), "answered");
+    // Past the stretch the live trace holds (cut at its item budget): that stretch loads
+    // (one `Request::Window`), then the wakeup opens on it.
+    assert!(s.inspect.open.is_none() && s.result.as_ref().unwrap().trace.truncated);
+    let (g, from) = s.window_req.expect("the stretch asked for");
+    let Response::Run { result, .. } =
+        execute(&Request::Window { id: 3, config: s.config.clone(), from, trace_items: LIVE_TRACE_ITEMS })
+    else {
+        panic!()
+    };
+    let s = yew::Reducible::reduce(s, Action::WindowDone { gen: g, from, result });
+    let (_, g, preview, i) = s.inspect.open.unwrap_or_else(|| panic!("opened: {:?}", s.notices));
+    assert_eq!((g, preview), (gen, false));
+    let trace = &s.result.as_ref().unwrap().trace;
+    let span = trace.spans[i];
+    let od = s.inspect.on_demand.as_ref().expect("its records");
+    assert!(od.answers(span.start));
+    let w = od.find(&span).wake.expect("the run is explained by its wakeup");
+    assert_eq!(w.parts.iter().map(|p| p.1).sum::<u64>(), w.latency().unwrap(), "its parts add up");
+    let lat = w.latency().unwrap() as f64 / 1e3;
+    assert!((lat - p99).abs() <= p99 / 64.0, "{lat} µs for a p99 of {p99} µs");
+    // The page's own records could not give it: they stop before this wakeup.
+    assert!(span.start > page_last, "the wakeup is past the page's records ({} > {page_last})", span.start);
+}

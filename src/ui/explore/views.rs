@@ -146,21 +146,31 @@ pub fn result_line(a: Option<&RunView>, b: Option<&RunView>, running: bool) -> H
     }
 }
 
-/// A latency figure (p50, p99, max) as a way into the inspector (issue 29): a click opens the
-/// wakeup whose latency is nearest the figure among the run's kept records
-/// (`find::wakeup_near`) on the timeline of that run; a notice says when the nearest differs
-/// (the figure is over every wakeup, the page keeps the first `PAGE_DECISIONS` records).
-/// None for other figures, or when the run kept no wakeup records.
+/// A latency figure (p50, p99, max) as a way into the inspector (issue 29): a click opens
+/// the wakeup behind the figure on the timeline of that run. For the current config's full
+/// run the worker finds exactly that wakeup (`InspectAction::FindWakeup`: the sample of the
+/// figure's rank, and its records); for another run shown (a preview, the pinned A) the one
+/// whose latency is nearest the figure among the run's kept records (`find::wakeup_near`),
+/// with a notice when the nearest differs (the page keeps the first `PAGE_DECISIONS`).
+/// None for other figures, or when there is no wakeup to open.
 fn open_wakeup(
     ctx: Option<&StateCtx>,
     result: Option<&Rc<RunView>>,
     key: &str,
     us: f64,
 ) -> Option<Callback<MouseEvent>> {
-    if !matches!(key, "wakeup_latency_p50" | "wakeup_latency_p99" | "wakeup_latency_max") {
-        return None;
-    }
+    let percent = match key {
+        "wakeup_latency_p50" => 50,
+        "wakeup_latency_p99" => 99,
+        "wakeup_latency_max" => 100,
+        _ => return None,
+    };
     let (ctx, r) = (ctx?.clone(), result?.clone());
+    if ctx.full_run().is_some_and(|f| Rc::ptr_eq(f, &r)) {
+        return (r.metrics.wakeup_latency_us.count > 0).then(|| {
+            Callback::from(move |_: MouseEvent| ctx.dispatch(Action::Inspect(InspectAction::FindWakeup { percent })))
+        });
+    }
     if !r.trace.decisions.wakeups.iter().any(|w| w.ran_at.is_some()) {
         return None;
     }

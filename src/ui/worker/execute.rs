@@ -178,15 +178,20 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
 /// The trace budget of `find_wakeup`'s second run, which records only from the wakeup to
 /// the switch it led to (a long latency on many CPUs holds tens of thousands of spans).
 pub const WAKEUP_TRACE_ITEMS: usize = crate::ui::worker::protocol::LIVE_TRACE_ITEMS;
+/// At most this many items in that run (about 100 MB of spans in the worker): past it the
+/// parts of a latency may be short of the spans they are read from.
+pub const WAKEUP_TRACE_MAX: usize = 16 * WAKEUP_TRACE_ITEMS;
 
 /// The wakeup behind a latency figure (`Request::Wakeup`). The figures' p50 and p99 are
 /// the histogram's `percentile` (`engine::sim`): the bucket holding the sample of rank
 /// `ceil(count * p / 100)` in increasing latency; that sample is the wakeup, ties in
-/// latency broken by the earlier wakeup (max: rank `count`, the largest). Two runs of the
+/// latency broken by the earlier wakeup (max: rank `count`, the largest). Three runs of the
 /// same config: the first keeps every sample (`Sim::log_latencies`) and picks that one;
 /// the second records only `[woke, ran]` and stops there, so the wakeup's record
 /// (`explain`) is opened and closed inside it (an on-demand window that starts after the
-/// wakeup misses it). The answer's figures are the first run's (the whole run's, whose
+/// wakeup misses it), with a budget that holds every span over the latency; a third records
+/// a short window before the switch for the pick (the second's decision budget,
+/// `trace::DECISIONS_MAX`, may end first). The answer's figures are the first run's (the whole run's, whose
 /// digest the page checks); its decisions are the `ON_DEMAND_DECISIONS` nearest the switch,
 /// the wakeup's own among them; its one span is the run the wakeup led to.
 pub fn find_wakeup(config: &crate::engine::Config, percent: u8) -> Result<RunResult, String> {
@@ -205,20 +210,35 @@ pub fn find_wakeup(config: &crate::engine::Config, percent: u8) -> Result<RunRes
     // The record opens when the engine handles the wakeup (`explaining` at its `now`),
     // which can come before `woke` (the waker's cursor, after its ttwu work and any
     // overheads queued before it): the window starts that much earlier, more if needed.
-    let mut second = None;
-    for margin in [50_000, 1_000_000, 20_000_000, u64::MAX] {
-        let opts = TraceOptions { window: (w.woke.saturating_sub(margin), w.ran + 1), max_items: WAKEUP_TRACE_ITEMS };
-        let o = crate::engine::run_chunked_while(config, Some(opts), PREVIEW_CHUNK_EVENTS, |p| p.now <= w.ran)
-            .map_err(|e| e.to_string())?;
-        let found = o.trace.decisions.wakeups.iter().any(|r| r.task == w.task && r.ran_at == Some(w.ran));
-        second = Some(o);
-        if found {
-            break;
+    // Its latency parts are read from the target's spans over the latency, so the window's
+    // trace must not be cut: a larger budget if it was (a long latency on many CPUs).
+    let mut wake = None;
+    'margins: for margin in [50_000, 1_000_000, 20_000_000, u64::MAX] {
+        let mut items = WAKEUP_TRACE_ITEMS;
+        loop {
+            let opts = TraceOptions { window: (w.woke.saturating_sub(margin), w.ran + 1), max_items: items };
+            let o = crate::engine::run_chunked_while(config, Some(opts), PREVIEW_CHUNK_EVENTS, |p| p.now <= w.ran)
+                .map_err(|e| e.to_string())?;
+            let found = o.trace.decisions.wakeups.iter().find(|r| r.task == w.task && r.ran_at == Some(w.ran));
+            let Some(found) = found else { continue 'margins };
+            if !o.trace.truncated || items >= WAKEUP_TRACE_MAX {
+                wake = Some(found.clone());
+                break 'margins;
+            }
+            items *= 4;
         }
     }
-    let second = second.expect("one run at least");
-    trace.decisions = crate::engine::explain::nearest(&second.trace.decisions, w.ran, ON_DEMAND_DECISIONS);
-    trace.cores = second.trace.cores;
+    // The pick that switched it in, and what else happened then: a short window before the
+    // switch (the long window's decision budget may have run out before it).
+    let opts = TraceOptions { window: (w.ran.saturating_sub(50_000), w.ran + 1), max_items: WAKEUP_TRACE_ITEMS };
+    let near = crate::engine::run_chunked_while(config, Some(opts), PREVIEW_CHUNK_EVENTS, |p| p.now <= w.ran)
+        .map_err(|e| e.to_string())?;
+    let mut d = near.trace.decisions;
+    d.wakeups.retain(|r| !(r.task == w.task && r.ran_at == Some(w.ran)));
+    d.wakeups.extend(wake);
+    crate::engine::order::sort_by_key(&mut d.wakeups, |r| r.time);
+    trace.decisions = crate::engine::explain::nearest(&d, w.ran, ON_DEMAND_DECISIONS);
+    trace.cores = near.trace.cores;
     let kind = crate::engine::trace::SpanKind::Run { task: w.task, sys: false };
     trace.spans.push(crate::engine::trace::Span { core: w.core, start: w.ran, end: w.ran + 1, kind });
     Ok(RunResult { metrics, trace })
