@@ -335,11 +335,12 @@ async fn the_latency_figures_open_their_wakeup_in_the_inspector() {
     let r = s.result.clone().unwrap();
     let p99 = r.metrics.wakeup_latency_us.p99;
     let (span, _) = crate::ui::inspect::find::wakeup_near(&r.trace, p99).expect("the p99's wakeup");
-    let open = |s| yew::Reducible::reduce(s, Action::Inspect(InspectAction::Open { gen, preview: false, span }));
+    let open =
+        |s| yew::Reducible::reduce(s, Action::Inspect(InspectAction::Open { gen, preview: false, a: false, span }));
     let s = open(s);
     let first = s.inspect.open.expect("asked for");
-    assert_eq!((first.1, first.2, first.3), (gen, false, span));
-    assert_ne!(open(s).inspect.open.unwrap().0, first.0, "the same span again is a new request");
+    assert_eq!((first.gen, first.preview, first.a, first.span), (gen, false, false, span));
+    assert_ne!(open(s).inspect.open.unwrap().serial, first.serial, "the same span again is a new request");
 }
 
 /// Issue 29, item 5: on a phone with Controls open the metrics were ~4,900 px down, so a
@@ -415,8 +416,9 @@ fn a_latency_figure_asks_the_worker_for_its_wakeup_and_opens_it() {
         panic!()
     };
     let s = yew::Reducible::reduce(s, Action::WindowDone { gen: g, from, result });
-    let (_, g, preview, i) = s.inspect.open.unwrap_or_else(|| panic!("opened: {:?}", s.notices));
-    assert_eq!((g, preview), (gen, false));
+    let o = s.inspect.open.unwrap_or_else(|| panic!("opened: {:?}", s.notices));
+    assert_eq!((o.gen, o.preview, o.a), (gen, false, false));
+    let i = o.span;
     let trace = &s.result.as_ref().unwrap().trace;
     let span = trace.spans[i];
     let od = s.inspect.on_demand.as_ref().expect("its records");

@@ -22,9 +22,9 @@ pub struct InspectState {
     pub on_demand: Option<Rc<OnDemand>>,
     /// The governor comparison of the current config (`inspect::governors`), once asked.
     pub gov_compare: Option<Rc<GovCompare>>,
-    /// A span of the current run's trace to open in the inspector (`InspectAction::Open`):
-    /// (serial, generation, preview, span index); the timeline showing that run takes it.
-    pub open: Option<(u64, u64, bool, usize)>,
+    /// A span to open in the inspector (`InspectAction::Open`); the timeline showing that
+    /// run takes it.
+    pub open: Option<OpenSpan>,
     /// The wakeup behind a latency figure asked of the worker (`InspectAction::FindWakeup`)
     /// and not yet in: (gen, percent, serial).
     pub wakeup_req: Option<(u64, u8, u64)>,
@@ -33,6 +33,25 @@ pub struct InspectState {
     pub pending: Option<(u64, Span, Rc<OnDemand>)>,
     /// The stretch to load for `pending` (the app asks for it: `take_window_ask`).
     pub window_ask: Option<Ns>,
+}
+
+/// A span to open in the inspector: span `span` of the trace of the run shown for
+/// generation `gen` (its preview or full run) on B's timeline, or on the pinned A's (`a`).
+/// `serial` grows with each ask, so asking for the same span again opens it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenSpan {
+    pub serial: u64,
+    pub gen: u64,
+    pub preview: bool,
+    pub a: bool,
+    pub span: usize,
+}
+
+impl OpenSpan {
+    /// What a timeline showing `(gen, preview)`, A's (`a`) or B's, takes as its `select`.
+    pub fn select_for(open: Option<OpenSpan>, a: bool, gen: u64, preview: bool) -> Option<(u64, usize)> {
+        open.filter(|o| o.a == a && o.gen == gen && o.preview == preview).map(|o| (o.serial, o.span))
+    }
 }
 
 #[allow(clippy::large_enum_variant)] // actions are moved once, not stored
@@ -50,11 +69,13 @@ pub enum InspectAction {
         at: u64,
         result: Result<RunResult, String>,
     },
-    /// Open span `span` of the run shown for generation `gen` (its preview or full run) in
-    /// the inspector: a latency figure clicked (`inspect::find::wakeup_near`).
+    /// Open span `span` of the run shown for generation `gen` (its preview or full run),
+    /// on A's timeline (`a`) or B's, in the inspector: a latency figure clicked
+    /// (`inspect::find::wakeup_near`).
     Open {
         gen: u64,
         preview: bool,
+        a: bool,
         span: usize,
     },
     /// Find the wakeup behind the current full run's latency figure at `percent` (50, 99;
@@ -104,8 +125,8 @@ impl InspectState {
             .min_by_key(|(_, s)| s.start);
         let Some((i, s)) = at else { return false };
         self.on_demand = Some(Rc::new(OnDemand { at: s.start, ..od }));
-        let serial = self.open.map_or(0, |o| o.0 + 1);
-        self.open = Some((serial, gen, false, i));
+        let serial = self.open.map_or(0, |o| o.serial + 1);
+        self.open = Some(OpenSpan { serial, gen, preview: false, a: false, span: i });
         true
     }
 
@@ -132,9 +153,9 @@ impl InspectState {
                     self.decisions_req = Some((run.gen, from, to, at));
                 }
             }
-            InspectAction::Open { gen, preview, span } => {
-                let serial = self.open.map_or(0, |o| o.0 + 1);
-                self.open = Some((serial, gen, preview, span));
+            InspectAction::Open { gen, preview, a, span } => {
+                let serial = self.open.map_or(0, |o| o.serial + 1);
+                self.open = Some(OpenSpan { serial, gen, preview, a, span });
             }
             InspectAction::FindWakeup { percent } => {
                 if run.full.is_some() {
