@@ -137,8 +137,19 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
         }
         Request::Decisions { id, config, from, to, at, trace_items } => {
             let (from, to) = ((*from).min(config.duration), (*to).max(*from + 1));
-            let opts = TraceOptions { window: (from, to), max_items: *trace_items };
-            let result = crate::engine::run(config, Some(opts))
+            // A window cut at its budget stops recording decisions there (a long latency on
+            // many CPUs: the pick of the run asked about was missing, and with it the
+            // wakeup): a larger budget then, up to `WAKEUP_TRACE_MAX` (only the records
+            // nearest `at` travel back).
+            let mut items = *trace_items;
+            let result = loop {
+                let opts = TraceOptions { window: (from, to), max_items: items };
+                match crate::engine::run(config, Some(opts)) {
+                    Ok(o) if o.trace.truncated && items < WAKEUP_TRACE_MAX => items = (items * 4).max(1_000),
+                    other => break other,
+                }
+            };
+            let result = result
                 .map(|o| {
                     let (mut metrics, mut trace) = (o.metrics, o.trace);
                     finite(&mut metrics);
