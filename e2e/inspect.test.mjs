@@ -142,6 +142,10 @@ test('busy run: p99 and max open exactly their wakeup, past the records the page
       assert.ok(Math.abs(got - want) <= want * (1 / 64 + 0.006), `${key}: ${got} ns for ${want} ns`);
       const parts = (await wake.locator('.inspect-parts td.ns').evaluateAll((els) => els.map((e) => Number(e.dataset.ns))));
       assert.equal(parts.reduce((x, y) => x + y, 0), got, `${key}: the parts add up`);
+      // It stays open: the view moved to it stays inside the stretch loaded for it (a view
+      // past it asked for another stretch, whose arrival cleared the selection).
+      await page.waitForTimeout(3000);
+      assert.equal(await page.locator('.inspector .inspect-wake').count(), 1, `${key}: still open`);
       await page.click('.inspector button[aria-label="Close the inspector"]');
     }
     assert.deepEqual(problems, []);
