@@ -91,8 +91,7 @@ test('nohz-pipe: a clicked wakeup shows its latency parts, which add up', { time
 });
 
 // Issue 29: reaching a wakeup took 31 presses of `]`. A latency figure is a button: p99 and
-// the max under it open the wakeup with that latency (the nearest the page keeps records
-// for, said in a notice when it differs) in the inspector, the view zoomed to it.
+// the max under it open the wakeup with that latency in the inspector, the view zoomed to it.
 test('nohz-pipe: clicking p99 or max opens that wakeup in the inspector', { timeout: 300_000 }, async () => {
   const b = await launch();
   try {
@@ -107,11 +106,73 @@ test('nohz-pipe: clicking p99 or max opens that wakeup in the inspector', { time
       await page.waitForSelector('.inspector .inspect-wake[data-latency-ns]', { timeout: RUN_MS });
       const got = Number(await page.locator('.inspector .inspect-wake').first().getAttribute('data-latency-ns'));
       const notice = await page.evaluate(() => document.body.innerText.includes('Opened the nearest wakeup'));
-      // Within the notice's bound (views::open_wakeup: 1 % or 0.5 µs), or the notice says so.
-      assert.ok(notice || Math.abs(got - want) <= Math.max(want * 0.01, 500) + want * 0.001, `${key}: ${got} ns for ${want} ns`);
-      if (key === 'wakeup_latency_max') assert.ok(!notice, 'the max is a kept record: no notice');
+      // Exactly that wakeup (the worker finds it): within the histogram's bucket, no notice.
+      assert.ok(!notice, `${key}: no notice`);
+      assert.ok(Math.abs(got - want) <= want * (1 / 64 + 0.006) + 500, `${key}: ${got} ns for ${want} ns`);
       await page.click('.inspector button[aria-label="Close the inspector"]');
     }
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});
+
+// Issue 29: the p99 opened the nearest wakeup the page kept records for. On a busy run those
+// stop at ~3 ms of 30, and the wakeup opened was not the p99's (a notice said so). Now the
+// worker finds the wakeup of the figure's rank (`Request::Wakeup`), the page loads the
+// stretch of the timeline that holds its run, and the inspector explains it: its latency
+// is the figure's (within the histogram's bucket, 1/64 of an octave, and the figure's
+// rounding), its parts add up, no notice.
+test('busy run: p99 and max open exactly their wakeup, past the records the page keeps', { timeout: 400_000 }, async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context, new URL('/?v=1&preset=messaging-run-to-parity&duration=30ms', server.url).href);
+    await ready(page);
+    for (const key of ['wakeup_latency_p99', 'wakeup_latency_max']) {
+      const fig = page.locator(`section.metrics [data-metric="${key}"] button.open-wakeup`).first();
+      const us = Number((await fig.textContent()).replace(/,/g, ''));
+      const unit = await page.locator(`section.metrics [data-metric="${key}"] .u`).first().textContent();
+      const want = us * (unit.includes('ms') ? 1e6 : unit.includes('µs') ? 1e3 : 1);
+      await fig.click();
+      await page.waitForSelector('.inspector .inspect-wake[data-latency-ns]', { timeout: RUN_MS });
+      const wake = page.locator('.inspector .inspect-wake').first();
+      const got = Number(await wake.getAttribute('data-latency-ns'));
+      const text = await page.evaluate(() => document.body.innerText);
+      assert.ok(!text.includes('Opened the nearest wakeup'), `${key}: no notice`);
+      assert.ok(Math.abs(got - want) <= want * (1 / 64 + 0.006), `${key}: ${got} ns for ${want} ns`);
+      const parts = (await wake.locator('.inspect-parts td.ns').evaluateAll((els) => els.map((e) => Number(e.dataset.ns))));
+      assert.equal(parts.reduce((x, y) => x + y, 0), got, `${key}: the parts add up`);
+      // It stays open: the view moved to it stays inside the stretch loaded for it (a view
+      // past it asked for another stretch, whose arrival cleared the selection).
+      await page.waitForTimeout(3000);
+      assert.equal(await page.locator('.inspector .inspect-wake').count(), 1, `${key}: still open`);
+      await page.click('.inspector button[aria-label="Close the inspector"]');
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});
+
+// Issue 29: a selection asked from outside (a latency figure) reached B's timeline only.
+// In A/B compare, A's latency figures in the table open A's wakeup on A's timeline.
+test('A/B compare: A\'s p99 in the table opens A\'s wakeup on A\'s timeline', { timeout: 300_000 }, async () => {
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context,
+      new URL('/?v=1&preset=nohz-pipe&loops=300&compare=1&b.nohz_exit_reprograms=1', server.url).href);
+    await ready(page);
+    const cell = page.locator('td.a[data-metric="wakeup_latency_p99"] button.open-wakeup');
+    await cell.waitFor({ timeout: RUN_MS });
+    await cell.click();
+    const a = page.locator('.timeline:has(canvas[aria-label^="A:"])');
+    await a.locator('.inspector .inspect-wake[data-latency-ns]').waitFor({ timeout: RUN_MS });
+    const got = Number(await a.locator('.inspector .inspect-wake').first().getAttribute('data-latency-ns'));
+    const want = Number(await page.locator('td.a[data-metric="wakeup_latency_p99"]').getAttribute('data-value')) * 1e3;
+    const notice = await page.evaluate(() => document.body.innerText.includes('Opened the nearest wakeup'));
+    assert.ok(notice || Math.abs(got - want) <= Math.max(want * 0.01, 500), `A: ${got} ns for ${want} ns`);
+    const bSide = page.locator('.timeline:has(canvas[aria-label^="B:"])');
+    assert.equal(await bSide.locator('.inspector .inspect-wake').count(), 0, "B's timeline is left alone");
     assert.deepEqual(problems, []);
   } finally {
     await b.close();

@@ -15,7 +15,8 @@
 // long nohz-pipe run in progress, taken at once), `sweep` (rr-kbuild's sweep of p99 wakeup
 // latency, 3 seeds a point), `governors` (token-governors under menu / teo / ladder), `counters` (the counter tracks), `trace-reading` / `trace-cancelled` (a 100 MB trace
 // read on the page, mid-read, then cancelled), `heatmap` (rr_interval x jobs with the Pareto view), `topology` (80 CPUs over two sockets: lanes grouped), and `dark`, `dark-seeds`,
-// `dark-compare` (the same in prefers-color-scheme: dark). Needs dist/
+// `dark-compare` (the same in prefers-color-scheme: dark), `p99-wakeup` and
+// `compare-a-wakeup` (a latency figure clicked: its wakeup in the inspector, outlined). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 
 import { mkdir } from 'node:fs/promises';
@@ -110,6 +111,20 @@ const scenarios = {
     await page.waitForSelector('figure.plot.heatmap', { timeout: 60_000 }).catch(() => {});
     await page.waitForFunction(() => !document.querySelector('figure.plot.heatmap .progress'), null, { timeout: 180_000 })
       .catch(() => {});
+  },
+  // Issue 29: a busy run's p99 clicked (the worker finds that wakeup, the stretch holding
+  // it loads, the inspector opens it outlined), and in A/B compare A's p99 in the table.
+  'p99-wakeup': async (page) => {
+    await page.goto(new URL('/?v=1&preset=messaging-run-to-parity&duration=30ms', page.url()).href);
+    await settle(page, 120_000);
+    await page.click('section.metrics [data-metric="wakeup_latency_p99"] button.open-wakeup');
+    await page.waitForSelector('.inspector .inspect-wake', { timeout: 120_000 }).catch(() => {});
+  },
+  'compare-a-wakeup': async (page) => {
+    await page.goto(new URL('/?v=1&preset=nohz-pipe&loops=300&compare=1&b.nohz_exit_reprograms=1', page.url()).href);
+    await settle(page, 120_000);
+    await page.click('td.a[data-metric="wakeup_latency_p99"] button.open-wakeup', { timeout: 60_000 }).catch(() => {});
+    await page.waitForSelector('.inspector .inspect-wake', { timeout: 60_000 }).catch(() => {});
   },
   // The inspector open on a wakeup (issue 15): zoom in, click until the panel shows one.
   inspect: async (page) => {

@@ -333,11 +333,12 @@ async fn the_latency_figures_open_their_wakeup_in_the_inspector() {
     let r = s.result.clone().unwrap();
     let p99 = r.metrics.wakeup_latency_us.p99;
     let (span, _) = crate::ui::inspect::find::wakeup_near(&r.trace, p99).expect("the p99's wakeup");
-    let open = |s| yew::Reducible::reduce(s, Action::Inspect(InspectAction::Open { gen, preview: false, span }));
+    let open =
+        |s| yew::Reducible::reduce(s, Action::Inspect(InspectAction::Open { gen, preview: false, a: false, span }));
     let s = open(s);
     let first = s.inspect.open.expect("asked for");
-    assert_eq!((first.1, first.2, first.3), (gen, false, span));
-    assert_ne!(open(s).inspect.open.unwrap().0, first.0, "the same span again is a new request");
+    assert_eq!((first.gen, first.preview, first.a, first.span), (gen, false, false, span));
+    assert_ne!(open(s).inspect.open.unwrap().serial, first.serial, "the same span again is a new request");
 }
 
 /// Issue 29, item 5: on a phone with Controls open the metrics were ~4,900 px down, so a
@@ -394,4 +395,57 @@ async fn the_machine_s_topology_and_the_simulated_cpus_are_shown() {
     assert!(line.contains("simulating CPUs 0-7 of 80: 8 cores x 1 thread, 1 LLC, 1 socket"), "{line}");
     let html = render(from_link("v=1&cpu=cascadelake-2s&cores=80")).await;
     assert!(html.contains("simulating CPUs 0-79 of 80: 40 cores x 2 threads, 2 LLCs, 2 sockets"));
+}
+
+/// Issue 29: the p99 opened the nearest wakeup the page kept records for; on a busy run
+/// those stop early (the first `PAGE_DECISIONS`), and the wakeup opened was not the p99's. A click asks the worker
+/// (`FindWakeup`, one job), and its answer opens the run of exactly that wakeup on the
+/// page's timeline (loading the stretch that holds it, past where the live trace stops),
+/// explained by records whose latency is within the figure's histogram bucket (1/64 of an
+/// octave).
+#[test]
+fn a_latency_figure_asks_the_worker_for_its_wakeup_and_opens_it() {
+    use crate::ui::inspect::state::InspectAction;
+    use crate::ui::worker::execute::execute;
+    use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS};
+    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=60ms"));
+    let gen = s.gen;
+    let run = execute(&Request::Run { id: 1, config: s.config.clone(), trace_items: LIVE_TRACE_ITEMS });
+    let Response::Run { result, .. } = run else { panic!() };
+    let s = yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false });
+    let p99 = s.result.as_ref().unwrap().metrics.wakeup_latency_us.p99;
+    let page_records = s.result.as_ref().unwrap().trace.decisions.clone();
+    let s = yew::Reducible::reduce(s, Action::Inspect(InspectAction::FindWakeup { percent: 99 }));
+    let job = s.wanted_jobs().wakeup.expect("a job for the worker");
+    assert_eq!((job.key.0, job.key.1), (gen, 99));
+    let Response::Run { result, .. } = execute(&Request::Wakeup { id: 2, config: job.value, percent: 99 }) else {
+        panic!()
+    };
+    let s = yew::Reducible::reduce(s, Action::Inspect(InspectAction::WakeupDone { gen, percent: 99, result }));
+    assert!(s.inspect.wakeup_req.is_none(), "answered");
+    // Past the stretch the live trace holds (cut at its item budget): that stretch loads
+    // (one `Request::Window`), then the wakeup opens on it.
+    assert!(s.inspect.open.is_none() && s.result.as_ref().unwrap().trace.truncated);
+    let (g, from) = s.window_req.expect("the stretch asked for");
+    let Response::Run { result, .. } =
+        execute(&Request::Window { id: 3, config: s.config.clone(), from, trace_items: LIVE_TRACE_ITEMS })
+    else {
+        panic!()
+    };
+    let s = yew::Reducible::reduce(s, Action::WindowDone { gen: g, from, result });
+    let o = s.inspect.open.unwrap_or_else(|| panic!("opened: {:?}", s.notices));
+    assert_eq!((o.gen, o.preview, o.a), (gen, false, false));
+    let i = o.span;
+    let trace = &s.result.as_ref().unwrap().trace;
+    let span = trace.spans[i];
+    let od = s.inspect.on_demand.as_ref().expect("its records");
+    assert!(od.answers(span.start));
+    let w = od.find(&span).wake.unwrap_or_else(|| panic!("the run is explained by its wakeup: p99 {p99}, {span:?}"));
+    assert_eq!(w.parts.iter().map(|p| p.1).sum::<u64>(), w.latency().unwrap(), "its parts add up");
+    let lat = w.latency().unwrap() as f64 / 1e3;
+    assert!((lat - p99).abs() <= p99 / 64.0, "{lat} µs for a p99 of {p99} µs");
+    // The page's own records could not give it: they keep the first `PAGE_DECISIONS`, and
+    // this wakeup's record is not among them.
+    let same = |r: &crate::engine::explain::WakeRecord| r.task == w.task && r.ran_at == w.ran_at;
+    assert!(!page_records.wakeups.iter().any(same), "the page's records already held the p99's wakeup");
 }

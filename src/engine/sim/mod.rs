@@ -384,6 +384,8 @@ pub struct Sim {
     preempt_full: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
     latency_clamps: u64,
+    /// Every wakeup latency as it is measured (`log_latencies`; None: not kept, the default).
+    lat_log: Option<Vec<LatencySample>>,
     stop: Option<(StopReason, Ns)>,
     /// Whether `start` has run (a chunked run starts on its first `advance`).
     started: bool,
@@ -400,6 +402,18 @@ pub struct Progress {
     /// Events handled so far, and the run's budget (`max_events`).
     pub events: u64,
     pub max_events: u64,
+}
+
+/// One wakeup latency sample (the `wakeup_latency_us` histogram's), with the wakeup it
+/// measured: `task` woken at `woke` (`try_to_wake_up`) and switched in on `core` at `ran`
+/// (`sched_switch`); the sample is `ran - woke`. Kept only when asked (`Sim::log_latencies`):
+/// the page's "open the p99 wakeup" finds the wakeup of a figure's rank in them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LatencySample {
+    pub woke: Ns,
+    pub ran: Ns,
+    pub task: u32,
+    pub core: u16,
 }
 
 /// What `run_checked` reports besides the outcome: the invariants' raw material.
@@ -597,6 +611,7 @@ impl Sim {
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
             preempt_full: cfg.preempt_model() == crate::engine::kernel::PreemptModel::Full,
             latency_clamps: 0,
+            lat_log: None,
             stop: None,
             started: false,
             cfg,
@@ -627,6 +642,22 @@ impl Sim {
     /// a run of this config with `max_events` = those events stops (the same outcome).
     pub fn end_budget_here(&mut self) {
         self.cfg.max_events = self.cfg.max_events.min(self.events);
+    }
+
+    /// Keeps every wakeup latency sample from now on (`LatencySample`; off by default: a
+    /// vector push per wakeup, 24 bytes each, nothing else changes).
+    pub fn log_latencies(&mut self) {
+        self.lat_log.get_or_insert_with(Vec::new);
+    }
+
+    /// `into_outcome`, and the samples `log_latencies` kept that the figures count (those
+    /// of switches at or before the run's end, as the histogram keeps them), in the order measured.
+    pub fn into_outcome_and_latencies(mut self) -> (Outcome, Vec<LatencySample>) {
+        let out = self.finish();
+        let end = self.stop.map_or(self.now, |s| s.1);
+        let mut log = self.lat_log.take().unwrap_or_default();
+        log.retain(|s| s.ran <= end);
+        (out, log)
     }
 
     /// How far the run has come.

@@ -370,6 +370,9 @@ impl Sim {
                     self.latency_clamps += 1;
                 }
                 self.count_late(c, at, super::Late::Latency { ns: at.saturating_sub(w) });
+                if let Some(log) = &mut self.lat_log {
+                    log.push(super::LatencySample { woke: w, ran: at, task: n as u32, core: c as u16 });
+                }
                 if self.rec.on() {
                     self.why_ran(n, c, at);
                 }

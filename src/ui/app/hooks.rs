@@ -78,6 +78,10 @@ impl JobSink for Jobs {
         self.runner().request_decisions(gen, config, range);
     }
 
+    fn wakeup(&mut self, gen: u64, config: &Config, percent: u8) {
+        self.runner().request_wakeup(gen, config, percent);
+    }
+
     fn governors(&mut self, gen: u64, configs: Vec<Config>) {
         self.runner().request_governors(gen, configs);
     }

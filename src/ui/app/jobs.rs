@@ -55,6 +55,8 @@ pub struct Wanted {
     pub governors: Option<Keyed<(u64, u64), Rc<GovCompare>>>,
     /// Decision records: (gen, from, to, at) and the run's config.
     pub decisions: Option<Keyed<(u64, u64, u64, u64), Config>>,
+    /// The wakeup behind a latency figure: (gen, percent, serial) and the run's config.
+    pub wakeup: Option<Keyed<(u64, u8, u64), Config>>,
     /// The Experiments tables (their page is open and they are not loaded).
     pub seeds: bool,
 }
@@ -90,6 +92,7 @@ impl State {
                 .and_then(|(gen, from)| run_config(gen).map(|c| Keyed { key: (gen, from), value: c })),
             governors: self.inspect.gov_compare.as_ref().map(|c| Keyed { key: (c.gen, c.serial), value: c.clone() }),
             decisions: self.inspect.decisions_req.and_then(|k| run_config(k.0).map(|c| Keyed { key: k, value: c })),
+            wakeup: self.inspect.wakeup_req.and_then(|k| run_config(k.0).map(|c| Keyed { key: k, value: c })),
             seeds: self.tab == Tab::Seeds && self.seeds == Seeds::NotLoaded,
         }
     }
@@ -107,6 +110,8 @@ pub trait JobSink {
     fn cancel(&mut self, kind: JobKind);
     fn window(&mut self, gen: u64, config: &Config, from: u64);
     fn decisions(&mut self, gen: u64, config: &Config, range: (u64, u64, u64));
+    /// The wakeup behind the latency figure at `percent` of `gen`'s run.
+    fn wakeup(&mut self, gen: u64, config: &Config, percent: u8);
     fn governors(&mut self, gen: u64, configs: Vec<Config>);
     /// The Experiments tables (the sink marks them loading).
     fn seeds(&mut self);
@@ -150,6 +155,11 @@ pub fn reconcile(before: &Wanted, now: &Wanted, sink: &mut impl JobSink) {
             sink.decisions(gen, &d.value, (from, to, at));
         }
     }
+    if now.wakeup != before.wakeup {
+        if let Some(w) = &now.wakeup {
+            sink.wakeup(w.key.0, &w.value, w.key.1);
+        }
+    }
     if now.seeds && !before.seeds {
         sink.seeds();
     }
@@ -189,6 +199,9 @@ mod tests {
         }
         fn decisions(&mut self, gen: u64, _: &Config, range: (u64, u64, u64)) {
             self.0.push(format!("decisions {gen} {range:?}"));
+        }
+        fn wakeup(&mut self, gen: u64, _: &Config, percent: u8) {
+            self.0.push(format!("wakeup {gen} {percent}"));
         }
         fn governors(&mut self, gen: u64, configs: Vec<Config>) {
             self.0.push(format!("governors {gen} ({})", configs.len()));

@@ -29,6 +29,7 @@ use crate::ui::explore::controls::Controls;
 use crate::ui::explore::plots::DistPlot;
 use crate::ui::explore::views::{CompareTable, MetricsPanel, SeedView};
 use crate::ui::inspect::state::InspectAction;
+use crate::ui::inspect::state::OpenSpan;
 use crate::ui::share::{self, EmbedPage, Notices, ShareBar};
 use crate::ui::timeline::{Timeline, ViewLink};
 use crate::ui::tour::view::{figures_revealed, TourCard, TourOffer};
@@ -281,7 +282,8 @@ fn results() -> Html {
                     <h3 class="series a">{"A"}</h3>
                     <Timeline trace={a.trace.clone()} label="A" preview={a.preview} partial={a.figures_partial()} link={(*link).clone()}
                         topo={Some(a.config.profile().topo)}
-                        stretch={s.stretch} on_stretch={on_stretch.clone()} />
+                        stretch={s.stretch} on_stretch={on_stretch.clone()}
+                        select={OpenSpan::select_for(s.inspect.open, true, a.gen, a.preview)} />
                     <h3 class="series b">{"B"}</h3>
                 }
                 if let Some(r) = &b {
@@ -290,7 +292,7 @@ fn results() -> Html {
                             window_loading={s.window_req.is_some_and(|(g, _)| g == r.gen)}
                             on_window={(!r.preview && r.gen == s.gen).then(|| on_window.clone())}
                             link={a.is_some().then(|| (*link).clone())} stretch={s.stretch} on_stretch={on_stretch.clone()}
-                            select={s.inspect.open.filter(|o| o.1 == r.gen && o.2 == r.preview).map(|o| (o.0, o.3))} />
+                            select={OpenSpan::select_for(s.inspect.open, false, r.gen, r.preview)} />
                 } else {
                     <p class="note">{"Waiting for the first run…"}</p>
                 }

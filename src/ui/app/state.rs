@@ -155,7 +155,8 @@ impl State {
 
     /// What the inspector's actions read of the current run.
     fn run_for_inspect(&self) -> Run<'_> {
-        Run { gen: self.gen, config: &self.config, full: self.full_run().map(|r| &r.metrics) }
+        let full = self.full_run();
+        Run { gen: self.gen, config: &self.config, full: full.map(|r| &r.metrics), trace: full.map(|r| &*r.trace) }
     }
 
     /// The metric the sweep plots: the view's, else `default_sweep_metric`.
@@ -463,6 +464,7 @@ impl State {
                         let view = Rc::make_mut(view);
                         view.trace = Rc::new(r.trace);
                         view.windowed = true;
+                        s.inspect.window_arrived(gen, &view.trace);
                     }
                     Ok(_) => s.notices.push(
                         "The timeline's stretch came from a different run (its digest differs); it was not shown.",
@@ -653,6 +655,9 @@ impl State {
                 let run = self.run_for_inspect();
                 if !s.inspect.reduce(a, run, &mut s.notices) {
                     return self;
+                }
+                if let Some(from) = s.inspect.take_window_ask() {
+                    s.window_req = Some((s.gen, from));
                 }
             }
             Action::Seeds(a) => s.seeds.reduce(a),

@@ -63,7 +63,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                     // worst wakeup.
                     let max = crate::ui::common::format::metric("wakeup_latency_max").filter(|_| d.key == "wakeup_latency_p99");
                     let max_link = max
-                        .and_then(|max| Some((max, open_wakeup(ctx.as_ref(), props.result.as_ref(), max.key, (max.get)(m))?)))
+                        .and_then(|max| Some((max, open_wakeup(ctx.as_ref(), props.result.as_ref(), false, max.key, (max.get)(m))?)))
                         .map(|(max, onclick)| {
                             let (v, u) = metric_display(max, m);
                             html! {
@@ -77,7 +77,7 @@ pub fn metrics_panel(props: &MetricsPanelProps) -> Html {
                         <div class={classes!("metric", (d.key == "throughput").then_some("main"))} data-metric={d.key} title={d.help}>
                             <dt>{metric_label(d, m)}</dt>
                             <dd>
-                                if let Some(onclick) = open_wakeup(ctx.as_ref(), props.result.as_ref(), d.key, (d.get)(m)) {
+                                if let Some(onclick) = open_wakeup(ctx.as_ref(), props.result.as_ref(), false, d.key, (d.get)(m)) {
                                     <button type="button" class="v open-wakeup" {onclick}
                                         title="Open this wakeup in the inspector, outlined on the timeline">{value}</button>
                                 } else {
@@ -199,21 +199,33 @@ fn mark_covered() {
     let _ = if on_screen { line.set_attribute("data-covered", "") } else { line.remove_attribute("data-covered") };
 }
 
-/// A latency figure (p50, p99, max) as a way into the inspector (issue 29): a click opens the
-/// wakeup whose latency is nearest the figure among the run's kept records
-/// (`find::wakeup_near`) on the timeline of that run; a notice says when the nearest differs
-/// (the figure is over every wakeup, the page keeps the first `PAGE_DECISIONS` records).
-/// None for other figures, or when the run kept no wakeup records.
+/// A latency figure (p50, p99, max) as a way into the inspector (issue 29): a click opens
+/// the wakeup behind the figure on the timeline of that run. For the current config's full
+/// run the worker finds exactly that wakeup (`InspectAction::FindWakeup`: the sample of the
+/// figure's rank, and its records); for another run shown (a preview, the pinned A) the one
+/// whose latency is nearest the figure among the run's kept records (`find::wakeup_near`),
+/// with a notice when the nearest differs (the page keeps the first `PAGE_DECISIONS`);
+/// A's figures (`a`, the A/B table) open on A's timeline. None for other figures, or when
+/// there is no wakeup to open.
 fn open_wakeup(
     ctx: Option<&StateCtx>,
     result: Option<&Rc<RunView>>,
+    a: bool,
     key: &str,
     us: f64,
 ) -> Option<Callback<MouseEvent>> {
-    if !matches!(key, "wakeup_latency_p50" | "wakeup_latency_p99" | "wakeup_latency_max") {
-        return None;
-    }
+    let percent = match key {
+        "wakeup_latency_p50" => 50,
+        "wakeup_latency_p99" => 99,
+        "wakeup_latency_max" => 100,
+        _ => return None,
+    };
     let (ctx, r) = (ctx?.clone(), result?.clone());
+    if !a && ctx.full_run().is_some_and(|f| Rc::ptr_eq(f, &r)) {
+        return (r.metrics.wakeup_latency_us.count > 0).then(|| {
+            Callback::from(move |_: MouseEvent| ctx.dispatch(Action::Inspect(InspectAction::FindWakeup { percent })))
+        });
+    }
     if !r.trace.decisions.wakeups.iter().any(|w| w.ran_at.is_some()) {
         return None;
     }
@@ -222,7 +234,7 @@ fn open_wakeup(
             ctx.dispatch(Action::Notice("No kept wakeup record leads to a run on this timeline.".into()));
             return;
         };
-        ctx.dispatch(Action::Inspect(InspectAction::Open { gen: r.gen, preview: r.preview, span }));
+        ctx.dispatch(Action::Inspect(InspectAction::Open { gen: r.gen, preview: r.preview, a, span }));
         let got = lat as f64 / 1_000.0;
         if (got - us).abs() > (us * 0.01).max(0.5) {
             ctx.dispatch(Action::Notice(format!(
@@ -421,7 +433,13 @@ pub fn compare_table(props: &CompareProps) -> Html {
                     html! {
                         <tr data-compare={d.key} title={d.help}>
                             <th scope="row">{metric_label(d, &b.metrics)}<span class="u">{" "}{unit}</span></th>
-                            <td class="a" data-metric={d.key} data-side="a" data-value={va.to_string()} title={range(seed_stats.map(|s| s.0))}>{cell(&a.metrics, va)}</td>
+                            <td class="a" data-metric={d.key} data-side="a" data-value={va.to_string()} title={range(seed_stats.map(|s| s.0))}>
+                                // A's latency figures open A's wakeup on A's timeline (B's: the metrics panel).
+                                if let Some(onclick) = open_wakeup(ctx.as_ref(), Some(a), true, d.key, (d.get)(&a.metrics)).filter(|_| seed_stats.is_none()) {
+                                    <button type="button" class="v open-wakeup" {onclick}
+                                        title="Open this wakeup of A in the inspector, outlined on A's timeline">{cell(&a.metrics, va)}</button>
+                                } else { {cell(&a.metrics, va)} }
+                            </td>
                             <td class="b" data-metric={d.key} data-side="b" data-value={vb.to_string()} title={range(seed_stats.map(|s| s.1))}>{cell(&b.metrics, vb)}</td>
                             <td class={classes!("delta", cls, noise.then_some("noise"))}>{delta}
                                 if !cls.is_empty() { <span class="sr">{format!(" ({cls})")}</span> }

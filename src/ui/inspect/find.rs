@@ -50,9 +50,17 @@ impl OnDemand {
     }
 }
 
+/// How long before a wakeup's `Wakeup` instant (the waker's cursor, after its ttwu work)
+/// the engine may handle it: its record opens then (`Recorder::explaining` at the engine's
+/// `now`), so a window asked for that wakeup starts this much earlier.
+pub const ASK_WAKE_MARGIN: Ns = 50_000;
+
 /// The stretch `[from, to)` to record for `span`'s decisions, and the instant they are about:
 /// from the `ASK_BEFORE`-th item before the span's start to the `ASK_AFTER`-th after its end
 /// (items = spans and instants of the page's trace; the run's end when the trace stops first).
+/// A run after a wakeup starts no later than that wakeup (`wakeup_before`, less
+/// `ASK_WAKE_MARGIN`): a long latency on a busy run holds more than `ASK_BEFORE` items,
+/// and a window starting inside it showed only the pick.
 pub fn ask_range(trace: &Trace, span: &Span) -> (Ns, Ns, Ns) {
     let at = span.start;
     let times = || trace.spans.iter().map(|s| s.start).chain(trace.instants.iter().map(|i| i.time));
@@ -63,10 +71,28 @@ pub fn ask_range(trace: &Trace, span: &Span) -> (Ns, Ns, Ns) {
     } else {
         trace.start.min(at)
     };
+    let from = wakeup_before(trace, span).map_or(from, |w| from.min(w.saturating_sub(ASK_WAKE_MARGIN)));
     let mut after: Vec<Ns> = times().filter(|&t| t > span.end).collect();
     let to =
         if after.len() > ASK_AFTER { *after.select_nth_unstable(ASK_AFTER).1 } else { trace.end.max(span.end + 1) };
     (from, to, at)
+}
+
+/// The wakeup that led to a run, as the page's trace shows it: the time of the task's last
+/// `Wakeup` instant on the run's CPU before the run, when the task did not run in between.
+pub fn wakeup_before(trace: &Trace, span: &Span) -> Option<Ns> {
+    let SpanKind::Run { task, .. } = span.kind else { return None };
+    let woke = trace
+        .instants
+        .iter()
+        .filter(|i| i.core == span.core && i.time <= span.start)
+        .filter(|i| matches!(i.kind, crate::engine::trace::InstantKind::Wakeup { task: k, .. } if k == task))
+        .map(|i| i.time)
+        .max()?;
+    let ran = trace.spans.iter().any(|s| {
+        matches!(s.kind, SpanKind::Run { task: k, .. } if k == task) && s.start >= woke && s.start < span.start
+    });
+    (!ran).then_some(woke)
 }
 
 /// The decisions behind one span.
@@ -108,11 +134,15 @@ pub fn decisions_in<'a>(d: &'a Decisions, span: &Span, complete_until: Ns) -> Fo
                 d.picks.iter().rev().find(|p| p.core == core && p.time <= span.start).filter(|p| p.chosen == task);
             // A wakeup's latency ends at the switch (`trace_sched_switch`, `ran_at`): at or
             // after that pick, at or before this span's start (the switch and the cache
-            // refill come between).
+            // refill come between). Not only on the wakeup's target: the load balancer can
+            // move a task that waits (`detach_tasks` takes queued tasks), and then it runs on
+            // the CPU that pulled it; the task and the switch's time name its record.
             let from = pick.map_or(span.start, |p| p.time);
-            let wake = d.wakeups.iter().rev().find(|r| {
-                r.task == task && r.target == core && r.ran_at.is_some_and(|at| from <= at && at <= span.start)
-            });
+            let wake = d
+                .wakeups
+                .iter()
+                .rev()
+                .find(|r| r.task == task && r.ran_at.is_some_and(|at| from <= at && at <= span.start));
             Found { wake, pick, idle: None }
         }
         SpanKind::Idle { .. } => {
@@ -237,6 +267,25 @@ mod tests {
                 assert!(!later, "a later pick on CPU {} before {}", s.core, s.start);
             }
         }
+    }
+
+    /// A task woken onto one CPU and pulled by the load balancer while it waited runs on the
+    /// CPU that pulled it: its run is still explained by its wakeup (the record was looked
+    /// for on the wakeup's target only, and a p99 click on messaging opened an unexplained run).
+    #[test]
+    fn a_run_pulled_by_the_balancer_is_explained_by_its_wakeup() {
+        let mut cfg = (preset("messaging-run-to-parity").unwrap().config)();
+        cfg.set("duration", "10ms").unwrap();
+        let out = crate::engine::run(&cfg, Some(TraceOptions::default())).unwrap();
+        let t = &out.trace;
+        let moved = t
+            .spans
+            .iter()
+            .filter(|s| matches!(s.kind, SpanKind::Run { .. }))
+            .filter_map(|s| decisions_for(t, s).wake.map(|w| (s, w)))
+            .filter(|(s, w)| w.target != s.core)
+            .count();
+        assert!(moved > 0, "runs on another CPU than their wakeup's target, explained: {moved}");
     }
 
     /// Issue 29: clicking p50, p99 or max opens that wakeup. The run found is the one the
@@ -364,5 +413,69 @@ mod tests {
             }
         }
         assert!(explained >= 3, "most late runs follow a wakeup: {explained}");
+    }
+
+    /// Issue 29 (item 2): the on-demand window started `ASK_BEFORE` items before the run, so
+    /// for a long latency on a busy run (hackbench-like messaging, 40 CPUs, far into the
+    /// run in a stretch a panned timeline loaded) it started after the wakeup and the
+    /// inspector showed only the pick. The window now reaches back to the wakeup the page's
+    /// trace shows for the run (its `Wakeup` instant), and the record found is that one,
+    /// whole: its parts add up.
+    #[test]
+    fn an_on_demand_window_holds_the_wakeup_of_a_long_latency_far_in_the_run() {
+        use crate::engine::trace::InstantKind;
+        use crate::ui::worker::execute::execute;
+        use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS, ON_DEMAND_TRACE_ITEMS};
+        let mut cfg = (preset("messaging-run-to-parity").unwrap().config)();
+        cfg.set("duration", "30ms").unwrap();
+        let run = |req| match execute(&req) {
+            Response::Run { result: Ok(r), .. } => r,
+            other => panic!("{other:?}"),
+        };
+        let page = run(Request::Window { id: 1, config: cfg.clone(), from: 12_000_000, trace_items: LIVE_TRACE_ITEMS });
+        let t = &page.trace;
+        let mut times: Vec<Ns> = t.spans.iter().map(|s| s.start).chain(t.instants.iter().map(|i| i.time)).collect();
+        times.sort_unstable();
+        let between = |a: Ns, b: Ns| times.partition_point(|&x| x < b) - times.partition_point(|&x| x <= a);
+        // Runs whose wakeup, on the page's trace, is well over `ASK_BEFORE` items earlier:
+        // per (task, CPU), each run after the task's last wakeup there with no run between.
+        let mut last: std::collections::HashMap<(u32, u16), (Ns, bool)> = Default::default();
+        let mut events: Vec<(Ns, u8, usize)> = t.spans.iter().enumerate().map(|(i, s)| (s.start, 1, i)).collect();
+        events.extend(t.instants.iter().enumerate().map(|(i, x)| (x.time, 0, i)));
+        events.sort_unstable();
+        let mut far: Vec<(&Span, Ns)> = Vec::new();
+        for (_, kind, i) in events {
+            if kind == 0 {
+                if let InstantKind::Wakeup { task, .. } = t.instants[i].kind {
+                    last.insert((task, t.instants[i].core), (t.instants[i].time, false));
+                }
+                continue;
+            }
+            let s = &t.spans[i];
+            let SpanKind::Run { task, .. } = s.kind else { continue };
+            for (&(_, core), e) in last.iter_mut().filter(|((k, _), _)| *k == task) {
+                if core == s.core && !e.1 && e.0 > t.start + 100_000 && between(e.0, s.start) > 2 * ASK_BEFORE {
+                    far.push((s, e.0));
+                }
+                e.1 = true;
+            }
+        }
+        assert!(far.len() >= 3, "long latencies: {}", far.len());
+        for &(s, woke) in far.iter().step_by(far.len() / 3).take(3) {
+            let (from, to, at) = ask_range(t, s);
+            assert!(from < woke, "the window starts before the wakeup ({from} < {woke})");
+            let r = run(Request::Decisions {
+                id: 2,
+                config: cfg.clone(),
+                from,
+                to,
+                at,
+                trace_items: ON_DEMAND_TRACE_ITEMS,
+            });
+            let od = OnDemand::new(1, r.metrics.digest.clone(), at, r.trace.decisions);
+            let w = od.find(s).wake.unwrap_or_else(|| panic!("the wakeup at {woke} of the run at {}", s.start));
+            assert_eq!(w.time, woke, "that wakeup");
+            assert_eq!(w.parts.iter().map(|p| p.1).sum::<Ns>(), w.latency().unwrap(), "its parts add up");
+        }
     }
 }

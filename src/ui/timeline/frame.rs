@@ -51,6 +51,8 @@ pub(super) struct Inner {
     pub(super) highlight_scene: Option<draw::Scene>,
     /// The inspector's span (an index into `trace.spans`), outlined over the base scene.
     pub(super) selected: Option<usize>,
+    /// A span of the trace still arriving to move the view to once it is adopted (`focus`).
+    pub(super) focus_after: Option<usize>,
     pub(super) asked: Vec<Ns>,
     /// What Fit shows: the recorded stretch.
     pub(super) fit_view: View,
@@ -150,6 +152,7 @@ impl Default for Inner {
             highlight: None,
             highlight_scene: None,
             selected: None,
+            focus_after: None,
             asked: Vec::new(),
             fit_view: View::fit(1),
             window_ask: None,
@@ -211,6 +214,21 @@ impl Inner {
         self.cursor = None;
     }
 
+    /// Moves the view to span `i` of the shown trace (`nav::focus_view`) and outlines it;
+    /// on a partial trace the view stays within the recorded stretch, since a view past it
+    /// asks for another stretch, whose arrival clears the selection. False when there is
+    /// no such span.
+    pub(super) fn focus(&mut self, i: usize) -> bool {
+        let Some(mut v) = nav::focus_view(&self.trace, i, self.index.end) else { return false };
+        if crate::ui::timeline::window::is_partial(&self.trace) {
+            let (lo, hi) = crate::ui::timeline::window::recorded(&self.trace);
+            v = View { t0: v.t0.max(lo as f64), t1: v.t1.min(hi as f64) };
+        }
+        self.view = v;
+        self.selected = Some(i);
+        true
+    }
+
     pub(super) fn plot_w(&self) -> f64 {
         self.layout.map_or(800.0, |l| l.plot_w() as f64)
     }
@@ -268,6 +286,9 @@ impl Inner {
                     let t = crate::ui::common::marks::now();
                     if let Some((trace, label, keep_view)) = self.pending.take() {
                         self.adopt(trace, index, label, keep_view);
+                        if let Some(i) = self.focus_after.take() {
+                            self.focus(i);
+                        }
                     }
                     // The box was laid out frames ago: reading it now costs no layout.
                     self.prepare();

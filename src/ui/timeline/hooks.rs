@@ -62,10 +62,17 @@ pub(super) fn use_props(
             // than a screen: the page scrolls to the lane, the inspector below it).
             let mut lane_y = 0.0;
             if let Ok(mut st) = inner.try_borrow_mut() {
-                let Some(v) = nav::focus_view(&st.trace, i, st.index.end) else { return };
-                st.view = v;
-                st.selected = Some(i);
-                let lane = st.trace.spans.get(i).and_then(|s| st.index.lane_of_core.get(s.core as usize).copied());
+                // A trace still arriving (`frame::Arrival`, a stretch loaded for this span):
+                // the view moves once it is adopted; the shown one is the old trace's.
+                if st.pending.is_some() {
+                    st.focus_after = Some(i);
+                    st.selected = Some(i);
+                } else if !st.focus(i) {
+                    return;
+                }
+                let shown = st.pending.as_ref().map_or(&st.trace, |p| &p.0);
+                let core = shown.spans.get(i).map(|s| s.core as usize);
+                let lane = core.and_then(|c| st.index.lane_of_core.get(c).copied());
                 if let (Some(l), Some(lane)) = (st.layout, lane) {
                     lane_y = l.band(lane, draw::Band::Main).0 / l.dpr;
                 }

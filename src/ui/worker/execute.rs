@@ -138,8 +138,19 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
         }
         Request::Decisions { id, config, from, to, at, trace_items } => {
             let (from, to) = ((*from).min(config.duration), (*to).max(*from + 1));
-            let opts = TraceOptions { window: (from, to), max_items: *trace_items };
-            let result = crate::engine::run(config, Some(opts))
+            // A window cut at its budget stops recording decisions there (a long latency on
+            // many CPUs: the pick of the run asked about was missing, and with it the
+            // wakeup): a larger budget then, up to `WAKEUP_TRACE_MAX` (only the records
+            // nearest `at` travel back).
+            let mut items = *trace_items;
+            let result = loop {
+                let opts = TraceOptions { window: (from, to), max_items: items };
+                match crate::engine::run(config, Some(opts)) {
+                    Ok(o) if o.trace.truncated && items < WAKEUP_TRACE_MAX => items = (items * 4).max(1_000),
+                    other => break other,
+                }
+            };
+            let result = result
                 .map(|o| {
                     let (mut metrics, mut trace) = (o.metrics, o.trace);
                     finite(&mut metrics);
@@ -166,6 +177,7 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
             Response::Exported { id: *id, result: Ok(crate::share::csv::sweep_csv(key, &rows)) }
         }
         Request::Import { id, text } => Response::Imported { id: *id, result: import(text) },
+        Request::Wakeup { id, config, percent } => Response::Run { id: *id, result: find_wakeup(config, *percent) },
         Request::TraceOpen { text, .. } | Request::TraceReplay { text, .. } => crate::ui::traces::job::execute(
             req,
             &mut crate::ui::traces::job::chunks_of(text),
@@ -173,6 +185,75 @@ pub fn execute_with(req: &Request, progress: &mut dyn FnMut(Response)) -> Respon
             progress,
         ),
     }
+}
+
+/// The trace budget of `find_wakeup`'s second run, which records only from the wakeup to
+/// the switch it led to (a long latency on many CPUs holds tens of thousands of spans).
+pub const WAKEUP_TRACE_ITEMS: usize = crate::ui::worker::protocol::LIVE_TRACE_ITEMS;
+/// At most this many items in that run (about 100 MB of spans in the worker): past it the
+/// parts of a latency may be short of the spans they are read from.
+pub const WAKEUP_TRACE_MAX: usize = 16 * WAKEUP_TRACE_ITEMS;
+
+/// The wakeup behind a latency figure (`Request::Wakeup`). The figures' p50 and p99 are
+/// the histogram's `percentile` (`engine::sim`): the bucket holding the sample of rank
+/// `ceil(count * p / 100)` in increasing latency; that sample is the wakeup, ties in
+/// latency broken by the earlier wakeup (max: rank `count`, the largest). Three runs of the
+/// same config: the first keeps every sample (`Sim::log_latencies`) and picks that one;
+/// the second records only `[woke, ran]` and stops there, so the wakeup's record
+/// (`explain`) is opened and closed inside it (an on-demand window that starts after the
+/// wakeup misses it), with a budget that holds every span over the latency; a third records
+/// a short window before the switch for the pick (the second's decision budget,
+/// `trace::DECISIONS_MAX`, may end first). The answer's figures are the first run's (the whole run's, whose
+/// digest the page checks); its decisions are the `ON_DEMAND_DECISIONS` nearest the switch,
+/// the wakeup's own among them; its one span is the run the wakeup led to.
+pub fn find_wakeup(config: &crate::engine::Config, percent: u8) -> Result<RunResult, String> {
+    crate::engine::check(config).map_err(|e| e.to_string())?;
+    let mut sim = crate::engine::sim::Sim::new(config, None);
+    sim.log_latencies();
+    while !sim.advance(PROGRESS_CHUNK_EVENTS) {}
+    let (out, mut samples) = sim.into_outcome_and_latencies();
+    let mut metrics = out.metrics;
+    finite(&mut metrics);
+    let mut trace = crate::engine::trace::Trace::default();
+    crate::engine::order::sort_by_key(&mut samples, |s| (s.ran.saturating_sub(s.woke), s.woke, s.task));
+    let n = samples.len() as u64;
+    let rank = (n * percent.min(100) as u64).div_ceil(100).max(1);
+    let Some(&w) = samples.get(rank as usize - 1) else { return Ok(RunResult { metrics, trace }) };
+    // The record opens when the engine handles the wakeup (`explaining` at its `now`),
+    // which can come before `woke` (the waker's cursor, after its ttwu work and any
+    // overheads queued before it): the window starts that much earlier, more if needed.
+    // Its latency parts are read from the target's spans over the latency, so the window's
+    // trace must not be cut: a larger budget if it was (a long latency on many CPUs).
+    let mut wake = None;
+    'margins: for margin in [50_000, 1_000_000, 20_000_000, u64::MAX] {
+        let mut items = WAKEUP_TRACE_ITEMS;
+        loop {
+            let opts = TraceOptions { window: (w.woke.saturating_sub(margin), w.ran + 1), max_items: items };
+            let o = crate::engine::run_chunked_while(config, Some(opts), PREVIEW_CHUNK_EVENTS, |p| p.now <= w.ran)
+                .map_err(|e| e.to_string())?;
+            let found = o.trace.decisions.wakeups.iter().find(|r| r.task == w.task && r.ran_at == Some(w.ran));
+            let Some(found) = found else { continue 'margins };
+            if !o.trace.truncated || items >= WAKEUP_TRACE_MAX {
+                wake = Some(found.clone());
+                break 'margins;
+            }
+            items *= 4;
+        }
+    }
+    // The pick that switched it in, and what else happened then: a short window before the
+    // switch (the long window's decision budget may have run out before it).
+    let opts = TraceOptions { window: (w.ran.saturating_sub(50_000), w.ran + 1), max_items: WAKEUP_TRACE_ITEMS };
+    let near = crate::engine::run_chunked_while(config, Some(opts), PREVIEW_CHUNK_EVENTS, |p| p.now <= w.ran)
+        .map_err(|e| e.to_string())?;
+    let mut d = near.trace.decisions;
+    d.wakeups.retain(|r| !(r.task == w.task && r.ran_at == Some(w.ran)));
+    d.wakeups.extend(wake);
+    crate::engine::order::sort_by_key(&mut d.wakeups, |r| r.time);
+    trace.decisions = crate::engine::explain::nearest(&d, w.ran, ON_DEMAND_DECISIONS);
+    trace.cores = near.trace.cores;
+    let kind = crate::engine::trace::SpanKind::Run { task: w.task, sys: false };
+    trace.spans.push(crate::engine::trace::Span { core: w.core, start: w.ran, end: w.ran + 1, kind });
+    Ok(RunResult { metrics, trace })
 }
 
 /// Reads an imported file: a tour when it looks like one (`tour::looks_like_tour`), else an

@@ -102,6 +102,13 @@ pub enum Request {
     /// workload (`execute::import`). The parsers (`tour::parse`, `share::rtapp`, serde_json)
     /// live in the worker only (issue 26). Answered by `Response::Imported`.
     Import { id: u64, text: String },
+    /// Simulate `config` again and find the wakeup behind a latency figure: the one at
+    /// `percent`'s rank among the run's samples as the figure counts them (100: the
+    /// largest), as `execute::find_wakeup` says. Answered by `Response::Run`: the run's
+    /// figures, the decision records around that wakeup (its own among them) and, as the
+    /// trace's one span, the run it led to (its CPU, its task, `start` the switch);
+    /// no span when the run had no wakeup.
+    Wakeup { id: u64, config: Config, percent: u8 },
 }
 
 /// An imported file read: which kind it is, and what it gives or why it cannot be used
@@ -139,7 +146,8 @@ impl Request {
             | Request::Decisions { id, .. }
             | Request::Export { id, .. }
             | Request::SweepCsv { id, .. }
-            | Request::Import { id, .. } => *id,
+            | Request::Import { id, .. }
+            | Request::Wakeup { id, .. } => *id,
         }
     }
 
@@ -157,6 +165,7 @@ impl Request {
             Request::Export { id, .. } => ("export", id),
             Request::SweepCsv { id, .. } => ("sweep_csv", id),
             Request::Import { id, .. } => ("import", id),
+            Request::Wakeup { id, .. } => ("wakeup", id),
         };
         let run = match self {
             Request::Run { config, trace_items, .. }

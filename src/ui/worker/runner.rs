@@ -102,6 +102,9 @@ pub fn action_for(kind: JobKind, resp: Response) -> Option<Action> {
         (JobKind::Decisions { gen, at }, Response::Run { result, .. }) => {
             Some(Action::Inspect(InspectAction::DecisionsDone { gen, at, result }))
         }
+        (JobKind::Wakeup { gen, percent }, Response::Run { result, .. }) => {
+            Some(Action::Inspect(InspectAction::WakeupDone { gen, percent, result }))
+        }
         (JobKind::Governor { gen, index }, Response::Run { result, .. }) => {
             Some(Action::Inspect(InspectAction::GovernorDone { gen, index, result: result.map(|r| r.metrics) }))
         }
@@ -245,6 +248,12 @@ impl Runner {
     /// Asks for the decision records of `gen`'s run near `at` (`protocol::Request::Decisions`).
     pub fn request_decisions(&self, gen: u64, config: &Config, range: (u64, u64, u64)) {
         self.inner.borrow_mut().sched.want_decisions(gen, config, range);
+        self.pump();
+    }
+
+    /// Asks for the wakeup behind `gen`'s latency figure at `percent` (`protocol::Request::Wakeup`).
+    pub fn request_wakeup(&self, gen: u64, config: &Config, percent: u8) {
+        self.inner.borrow_mut().sched.want_wakeup(gen, config, percent);
         self.pump();
     }
 

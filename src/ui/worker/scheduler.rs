@@ -47,6 +47,11 @@ pub enum JobKind {
         gen: u64,
         at: u64,
     },
+    /// The wakeup behind the current config's latency figure at `percent` (`Request::Wakeup`).
+    Wakeup {
+        gen: u64,
+        percent: u8,
+    },
     /// Row `index` of a governor comparison (`inspect::governors`): the config under one governor.
     Governor {
         gen: u64,
@@ -59,7 +64,10 @@ impl JobKind {
     /// reducer drops once a newer config is shown (the live runs, a window, decisions).
     pub fn view_gen(&self) -> Option<u64> {
         match self {
-            JobKind::Live { gen, .. } | JobKind::Window { gen, .. } | JobKind::Decisions { gen, .. } => Some(*gen),
+            JobKind::Live { gen, .. }
+            | JobKind::Window { gen, .. }
+            | JobKind::Decisions { gen, .. }
+            | JobKind::Wakeup { gen, .. } => Some(*gen),
             _ => None,
         }
     }
@@ -100,6 +108,8 @@ pub struct Scheduler {
     replicas: std::collections::VecDeque<(JobKind, Config)>,
     /// Decision records asked for by the inspector: (gen, config, from, to, at).
     decisions: Option<(u64, Config, u64, u64, u64)>,
+    /// The wakeup behind a latency figure, asked for by the metrics panel: (gen, config, percent).
+    wakeup: Option<(u64, Config, u8)>,
     /// A governor comparison's runs still to start: (gen, row, config), in order.
     governors: std::collections::VecDeque<(u64, usize, Config)>,
 }
@@ -113,6 +123,7 @@ impl Scheduler {
         self.live = None;
         self.window = None;
         self.decisions = None;
+        self.wakeup = None;
     }
 
     /// Asks for a governor comparison's runs (replaces one still waiting): full runs, no trace.
@@ -124,6 +135,11 @@ impl Scheduler {
     /// waiting ask). `config` is the run's config, so the figures are the same.
     pub fn want_decisions(&mut self, gen: u64, config: &Config, (from, to, at): (u64, u64, u64)) {
         self.decisions = Some((gen, config.clone(), from, to, at));
+    }
+
+    /// Asks for the wakeup behind `gen`'s latency figure at `percent` (replaces a waiting ask).
+    pub fn want_wakeup(&mut self, gen: u64, config: &Config, percent: u8) {
+        self.wakeup = Some((gen, config.clone(), percent));
     }
 
     /// Asks for `gen`'s trace from `from` on (replaces a waiting one). `config` is the run's
@@ -203,6 +219,10 @@ impl Scheduler {
             if let Some((gen, config, from, to, at)) = self.decisions.take() {
                 self.in_flight = Some((id, JobKind::Decisions { gen, at }));
                 return Some(Request::Decisions { id, config, from, to, at, trace_items: ON_DEMAND_TRACE_ITEMS });
+            }
+            if let Some((gen, config, percent)) = self.wakeup.take() {
+                self.in_flight = Some((id, JobKind::Wakeup { gen, percent }));
+                return Some(Request::Wakeup { id, config, percent });
             }
         }
         // Not while a full run is held: the knob is still moving and its previews go first.
@@ -307,6 +327,11 @@ impl Scheduler {
                 if self.decisions.is_none() && self.latest(gen) =>
             {
                 self.decisions = Some((gen, config, from, to, at));
+            }
+            (JobKind::Wakeup { gen, percent }, Request::Wakeup { config, .. })
+                if self.wakeup.is_none() && self.latest(gen) =>
+            {
+                self.wakeup = Some((gen, config, percent));
             }
             _ => {}
         }

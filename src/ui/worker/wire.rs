@@ -670,6 +670,12 @@ impl Wire for Request {
                 id.put(w);
                 text.put(w)
             }
+            Request::Wakeup { id, config, percent } => {
+                w.push(9);
+                id.put(w);
+                config.put(w);
+                percent.put(w)
+            }
         }
     }
     fn get(r: &mut Reader) -> Self {
@@ -695,6 +701,7 @@ impl Wire for Request {
             6 => Request::Export { id: Wire::get(r), format: Wire::get(r), config: Wire::get(r), run: Wire::get(r) },
             7 => Request::SweepCsv { id: Wire::get(r), key: Wire::get(r), rows: Wire::get(r) },
             8 => Request::Import { id: Wire::get(r), text: Wire::get(r) },
+            9 => Request::Wakeup { id: Wire::get(r), config: Wire::get(r), percent: Wire::get(r) },
             _ => {
                 r.fail("bad request");
                 Request::Seeds { id: 0, preset: String::new() }
