@@ -78,3 +78,15 @@ test('on a phone the task table scrolls inside its box, not the page', async () 
     assert.ok(!t.pageScroll, 'the page scrolls sideways');
   });
 });
+
+test('on a phone the timeline toolbar takes two rows', async () => {
+  await at({ width: 390, height: 844 }, false, async (page) => {
+    const rows = await page.evaluate(() => {
+      const bar = document.querySelector('.timeline-toolbar');
+      const mids = [...bar.children].map((c) => { const r = c.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
+      mids.sort((a, b) => a - b);
+      return mids.reduce((n, m, i) => n + (i === 0 || m - mids[i - 1] > 8 ? 1 : 0), 0);
+    });
+    assert.ok(rows <= 2, `the toolbar takes ${rows} rows`);
+  });
+});
