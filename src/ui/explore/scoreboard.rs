@@ -60,14 +60,17 @@ pub fn ratio(c: &Cell) -> Option<f64> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Shown {
     Ratio(f64),
-    WithinNoise,
+    /// Passed on the noise rule; `true` when that can only be "no effect" (the simulated
+    /// change is smaller than the reported one, itself under the noise, or of the other
+    /// sign); `false` for a change of the reported sign beyond it (at the noise level).
+    WithinNoise(bool),
     Nothing,
 }
 
 impl Shown {
     pub fn of(c: &Cell) -> Shown {
         match ratio(c) {
-            Some(r) if c.pass == Some(true) && !(0.5..=1.5).contains(&r) => Shown::WithinNoise,
+            Some(r) if c.pass == Some(true) && !(0.5..=1.5).contains(&r) => Shown::WithinNoise(r < 1.0),
             Some(r) => Shown::Ratio(r),
             None => Shown::Nothing,
         }
@@ -76,7 +79,8 @@ impl Shown {
     pub fn text(&self) -> String {
         match self {
             Shown::Ratio(r) => ratio_text(*r),
-            Shown::WithinNoise => "no effect (within noise)".into(),
+            Shown::WithinNoise(true) => "no effect (within noise)".into(),
+            Shown::WithinNoise(false) => "within noise".into(),
             Shown::Nothing => "—".into(),
         }
     }
@@ -197,7 +201,11 @@ mod tests {
     fn a_pass_within_the_noise_shows_no_ratio_and_nothing_red() {
         // A reported +2.6% under a 5% noise level, simulated 0.0%: passes on "no effect".
         let c = cell(Some(0.0258), 0.0, Some(true));
-        assert_eq!(Shown::of(&c), Shown::WithinNoise);
+        assert_eq!(Shown::of(&c), Shown::WithinNoise(true));
+        assert_eq!(Shown::of(&cell(Some(-0.047), 0.031, Some(true))).text(), "no effect (within noise)");
+        // The reported sign at the noise level (+7% for +2.6% under 5%): not "no effect".
+        let same = Shown::of(&cell(Some(0.0258), 0.07, Some(true)));
+        assert!(same.text() == "within noise" && !same.out());
         assert_eq!(Shown::of(&c).text(), "no effect (within noise)");
         assert!(!Shown::of(&c).out());
         // A miss keeps its ratio, red; a pass in the band keeps its ratio, not red.

@@ -616,8 +616,8 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                             <td data-label="simulated">{num(c.simulated)}</td>
                             <td data-label="Δ reported">{c.reported_change.map(pct).unwrap_or_else(|| "—".into())}</td>
                             <td data-label="Δ simulated">{pct(c.simulated_change)}</td>
-                            <td data-label="sim / rep" class={classes!("ratio", shown.out().then_some("out"), (shown == crate::ui::explore::scoreboard::Shown::WithinNoise).then_some("noise"))}
-                                title={(shown == crate::ui::explore::scoreboard::Shown::WithinNoise).then_some("the reported change is within the benchmark's noise: the row passes on no effect (or a change of the reported sign at the noise level), so a ratio to it means nothing")}>
+                            <td data-label="sim / rep" class={classes!("ratio", shown.out().then_some("out"), matches!(shown, crate::ui::explore::scoreboard::Shown::WithinNoise(_)).then_some("noise"))}
+                                title={matches!(shown, crate::ui::explore::scoreboard::Shown::WithinNoise(_)).then_some("the reported change is within the benchmark's noise: the row passes on no effect (or a change of the reported sign at the noise level), so a ratio to it means nothing")}>
                                 {shown.text()}</td>
                             <td class="check"><span class={classes!("badge", cls)}>{badge}</span></td>
                             <td data-label="abs. error">{c.abs_error.map(pct).unwrap_or_else(|| "—".into())}</td>
