@@ -317,8 +317,7 @@ pub fn key_control(props: &KeyControlProps) -> Html {
         }
         KeyKind::Text if doc.key == "features" => html! {
             <>
-                <FeatureBoxes />
-                { text_input(false) }
+                <FeatureBoxes>{ text_input(false) }</FeatureBoxes>
             </>
         },
         KeyKind::Text if doc.key == "cstates" => html! {
@@ -367,9 +366,16 @@ pub fn features_text(defs: &[FeatureDef], checked: &[bool]) -> String {
         .join(" ")
 }
 
+#[derive(Properties, PartialEq)]
+struct FeatureBoxesProps {
+    /// The raw `features` text input, shown under the boxes with its caption (it sat
+    /// unlabelled under the folded list, an empty box under "0 changed").
+    children: Html,
+}
+
 /// One checkbox per `sched_features` entry of the config's era, checked when it is on.
 #[function_component(FeatureBoxes)]
-fn feature_boxes() -> Html {
+fn feature_boxes(props: &FeatureBoxesProps) -> Html {
     let ctx = use_context::<StateCtx>().expect("StateCtx");
     let kernel = ctx.config.kernel;
     let defs = kernel.features();
@@ -404,6 +410,8 @@ fn feature_boxes() -> Html {
                 }
             }) }
         </fieldset>
+        <p class="features-text">{"The changes as text (what the link keeps; NO_ turns one off):"}</p>
+        { props.children.clone() }
         </details>
     }
 }
@@ -467,6 +475,20 @@ mod tests {
             machine_line(&c),
             "2 x Xeon X5675 (Westmere-EP 2011, 12 cores, 24 threads), 12 CPUs; kernel 3.11, CFS (Sep 2013)"
         );
+    }
+
+    /// The raw `features` input lives inside the folded list, under a caption: it sat
+    /// unlabelled under "sched_features of 6.6: 25 listed, 0 changed" (issue 29).
+    #[cfg(feature = "ssr")]
+    #[tokio::test]
+    async fn the_features_text_input_is_inside_the_folded_list_with_a_caption() {
+        let html = crate::ui::ssr_tests::render(crate::ui::ssr_tests::from_link("v=1")).await;
+        let open = html.find("class=\"features-box\"").expect("the features list");
+        let close = open + html[open..].find("</details>").expect("its end");
+        let input = html.find("name=\"features\"").expect("the features input");
+        assert!(open < input && input < close, "the input is inside the details");
+        let caption = html[open..close].find("The changes as text").expect("a caption");
+        assert!(open + caption < input, "the caption comes before the input");
     }
 
     #[test]

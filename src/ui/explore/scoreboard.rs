@@ -53,6 +53,44 @@ pub fn ratio(c: &Cell) -> Option<f64> {
     (rep != 0.0 && rep.is_finite() && c.simulated_change.is_finite()).then(|| c.simulated_change / rep)
 }
 
+/// What the "sim / rep" column shows for a cell: the ratio, or, for a cell that passes
+/// although its ratio is outside `judge`'s 0.5x-1.5x band, that it passed on the noise rule
+/// (`validate::judge_noisy`: a reported change within the benchmark's noise passes on no
+/// effect or a change of its sign at the noise level, so a ratio to it means nothing).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shown {
+    Ratio(f64),
+    /// Passed on the noise rule; `true` when that can only be "no effect" (the simulated
+    /// change is smaller than the reported one, itself under the noise, or of the other
+    /// sign); `false` for a change of the reported sign beyond it (at the noise level).
+    WithinNoise(bool),
+    Nothing,
+}
+
+impl Shown {
+    pub fn of(c: &Cell) -> Shown {
+        match ratio(c) {
+            Some(r) if c.pass == Some(true) && !(0.5..=1.5).contains(&r) => Shown::WithinNoise(r < 1.0),
+            Some(r) => Shown::Ratio(r),
+            None => Shown::Nothing,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        match self {
+            Shown::Ratio(r) => ratio_text(*r),
+            Shown::WithinNoise(true) => "no effect (within noise)".into(),
+            Shown::WithinNoise(false) => "within noise".into(),
+            Shown::Nothing => "—".into(),
+        }
+    }
+
+    /// Out of the rule's band, shown in red: only a ratio that judged the cell.
+    pub fn out(&self) -> bool {
+        matches!(self, Shown::Ratio(r) if !(0.5..=1.5).contains(r))
+    }
+}
+
 /// `0.52×`, `−1.3×` (the opposite sign).
 pub fn ratio_text(x: f64) -> String {
     let s = format!("{:.2}×", x.abs());
@@ -160,6 +198,24 @@ mod tests {
     }
 
     #[test]
+    fn a_pass_within_the_noise_shows_no_ratio_and_nothing_red() {
+        // A reported +2.6% under a 5% noise level, simulated 0.0%: passes on "no effect".
+        let c = cell(Some(0.0258), 0.0, Some(true));
+        assert_eq!(Shown::of(&c), Shown::WithinNoise(true));
+        assert_eq!(Shown::of(&cell(Some(-0.047), 0.031, Some(true))).text(), "no effect (within noise)");
+        // The reported sign at the noise level (+7% for +2.6% under 5%): not "no effect".
+        let same = Shown::of(&cell(Some(0.0258), 0.07, Some(true)));
+        assert!(same.text() == "within noise" && !same.out());
+        assert_eq!(Shown::of(&c).text(), "no effect (within noise)");
+        assert!(!Shown::of(&c).out());
+        // A miss keeps its ratio, red; a pass in the band keeps its ratio, not red.
+        let miss = Shown::of(&cell(Some(0.20), 0.03, Some(false)));
+        assert!(miss.out() && miss.text() == "0.15×");
+        let ok = Shown::of(&cell(Some(0.20), 0.104, Some(true)));
+        assert!(!ok.out() && ok.text() == "0.52×");
+    }
+
+    #[test]
     fn a_miss_says_which_column_failed_how_and_that_its_cause_is_not_recorded() {
         let t = table(vec![
             row("a", "a", None, vec![]),
@@ -183,6 +239,7 @@ mod tests {
             row("base", "base", None, vec![cell(None, 0.0, None)]),
             row("half", "base", Some(true), vec![cell(Some(0.20), 0.104, Some(true))]),
             row("off", "base", Some(false), vec![cell(Some(0.20), 0.03, Some(false))]),
+            row("calm", "base", Some(true), vec![cell(Some(0.0258), 0.0, Some(true))]),
         ]);
         let mut s = crate::ui::ssr_tests::from_link("v=1&view=seeds");
         s.seeds = Seeds::Loaded(std::rc::Rc::new(vec![t]));
@@ -190,11 +247,16 @@ mod tests {
         let board = html.find("class=\"scoreboard panel\"").expect("a scoreboard");
         let first_table = html.find("class=\"seed panel\"").expect("the table");
         assert!(board < first_table, "the score comes before the tables");
-        assert!(html[board..first_table].contains("1 / 2"), "{}", &html[board..first_table]);
+        assert!(html[board..first_table].contains("2 / 3"), "{}", &html[board..first_table]);
         for v in ["baseline", "pass", "miss"] {
             assert!(html.contains(&format!("class=\"badge row-verdict {v}\"")), "row verdict {v}");
         }
         assert!(html.contains("0.52×"), "the ratio of a pass at half the change");
+        // The pass within the noise: no ratio, nothing red beside its pass.
+        let calm = html.find("aria-label=\"Load calm\"").expect("the calm row");
+        let calm_row = &html[html[..calm].rfind("<tr").unwrap()..calm];
+        assert!(calm_row.contains("no effect (within noise)"), "{calm_row}");
+        assert!(!calm_row.contains("0.00×") && !calm_row.contains("ratio out"), "{calm_row}");
         let reason = html.find("class=\"miss-reason\"").expect("a reason row");
         let row_off = html.find("aria-label=\"Load off\"").unwrap();
         assert!(reason > row_off, "the reason follows its row");

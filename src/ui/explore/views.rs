@@ -625,7 +625,7 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                             None => ("—", "baseline"),
                         };
                         let name = columns.get(k).map_or(c.column.clone(), |col| format!("{} ({})", col.label, col.unit));
-                        let ratio = crate::ui::explore::scoreboard::ratio(c);
+                        let shown = crate::ui::explore::scoreboard::Shown::of(c);
                         html! { <tr data-column={c.column.clone()} data-verdict={row_verdict}>
                             if k == 0 { <th scope="row" rowspan={span.clone()}>{label.clone()}
                                 <span class={classes!("badge", "row-verdict", row_verdict)}>{row_verdict}</span></th> }
@@ -634,8 +634,9 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
                             <td data-label="simulated">{num(c.simulated)}</td>
                             <td data-label="Δ reported">{c.reported_change.map(pct).unwrap_or_else(|| "—".into())}</td>
                             <td data-label="Δ simulated">{pct(c.simulated_change)}</td>
-                            <td data-label="sim / rep" class={classes!("ratio", ratio.is_some_and(|x| !(0.5..=1.5).contains(&x)).then_some("out"))}>
-                                {ratio.map(crate::ui::explore::scoreboard::ratio_text).unwrap_or_else(|| "—".into())}</td>
+                            <td data-label="sim / rep" class={classes!("ratio", shown.out().then_some("out"), matches!(shown, crate::ui::explore::scoreboard::Shown::WithinNoise(_)).then_some("noise"))}
+                                title={matches!(shown, crate::ui::explore::scoreboard::Shown::WithinNoise(_)).then_some("the reported change is within the benchmark's noise: the row passes on no effect (or a change of the reported sign at the noise level), so a ratio to it means nothing")}>
+                                {shown.text()}</td>
                             <td class="check"><span class={classes!("badge", cls)}>{badge}</span></td>
                             <td data-label="abs. error">{c.abs_error.map(pct).unwrap_or_else(|| "—".into())}</td>
                             if k == 0 {

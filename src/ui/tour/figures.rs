@@ -191,10 +191,10 @@ fn the_intro_tours_answers_and_quoted_figures_are_the_engines() {
 
     holds(&s[0].question, "95 ticks", a.ticks as f64, "step 1: the preset's ticks");
     holds(&s[0].question, "200 ms", a.elapsed_s * 1e3, "step 1: the preset's length");
-    answer_is(&t, 0, "About three to four times as many");
+    answer_is(&t, 0, "About three times as many");
     let times = hz.ticks as f64 / a.ticks as f64;
-    assert!((2.5..4.5).contains(&times), "step 1: about three to four times the ticks, got {times}");
-    assert!(s[0].explain.contains("not quite four times") && times < 4.0, "step 1: not quite four times");
+    assert!((2.5..3.5).contains(&times), "step 1: about three times the ticks, got {times}");
+    assert!(s[0].explain.contains("about three times, not four") && times < 3.5, "step 1: three times, not four");
 
     answer_is(&t, 1, "The same");
     assert_eq!(hz.context_switches, a.context_switches, "step 2: the same switches at HZ=1000");
