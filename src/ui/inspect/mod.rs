@@ -92,6 +92,13 @@ struct LongTableProps {
     rows: Vec<Html>,
 }
 
+/// `rows` with those `chosen` says first, each group in its own order.
+fn chosen_first<T>(rows: &[T], chosen: impl Fn(&T) -> bool) -> Vec<&T> {
+    let mut v: Vec<&T> = rows.iter().collect();
+    crate::engine::order::sort_by_key(&mut v, |r| !chosen(r));
+    v
+}
+
 /// Where the trace's spans on a wakeup's target stop, when that is before the wakeup's end
 /// (a bounded trace): "what ran instead" is then partial.
 fn spans_stop(trace: &Trace, r: &WakeRecord) -> Option<Ns> {
@@ -108,15 +115,16 @@ fn wake_html(trace: &Trace, r: &WakeRecord) -> Html {
         <section class="inspect-wake" data-kind="wakeup" data-latency-ns={r.latency().unwrap_or(0).to_string()}>
             <h4>{format!("Wakeup of {} at {} (try_to_wake_up)", task_name(trace, r.task), us(r.time))}</h4>
             <p>{format!("wake_affine: {}", r.affine)}</p>
-            <table class="inspect-cands">
-                <caption>{"CPUs select_task_rq looked at"}</caption>
-                <tr><th>{"CPU"}</th><th>{"as"}</th><th>{"idle_cpu()"}</th><th>{"nr_running"}</th></tr>
-                { for r.candidates.iter().map(|c| html! {
-                    <tr class={if c.cpu == r.target { "chosen" } else { "" }}>
+            // The chosen CPU first: the top rows a collapsed table shows hold the answer (a
+            // wakeup on a 40-CPU machine lists about 40 candidates).
+            <LongTable class="inspect-cands"
+                caption={"CPUs select_task_rq looked at".to_string()}
+                head={html! { <tr><th>{"CPU"}</th><th>{"as"}</th><th>{"idle_cpu()"}</th><th>{"nr_running"}</th></tr> }}
+                rows={chosen_first(&r.candidates, |c| c.cpu == r.target).into_iter().map(|c| html! {
+                    <tr class={if c.cpu == r.target { "chosen" } else { "" }} data-cpu={c.cpu.to_string()}>
                         <td>{c.cpu}</td><td>{c.role.clone()}</td><td>{c.idle.to_string()}</td><td>{c.nr_running}</td>
                     </tr>
-                }) }
-            </table>
+                }).collect::<Vec<Html>>()} />
             <p>{format!("Chosen: {}", r.reason)}</p>
             if let Some(d) = r.delivery { <p>{format!("Signal: {}", d.text())}</p> }
             if let Some(p) = &r.preempt {
@@ -170,8 +178,7 @@ fn pick_html(trace: &Trace, r: &PickRecord) -> Html {
     let eevdf = r.class == "eevdf";
     // The chosen task first, then the queue in the record's (the rule's) order: the top rows
     // a collapsed table shows hold the answer.
-    let mut queue: Vec<_> = r.queue.iter().collect();
-    crate::engine::order::sort_by_key(&mut queue, |e| e.task != r.chosen);
+    let queue = chosen_first(&r.queue, |e| e.task == r.chosen);
     html! {
         <section class="inspect-pick" data-kind="pick" data-chosen={r.chosen.to_string()}
             data-rule-pick={r.rule_pick.map(|p| p.to_string()).unwrap_or_default()}>
@@ -358,6 +365,30 @@ mod tests {
             "the chosen row first"
         );
         assert!(html.contains(&format!("Show all {} rows", pick.queue.len())), "one click shows the rest");
+    }
+
+    /// Issue 29: long tables collapse to their top rows. A wakeup on a 40-CPU machine listed
+    /// every candidate CPU (about 40 rows); the chosen CPU comes first and one button shows
+    /// the rest.
+    #[tokio::test]
+    async fn a_long_candidates_table_shows_its_top_rows_and_the_chosen_cpu_first() {
+        let t = traced("messaging-run-to-parity", &[("duration", "5ms")]);
+        let (i, w) = t
+            .spans
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.kind, SpanKind::Run { .. }))
+            .find_map(|(i, s)| {
+                find::decisions_for(&t, s).wake.filter(|w| w.candidates.len() > TOP_ROWS + 2).map(|w| (i, w))
+            })
+            .expect("a wakeup that looked at more than 10 CPUs");
+        let html = render(t.clone(), i).await;
+        let at = html.find("class=\"inspect-cands\"").unwrap();
+        let table = &html[at..at + html[at..].find("</table>").unwrap()];
+        assert_eq!(table.matches("<tr data-cpu=").count(), TOP_ROWS, "{table}");
+        let first = &table[table.find("<tbody>").unwrap()..];
+        assert!(first.starts_with(&format!("<tbody><tr data-cpu=\"{}\" class=\"chosen\"", w.target)), "{first}");
+        assert!(html.contains(&format!("Show all {} rows", w.candidates.len())), "one click shows the rest");
     }
 
     /// Issue 29: the breakdown ended in "other: the core's other work". It names what ran.
