@@ -175,3 +175,68 @@ fn decision_records_stay_bounded_with_16384_runnable_tasks() {
     let text = schedscope::engine::explain::render(&cut, &names);
     assert!(text.contains("more queued"), "a cut excerpt says so: {text}");
 }
+
+/// Issue 31: every migration in a trace has its decision record, keyed to its instant
+/// (time, task, CPU) and saying the path that moved it; recording them changes no digest;
+/// the Perfetto export puts the reason in the migrate instant's args and the CLI's
+/// `--explain` prints it.
+#[test]
+fn every_migration_says_why() {
+    use schedscope::engine::explain::MoveCause;
+    use schedscope::engine::trace::InstantKind;
+    let mut c = (preset("intro").expect("preset").config)();
+    for (k, v) in
+        [("cpu", "zen3-2s"), ("cores", "16"), ("workload", "hackbench"), ("groups", "2"), ("duration", "20ms")]
+    {
+        c.set(k, v).unwrap();
+    }
+    let o = engine::run(&c, full()).unwrap();
+    assert_eq!(o.metrics.digest, engine::run(&c, None).unwrap().metrics.digest, "records only");
+    let d = &o.trace.decisions;
+    let moves: Vec<_> = o
+        .trace
+        .instants
+        .iter()
+        .filter_map(|i| match i.kind {
+            InstantKind::Migrate { from, task } => Some((i.time, task, i.core, from)),
+            _ => None,
+        })
+        .collect();
+    assert!(moves.len() > 50, "{} migrations", moves.len());
+    assert_eq!(moves.len(), d.migrations.len(), "one record per migration");
+    for &(time, task, to, from) in &moves {
+        let r = d.migrations.iter().find(|r| (r.time, r.task, r.to) == (time, task, to)).expect("keyed to its instant");
+        assert_eq!(r.from, from);
+        assert_eq!(r.cause.balancer(), !r.domain.is_empty(), "a balancer move names its domain: {r:?}");
+        assert_eq!(r.cause.balancer(), !r.hot.is_empty(), "and what task_hot found: {r:?}");
+    }
+    let has = |c: MoveCause| d.migrations.iter().any(|r| r.cause == c);
+    assert!(has(MoveCause::SelectIdleSibling) && has(MoveCause::NewIdle), "wakeups and newidle pulls");
+    // 6.12 on Zen 3: SMT pairs, an MC level of a CCX, PKG.
+    let newidle = d.migrations.iter().find(|r| r.cause == MoveCause::NewIdle).unwrap();
+    assert!(["SMT(", "MC(", "PKG("].iter().any(|n| newidle.domain.starts_with(n)), "{newidle:?}");
+
+    let json = schedscope::share::perfetto::to_json(&o.trace, None, None);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let migrates: Vec<&serde_json::Value> =
+        v["traceEvents"].as_array().unwrap().iter().filter(|e| e["name"] == "migrate").collect();
+    assert_eq!(migrates.len(), moves.len());
+    for e in &migrates {
+        let why = e["args"]["reason"].as_str().expect("a reason in every migrate instant's args");
+        assert!(["select_idle_sibling", "wake_affine", "affinity", "periodic", "newidle", "nohz_idle"].contains(&why));
+        if why == "newidle" {
+            assert!(e["args"]["domain"].is_string() && e["args"]["task_hot"].is_string(), "{e}");
+        }
+    }
+
+    let at = format!("{}ns", newidle.time);
+    let bin = env!("CARGO_BIN_EXE_schedscope");
+    let args = ["run", "--preset", "intro", "--set", "cpu=zen3-2s", "--set", "cores=16", "--set", "workload=hackbench"];
+    let rest = ["--set", "groups=2", "--set", "duration=20ms", "--explain", &at];
+    let out = std::process::Command::new(bin).args(args).args(rest).output().expect("runs");
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.contains(&format!("CPU {} -> CPU {} (newidle) at the {} domain", newidle.from, newidle.to, newidle.domain)),
+        "{out}"
+    );
+}

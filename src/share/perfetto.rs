@@ -191,6 +191,9 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
         }
     }
 
+    // Why each migration happened (`explain::MigrateRecord`), keyed to its instant.
+    let moves: std::collections::BTreeMap<(Ns, u32, u16), &crate::engine::explain::MigrateRecord> =
+        trace.decisions.migrations.iter().map(|r| ((r.time, r.task, r.to), r)).collect();
     for inst in &trace.instants {
         let (name, args) = match inst.kind {
             InstantKind::Tick => ("tick", Value::Null),
@@ -200,7 +203,21 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
                 ("wakeup", json!({ "task": task_name(trace, task), "task_id": task, "from_cpu": from }))
             }
             InstantKind::Migrate { from, task } => {
-                ("migrate", json!({ "task": task_name(trace, task), "task_id": task, "from_cpu": from }))
+                let mut args = json!({ "task": task_name(trace, task), "task_id": task, "from_cpu": from });
+                if let (Some(r), Value::Object(m)) = (moves.get(&(inst.time, task, inst.core)), &mut args) {
+                    m.insert("reason".into(), json!(r.cause.name()));
+                    m.insert("path".into(), json!(r.cause.text()));
+                    if !r.domain.is_empty() {
+                        m.insert("domain".into(), json!(r.domain));
+                    }
+                    for (k, v) in &r.figures {
+                        m.insert(k.clone(), json!(v));
+                    }
+                    if !r.hot.is_empty() {
+                        m.insert("task_hot".into(), json!(r.hot));
+                    }
+                }
+                ("migrate", args)
             }
         };
         keyed.push(Keyed {

@@ -24,6 +24,13 @@
 //! - [`WasteRecord`]: a CPU idle while a task waited elsewhere longer than
 //!   [`WASTE_THRESHOLD`] (the "Wasted Cores" pathology: Lozi et al., "The Linux Scheduler:
 //!   a Decade of Wasted Cores", EuroSys 2016), with the wakeup that placed the task.
+//! - [`MigrateRecord`]: why a task moved, one per `Migrate` instant and keyed to it by
+//!   (time, task, CPU): the path as the kernel names it (wakeup placement through
+//!   `wake_affine` or `select_idle_sibling`; `rebalance_domains` at a named domain; newidle
+//!   or nohz idle balance) and, for a balancer move, the figures `load_balance` compared
+//!   (group load per CPU or `nr_running`, the imbalance) and what `task_hot` found. A record
+//!   rather than a reason in the instant: instants are in every trace and on the page's
+//!   wire as fixed-size records, and these are bounded with the other records.
 //!
 //! Simplified: the latency split is read from the target core's recorded spans, so a part
 //! is named by the span kind the engine laid (a tick handler in the way is `tick`, time with
@@ -49,6 +56,7 @@ pub fn near(d: &Decisions, t: Ns, window: Ns) -> Decisions {
         picks: d.picks.iter().filter(|r| close(r.time)).cloned().collect(),
         idles: d.idles.iter().filter(|r| close(r.time)).cloned().collect(),
         wasted: d.wasted.iter().filter(|r| r.start <= t + window && r.end + window >= t).cloned().collect(),
+        migrations: d.migrations.iter().filter(|r| close(r.time)).cloned().collect(),
     }
 }
 
@@ -62,11 +70,13 @@ pub fn near_or_nearest(d: &Decisions, t: Ns, window: Ns) -> Decisions {
     let w = pick1(d.wakeups.iter().map(|r| r.time).collect());
     let p = pick1(d.picks.iter().map(|r| r.time).collect());
     let i = pick1(d.idles.iter().map(|r| r.time).collect());
+    let m = pick1(d.migrations.iter().map(|r| r.time).collect());
     Decisions {
         wakeups: d.wakeups.iter().filter(|r| Some(r.time) == w).take(1).cloned().collect(),
         picks: d.picks.iter().filter(|r| Some(r.time) == p).take(1).cloned().collect(),
         idles: d.idles.iter().filter(|r| Some(r.time) == i).take(1).cloned().collect(),
         wasted: Vec::new(),
+        migrations: d.migrations.iter().filter(|r| Some(r.time) == m).take(1).cloned().collect(),
     }
 }
 
@@ -81,6 +91,7 @@ pub fn nearest(d: &Decisions, at: Ns, max: usize) -> Decisions {
     dist.extend(d.picks.iter().map(|r| r.time.abs_diff(at)));
     dist.extend(d.idles.iter().map(|r| r.time.abs_diff(at)));
     dist.extend(d.wasted.iter().map(waste_dist));
+    dist.extend(d.migrations.iter().map(|r| r.time.abs_diff(at)));
     if dist.len() <= max {
         return d.clone();
     }
@@ -103,6 +114,7 @@ pub fn nearest(d: &Decisions, at: Ns, max: usize) -> Decisions {
         picks: d.picks.iter().filter(|r| keep(r.time.abs_diff(at))).cloned().collect(),
         idles: d.idles.iter().filter(|r| keep(r.time.abs_diff(at))).cloned().collect(),
         wasted: d.wasted.iter().filter(|r| keep(waste_dist(r))).cloned().collect(),
+        migrations: d.migrations.iter().filter(|r| keep(r.time.abs_diff(at))).cloned().collect(),
     }
 }
 
@@ -115,7 +127,8 @@ pub fn span_of(d: &Decisions) -> Option<(Ns, Ns)> {
         .flatten()
         .chain(d.picks.iter().map(|r| r.time))
         .chain(d.idles.iter().map(|r| r.time))
-        .chain(d.wasted.iter().flat_map(|r| [r.start, r.end]));
+        .chain(d.wasted.iter().flat_map(|r| [r.start, r.end]))
+        .chain(d.migrations.iter().map(|r| r.time));
     times.fold(None, |acc, t| Some(acc.map_or((t, t), |(lo, hi): (Ns, Ns)| (lo.min(t), hi.max(t)))))
 }
 
@@ -212,6 +225,20 @@ fn us(ns: Ns) -> String {
         return "none".into();
     }
     format!("{:.3} us", ns as f64 / 1e3)
+}
+
+/// A migration's first line: what moved where, and the path that moved it (the CLI's and
+/// the inspector's heading, the Perfetto export's `reason`).
+pub fn migrate_line(r: &MigrateRecord, task: &str) -> String {
+    let dom = if r.domain.is_empty() { String::new() } else { format!(" at the {} domain", r.domain) };
+    format!(
+        "migration @ {} of {task}: CPU {} -> CPU {} ({}){dom}: {}",
+        us(r.time),
+        r.from,
+        r.to,
+        r.cause.name(),
+        r.cause.text()
+    )
 }
 
 /// Plain text of records, for the CLI (every number with its unit and kernel function).
@@ -322,6 +349,15 @@ pub fn render(d: &Decisions, tasks: &[String]) -> String {
         let _ = writeln!(out, "  tick: {}", r.tick_reason);
         if let (Some(m), Some(b), Some(v)) = (r.measured, &r.best_name, r.verdict) {
             let _ = writeln!(out, "  idled {}; best in hindsight {b}; verdict {v:?}", us(m));
+        }
+    }
+    for r in &d.migrations {
+        let _ = writeln!(out, "{}", migrate_line(r, &name(r.task)));
+        for (k, v) in &r.figures {
+            let _ = writeln!(out, "  {k} = {v}");
+        }
+        if !r.hot.is_empty() {
+            let _ = writeln!(out, "  {}", r.hot);
         }
     }
     for r in &d.wasted {

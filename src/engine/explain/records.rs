@@ -294,6 +294,76 @@ pub struct WasteRecord {
     pub cause: String,
 }
 
+/// The kernel path that moved a task to another CPU (`MigrateRecord::cause`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveCause {
+    /// Wakeup placement: `select_task_rq_fair`'s `wake_affine` started from the waker's CPU
+    /// (WF_SYNC, the waker alone there) and kept it.
+    WakeAffine,
+    /// Wakeup placement: `select_idle_sibling` found an idle CPU in the target's LLC
+    /// (`select_idle_smt` / `select_idle_core` / `select_idle_cpu`).
+    SelectIdleSibling,
+    /// Wakeup placement: `select_task_rq` with `nr_cpus_allowed == 1`: the only CPU allowed.
+    Affinity,
+    /// Periodic balance: the tick's `rebalance_domains` -> `load_balance` at one domain.
+    Periodic,
+    /// Newly idle balance: `newidle_balance` (`idle_balance` before 5.7) -> `load_balance`.
+    NewIdle,
+    /// Nohz idle balance: `nohz_balancer_kick`, the idle load balancer pulling for an idle CPU.
+    NohzIdle,
+}
+
+impl MoveCause {
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveCause::WakeAffine => "wake_affine",
+            MoveCause::SelectIdleSibling => "select_idle_sibling",
+            MoveCause::Affinity => "affinity",
+            MoveCause::Periodic => "periodic",
+            MoveCause::NewIdle => "newidle",
+            MoveCause::NohzIdle => "nohz_idle",
+        }
+    }
+
+    pub fn text(self) -> &'static str {
+        match self {
+            MoveCause::WakeAffine => "wakeup placement: select_task_rq_fair -> wake_affine kept the waker's CPU",
+            MoveCause::SelectIdleSibling => {
+                "wakeup placement: select_task_rq_fair -> select_idle_sibling took an idle CPU in the LLC"
+            }
+            MoveCause::Affinity => "wakeup placement: select_task_rq, the only CPU the task may run on",
+            MoveCause::Periodic => "periodic balance: scheduler_tick -> rebalance_domains -> load_balance",
+            MoveCause::NewIdle => "newidle balance: newidle_balance (idle_balance before 5.7) -> load_balance",
+            MoveCause::NohzIdle => "nohz idle balance: nohz_balancer_kick -> the idle load balancer's pull",
+        }
+    }
+
+    /// A balancer move (the rest are wakeup placement).
+    pub fn balancer(self) -> bool {
+        matches!(self, MoveCause::Periodic | MoveCause::NewIdle | MoveCause::NohzIdle)
+    }
+}
+
+/// Why a task moved: one per `InstantKind::Migrate` of the trace, keyed to it by
+/// (`time`, `task`, `to`), so the instants (and every trace) stay as small as they were.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MigrateRecord {
+    pub time: Ns,
+    pub task: u32,
+    pub from: u16,
+    pub to: u16,
+    pub cause: MoveCause,
+    /// The sched domain the balance ran at, as `sim::domain` names it (`SMT`, `MC`, `DIE`
+    /// or `PKG`, `NUMA`) with its CPU count; empty for a wakeup.
+    pub domain: String,
+    /// The figures that decided it, as the code compared them (name with its kernel
+    /// source, value).
+    pub figures: Vec<(String, u64)>,
+    /// What `can_migrate_task`'s `task_hot` found, in words; empty for a wakeup.
+    pub hot: String,
+}
+
 /// Everything a traced run decided, in time order per kind.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decisions {
@@ -301,6 +371,9 @@ pub struct Decisions {
     pub picks: Vec<PickRecord>,
     pub idles: Vec<IdleRecord>,
     pub wasted: Vec<WasteRecord>,
+    /// Why each traced migration happened (`MigrateRecord`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub migrations: Vec<MigrateRecord>,
 }
 
 impl Decisions {
@@ -308,7 +381,7 @@ impl Decisions {
         self.len() == 0
     }
     pub fn len(&self) -> usize {
-        self.wakeups.len() + self.picks.len() + self.idles.len() + self.wasted.len()
+        self.wakeups.len() + self.picks.len() + self.idles.len() + self.wasted.len() + self.migrations.len()
     }
 
     /// The bytes the records hold: each record's size and the heap its vectors and strings
@@ -345,7 +418,23 @@ impl Decisions {
             })
             .sum();
         let wasted: usize = self.wasted.iter().map(|r| text(&r.cause)).sum();
-        vec(&self.wakeups) + vec(&self.picks) + vec(&self.idles) + vec(&self.wasted) + wakes + picks + idles + wasted
+        let moves: usize = self
+            .migrations
+            .iter()
+            .map(|r| {
+                text(&r.domain) + text(&r.hot) + vec(&r.figures) + r.figures.iter().map(|f| text(&f.0)).sum::<usize>()
+            })
+            .sum();
+        vec(&self.wakeups)
+            + vec(&self.picks)
+            + vec(&self.idles)
+            + vec(&self.wasted)
+            + vec(&self.migrations)
+            + wakes
+            + picks
+            + idles
+            + wasted
+            + moves
     }
 }
 

@@ -42,6 +42,11 @@
 //! CPU; the periodic scan of a domain is O(its span) and runs once per interval, which grows
 //! with the span (`min_interval` = weight ms), so its cost per tick stays bounded.
 //!
+//! WHY: each move leaves a decision record when the trace records (`explain::MigrateRecord`,
+//! built by the cold `why_move` below from what `load_balance` compared: the busiest and
+//! local groups' load per CPU and `nr_running`, the imbalance, what `task_hot` found);
+//! nothing the simulation reads changes.
+//!
 //! Simplified: the group imbalance types of 5.5+ (`group_has_spare`, `group_overloaded`,
 //! `migrate_util`, `migrate_misfit`) reduce to the two cases above; no active balance (a
 //! running task is never pushed), no SD_SERIALIZE, no `max_newidle_lb_cost` (the balancer's
@@ -52,6 +57,7 @@
 
 use super::domain::{sd, Domains};
 use super::{Sim, TaskState};
+use crate::engine::explain::{MigrateRecord, MoveCause};
 use crate::engine::policy::{Arrival, Policy};
 use crate::engine::time::{Ns, MS, SEC};
 use crate::engine::trace::InstantKind;
@@ -120,6 +126,20 @@ impl Balancer {
 enum Imbalance {
     Tasks(u64),
     Load(u64),
+}
+
+/// What a balance knew when it moved a task, for its decision record (`why_move`).
+#[derive(Clone, Copy, Debug)]
+struct Why {
+    cause: MoveCause,
+    /// The domain (an index into `doms.all`) the balance ran at.
+    dom: usize,
+    /// The busiest and local groups as `find_busiest` compared them (periodic balance).
+    groups: Option<(Group, Group)>,
+    imb: Imbalance,
+    /// `task_hot`: None when not checked (SMT); else (ns since the task last ran, or None if
+    /// it never ran; whether it was hot; `nr_balance_failed`).
+    hot: Option<(Option<Ns>, bool, u32)>,
 }
 
 /// Per-group statistics (`sg_lb_stats`).
@@ -227,19 +247,21 @@ impl Sim {
     /// `load_balance` of CPU `c` at its `level`th domain. True if tasks moved.
     fn load_balance(&mut self, c: usize, level: usize, newidle: bool) -> bool {
         let d = self.lb.doms.of[c][level];
-        let (src, imb) = if newidle {
+        let (src, imb, groups) = if newidle {
             let Some(src) = self.descend(c, level, false) else { return false };
-            (src, Imbalance::Tasks(1))
+            (src, Imbalance::Tasks(1), None)
         } else {
             match self.find_busiest(c, level) {
-                Some(x) => x,
+                Some((src, imb, b, l)) => (src, imb, Some((b, l))),
                 None => {
                     self.balanced(c, level);
                     return false;
                 }
             }
         };
-        let moved = self.detach_tasks(src, c, level, imb, newidle);
+        let cause = if newidle { MoveCause::NewIdle } else { MoveCause::Periodic };
+        let why = Why { cause, dom: d, groups, imb, hot: None };
+        let moved = self.detach_tasks(src, c, level, why);
         let st = &mut self.lb.state[c][level];
         if moved > 0 {
             st.nr_balance_failed = 0;
@@ -263,7 +285,8 @@ impl Sim {
     }
 
     /// `find_busiest_group` + `calculate_imbalance` + `find_busiest_queue` (module doc).
-    fn find_busiest(&self, c: usize, level: usize) -> Option<(usize, Imbalance)> {
+    /// Gives the source CPU, the imbalance, and the busiest and local groups' statistics.
+    fn find_busiest(&self, c: usize, level: usize) -> Option<(usize, Imbalance, Group, Group)> {
         let dom = &self.lb.doms.all[self.lb.doms.of[c][level]];
         let own = self.lb.doms.group_of[c][level];
         let stats = |g: &Vec<u16>| -> Group {
@@ -324,11 +347,12 @@ impl Sim {
                     (key, std::cmp::Reverse(x))
                 },
             )?;
-        Some((src, imb))
+        Some((src, imb, b, local))
     }
 
     /// `detach_tasks` + `attach_tasks` from `src` to `dst`: how many moved.
-    fn detach_tasks(&mut self, src: usize, dst: usize, level: usize, imb: Imbalance, newidle: bool) -> usize {
+    fn detach_tasks(&mut self, src: usize, dst: usize, level: usize, why: Why) -> usize {
+        let (imb, newidle) = (why.imb, why.cause == MoveCause::NewIdle);
         let t = self.cursor(dst);
         let d = self.lb.doms.of[dst][level];
         let tries = self.lb.doms.all[d].cache_nice_tries;
@@ -357,6 +381,8 @@ impl Sim {
             if hot && failed <= tries {
                 continue;
             }
+            let since = (tk.ran_at > 0).then(|| t.saturating_sub(tk.ran_at));
+            let why = Why { hot: (!smt).then_some((since, hot, failed)), ..why };
             if let Imbalance::Load(_) = imb {
                 let load = self.task_load(k);
                 if load / 2 > left && failed <= tries {
@@ -366,7 +392,7 @@ impl Sim {
             } else {
                 left -= 1;
             }
-            if self.migrate_task(src, dst, k) {
+            if self.migrate_task(src, dst, k, why) {
                 moved += 1;
             }
             if newidle {
@@ -386,7 +412,7 @@ impl Sim {
     }
 
     /// Moves waiting task `task` from `from` to `to` (`detach_task` + `attach_task`).
-    fn migrate_task(&mut self, from: usize, to: usize, task: usize) -> bool {
+    fn migrate_task(&mut self, from: usize, to: usize, task: usize, why: Why) -> bool {
         let t = self.cursor(to);
         self.pelt_dequeue(from, task, t, false, false);
         if !self.policy.dequeue(&mut self.se, from, task, t) {
@@ -401,7 +427,73 @@ impl Sim {
         self.tasks[task].queued_at = t;
         self.m.migrations += 1;
         self.rec.instant(to, t, InstantKind::Migrate { from: from as u16, task: task as u32 });
+        if self.rec.explaining(t) {
+            self.why_move(from, to, task, t, why);
+        }
         true
+    }
+
+    /// The decision record of a balancer move (module doc: WHY), after it: `from`'s and
+    /// `to`'s counts are as the move left them, the figures as the balance compared them.
+    #[cold]
+    #[inline(never)]
+    fn why_move(&mut self, from: usize, to: usize, task: usize, t: Ns, why: Why) {
+        let dom = &self.lb.doms.all[why.dom];
+        let pelt = self.cfg.kernel >= crate::engine::kernel::Kernel::V311;
+        let load = if pelt { "PELT load_avg" } else { "runqueue weight" };
+        let mut figures: Vec<(String, u64)> = Vec::new();
+        let mut fig = |k: String, v: u64| figures.push((k, v));
+        if let Some((b, l)) = why.groups {
+            let per = |g: &Group| g.load * 1024 / g.weight.max(1);
+            fig(format!("busiest group load per CPU x1024 ({load}, update_sg_lb_stats)"), per(&b));
+            fig(format!("local group load per CPU x1024 ({load})"), per(&l));
+            fig("busiest group nr_running (sum_nr_running)".into(), b.nr);
+            fig("local group nr_running".into(), l.nr);
+            fig("busiest group CPUs".into(), b.weight);
+            fig("local group idle CPUs (idle_cpus)".into(), l.idle);
+            fig("imbalance_pct (sd_init)".into(), dom.imbalance_pct);
+        }
+        match (why.cause, why.imb) {
+            (MoveCause::NohzIdle, _) => {
+                fig("kicker's nr_running (nohz_balancer_kick: >= 2)".into(), self.nr_running(from) as u64 + 1)
+            }
+            (MoveCause::NewIdle, _) => fig(
+                "tasks waiting on the source CPU before the pull (find_busiest_queue)".into(),
+                self.policy.queued(from).len() as u64 + 1,
+            ),
+            (_, Imbalance::Tasks(n)) => fig("imbalance, tasks (calculate_imbalance: migrate_task)".into(), n),
+            (_, Imbalance::Load(n)) => {
+                fig("imbalance, load (calculate_imbalance: migrate_load)".into(), n);
+                fig(format!("task load ({load})"), self.task_load(task));
+            }
+        }
+        let us = |ns: Ns| format!("{:.1} us", ns as f64 / 1e3);
+        let mc = self.cfg.migration_cost;
+        let hot = match why.hot {
+            None => "task_hot not checked: SMT siblings share their caches (SD_SHARE_CPUCAPACITY)".to_string(),
+            Some((None, _, _)) => "task_hot: cold, the task has not run yet".to_string(),
+            Some((Some(s), false, _)) => {
+                format!("task_hot: cold, last ran {} ago >= migration_cost {}", us(s), us(mc))
+            }
+            Some((Some(s), true, failed)) => format!(
+                "task_hot: hot (last ran {} ago < migration_cost {}), taken anyway: nr_balance_failed {failed} > \
+                 cache_nice_tries {}",
+                us(s),
+                us(mc),
+                dom.cache_nice_tries
+            ),
+        };
+        let r = MigrateRecord {
+            time: t,
+            task: task as u32,
+            from: from as u16,
+            to: to as u16,
+            cause: why.cause,
+            domain: format!("{}({})", dom.name, dom.span.len()),
+            figures,
+            hot,
+        };
+        self.rec.trace.decisions.migrations.push(r);
     }
 
     /// `get_sd_balance_interval`, ns.
@@ -472,6 +564,7 @@ impl Sim {
         let level = self.lb.doms.of[x].iter().position(|&e| e == d).unwrap_or(0);
         let smt = self.lb.doms.all[d].flags & sd::SHARE_CPUCAPACITY != 0;
         let may_hot = self.lb.state[x][level].nr_balance_failed > self.lb.doms.all[d].cache_nice_tries;
+        let failed = self.lb.state[x][level].nr_balance_failed;
         let queued: Vec<usize> = self.policy.queued(c).iter().collect();
         let Some(k) = queued.into_iter().rev().find(|&k| {
             let tk = &self.tasks[k];
@@ -485,7 +578,11 @@ impl Sim {
             self.lb.state[x][level].nr_balance_failed += 1;
             return;
         };
-        if self.migrate_task(c, x, k) {
+        let ran = self.tasks[k].ran_at;
+        let since = (ran > 0).then(|| t.saturating_sub(ran));
+        let hot = (!smt).then(|| (since, since.is_some_and(|s| s < self.cfg.migration_cost), failed));
+        let why = Why { cause: MoveCause::NohzIdle, dom: d, groups: None, imb: Imbalance::Tasks(1), hot };
+        if self.migrate_task(c, x, k, why) {
             self.lb.state[x][level].nr_balance_failed = 0;
             self.cores[x].kick_pending = true;
             let t = self.cursor(c);
@@ -510,6 +607,18 @@ mod tests {
     /// CPU-bound tasks each, LLC 1's one: every CPU busy, so no newly-idle or nohz balance;
     /// only the DIE domain sees the imbalance. Returns the (time, from, to) of migrations.
     fn two_llcs(migration_cost: &str) -> Vec<(Ns, u16, usize)> {
+        two_llcs_run(migration_cost)
+            .trace
+            .instants
+            .iter()
+            .filter_map(|i| match i.kind {
+                InstantKind::Migrate { from, .. } => Some((i.time, from, i.core as usize)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn two_llcs_run(migration_cost: &str) -> crate::engine::Outcome {
         let mut c = Config::default();
         for (k, v) in [
             ("kernel", "5.15"),
@@ -530,15 +639,31 @@ mod tests {
         let mut tasks: Vec<ReplayTask> = (0..16).map(|i| spin(format!("a{i}"), i / 2)).collect();
         tasks.extend((8..16).map(|cpu| spin(format!("b{cpu}"), cpu)));
         let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
-        let o = Sim::with_workload(&c, Some(TraceOptions::default()), wl).run();
-        o.trace
-            .instants
-            .iter()
-            .filter_map(|i| match i.kind {
-                InstantKind::Migrate { from, .. } => Some((i.time, from, i.core as usize)),
-                _ => None,
-            })
-            .collect()
+        Sim::with_workload(&c, Some(TraceOptions::default()), wl).run()
+    }
+
+    /// Issue 31: the explain record of a balancer move says its path, its domain as
+    /// `sim::domain` names it, the figures `load_balance` compared and what `task_hot` found.
+    #[test]
+    fn a_balancer_move_says_its_domain_kind_and_figures() {
+        use crate::engine::explain::MoveCause;
+        for (cost, hot) in
+            [("0us", "task_hot: cold"), ("500us", "taken anyway: nr_balance_failed 2 > cache_nice_tries 1")]
+        {
+            let o = two_llcs_run(cost);
+            let r = o.trace.decisions.migrations.first().expect("a record for the first move");
+            let first = o.trace.instants.iter().find(|i| matches!(i.kind, InstantKind::Migrate { .. })).unwrap();
+            assert_eq!((r.time, r.to), (first.time, first.core), "keyed to its instant");
+            assert_eq!(r.cause, MoveCause::Periodic, "{r:?}");
+            assert_eq!(r.domain, "DIE(16)", "5.15 names the package level DIE: {r:?}");
+            let fig = |k: &str| r.figures.iter().find(|f| f.0.starts_with(k)).map(|f| f.1).expect(k);
+            // LLC 0: 16 tasks on 8 CPUs, LLC 1: 8 on 8 (the move made, counted before it).
+            assert_eq!((fig("busiest group nr_running"), fig("local group nr_running")), (16, 8), "{r:?}");
+            assert!(fig("busiest group load per CPU") > fig("local group load per CPU") * 110 / 100, "{r:?}");
+            assert_eq!(fig("imbalance_pct"), 117, "{r:?}");
+            assert!(r.figures.iter().any(|f| f.0.starts_with("imbalance, ")), "{r:?}");
+            assert!(r.hot.contains(hot), "{cost}: {}", r.hot);
+        }
     }
 
     /// The DIE domain of 16 CPUs balances a busy CPU every 16 ms x busy_factor 16 = 256 ms

@@ -258,6 +258,9 @@ impl Sim {
         if target != prev {
             self.m.migrations += 1;
             self.rec.instant(target, t_woke, InstantKind::Migrate { from: prev as u16, task: w as u32 });
+            if why {
+                self.why_move_wake(w, prev, target, t_woke);
+            }
         }
         self.tasks[w].core = target;
         let from = waker.unwrap_or(target) as u16;
@@ -771,9 +774,39 @@ mod tests {
                 })
                 .collect();
             assert!(!ran.is_empty(), "b ran after its wakeup");
+            // Its move says select_idle_sibling (issue 31: why a task moved).
+            let m = o.trace.decisions.migrations.iter().find(|m| m.task == 0 && m.time > ms).expect("a record");
+            assert_eq!((m.cause, m.from, m.to), (crate::engine::explain::MoveCause::SelectIdleSibling, 0, ran[0]));
             ran[0]
         };
         assert_eq!(target(false), 19, "the wholly idle core, past the idle sibling 5");
         assert_eq!(target(true), 41, "no idle core: the first idle thread seen");
+    }
+
+    /// Issue 31: a WF_SYNC wakeup from a CPU whose waker runs alone starts from the
+    /// waker's CPU (`wake_affine`); with no idle CPU in the LLC, `select_idle_sibling` keeps
+    /// it, and the move's record says wake_affine.
+    #[test]
+    fn a_sync_wakeup_kept_on_the_waker_s_cpu_says_wake_affine() {
+        let ms = 1_000_000;
+        let mut cfg = Config::default();
+        for (k, v) in [("kernel", "6.12"), ("cores", "2"), ("duration", "10ms")] {
+            cfg.set(k, v).unwrap();
+        }
+        let tasks = vec![
+            task("a", 1, vec![Op::Block, Op::Run(ms), Op::Exit]),
+            task("spin", 1, vec![Op::Run(20 * ms), Op::Exit]),
+            task("waker", 0, vec![Op::Run(20 * ms), Op::Exit]),
+        ];
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+        let mut sim = Sim::with_workload(&cfg, Some(TraceOptions::default()), wl);
+        sim.start();
+        while sim.now < ms && sim.step() {}
+        assert_eq!((sim.nr_running(0), sim.nr_running(1)), (1, 1), "each CPU busy with one task");
+        sim.wake(0, Some(0), true);
+        let m = sim.rec.trace.decisions.migrations.last().expect("the wakeup moved a");
+        assert_eq!((m.cause, m.from, m.to), (crate::engine::explain::MoveCause::WakeAffine, 1, 0), "{m:?}");
+        // The waker's CPU, prev, then select_idle_cpu's wrap over the LLC (CPUs 1 and 0).
+        assert!(m.figures.iter().any(|f| f.0 == "CPUs select_task_rq looked at" && f.1 == 4), "{m:?}");
     }
 }

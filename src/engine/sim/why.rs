@@ -13,7 +13,9 @@
 
 use super::Sim;
 use crate::engine::config::PolicyKind;
-use crate::engine::explain::{self, Candidate, Class, Delivery, IdleRecord, PreemptCheck, WakeRecord, WasteRecord};
+use crate::engine::explain::{
+    self, Candidate, Class, Delivery, IdleRecord, MigrateRecord, MoveCause, PreemptCheck, WakeRecord, WasteRecord,
+};
 use crate::engine::kernel::CfsDesign;
 use crate::engine::policy::Policy;
 use crate::engine::time::Ns;
@@ -73,6 +75,50 @@ impl Sim {
             parts: Vec::new(),
         };
         self.rec.ex.open_wake(&mut self.rec.trace.decisions, r);
+    }
+
+    /// Why a wakeup moved `task` from `prev` to `target` (`explain::MigrateRecord`), from
+    /// its wake record's candidates: the waker's CPU kept (`wake_affine`), an idle CPU found
+    /// by `select_idle_sibling`, or the one CPU the task may run on.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn why_move_wake(&mut self, task: usize, prev: usize, target: usize, t: Ns) {
+        let d = &mut self.rec.trace.decisions;
+        let Some(r) = self.rec.ex.wake_of(d, task).filter(|r| r.target as usize == target) else { return };
+        // The first CPU looked at is where select_task_rq started (prev or, wake_affine, the
+        // waker's); the target is that CPU kept, or an idle one select_idle_sibling found.
+        let cause = match r.candidates.first() {
+            Some(c) if c.role == "pinned" => MoveCause::Affinity,
+            Some(c) if c.role == "waker" && c.cpu as usize == target => MoveCause::WakeAffine,
+            _ => MoveCause::SelectIdleSibling,
+        };
+        let mut figures = vec![("CPUs select_task_rq looked at".to_string(), r.candidates.len() as u64)];
+        let mut seen = [None, None];
+        for c in r.candidates.iter() {
+            let k = if c.cpu as usize == prev {
+                0
+            } else if c.cpu as usize == target {
+                1
+            } else {
+                continue;
+            };
+            if seen[k].replace(c.cpu).is_some() {
+                continue; // its first look (prev or the waker's CPU), not the scan's wrap
+            }
+            figures.push((format!("CPU {} ({}) nr_running", c.cpu, c.role), c.nr_running as u64));
+            figures.push((format!("CPU {} ({}) idle_cpu()", c.cpu, c.role), c.idle as u64));
+        }
+        let m = MigrateRecord {
+            time: t,
+            task: task as u32,
+            from: prev as u16,
+            to: target as u16,
+            cause,
+            domain: String::new(),
+            figures,
+            hot: String::new(),
+        };
+        d.migrations.push(m);
     }
 
     /// The wakeup's start (the waker's cursor after its ttwu work).

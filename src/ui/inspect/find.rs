@@ -9,7 +9,7 @@
 //! window), and keeps the `protocol::ON_DEMAND_DECISIONS` records nearest it ([`OnDemand`],
 //! taken only when its digest is the shown run's).
 
-use crate::engine::explain::{Decisions, IdleRecord, PickRecord, WakeRecord};
+use crate::engine::explain::{Decisions, IdleRecord, MigrateRecord, PickRecord, WakeRecord};
 use crate::engine::time::Ns;
 use crate::engine::trace::{Span, SpanKind, Trace};
 
@@ -101,6 +101,8 @@ pub struct Found<'a> {
     pub wake: Option<&'a WakeRecord>,
     pub pick: Option<&'a PickRecord>,
     pub idle: Option<&'a IdleRecord>,
+    /// Why the task came to this CPU since it last ran (a run's span only).
+    pub moved: Option<&'a MigrateRecord>,
 }
 
 pub fn decisions_for<'a>(trace: &'a Trace, span: &Span) -> Found<'a> {
@@ -113,7 +115,7 @@ pub fn decisions_for<'a>(trace: &'a Trace, span: &Span) -> Found<'a> {
 
 impl Found<'_> {
     pub fn is_empty(&self) -> bool {
-        self.wake.is_none() && self.pick.is_none() && self.idle.is_none()
+        self.wake.is_none() && self.pick.is_none() && self.idle.is_none() && self.moved.is_none()
     }
 }
 
@@ -143,7 +145,16 @@ pub fn decisions_in<'a>(d: &'a Decisions, span: &Span, complete_until: Ns) -> Fo
                 .iter()
                 .rev()
                 .find(|r| r.task == task && r.ran_at.is_some_and(|at| from <= at && at <= span.start));
-            Found { wake, pick, idle: None }
+            // The task's last move before this run, if it came here since its previous pick
+            // (on any CPU): a wakeup's placement or a balancer's pull.
+            let before = d.picks.iter().rev().find(|p| p.chosen == task && p.time < from).map_or(0, |p| p.time);
+            let moved = d
+                .migrations
+                .iter()
+                .rev()
+                .find(|r| r.task == task && r.time <= span.start)
+                .filter(|r| r.to == core && r.time >= before);
+            Found { wake, pick, idle: None, moved }
         }
         SpanKind::Idle { .. } => {
             Found { idle: d.idles.iter().rev().find(|r| r.core == core && r.time <= span.start), ..Found::default() }

@@ -4,8 +4,10 @@
 //! what the hover tooltip shows (so phones get it too) and the matching records of
 //! `engine::explain` (`find::decisions_for`): a wakeup's candidates, signal and latency as
 //! a stacked bar of its parts; a pick's runqueue with lag and deadlines and the rule; an idle
-//! entry's governor numbers, tick decision and verdict. Every number has its unit and the
-//! kernel function it mirrors.
+//! entry's governor numbers, tick decision and verdict; for a run on a CPU its task was moved
+//! to since it last ran, why it moved (`MigrateRecord`: the placement or balance path, the
+//! domain, the figures compared, `task_hot`). Every number has its unit and the kernel
+//! function it mirrors.
 //!
 //! A span the page holds no records for (past the first `protocol::PAGE_DECISIONS`, or in a
 //! window recorded later) gets them on demand: the panel says "Finding the decisions…" and
@@ -22,7 +24,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::engine::explain::{Part, PickRecord, WakeRecord};
+use crate::engine::explain::{MigrateRecord, Part, PickRecord, WakeRecord};
 use crate::engine::time::Ns;
 use crate::engine::trace::Trace;
 
@@ -173,6 +175,22 @@ fn wake_html(trace: &Trace, r: &WakeRecord) -> Html {
     }
 }
 
+/// Why the task came to this CPU: the path as the kernel names it and the figures it compared.
+fn move_html(trace: &Trace, r: &MigrateRecord) -> Html {
+    html! {
+        <section class="inspect-move" data-kind="migration" data-cause={r.cause.name()} data-domain={r.domain.clone()}>
+            <h4>{format!("{} moved CPU {} \u{2192} CPU {} at {} ({})", task_name(trace, r.task), r.from, r.to, us(r.time), r.cause.name())}</h4>
+            <p>{ if r.domain.is_empty() { r.cause.text().to_string() } else { format!("{}, at the {} domain", r.cause.text(), r.domain) } }</p>
+            if !r.figures.is_empty() {
+                <table class="inspect-move-t">
+                    { for r.figures.iter().map(|(k, v)| html! { <tr><td>{k.clone()}</td><td>{*v}</td></tr> }) }
+                </table>
+            }
+            if !r.hot.is_empty() { <p>{r.hot.clone()}</p> }
+        </section>
+    }
+}
+
 fn pick_html(trace: &Trace, r: &PickRecord) -> Html {
     let v = r.avg_vruntime as i128;
     let eevdf = r.class == "eevdf";
@@ -305,6 +323,7 @@ pub fn inspector(p: &InspectProps) -> Html {
             <ul class="inspect-details">
                 { for crate::ui::timeline::draw::describe(&p.trace, p.span.unwrap_or(0)).into_iter().map(|l| html! { <li>{l}</li> }) }
             </ul>
+            if let Some(m) = found.moved { {move_html(&p.trace, m)} }
             if let Some(w) = found.wake { {wake_html(&p.trace, w)} }
             if let Some(k) = found.pick { {pick_html(&p.trace, k)} }
             if let Some(i) = found.idle { {idle_html(i)} }
@@ -413,5 +432,28 @@ mod tests {
         let (name, _) = find::ran_instead(&t, w).into_iter().next().unwrap();
         assert!(html.contains(&format!("ran instead {name}")), "the other row names {name}");
         assert!(html.contains(&format!("data-instead=\"{name}\"")), "and the table lists it");
+    }
+
+    /// Issue 31: a run on the CPU a task was moved to says why it moved: the path, the
+    /// domain and what task_hot found for a balancer pull; the placement for a wakeup.
+    #[tokio::test]
+    async fn a_run_after_a_migration_says_why_the_task_moved() {
+        use crate::engine::explain::MoveCause;
+        let t = traced("messaging-run-to-parity", &[("duration", "10ms")]);
+        let moved = |pull: bool| {
+            t.spans.iter().enumerate().filter(|(_, s)| matches!(s.kind, SpanKind::Run { .. })).find_map(|(i, s)| {
+                find::decisions_for(&t, s).moved.filter(|m| m.cause.balancer() == pull).map(|m| (i, m))
+            })
+        };
+        let (i, m) = moved(true).expect("a run after a balancer pull");
+        assert!(matches!(m.cause, MoveCause::NewIdle | MoveCause::NohzIdle | MoveCause::Periodic));
+        let html = render(t.clone(), i).await;
+        assert!(html.contains(&format!("data-cause=\"{}\"", m.cause.name())), "{html}");
+        assert!(html.contains(&format!("at the {} domain", m.domain)), "{html}");
+        assert!(html.contains("task_hot"), "{html}");
+        let (i, m) = moved(false).expect("a run after a wakeup that moved its task");
+        let html = render(t.clone(), i).await;
+        assert!(html.contains(&format!("CPU {} \u{2192} CPU {}", m.from, m.to)), "{html}");
+        assert!(html.contains(&m.cause.text().replace('>', "&gt;")), "{html}");
     }
 }

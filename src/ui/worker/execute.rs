@@ -30,6 +30,7 @@ pub fn bound_decisions(d: &mut crate::engine::explain::Decisions, max: usize) {
     at.extend(d.picks.iter().enumerate().map(|(i, r)| (r.time, 1, i)));
     at.extend(d.idles.iter().enumerate().map(|(i, r)| (r.time, 2, i)));
     at.extend(d.wasted.iter().enumerate().map(|(i, r)| (r.start, 3, i)));
+    at.extend(d.migrations.iter().enumerate().map(|(i, r)| (r.time, 4, i)));
     at.sort_unstable();
     let (mut bytes, mut scratch) = (0, Vec::new());
     let Some(stop) = at.iter().enumerate().position(|(n, &(_, kind, i))| {
@@ -37,7 +38,8 @@ pub fn bound_decisions(d: &mut crate::engine::explain::Decisions, max: usize) {
             0 => wire_len(&d.wakeups[i], &mut scratch),
             1 => wire_len(&d.picks[i], &mut scratch),
             2 => wire_len(&d.idles[i], &mut scratch),
-            _ => wire_len(&d.wasted[i], &mut scratch),
+            3 => wire_len(&d.wasted[i], &mut scratch),
+            _ => wire_len(&d.migrations[i], &mut scratch),
         };
         n >= max || bytes > PAGE_DECISION_BYTES
     }) else {
@@ -48,6 +50,7 @@ pub fn bound_decisions(d: &mut crate::engine::explain::Decisions, max: usize) {
     d.picks.retain(|r| r.time < cut);
     d.idles.retain(|r| r.time < cut);
     d.wasted.retain(|r| r.start < cut);
+    d.migrations.retain(|r| r.time < cut);
 }
 
 /// A preview stops after the chunk of `PREVIEW_CHUNK_EVENTS` that passes this much wall

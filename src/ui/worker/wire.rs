@@ -31,8 +31,8 @@ use crate::engine::config::{
     CStates, Config, Governor, HackbenchMode, IdleMode, Ipc, PeriodicTask, PolicyKind, WorkloadKind,
 };
 use crate::engine::explain::records::{
-    Candidate, Decisions, Delivery, GovernorView, IdleRecord, Part, PickRecord, PreemptCheck, RqEntry, Verdict,
-    WakeRecord, WasteRecord,
+    Candidate, Decisions, Delivery, GovernorView, IdleRecord, MigrateRecord, MoveCause, Part, PickRecord, PreemptCheck,
+    RqEntry, Verdict, WakeRecord, WasteRecord,
 };
 use crate::engine::kernel::{Kernel, PreemptModel};
 use crate::engine::metrics::{GovernorScore, Metrics, Percentiles, StopReason, TaskStats};
@@ -46,7 +46,7 @@ use crate::ui::worker::packing;
 use crate::ui::worker::protocol::{Export, Imported, Opened, Replayed, Request, Response, RunProgress, RunResult};
 
 /// The first bytes of every message: "SSw" and the format's version.
-pub const MAGIC: [u8; 4] = *b"SSw1";
+pub const MAGIC: [u8; 4] = *b"SSw2";
 
 /// What was wrong with a message, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -430,6 +430,7 @@ wire_unit! {
         RunqueueWait = 7, IdleWait = 8, Switch = 9, Refill = 10, Other = 11,
     }
     Verdict { Right = 0, TooDeep = 1, TooShallow = 2 }
+    MoveCause { WakeAffine = 0, SelectIdleSibling = 1, Affinity = 2, Periodic = 3, NewIdle = 4, NohzIdle = 5 }
     Export { Perfetto = 0, TraceText = 1, MetricsCsv = 2 }
 }
 
@@ -492,7 +493,8 @@ wire_struct! {
         measured, best, best_name, verdict,
     }
     WasteRecord { start, end, idle_cpu, busy_cpu, task, cause }
-    Decisions { wakeups, picks, idles, wasted }
+    MigrateRecord { time, task, from, to, cause, domain, figures, hot }
+    Decisions { wakeups, picks, idles, wasted, migrations }
     Column { key, label, unit }
     Cell { column, reported, simulated, reported_change, simulated_change, pass, abs_error }
     Row {
