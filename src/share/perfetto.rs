@@ -160,7 +160,8 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
     // Counter tracks, from the one derivation the timeline's counter lanes draw too
     // (`explain::counters`): the C-state depth per CPU (the state's index while idle, 0 (C0)
     // between idle spans), and from the decision records nr_running per CPU at each pick
-    // (the queue the pick saw) and each idle entry (0), and rq->avg_idle at each idle entry.
+    // (the queue the pick saw) and each idle entry (0), rq->avg_idle at each idle entry, and
+    // PELT's cfs_rq util_avg from the trace's samples ("CPU n util_avg", issue 31).
     let tracks = crate::engine::explain::counters(trace);
     let counter = |ns: Ns, core: u16, name: String, cat: &'static str, args: Value| Keyed {
         ns,
@@ -188,6 +189,9 @@ pub fn to_json(trace: &Trace, metrics: Option<&Metrics>, config: Option<&Config>
         }
         for &(ns, v) in &t.avg_idle {
             keyed.push(counter(ns, c, format!("CPU {c} avg_idle"), "avg_idle", json!({ "avg_idle_us": us(v) })));
+        }
+        for &(ns, v) in &t.util_avg {
+            keyed.push(counter(ns, c, format!("CPU {c} util_avg"), "util_avg", json!({ "util_avg": v })));
         }
     }
 
@@ -332,7 +336,25 @@ mod tests {
             truncated: false,
             end: 9_000,
             start: 0,
-            decisions: Default::default(),
+            decisions: crate::engine::explain::Decisions {
+                migrations: vec![crate::engine::explain::MigrateRecord {
+                    time: 6_000,
+                    task: 0,
+                    from: 0,
+                    to: 1,
+                    cause: crate::engine::explain::MoveCause::NewIdle,
+                    domain: "MC(2)".into(),
+                    figures: vec![("imbalance, tasks (calculate_imbalance: migrate_task)".into(), 1)],
+                    hot: "task_hot: cold, the task has not run yet".into(),
+                }],
+                ..Default::default()
+            },
+            // Out of time order across CPUs, as cores running ahead push them.
+            util: vec![
+                crate::engine::trace::UtilSample { core: 1, time: 7_500, util: 512 },
+                crate::engine::trace::UtilSample { core: 0, time: 1_000, util: 100 },
+                crate::engine::trace::UtilSample { core: 1, time: 5_000, util: 300 },
+            ],
         }
     }
 
@@ -439,6 +461,20 @@ mod tests {
         assert_eq!((ipi["tid"].as_u64(), ipi["args"]["from_cpu"].as_u64()), (Some(tid(1) as u64), Some(0)));
         let mig = i.iter().find(|e| e["name"] == "migrate").unwrap();
         assert_eq!(mig["args"]["task"], "worker-0");
+        // Issue 31: the reason from the migration's record, keyed to the instant.
+        assert_eq!((mig["args"]["reason"].as_str(), mig["args"]["domain"].as_str()), (Some("newidle"), Some("MC(2)")));
+        assert_eq!(mig["args"]["imbalance, tasks (calculate_imbalance: migrate_task)"], 1);
+        assert!(mig["args"]["task_hot"].as_str().unwrap().starts_with("task_hot: cold"));
+        // PELT's util_avg per CPU, a counter track in time order.
+        let util = |c: u16| -> Vec<(f64, u64)> {
+            of_ph(&events, "C")
+                .iter()
+                .filter(|e| e["name"] == format!("CPU {c} util_avg"))
+                .map(|e| (e["ts"].as_f64().unwrap(), e["args"]["util_avg"].as_u64().unwrap()))
+                .collect()
+        };
+        assert_eq!(util(0), vec![(1.0, 100)]);
+        assert_eq!(util(1), vec![(5.0, 300), (7.5, 512)]);
         // CPU 0: C6 at 1.5us, C1 at 4us (back to back, no 0 between), 0 at 4.2us.
         let c0: Vec<(f64, u64)> = of_ph(&events, "C")
             .iter()

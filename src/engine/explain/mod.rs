@@ -132,7 +132,7 @@ pub fn span_of(d: &Decisions) -> Option<(Ns, Ns)> {
     times.fold(None, |acc, t| Some(acc.map_or((t, t), |(lo, hi): (Ns, Ns)| (lo.min(t), hi.max(t)))))
 }
 
-/// Counter tracks derived from a trace, per CPU and per task: the one derivation the
+/// Counter tracks derived from a trace (PELT's `util_avg` from its samples), per CPU and per task: the one derivation the
 /// Perfetto export (`share::perfetto`, `ph: "C"`) and the timeline's counter lanes
 /// (`ui::timeline_counters`) both draw. Each series is in time order, a step function: a
 /// value holds until the next sample.
@@ -151,6 +151,8 @@ pub struct CoreCounters {
     pub avg_idle: Vec<(Ns, Ns)>,
     /// The idle state's index while idle (0 is C0: running or polling), from the spans.
     pub cstate: Vec<(Ns, u8)>,
+    /// PELT: the `cfs_rq`'s `util_avg` (0..=1024), from the trace's samples (`Trace::util`).
+    pub util_avg: Vec<(Ns, u16)>,
 }
 
 /// A task's place in its runqueue at each pick it was queued for.
@@ -197,6 +199,12 @@ pub fn counters(trace: &Trace) -> CounterTracks {
     for (c, t, n) in nr {
         let k = core(&mut out, c);
         out.cores[k].nr_running.push((t, n));
+    }
+    let mut util: Vec<(u16, Ns, u16)> = trace.util.iter().map(|u| (u.core, u.time, u.util)).collect();
+    crate::order::sort_by_key(&mut util, |&(c, t, _)| (c, t));
+    for (c, t, v) in util {
+        let k = core(&mut out, c);
+        out.cores[k].util_avg.push((t, v));
     }
     let mut ai: Vec<(u16, Ns, Ns)> = trace.decisions.idles.iter().map(|i| (i.core, i.time, i.avg_idle)).collect();
     crate::order::sort_by_key(&mut ai, |&(c, t, _)| (c, t));

@@ -35,7 +35,11 @@
 //! (`cap_scale`: every CPU at full capacity); the detach at migration subtracts the task's
 //! sums as they stand, without first decaying the old runqueue to the same instant
 //! (`remove_entity_load_avg` via `removed`), and clamps at 0; RT, DL and IRQ PELT are not
-//! tracked. The CPU utilisation teo reads is `idle_path::Pelt` (busy = not idle, overheads
+//! tracked.
+//!
+//! TRACE: a traced run samples each CPU's `util_avg` after each update, attach and detach,
+//! keeping a sample when it moved by `trace::UTIL_STEP` (1/64) since the CPU's last
+//! (`Trace::util`, drawn and exported as a counter track). The CPU utilisation teo reads is `idle_path::Pelt` (busy = not idle, overheads
 //! included), kept apart so its digests do not move with this signal.
 
 use super::{Sim, TaskState};
@@ -261,6 +265,16 @@ impl Sim {
         if let Some(n) = curr {
             self.pelt_task(n, t);
         }
+        self.util_seen(c, t);
+    }
+
+    /// A traced run samples core `c`'s `util_avg` (`Recorder::util`, decimated there): a
+    /// counter track; an untraced run pays one test. Records only (no state read back).
+    #[inline]
+    fn util_seen(&mut self, c: usize, t: Ns) {
+        if self.rec.on() && self.cfg.kernel >= Kernel::V311 {
+            self.rec.util(c, t, self.cores[c].rq_avg.util_avg);
+        }
     }
 
     /// A task's own average to `t`: on a runqueue while runnable, running while `curr`.
@@ -291,8 +305,10 @@ impl Sim {
             let (a, old) = (tk.avg, tk.avg_cpu.replace(c));
             if let Some(old) = old {
                 self.cores[old].rq_avg.detach(&a, w);
+                self.util_seen(old, t);
             }
             self.cores[c].rq_avg.attach(&a, w);
+            self.util_seen(c, t);
         }
         if self.cfg.kernel >= Kernel::V417 {
             self.cores[c].rq_util_est += self.tasks[k].util_est.value();
@@ -317,6 +333,7 @@ impl Sim {
             if let Some(old) = self.tasks[k].avg_cpu.take() {
                 let (a, w) = (self.tasks[k].avg, self.se[k].weight);
                 self.cores[old].rq_avg.detach(&a, w);
+                self.util_seen(old, t);
             }
         }
     }
@@ -448,5 +465,41 @@ mod tests {
         let mut c = Avg::default();
         c.init_task(335, &Avg::default(), false);
         assert_eq!((c.load_avg, c.util_avg), (335, 0));
+    }
+
+    /// Issue 31: a traced run's util_avg counter track (`Trace::util`). A task spinning on
+    /// CPU 0 from time 0 (6.12) attaches at half the capacity (`post_init_entity_util_avg`
+    /// on an empty runqueue: 512); the gap to 1024 then halves every half-life (32 periods
+    /// of 1.024 ms), so the track reads 768 after about 33 ms, seen at the next tick (HZ
+    /// 250) that moved it by `UTIL_STEP` or more. Idle CPU 1 stays at 0.
+    #[test]
+    fn util_avg_is_a_decimated_counter_track() {
+        use std::sync::Arc;
+
+        use crate::engine::config::Config;
+        use crate::engine::trace::{TraceOptions, UTIL_STEP};
+        use crate::engine::workload::replay::{Op, Program, Replay, ReplayTask};
+        use crate::engine::workload::AnyWorkload;
+        let mut c = Config::default();
+        for (k, v) in [("kernel", "6.12"), ("cores", "2"), ("duration", "200ms")] {
+            c.set(k, v).unwrap();
+        }
+        let spin = ReplayTask { name: "spin".into(), pid: 0, nice: 0, cpu: 0, ops: vec![Op::Run(MS * 1000), Op::Exit] };
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks: vec![spin] })));
+        let o = super::super::Sim::with_workload(&c, Some(TraceOptions::default()), wl).run();
+        let cpu = |k: u16| -> Vec<(Ns, u16)> {
+            o.trace.util.iter().filter(|u| u.core == k).map(|u| (u.time, u.util)).collect()
+        };
+        let (c0, c1) = (cpu(0), cpu(1));
+        assert!(c1.iter().all(|s| s.1 == 0), "idle CPU 1: {c1:?}");
+        let last = c0.last().expect("samples").1;
+        assert!(last > 1000, "after 200 ms: {last}");
+        for w in c0.windows(2) {
+            assert!(w[0].1.abs_diff(w[1].1) >= UTIL_STEP && w[0].0 <= w[1].0, "{w:?}");
+        }
+        assert_eq!(c0[..2], [(0, 0), (0, 512)], "the first sample, then the new task's attach");
+        assert!(c0.len() <= 2 + 1024 / UTIL_STEP as usize, "{} samples: {c0:?}", c0.len());
+        let half = c0.iter().find(|s| s.1 >= 768).unwrap().0;
+        assert!(half > 32 * MS && half <= 37 * MS, "the gap halved at {half} ns: {c0:?}");
     }
 }

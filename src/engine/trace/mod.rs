@@ -10,7 +10,7 @@ use super::explain::records::{Decisions, Explainer};
 use super::time::Ns;
 
 pub mod spans;
-pub use spans::{Instant, InstantKind, Overhead, PrevState, Span, SpanKind, Switch, TaskInfo};
+pub use spans::{Instant, InstantKind, Overhead, PrevState, Span, SpanKind, Switch, TaskInfo, UtilSample};
 
 /// What to record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +50,18 @@ pub struct Trace {
     /// Why: the decisions behind the spans (`explain`), recorded with them, as bounded.
     #[serde(default, skip_serializing_if = "Decisions::is_empty")]
     pub decisions: Decisions,
+    /// PELT: each CPU's `cfs_rq` `util_avg` (`UtilSample`), in the order recorded, decimated
+    /// to changes of `UTIL_STEP` or more (PELT eras only, 3.8+): a counter track.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub util: Vec<UtilSample>,
 }
+
+/// A CPU's `util_avg` is sampled when it moved by this much (1/64 of SCHED_CAPACITY_SCALE)
+/// since its last sample. That bounds the samples by time, not by updates: a signal moves
+/// at most 1024 x (1 - y) ~ 22 a period (1.024 ms; y^32 = 1/2) by decay or growth, so a
+/// CPU gives at most about 1.4 samples a ms from that, plus one per attach or detach (a
+/// task's arrival or departure, each an event the trace records anyway).
+pub const UTIL_STEP: u16 = 16;
 
 /// At most this many decision records (`explain`) in one trace, and at most an eighth of
 /// `max_items`: a record is larger than a span (a wakeup's candidates and parts), and the
@@ -66,13 +77,42 @@ pub struct Recorder {
     last: Ns,
     /// Open decision records (`explain`).
     pub ex: Explainer,
+    /// Per core: the `util_avg` last sampled (`util`).
+    util_last: Vec<Option<u16>>,
 }
 
 impl Recorder {
     pub fn new(opts: Option<TraceOptions>) -> Self {
         let start = opts.map_or(0, |o| o.window.0);
         let cap = opts.map_or(0, |o| (o.max_items / 8).clamp(1, DECISIONS_MAX));
-        Recorder { opts, trace: Trace { start, ..Trace::default() }, last: 0, ex: Explainer::new(cap) }
+        Recorder {
+            opts,
+            trace: Trace { start, ..Trace::default() },
+            last: 0,
+            ex: Explainer::new(cap),
+            util_last: Vec::new(),
+        }
+    }
+
+    /// Core `core`'s `util_avg` after a PELT update at `time`: kept when it moved by
+    /// `UTIL_STEP` or more since the core's last sample (the first always), inside the window,
+    /// while the trace records, and for at most a quarter of `max_items` samples.
+    #[cold]
+    #[inline(never)]
+    pub fn util(&mut self, core: usize, time: Ns, util: u64) {
+        let Some(o) = self.opts else { return };
+        if time < o.window.0 || time >= o.window.1 || self.trace.truncated || self.trace.util.len() >= o.max_items / 4 {
+            return;
+        }
+        let v = util.min(1024) as u16;
+        if self.util_last.len() <= core {
+            self.util_last.resize(core + 1, None);
+        }
+        if self.util_last[core].is_some_and(|last| last.abs_diff(v) < UTIL_STEP) {
+            return;
+        }
+        self.util_last[core] = Some(v);
+        self.trace.util.push(UtilSample { core: core as u16, time, util: v });
     }
 
     /// A context switch (`Switch`), recorded like an instant (window, budget).

@@ -129,6 +129,15 @@ pub struct Switch {
     pub next: Option<u32>,
 }
 
+/// A CPU's `cfs_rq` `util_avg` (0..=1024) at a PELT update (`sim::pelt`), kept when it
+/// moved by `trace::UTIL_STEP` or more since the CPU's last sample (`Trace::util`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UtilSample {
+    pub core: u16,
+    pub time: Ns,
+    pub util: u16,
+}
+
 /// Static facts about a task, for legends and exports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskInfo {

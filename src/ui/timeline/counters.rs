@@ -1,9 +1,10 @@
-//! Counter tracks under the timeline's lanes: queue depth (nr_running) per CPU, avg_idle, the chosen C-state, and a task's vruntime and lag.
+//! Counter tracks under the timeline's lanes: queue depth (nr_running) per CPU, avg_idle, the chosen C-state, PELT's util_avg, and a task's vruntime and lag.
 //!
 //! The data is `engine::explain::counters` (the one derivation the Perfetto export's `"C"`
 //! tracks use too): the C-state from the idle spans, nr_running and avg_idle from the
 //! decision records (each pick's runqueue, each idle entry), a task's `vruntime - V` and
-//! EEVDF lag from the runqueues the picks saw. Decision-based tracks stop where the page's
+//! EEVDF lag from the runqueues the picks saw; `util_avg` from the trace's PELT samples
+//! (`Trace::util`, on a fixed 0..1024 scale). Decision-based tracks stop where the page's
 //! records stop (`protocol::PAGE_DECISIONS`), and the legend says so.
 //!
 //! Drawn on a second canvas under the main one, on the same time axis (`Layout::x_of`, the
@@ -46,10 +47,13 @@ pub fn shown_cores(trace: &Trace) -> Vec<usize> {
 
 /// The counter canvas's height in CSS pixels for `cores` CPU rows a track.
 pub fn css_height(cores: usize) -> f64 {
-    3.0 * (TITLE_CSS + cores as f64 * row_css(cores)) + TITLE_CSS + TASK_CSS + 4.0
+    KINDS as f64 * (TITLE_CSS + cores as f64 * row_css(cores)) + TITLE_CSS + TASK_CSS + 4.0
 }
 
+/// The per-CPU tracks: nr_running, avg_idle, C-state, util_avg.
+const KINDS: usize = 4;
 const NR_COLOUR: &str = "#3182bd";
+const UTIL_COLOUR: &str = "#d6616b";
 const AVG_IDLE_COLOUR: &str = "#31a354";
 const CSTATE_COLOUR: &str = "#756bb1";
 const VRUNTIME_COLOUR: &str = "#e6550d";
@@ -127,15 +131,17 @@ pub fn scene(trace: &Trace, tracks: &CounterTracks, task: Option<u32>, view: &Vi
         sc.texts.push(Text { x, y, text: t, colour: ch.text, px: px * s, align, mono: false })
     };
     let mut y = 0.0;
-    let kinds: [(&str, &'static str, f64, Ns); 3] = [
+    let kinds: [(&str, &'static str, f64, Ns); KINDS] = [
         ("nr_running (queue depth)", NR_COLOUR, nr_max, rec_end),
         ("avg_idle", AVG_IDLE_COLOUR, ai_max, rec_end),
         ("C-state", CSTATE_COLOUR, cs_max, trace_end),
+        ("util_avg (PELT, cfs_rq)", UTIL_COLOUR, 1024.0, trace_end),
     ];
     for (k, (name, colour, max, end)) in kinds.iter().enumerate() {
         let mut scale = match k {
             0 => format!("0 to {}", *max as u64),
             1 => format!("0 to {}", crate::ui::common::format::duration(*max as Ns)),
+            3 => "0 to 1024".to_string(),
             _ => format!("0 (C0) to {}", trace.idle_states.get(*max as usize).cloned().unwrap_or_default()),
         };
         // A view past the records the page holds: say so where the bars would be.
@@ -153,6 +159,7 @@ pub fn scene(trace: &Trace, tracks: &CounterTracks, task: Option<u32>, view: &Vi
             let series: Vec<(Ns, f64)> = match k {
                 0 => cc.nr_running.iter().map(|&(t, v)| (t, v as f64)).collect(),
                 1 => cc.avg_idle.iter().map(|&(t, v)| (t, v as f64)).collect(),
+                3 => cc.util_avg.iter().map(|&(t, v)| (t, v as f64)).collect(),
                 _ => cc.cstate.iter().map(|&(t, v)| (t, v as f64)).collect(),
             };
             let top = y + row_i as f64 * row;
@@ -334,12 +341,13 @@ pub fn counter_lanes(p: &LanesProps) -> Html {
     html! {
         <div class="timeline-counters">
             <canvas ref={p.node.clone()} role="img" class="counters"
-                aria-label="Counter tracks: queue depth, avg_idle and C-state per CPU, and a task's vruntime and lag"
+                aria-label="Counter tracks: queue depth, avg_idle, C-state and util_avg per CPU, and a task's vruntime and lag"
                 style={format!("display:block;width:100%;height:{}px;margin-top:6px", css_height(cores))}></canvas>
             <ul class="timeline-legend counter-legend" aria-label="Counter tracks" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:1em">{sw(NR_COLOUR)}{"nr_running: the runqueue each pick saw (0 at idle entry)"}</li>
                 <li style="display:inline-block;margin-right:1em">{sw(AVG_IDLE_COLOUR)}{"avg_idle (rq->avg_idle at idle entry)"}</li>
                 <li style="display:inline-block;margin-right:1em">{sw(CSTATE_COLOUR)}{"C-state depth"}</li>
+                <li style="display:inline-block;margin-right:1em">{sw(UTIL_COLOUR)}{"util_avg (PELT)"}</li>
                 <li style="display:inline-block;margin-right:1em">{sw(VRUNTIME_COLOUR)}{"vruntime \u{2212} V"}</li>
                 <li style="display:inline-block;margin-right:1em">{sw(LAG_COLOUR)}{"lag (EEVDF)"}</li>
                 <li style="display:inline-block"><label>{"Task "}
@@ -395,6 +403,7 @@ mod tests {
         let titles: Vec<&str> = sc.texts.iter().map(|t| t.text.as_str()).collect();
         assert!(titles.iter().any(|t| t.starts_with("nr_running")), "{titles:?}");
         assert!(titles.iter().any(|t| t.starts_with("C-state")), "{titles:?}");
+        assert!(titles.iter().any(|t| t.starts_with("util_avg")), "{titles:?}");
         assert!(titles.iter().any(|t| t.contains("vruntime")), "{titles:?}");
         // Everything inside the canvas.
         let h = css_height(shown_cores(&trace).len());

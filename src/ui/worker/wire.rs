@@ -36,7 +36,7 @@ use crate::engine::explain::records::{
 };
 use crate::engine::kernel::{Kernel, PreemptModel};
 use crate::engine::metrics::{GovernorScore, Metrics, Percentiles, StopReason, TaskStats};
-use crate::engine::trace::{PrevState, Switch, TaskInfo, Trace};
+use crate::engine::trace::{PrevState, Switch, TaskInfo, Trace, UtilSample};
 use crate::engine::validate::{Cell, Column, Row, Table};
 use crate::share::ftrace::model::{CpuStat, Latency, Stats, TaskStat};
 use crate::share::ftrace::replay::{Diff, DiffRow, Pair, Summary};
@@ -479,6 +479,7 @@ wire_struct! {
     }
     TaskInfo { name, group }
     Switch { core, time, prev, prev_state, next }
+    UtilSample { core, time, util }
     Candidate { cpu, role, idle, nr_running }
     PreemptCheck { curr, preempt, vruntime_lead_ns, rule }
     WakeRecord {
@@ -525,7 +526,8 @@ wire_struct! {
 /// preview holds tens of thousands of them), the rest field by field.
 impl Wire for Trace {
     fn put(&self, w: &mut Vec<u8>) {
-        let Trace { cores, idle_states, tasks, spans, instants, switches, truncated, end, start, decisions } = self;
+        let Trace { cores, idle_states, tasks, spans, instants, switches, truncated, end, start, decisions, util } =
+            self;
         cores.put(w);
         idle_states.put(w);
         tasks.put(w);
@@ -536,7 +538,8 @@ impl Wire for Trace {
         truncated.put(w);
         end.put(w);
         start.put(w);
-        decisions.put(w)
+        decisions.put(w);
+        util.put(w)
     }
     fn get(r: &mut Reader) -> Self {
         let (cores, idle_states, tasks) = (Wire::get(r), Wire::get(r), Wire::get(r));
@@ -556,6 +559,7 @@ impl Wire for Trace {
             end: Wire::get(r),
             start: Wire::get(r),
             decisions: Wire::get(r),
+            util: Wire::get(r),
         }
     }
 }
