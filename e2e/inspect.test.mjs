@@ -320,3 +320,33 @@ test('counter tracks: the toolbar toggle adds labelled tracks under the lanes', 
     await b.close();
   }
 });
+
+// Issue 31: why a task moved. A click on a run after a migration shows the move's path as
+// the kernel names it; the CLI's `run --explain` at that instant prints the same move.
+test('hackbench on 16 Zen 3 CPUs: a run after a migration says why the task moved, as the CLI does', { timeout: 300_000 }, async () => {
+  CLI = cliBinary();
+  const sets = ['cpu=zen3-2s', 'cores=16', 'workload=hackbench', 'groups=2', 'duration=20ms'];
+  const b = await launch();
+  try {
+    const { page, problems } = await open(b.context, new URL(`/?v=1&${sets.join('&')}`, server.url).href);
+    await ready(page);
+    await zoomIn(page, 2);
+    await page.keyboard.press('Home');
+    // The view is then 0.8 ms: 17 steps of a tenth to about 1.3 ms, where the newidle pulls start.
+    for (let i = 0; i < 17; i++) await page.keyboard.press('ArrowRight');
+    const got = await hunt(page, () => {
+      const m = document.querySelector('.inspector .inspect-move');
+      return m && { cause: m.dataset.cause, head: m.querySelector('h4').textContent };
+    });
+    assert.ok(got, 'some click landed on a run after a migration');
+    const [, from, to, at, cause] = got.head.match(/moved CPU (\d+) → CPU (\d+) at ([\d.]+) µs \((\w+)\)/) ?? [];
+    assert.equal(cause, got.cause, got.head);
+    // The page starts from the intro preset (its default) and applies the address's keys.
+    const args = ['run', '--preset', 'intro', ...sets.flatMap((s) => ['--set', s]), '--explain', `${at}us`];
+    const out = execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+    assert.ok(out.includes(`@ ${at} us`) && out.includes(`CPU ${from} -> CPU ${to} (${cause})`), `${got.head}\n${out}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await b.close();
+  }
+});

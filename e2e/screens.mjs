@@ -16,7 +16,8 @@
 // latency, 3 seeds a point), `governors` (token-governors under menu / teo / ladder), `counters` (the counter tracks), `trace-reading` / `trace-cancelled` (a 100 MB trace
 // read on the page, mid-read, then cancelled), `heatmap` (rr_interval x jobs with the Pareto view), `topology` (80 CPUs over two sockets: lanes grouped), and `dark`, `dark-seeds`,
 // `dark-compare` (the same in prefers-color-scheme: dark), `p99-wakeup` and
-// `compare-a-wakeup` (a latency figure clicked: its wakeup in the inspector, outlined). Needs dist/
+// `compare-a-wakeup` (a latency figure clicked: its wakeup in the inspector, outlined), `migration`
+// (the inspector on a run after a move: why the task moved). Needs dist/
 // (trunk build --release --offline). Prints each file and any problem the page logged.
 
 import { mkdir } from 'node:fs/promises';
@@ -140,6 +141,34 @@ const scenarios = {
       }
     }
     await page.locator('.inspector').scrollIntoViewIfNeeded();
+  },
+  // Issue 31: why a task moved. A run on the CPU a task was moved to (hackbench on 16 Zen 3
+  // CPUs: select_idle_sibling placements, newidle pulls): click runs until the inspector
+  // shows a migration, a balancer pull if one comes within the clicks.
+  migration: async (page) => {
+    await page.goto(new URL('/?v=1&cpu=zen3-2s&cores=16&workload=hackbench&groups=2&duration=20ms', page.url()).href);
+    await settle(page, 120_000);
+    await page.focus('.timeline canvas[role=img]');
+    for (let i = 0; i < 2; i++) await page.keyboard.press('+');
+    await page.keyboard.press('Home'); // where the page's decision records are
+    // The view is then 0.8 ms: 17 steps of a tenth to about 1.3 ms, where the newidle pulls start.
+    for (let i = 0; i < 17; i++) await page.keyboard.press('ArrowRight');
+    const box = await page.locator('.timeline canvas[role=img]').boundingBox();
+    let first = null;
+    let pull = false;
+    outer: for (let fy = 0.1; fy < 0.95; fy += 0.05) {
+      for (let i = 1; i < 40; i++) {
+        const at = [box.x + (box.width * i) / 40, box.y + box.height * fy];
+        await page.mouse.click(...at);
+        // Past the page's first records the panel finds them on demand: wait for that.
+        await page.waitForFunction(() => !document.querySelector('.inspector .inspect-finding'), null, { timeout: 60_000 })
+          .catch(() => {});
+        if (await page.$('.inspector .inspect-move:not([data-domain=""])')) { pull = true; break outer; }
+        if (!first && await page.$('.inspector .inspect-move')) first = at;
+      }
+    }
+    if (!pull && first) await page.mouse.click(...first);
+    await page.locator('.inspector').scrollIntoViewIfNeeded().catch(() => {});
   },
   // The governor comparison (issue 15): token-governors under menu, teo and ladder.
   governors: async (page) => {
