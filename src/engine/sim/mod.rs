@@ -389,6 +389,8 @@ pub struct Sim {
     stop: Option<(StopReason, Ns)>,
     /// Whether `start` has run (a chunked run starts on its first `advance`).
     started: bool,
+    /// Per CPU: preemptions of its curr so far (`counts_so_far`).
+    preempted_on: Vec<u64>,
 }
 
 /// How far a run has come, for a page that runs it in chunks (`Sim::advance`) and shows
@@ -402,6 +404,17 @@ pub struct Progress {
     /// Events handled so far, and the run's budget (`max_events`).
     pub events: u64,
     pub max_events: u64,
+}
+
+/// Counters of a run in progress (`Sim::counts_so_far`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SoFar {
+    pub context_switches: u64,
+    pub preemptions: u64,
+    pub wakeups: u64,
+    pub migrations: u64,
+    pub preemptions_by_cpu: Vec<u64>,
+    pub task_cpu: Vec<u16>,
 }
 
 /// One wakeup latency sample (the `wakeup_latency_us` histogram's), with the wakeup it
@@ -578,6 +591,7 @@ impl Sim {
             wl,
             fx: Fx::default(),
             touched: vec![0; ndomains],
+            preempted_on: vec![0; ncores],
             has_idle_cores: vec![std::cell::Cell::new(true); ndomains],
             smt_active,
             lb: balance::Balancer::new(domain::Domains::build(&prof.topo, ncores, cfg.kernel)),
@@ -663,6 +677,20 @@ impl Sim {
     /// How far the run has come.
     pub fn progress(&self) -> Progress {
         Progress { now: self.now, duration: self.cfg.duration, events: self.events, max_events: self.cfg.max_events }
+    }
+
+    /// Counters of a run in progress, for diagnostics that follow a long run chunk by
+    /// chunk (`examples/steady_probe.rs`): context switches, preemptions, wakeups and
+    /// migrations so far, and each task's CPU.
+    pub fn counts_so_far(&self) -> SoFar {
+        SoFar {
+            context_switches: self.m.context_switches,
+            preemptions: self.m.preemptions,
+            wakeups: self.m.wakeups,
+            migrations: self.m.migrations,
+            preemptions_by_cpu: self.preempted_on.clone(),
+            task_cpu: self.tasks.iter().map(|t| t.core as u16).collect(),
+        }
     }
 
     /// The workload, as far as the run has come (`validate` reads its `progress`).

@@ -309,6 +309,7 @@ impl Sim {
     /// A preempted, still runnable `curr` goes back to the runqueue.
     pub(super) fn requeue_curr(&mut self, c: usize, task: usize) {
         self.m.preemptions += 1;
+        self.preempted_on[c] += 1;
         self.release_curr(c);
         let t = self.cursor(c);
         self.tasks[task].queued_at = t;
