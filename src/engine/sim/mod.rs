@@ -146,6 +146,12 @@ struct Task {
     /// When it last stopped running (`se.exec_start` as `task_hot` reads it; 0: never ran).
     ran_at: Ns,
     util_est: pelt::UtilEst,
+    /// `record_wakee` (4.17+ eras): how often it woke a task other than its last wakee
+    /// (`wakee_flips`, halved once a second), that last wakee, and when the flips last
+    /// decayed (`wakee_flip_decay_ts`).
+    wakee_flips: u32,
+    last_wakee: Option<u32>,
+    wakee_flip_decay_ts: Ns,
     stats: TaskStats,
 }
 
@@ -566,6 +572,9 @@ impl Sim {
                 avg_cpu: None,
                 ran_at: 0,
                 util_est: pelt::UtilEst::default(),
+                wakee_flips: 0,
+                last_wakee: None,
+                wakee_flip_decay_ts: 0,
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();
