@@ -833,6 +833,15 @@ impl Kernel {
     pub fn wakelist_ipi_skips_polling(self) -> bool {
         self >= Kernel::V417
     }
+
+    /// Whether x86 keeps TLB entries of recently run mms in PCID-tagged slots: from 4.14
+    /// (10af6235e0d3, "x86/mm: Implement PCID based optimization: try to preserve old TLB
+    /// entries using PCID"; arch/x86/mm/tlb.c `choose_new_asid`, TLB_NR_DYN_ASIDS = 6 per
+    /// CPU). Before, `switch_mm` loads CR3 without PCID and every switch to another mm
+    /// refills the TLB (`sim::schedule::LoadedMm`).
+    pub fn x86_pcid_asids(self) -> bool {
+        self >= Kernel::V417
+    }
 }
 
 /// The effective value of every modelled feature, resolved once per run from an era and
