@@ -416,11 +416,12 @@ impl Sim {
                     return true;
                 }
             }
-            // Switching to the idle task is a context switch too.
+            // Switching to the idle task is a context switch too, without `switch_mm`: the
+            // idle task borrows prev's mm (`sim::schedule`, SWITCH_MM).
             self.mark_cache(c, prev);
             self.count_switch(c, t, None);
             self.cores[c].last_task = None;
-            self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
+            self.overhead(c, Overhead::Switch, self.prof.switch_common());
         }
         let t = self.cursor(c);
         if self.teo_util {
