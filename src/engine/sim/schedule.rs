@@ -59,20 +59,23 @@
 //! does; a polling idle loop counts as idle; the shared resources are one figure per CPU
 //! family, not per instruction mix; the stall is taken to come first in its burst.
 //!
-//! SWITCH_MM (`LoadedMm`). `context_switch` (kernel/sched/core.c; read in 2.6.2x, 5.15 and
-//! 6.6) gives a task without an mm (the idle task, kernel threads) the previous task's
-//! `active_mm` (`enter_lazy_tlb`: nothing is loaded), and for a task with one calls
-//! `switch_mm(prev->active_mm, next->mm)` (`switch_mm_irqs_off` from 4.x). On x86 that
-//! loads CR3 only when the mm changes: 2.6.2x/3.x `switch_mm` (arch/x86/include/asm/
-//! mmu_context.h) `if (likely(prev != next)) { ... load_cr3(next->pgd); }`, 4.14+
-//! `switch_mm_irqs_off` (arch/x86/mm/tlb.c) returns early when `real_prev == next`. So a
-//! switch between threads of one process, and idle -> the task whose mm the idle task
-//! borrowed, keep the TLB: they pay `Profile::switch_common`; a switch to another mm pays
-//! `Profile::switch_mm` on top (the TLB's refill, sourced in profile.rs). From 4.14 on a
-//! CPU with PCID, `choose_new_asid` keeps the TLB entries of the last TLB_NR_DYN_ASIDS (6)
-//! mms per CPU: an mm still in a slot reloads CR3 without a flush and pays no refill; a
-//! new one takes the next slot round robin (`next_asid`, from 1, wrapping to 0) and is
-//! flushed (`Kernel::x86_pcid_asids`, `TlbTags`). arm64 tags every era with ASIDs
+//! SWITCH_MM (`LoadedMm`). `context_switch` (kernel/sched/core.c; read in its 2.6.2x/3.x
+//! form and its 5.x/6.x form with `membarrier_switch_mm`) gives a task without an mm (the
+//! idle task, kernel threads) the previous task's `active_mm` (`enter_lazy_tlb`: nothing is
+//! loaded), and for a task with one calls `switch_mm(prev->active_mm, next->mm)`
+//! (`switch_mm_irqs_off` from 4.x). On x86 that loads CR3 only when the mm changes:
+//! 2.6.2x/3.x `switch_mm` (arch/x86/include/asm/mmu_context.h) `if (likely(prev != next))
+//! { ... load_cr3(next->pgd); }`, 4.14+ `switch_mm_irqs_off` (arch/x86/mm/tlb.c) returns
+//! early when `real_prev == next` ("we are just switching from one thread in a process to
+//! another thread in the same process. No TLB flush ... is required"; from lazy mode it
+//! checks `tlb_gen` first). So a switch between threads of one process, and idle -> the
+//! task whose mm the idle task borrowed, keep the TLB: they pay `Profile::switch_common`; a
+//! switch to another mm pays `Profile::switch_mm` on top (the TLB's refill, sourced in
+//! profile.rs). From 4.14 on a CPU with PCID, `choose_new_asid` keeps the TLB entries of
+//! the last TLB_NR_DYN_ASIDS (6) mms per CPU (read in 4.14's and, through a patch against
+//! it, 6.6.61's tlb.c): an mm still in a slot reloads CR3 without a flush and pays no
+//! refill; a new one takes the next slot round robin (`next_asid`, from 1, wrapping to 0)
+//! and is flushed (`Kernel::x86_pcid_asids`, `TlbTags`). arm64 tags every era with ASIDs
 //! (arch/arm64/mm/context.c): no refill is charged there. An exec (`Fx::exec`) gives its
 //! task a fresh mm, loaded in exec's own time. SIMPLIFIED: the CR3 write has no figure and
 //! is left in the common part; no TLB shootdown is modelled, so a lazy CPU never has to
