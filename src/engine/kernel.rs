@@ -842,6 +842,15 @@ impl Kernel {
     pub fn x86_pcid_asids(self) -> bool {
         self >= Kernel::V417
     }
+
+    /// Whether intel_idle drops the borrowed mm before a state flagged
+    /// CPUIDLE_FLAG_TLB_FLUSHED (`if (state->flags & CPUIDLE_FLAG_TLB_FLUSHED) leave_mm(cpu);`
+    /// in `intel_idle`, 3.x): until 4.14's 43858b4f25cf ("x86/mm: Stop calling leave_mm() in
+    /// idle code"). The task that comes back then reloads CR3 (`switch_mm`'s `else` branch:
+    /// the CPU left `mm_cpumask`) and refills the TLB.
+    pub fn idle_leaves_mm(self) -> bool {
+        self < Kernel::V417
+    }
 }
 
 /// The effective value of every modelled feature, resolved once per run from an era and

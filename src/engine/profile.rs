@@ -119,6 +119,10 @@ pub struct CState {
     pub target_residency: Ns,
     /// How the driver enters it.
     pub entry: IdleEntry,
+    /// intel_idle flags it CPUIDLE_FLAG_TLB_FLUSHED (the state loses the TLB), and before
+    /// 4.14 calls `leave_mm` on entering it (`Kernel::idle_leaves_mm`). False where the
+    /// driver's table was not read for it.
+    pub tlb_flushed: bool,
 }
 
 /// The cpuidle driver that binds on a machine.
@@ -375,12 +379,24 @@ const SMT_INTEL: u64 = 1_300;
 const SMT_ZEN3: u64 = 1_300;
 
 const fn st(name: &'static str, exit_us: u64, residency_us: u64, entry: IdleEntry) -> CState {
-    CState { name, exit_latency: exit_us * US, target_residency: residency_us * US, core_exit: exit_us * US, entry }
+    CState {
+        name,
+        exit_latency: exit_us * US,
+        target_residency: residency_us * US,
+        core_exit: exit_us * US,
+        entry,
+        tlb_flushed: false,
+    }
+}
+
+/// `s` flagged CPUIDLE_FLAG_TLB_FLUSHED in intel_idle's table.
+const fn flushed(s: CState) -> CState {
+    CState { tlb_flushed: true, ..s }
 }
 
 /// A package state: `st` whose core part of the exit latency is `core_us`.
 const fn pkg(name: &'static str, exit_us: u64, residency_us: u64, core_us: u64, entry: IdleEntry) -> CState {
-    CState { name, exit_latency: exit_us * US, target_residency: residency_us * US, core_exit: core_us * US, entry }
+    CState { core_exit: core_us * US, ..st(name, exit_us, residency_us, entry) }
 }
 
 use IdleEntry::{Io, Mwait, Wfi};
@@ -392,9 +408,14 @@ use IdleEntry::{Io, Mwait, Wfi};
 // "In the majority of cases _CST describes C1 as a FIXED_HARDWARE C-state" — and C2/C3 as
 // P_LVL2/P_LVL3 I/O-port reads (assumption: no _CST of these boards was read).
 const CORE2_ACPI: &[CState] = &[st("C1", 1, 1, Mwait), st("C2", 20, 60, Io), st("C3", 85, 255, Io)];
-// drivers/idle/intel_idle.c, nehalem_cstates (also used for Westmere); every state is MWAIT.
-const NEHALEM: &[CState] =
-    &[st("C1", 3, 6, Mwait), st("C1E", 10, 20, Mwait), st("C3", 20, 80, Mwait), st("C6", 200, 800, Mwait)];
+// drivers/idle/intel_idle.c, nehalem_cstates (also used for Westmere); every state is MWAIT;
+// C3-NHM and C6-NHM carry CPUIDLE_FLAG_TLB_FLUSHED (3.x and 4.x tables read).
+const NEHALEM: &[CState] = &[
+    st("C1", 3, 6, Mwait),
+    st("C1E", 10, 20, Mwait),
+    flushed(st("C3", 20, 80, Mwait)),
+    flushed(st("C6", 200, 800, Mwait)),
+];
 // drivers/idle/intel_idle.c, skx_cstates.
 const SKX: &[CState] = &[st("C1", 2, 2, Mwait), st("C1E", 10, 20, Mwait), st("C6", 133, 600, Mwait)];
 // drivers/idle/intel_idle.c, spr_cstates.

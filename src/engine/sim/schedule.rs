@@ -76,13 +76,15 @@
 //! it, 6.6.61's tlb.c): an mm still in a slot reloads CR3 without a flush and pays no
 //! refill; a new one takes the next slot round robin (`next_asid`, from 1, wrapping to 0)
 //! and is flushed (`Kernel::x86_pcid_asids`, `TlbTags`). arm64 tags every era with ASIDs
-//! (arch/arm64/mm/context.c): no refill is charged there. An exec (`Fx::exec`) gives its
-//! task a fresh mm, loaded in exec's own time. SIMPLIFIED: the CR3 write has no figure and
-//! is left in the common part; no TLB shootdown is modelled, so a lazy CPU never has to
-//! flush on its way back (x86's `was_lazy` check) and slots never go stale by `tlb_gen`;
-//! before 4.14 intel_idle's `leave_mm` on states flagged CPUIDLE_FLAG_TLB_FLUSHED (which
-//! drops the borrowed mm before a deep C-state) is not modelled; KPTI is not modelled;
-//! arm64's first run of an mm on a CPU is not charged a refill.
+//! (arch/arm64/mm/context.c): no refill is charged there. Before 4.14 intel_idle calls
+//! `leave_mm` before a state flagged CPUIDLE_FLAG_TLB_FLUSHED (Nehalem/Westmere's C3 and
+//! C6), so the task that comes back reloads CR3 and refills (`Kernel::idle_leaves_mm`,
+//! `sim::idle_path::go_idle`). An exec (`Fx::exec`) gives its task a fresh mm, loaded in
+//! exec's own time. SIMPLIFIED: the CR3 write has no figure and is left in the common
+//! part; no TLB shootdown is modelled, so a lazy CPU never has to flush on its way back
+//! (x86's `was_lazy` check, 3.x's `leave_mm` from a flush IPI) and slots never go stale by
+//! `tlb_gen`; acpi_idle's deep states drop nothing; KPTI is not modelled; arm64's first
+//! run of an mm on a CPU is not charged a refill.
 
 use super::Ev;
 use super::{oh_index, Sim, TaskState};
@@ -133,6 +135,11 @@ pub(super) struct LoadedMm {
 impl LoadedMm {
     pub(super) const fn new() -> Self {
         LoadedMm { active: None, asids: [None; DYN_ASIDS], next_asid: 1 }
+    }
+
+    /// `leave_mm`: the CPU loads the kernel's own page tables and drops the borrowed mm.
+    pub(super) fn leave(&mut self) {
+        self.active = None;
     }
 
     /// `context_switch` to a task of mm `next` (`switch_mm`): true when it pays the TLB
@@ -643,6 +650,44 @@ mod tests {
         assert!(paid >= n * p.switch_common() + first_loads, "{paid} ns for {n} switches");
         assert!(paid <= (n + 1) * p.switch_common() + first_loads, "{paid} ns for {n} switches");
         assert_eq!(run(false), (paid, n), "as if both were threads of one process");
+    }
+
+    #[test]
+    fn before_4_14_intel_idle_drops_the_mm_in_a_tlb_flushing_state() {
+        // Token passing on Westmere with 2 ms of work per stop: the waiting CPU idles long
+        // enough for C3/C6 (CPUIDLE_FLAG_TLB_FLUSHED), and 3.11's intel_idle `leave_mm`s
+        // there, so the task coming back refills; at 1 us of work it stays in C1/C1E.
+        let refills = |work: &str, kernel: &str| {
+            let mut cfg = Config::default();
+            for (k, v) in [
+                ("workload", "token"),
+                ("cpu", "x5675"),
+                ("cores", "2"),
+                ("pairs", "1"),
+                ("kernel", kernel),
+                ("work", work),
+            ] {
+                cfg.set(k, v).expect(k);
+            }
+            cfg.loops = 200;
+            let p = cfg.profile();
+            let m = Sim::new(&cfg, None).run().metrics;
+            let paid = (m.overhead_s["switch"] * 1e9).round() as u64;
+            let deep =
+                m.cstate_entries.get("C3").copied().unwrap_or(0) + m.cstate_entries.get("C6").copied().unwrap_or(0);
+            ((paid.saturating_sub(m.context_switches * p.switch_common())) / p.switch_mm(), deep)
+        };
+        // Slack: each CPU's first load, and one switch charged past the counted ones at the
+        // run's end (switch_common / switch_mm = 9 refills' worth on x5675).
+        let x5675 = crate::engine::profile::profile("x5675").expect("x5675");
+        let slack = 2 + x5675.switch_common() / x5675.switch_mm();
+        let (long, deep) = refills("2ms", "3.11");
+        assert!(deep > 50, "{deep} deep idles");
+        // One refill per return from a deep idle; a deep idle ended by a timer that finds
+        // nothing to run refills nothing.
+        assert!(long <= deep + slack && long > 50, "{long} refills for {deep} deep idles");
+        let (short, shallow_deep) = refills("1us", "3.11");
+        assert!(short <= slack + shallow_deep, "{short} refills, {shallow_deep} deep idles");
     }
 
     #[test]
