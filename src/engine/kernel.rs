@@ -833,6 +833,24 @@ impl Kernel {
     pub fn wakelist_ipi_skips_polling(self) -> bool {
         self >= Kernel::V417
     }
+
+    /// Whether x86 keeps TLB entries of recently run mms in PCID-tagged slots: from 4.14
+    /// (10af6235e0d3, "x86/mm: Implement PCID based optimization: try to preserve old TLB
+    /// entries using PCID"; arch/x86/mm/tlb.c `choose_new_asid`, TLB_NR_DYN_ASIDS = 6 per
+    /// CPU). Before, `switch_mm` loads CR3 without PCID and every switch to another mm
+    /// refills the TLB (`sim::schedule::LoadedMm`).
+    pub fn x86_pcid_asids(self) -> bool {
+        self >= Kernel::V417
+    }
+
+    /// Whether intel_idle drops the borrowed mm before a state flagged
+    /// CPUIDLE_FLAG_TLB_FLUSHED (`if (state->flags & CPUIDLE_FLAG_TLB_FLUSHED) leave_mm(cpu);`
+    /// in `intel_idle`, 3.x): until 4.14's 43858b4f25cf ("x86/mm: Stop calling leave_mm() in
+    /// idle code"). The task that comes back then reloads CR3 (`switch_mm`'s `else` branch:
+    /// the CPU left `mm_cpumask`) and refills the TLB.
+    pub fn idle_leaves_mm(self) -> bool {
+        self < Kernel::V417
+    }
 }
 
 /// The effective value of every modelled feature, resolved once per run from an era and

@@ -127,6 +127,8 @@ struct Task {
     touch_per_us: u64,
     /// LLC it last ran in (None: fresh, nothing to refill).
     cache_domain: Option<usize>,
+    /// Its address space (`TaskSpec::mm`; a fresh one after exec): `sim::schedule::LoadedMm`.
+    mm: u32,
     /// The domain's `touched` counter when it last stopped running.
     cache_mark: u64,
     woke_at: Option<Ns>,
@@ -180,6 +182,8 @@ struct Core {
     last_task: Option<usize>,
     /// When `last_task` (or the idle task) was switched in: its on-CPU time runs from here.
     switched_at: Ns,
+    /// The mm its MMU holds and the TLB's tagged mms (`context_switch`'s `switch_mm`).
+    mm: schedule::LoadedMm,
     /// What this core counted at a time after global time (it runs ahead while it pays
     /// overheads): kept until global time passes it, so the run's end can leave out what
     /// lies past it (`Sim::count_late`). A few entries: global time soon catches up.
@@ -390,6 +394,8 @@ pub struct Sim {
     preempt_full: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
     latency_clamps: u64,
+    /// The next mm id an exec hands out (past every workload's own).
+    mm_next: u32,
     /// Every wakeup latency as it is measured (`log_latencies`; None: not kept, the default).
     lat_log: Option<Vec<LatencySample>>,
     stop: Option<(StopReason, Ns)>,
@@ -504,6 +510,7 @@ impl Sim {
                 avail: 0,
                 last_task: None,
                 switched_at: 0,
+                mm: schedule::LoadedMm::new(),
                 late: Vec::new(),
                 late_min: Ns::MAX,
                 run_gen: 0,
@@ -560,6 +567,7 @@ impl Sim {
                 ws: s.ws_bytes.min(prof.llc_bytes),
                 touch_per_us: s.touch_bytes_per_us,
                 cache_domain: None,
+                mm: s.mm,
                 cache_mark: 0,
                 woke_at: None,
                 queued_at: 0,
@@ -634,6 +642,7 @@ impl Sim {
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
             preempt_full: cfg.preempt_model() == crate::engine::kernel::PreemptModel::Full,
             latency_clamps: 0,
+            mm_next: specs.iter().map(|s| s.mm).max().unwrap_or(0).saturating_add(1),
             lat_log: None,
             stop: None,
             started: false,
