@@ -82,8 +82,6 @@ pub(super) struct Balancer {
     /// Per CPU: what the counters last saw (`qsync`, `isync`).
     pub seen_waiting: Vec<u32>,
     pub seen_idle: Vec<bool>,
-    /// How many of `seen_idle` are true: the CPUs idle (`sim::why::note_waste` reads it).
-    pub idle_cpus: u32,
     /// `nohz.next_balance`.
     pub nohz_next: Ns,
 }
@@ -112,7 +110,6 @@ impl Balancer {
             idle: vec![0; nd],
             seen_waiting: vec![0; n],
             seen_idle: vec![false; n],
-            idle_cpus: 0,
             nohz_next: 0,
         }
     }
@@ -156,7 +153,6 @@ impl Sim {
     pub(super) fn isync(&mut self, c: usize) {
         let now = self.cores[c].idle.is_some();
         if std::mem::replace(&mut self.lb.seen_idle[c], now) != now {
-            self.lb.idle_cpus = if now { self.lb.idle_cpus + 1 } else { self.lb.idle_cpus - 1 };
             for &d in &self.lb.doms.of[c] {
                 if now {
                     self.lb.idle[d] += 1;
@@ -654,8 +650,6 @@ mod counters {
                     let idle = dom.span.iter().filter(|&&x| sim.cores[x as usize].idle.is_some()).count() as u32;
                     assert_eq!((sim.lb.waiting[d], sim.lb.idle[d]), (waiting, idle), "{cpu} domain {d} at event {n}");
                 }
-                let idle_cpus = sim.cores.iter().filter(|k| k.idle.is_some()).count() as u32;
-                assert_eq!(sim.lb.idle_cpus, idle_cpus, "{cpu}: idle CPUs at event {n}");
             }
             assert!(n > 1000, "{cpu}: {n} events");
         }
