@@ -258,6 +258,17 @@ impl Sim {
         if self.tasks[n].pinned.is_some() {
             return;
         }
+        // No other CPU idles (the usual case on a loaded machine): nothing to scan. The
+        // scan over every CPU below ran at each such pick (issue 27: a cost per event that
+        // grew with the CPUs). The balancer's idle counter of `c`'s top domain (`isync`)
+        // counts them when that domain spans every CPU.
+        if let Some(&top) = self.lb.doms.of[c].last() {
+            if self.lb.doms.all[top].span.len() == self.cores.len()
+                && self.lb.idle[top] <= u32::from(self.cores[c].idle.is_some())
+            {
+                return;
+            }
+        }
         let from = queued_at + explain::WASTE_THRESHOLD;
         let Some((x, since)) = (0..self.cores.len())
             .filter(|&x| x != c)
