@@ -390,6 +390,8 @@ pub struct Sim {
     wd_pos: usize,
     /// TTWU_QUEUE resolved from the era and the config's features.
     ttwu_queue: bool,
+    /// WA_IDLE, WA_WEIGHT, WA_BIAS resolved (`sim::wakeup`, WAKE_AFFINE; 4.17+ eras).
+    wa: [bool; 3],
     /// `preempt=full`: kernel-mode work is preempted at once (`schedule.rs`: PREEMPTION MODEL).
     preempt_full: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
@@ -640,6 +642,7 @@ impl Sim {
             wd_order: Vec::new(),
             wd_pos: 0,
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
+            wa: [Feat::WaIdle, Feat::WaWeight, Feat::WaBias].map(|f| cfg.feats().has(f)),
             preempt_full: cfg.preempt_model() == crate::engine::kernel::PreemptModel::Full,
             latency_clamps: 0,
             mm_next: specs.iter().map(|s| s.mm).max().unwrap_or(0).saturating_add(1),

@@ -44,7 +44,8 @@
 //! `(cpu_load(prev) - task_h_load(p)) * (100 + (imbalance_pct - 100) / 2)` (+1 if sync),
 //! and at once if `current`'s load exceeds its CPU's. Loads are `sim::balance`'s `cpu_load`
 //! and `task_load` (PELT `load_avg`; the flat hierarchy makes `task_h_load` the task's own).
-//! `select_idle_sibling` then starts from the CPU chosen. Simplified: 4.17's
+//! `select_idle_sibling` then starts from the CPU chosen. The features WA_IDLE, WA_WEIGHT and
+//! WA_BIAS switch each part off as `sched_features` does. Simplified: 4.17's
 //! `weighted_cpuload` read `runnable_load_avg` (no blocked load), the engine the 5.7+
 //! `load_avg` for both; `capacity_of` is equal on every CPU (no capacity invariance); the
 //! October 2021 RFC that couples a wakee's flips to its waker's (Mel Gorman) is not
@@ -55,7 +56,6 @@
 use super::domain::sd;
 use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
-use crate::engine::kernel::Kernel;
 use crate::engine::policy::{Arrival, Policy};
 use crate::engine::profile::Profile;
 use crate::engine::time::Ns;
@@ -92,6 +92,8 @@ pub(super) enum Affine {
     Idle { cpu: usize },
     /// WF_SYNC and `current`'s load is above its CPU's: the waker's CPU.
     CurrentHeavier,
+    /// Neither rule decided (NO_WA_WEIGHT, and NO_WA_IDLE or no idle case): prev.
+    Off,
     /// `wake_affine_weight`'s two sides, and whether the waker's CPU won.
     Weight { this_eff: i128, prev_eff: i128, pulled: bool },
 }
@@ -123,7 +125,7 @@ impl Sim {
     pub(super) fn wake_affine(&self, task: usize, waker: Option<usize>, sync: bool) -> (usize, Affine) {
         let prev = self.tasks[task].core;
         let Some(w) = waker else { return (prev, Affine::NotAsked) };
-        if self.cfg.kernel < Kernel::V417 {
+        if !self.cfg.kernel.wake_affine_4_14() {
             let pulled = sync && self.nr_running(w) <= 1;
             return (if pulled { w } else { prev }, Affine::Legacy { pulled });
         }
@@ -145,16 +147,22 @@ impl Sim {
         else {
             return (prev, Affine::NoDomain);
         };
-        // wake_affine_idle.
-        if self.is_idle(w) && self.cores[w].domain == self.cores[prev].domain {
-            let cpu = if self.is_idle(prev) { prev } else { w };
-            return (cpu, Affine::Idle { cpu });
+        let [wa_idle, wa_weight, wa_bias] = self.wa;
+        if wa_idle {
+            // wake_affine_idle.
+            if self.is_idle(w) && self.cores[w].domain == self.cores[prev].domain {
+                let cpu = if self.is_idle(prev) { prev } else { w };
+                return (cpu, Affine::Idle { cpu });
+            }
+            if sync && self.nr_running(w) == 1 {
+                return (w, Affine::Idle { cpu: w });
+            }
+            if self.is_idle(prev) {
+                return (prev, Affine::Idle { cpu: prev });
+            }
         }
-        if sync && self.nr_running(w) == 1 {
-            return (w, Affine::Idle { cpu: w });
-        }
-        if self.is_idle(prev) {
-            return (prev, Affine::Idle { cpu: prev });
+        if !wa_weight {
+            return (prev, Affine::Off);
         }
         // wake_affine_weight (capacity_of equal on both sides).
         let mut this_eff = self.cpu_load(w) as i128;
@@ -166,8 +174,12 @@ impl Sim {
             this_eff -= current;
         }
         let load = self.task_load(task) as i128;
-        this_eff = (this_eff + load) * 100;
-        let mut prev_eff = (self.cpu_load(prev) as i128 - load) * (100 + (pct as i128 - 100) / 2);
+        this_eff += load;
+        let mut prev_eff = self.cpu_load(prev) as i128 - load;
+        if wa_bias {
+            this_eff *= 100;
+            prev_eff *= 100 + (pct as i128 - 100) / 2;
+        }
         if sync {
             prev_eff += 1;
         }
@@ -327,7 +339,7 @@ impl Sim {
         // explain replay below must start from the same flags.
         let llcs = [prev, waker.unwrap_or(prev)].map(|c| self.cores[c].domain);
         let flags = llcs.map(|d| self.has_idle_cores[d].get());
-        if !delayed && self.cfg.kernel >= Kernel::V417 {
+        if !delayed && self.cfg.kernel.wake_affine_4_14() {
             if let Some(cur) = waker.and_then(|c| self.cores[c].curr) {
                 self.record_wakee(cur, w);
             }
@@ -680,12 +692,18 @@ mod tests {
     /// stale, `task_h_load`) is a few percent of a spinner's, so the waker's side,
     /// `(1024 + load) * 100`, is under prev's, `(1024 + blocked - load) * 108`, and the
     /// wakee starts on the waker's CPU. Before 4.17 the engine's rule keeps a wakeup that
-    /// is not WF_SYNC on its previous CPU.
+    /// is not WF_SYNC on its previous CPU, and so does 5.15 with NO_WA_WEIGHT.
     #[test]
     fn a_wakee_starts_on_the_wakers_cpu_when_its_previous_cpu_is_as_loaded() {
-        let run = |kernel: &str| {
+        let run = |kernel: &str, features: &str| {
             let mut c = Config::default();
-            for (k, v) in [("kernel", kernel), ("cpu", "cascadelake-2s"), ("cores", "4"), ("duration", "900ms")] {
+            for (k, v) in [
+                ("kernel", kernel),
+                ("cpu", "cascadelake-2s"),
+                ("cores", "4"),
+                ("duration", "900ms"),
+                ("features", features),
+            ] {
                 c.set(k, v).unwrap();
             }
             let spin = |name: &str, cpu| task(name, cpu, vec![Op::Run(850_000 * US), Op::Exit]);
@@ -708,8 +726,9 @@ mod tests {
                 _ => None,
             })
         };
-        assert_eq!(run("5.15"), Some((0, 0)), "wake_affine_weight: woken from CPU 0, on CPU 0");
-        assert_eq!(run("3.11"), Some((0, 1)), "before 4.17: woken from CPU 0, on its previous CPU 1");
+        assert_eq!(run("5.15", ""), Some((0, 0)), "wake_affine_weight: woken from CPU 0, on CPU 0");
+        assert_eq!(run("5.15", "NO_WA_WEIGHT"), Some((0, 1)), "NO_WA_WEIGHT: its previous CPU 1");
+        assert_eq!(run("3.11", ""), Some((0, 1)), "before 4.17: woken from CPU 0, on its previous CPU 1");
     }
 
     /// Task `b`'s sched_switch and sched_wakeup records in time order, as a trace reader

@@ -51,6 +51,7 @@ impl Sim {
             (_, Affine::Wide { master, slave, factor }) => format!(
                 "wake_wide: wakee flips {slave} and {master} (LLC size {factor}): many-to-many, start from prev CPU {prev}"
             ),
+            (_, Affine::Off) => format!("wake_affine: no rule decided (WA_WEIGHT off): start from prev CPU {prev}"),
             (_, Affine::NoDomain) => format!("no SD_WAKE_AFFINE domain spans prev CPU {prev}: start there"),
             (_, Affine::Idle { cpu }) => format!("wake_affine_idle: start from CPU {cpu}"),
             (_, Affine::CurrentHeavier) => format!(
