@@ -251,10 +251,13 @@ function readPng(buf) {
   return { width, height, topLeft: [...raw.subarray(1, 4)] };
 }
 
-/** `#rrggbb` or `rgb(r, g, b)` as [r, g, b]. */
+/** `#rrggbb`, `#rgb` (the release build's minified CSS writes `--panel: #fff`) or
+ * `rgb(r, g, b)` as [r, g, b]. */
 function rgb(css) {
   const hex = css.trim().match(/^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i);
   if (hex) return hex.slice(1).map((h) => parseInt(h, 16));
+  const short = css.trim().match(/^#([0-9a-f])([0-9a-f])([0-9a-f])$/i);
+  if (short) return short.slice(1).map((h) => parseInt(h + h, 16));
   return css.match(/\d+/g).slice(0, 3).map(Number);
 }
 

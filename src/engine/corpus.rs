@@ -123,7 +123,11 @@ pub fn token_governors() -> Config {
 /// tenth of mmtests' 10,000. Not chosen on a verdict: the 48-group CascadeLake run's time
 /// per loop holds at ~0.36 ms for 600 loops and then changes regime (~0.5 ms per loop
 /// vanilla from ~700 loops on, traced with a progress print; with the patch it stays), so a
-/// check over the first few hundred loops would call a transient steady.
+/// check over the first few hundred loops would call a transient steady. Without
+/// `wake_affine_weight` the Zen 3 vanilla rows of 234-296 groups stayed in their transient
+/// past `STEADY_CAP` warm-ups (wakeup preemptions spreading CPU by CPU; BENCHMARKS.md "Why the
+/// Zen 3 vanilla rows do not settle"); with it they settle under 1,000 loops
+/// (`examples/steady_probe.rs`).
 const HACKBENCH_WARMUP: u64 = 1_000;
 
 /// Runs of each row whose mean the table reports: mmtests' `HACKBENCH_ITERATIONS=3`

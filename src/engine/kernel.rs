@@ -205,6 +205,12 @@ pub enum Feat {
     DelayDequeue,
     /// 6.12: a delayed task's positive lag is clipped to 0 at its dequeue or wakeup.
     DelayZero,
+    /// 4.14+ `wake_affine`: its idle rule (`wake_affine_idle`).
+    WaIdle,
+    /// 4.14+ `wake_affine`: its load comparison (`wake_affine_weight`).
+    WaWeight,
+    /// 4.14+ `wake_affine_weight`: half the domain's imbalance_pct in prev's favour.
+    WaBias,
 }
 
 const fn f(name: &'static str, feat: Option<Feat>, default: bool) -> FeatureDef {
@@ -286,9 +292,9 @@ const F_417: &[FeatureDef] = &[
     f("RT_RUNTIME_SHARE", None, true),
     f("LB_MIN", None, false),
     f("ATTACH_AGE_LOAD", None, true),
-    f("WA_IDLE", None, true),
-    f("WA_WEIGHT", None, true),
-    f("WA_BIAS", None, true),
+    f("WA_IDLE", Some(Feat::WaIdle), true),
+    f("WA_WEIGHT", Some(Feat::WaWeight), true),
+    f("WA_BIAS", Some(Feat::WaBias), true),
     f("UTIL_EST", None, true),
 ];
 // 5.15 kernel/sched/features.h, read in full in a 5.15.135 stable tree (Makefile 5.15.135,
@@ -314,9 +320,9 @@ const F_515: &[FeatureDef] = &[
     f("RT_RUNTIME_SHARE", None, false),
     f("LB_MIN", None, false),
     f("ATTACH_AGE_LOAD", None, true),
-    f("WA_IDLE", None, true),
-    f("WA_WEIGHT", None, true),
-    f("WA_BIAS", None, true),
+    f("WA_IDLE", Some(Feat::WaIdle), true),
+    f("WA_WEIGHT", Some(Feat::WaWeight), true),
+    f("WA_BIAS", Some(Feat::WaBias), true),
     f("UTIL_EST", None, true),
     f("UTIL_EST_FASTUP", None, true),
     f("LATENCY_WARN", None, false),
@@ -344,9 +350,9 @@ const F_66: &[FeatureDef] = &[
     f("RT_RUNTIME_SHARE", None, false),
     f("LB_MIN", None, false),
     f("ATTACH_AGE_LOAD", None, true),
-    f("WA_IDLE", None, true),
-    f("WA_WEIGHT", None, true),
-    f("WA_BIAS", None, true),
+    f("WA_IDLE", Some(Feat::WaIdle), true),
+    f("WA_WEIGHT", Some(Feat::WaWeight), true),
+    f("WA_BIAS", Some(Feat::WaBias), true),
     f("UTIL_EST", None, true),
     f("UTIL_EST_FASTUP", None, true),
     f("LATENCY_WARN", None, false),
@@ -377,9 +383,9 @@ const F_612: &[FeatureDef] = &[
     f("RT_RUNTIME_SHARE", None, false),
     f("LB_MIN", None, false),
     f("ATTACH_AGE_LOAD", None, true),
-    f("WA_IDLE", None, true),
-    f("WA_WEIGHT", None, true),
-    f("WA_BIAS", None, true),
+    f("WA_IDLE", Some(Feat::WaIdle), true),
+    f("WA_WEIGHT", Some(Feat::WaWeight), true),
+    f("WA_BIAS", Some(Feat::WaBias), true),
     f("UTIL_EST", None, true),
     f("LATENCY_WARN", None, false),
 ];
@@ -773,6 +779,14 @@ impl Kernel {
         self == Kernel::V311
     }
 
+    /// Whether `select_task_rq_fair` has 4.14's `wake_affine` (3fed382b46ba: `record_wakee`,
+    /// 4.5's `wake_wide`, `wake_affine_idle`, `wake_affine_weight` behind WA_IDLE, WA_WEIGHT
+    /// and WA_BIAS): 4.17 and later. Before it the engine starts a WF_SYNC wakeup from the
+    /// waker's CPU when the waker runs alone there, any other from prev (`sim::wakeup`).
+    pub fn wake_affine_4_14(self) -> bool {
+        self >= Kernel::V417
+    }
+
     /// Whether teo has util-awareness ("cpuidle: teo: Introduce util-awareness", 6.3; read in
     /// 6.5 and 6.6.9 trees, `UTIL_THRESHOLD_SHIFT` 6): 6.6 and 6.12. It was removed again
     /// later ("cpuidle: teo: Remove util-awareness"); that 6.12 still has it is not verified.
@@ -833,6 +847,24 @@ impl Kernel {
     pub fn wakelist_ipi_skips_polling(self) -> bool {
         self >= Kernel::V417
     }
+
+    /// Whether x86 keeps TLB entries of recently run mms in PCID-tagged slots: from 4.14
+    /// (10af6235e0d3, "x86/mm: Implement PCID based optimization: try to preserve old TLB
+    /// entries using PCID"; arch/x86/mm/tlb.c `choose_new_asid`, TLB_NR_DYN_ASIDS = 6 per
+    /// CPU). Before, `switch_mm` loads CR3 without PCID and every switch to another mm
+    /// refills the TLB (`sim::schedule::LoadedMm`).
+    pub fn x86_pcid_asids(self) -> bool {
+        self >= Kernel::V417
+    }
+
+    /// Whether intel_idle drops the borrowed mm before a state flagged
+    /// CPUIDLE_FLAG_TLB_FLUSHED (`if (state->flags & CPUIDLE_FLAG_TLB_FLUSHED) leave_mm(cpu);`
+    /// in `intel_idle`, 3.x): until 4.14's 43858b4f25cf ("x86/mm: Stop calling leave_mm() in
+    /// idle code"). The task that comes back then reloads CR3 (`switch_mm`'s `else` branch:
+    /// the CPU left `mm_cpumask`) and refills the TLB.
+    pub fn idle_leaves_mm(self) -> bool {
+        self < Kernel::V417
+    }
 }
 
 /// The effective value of every modelled feature, resolved once per run from an era and
@@ -878,6 +910,9 @@ const ALL_FEATS: &[Feat] = &[
     Feat::DelayZero,
     Feat::LastBuddy,
     Feat::NextBuddy,
+    Feat::WaIdle,
+    Feat::WaWeight,
+    Feat::WaBias,
 ];
 
 /// Parses a `features` value for `kernel` into canonical overrides: only the names whose

@@ -20,8 +20,46 @@ mod layering;
 #[cfg(all(test, feature = "ssr"))]
 mod ssr_tests;
 
-/// The shared state handle every component reads through `use_context`.
-pub type StateCtx = yew::UseReducerHandle<app::state::State>;
+/// The shared state handle every component reads through `use_context`. Equal when it was
+/// made from the same `State` (the same `Rc`: `State::reduce` makes a new one for every
+/// change, as `use_reducer` re-renders on), not by comparing the states: yew's handle
+/// compares them whole (`State`, its runs and their traces), on every render of the
+/// provider, and that derived comparison was page code (issue 26).
+#[derive(Clone)]
+pub struct StateCtx {
+    /// Shared by the clones: its first snapshot keeps the state at `at` alive, so the
+    /// address is not reused while a clone can still be compared.
+    handle: std::rc::Rc<yew::UseReducerHandle<app::state::State>>,
+    /// The address of the state this context was made from (the handle's deref is the
+    /// current state, whichever clone reads it).
+    at: usize,
+}
+
+impl StateCtx {
+    pub fn new(handle: yew::UseReducerHandle<app::state::State>) -> StateCtx {
+        let at = &*handle as *const app::state::State as usize;
+        StateCtx { handle: std::rc::Rc::new(handle), at }
+    }
+    pub fn dispatch(&self, action: app::state::Action) {
+        self.handle.dispatch(action)
+    }
+    pub fn dispatcher(&self) -> yew::UseReducerDispatcher<app::state::State> {
+        self.handle.dispatcher()
+    }
+}
+
+impl PartialEq for StateCtx {
+    fn eq(&self, other: &Self) -> bool {
+        self.at == other.at
+    }
+}
+
+impl std::ops::Deref for StateCtx {
+    type Target = app::state::State;
+    fn deref(&self) -> &app::state::State {
+        &self.handle
+    }
+}
 
 /// Whether the page's CSS media query `query` matches (false off the browser, as in SSR).
 pub fn media_matches(query: &str) -> bool {

@@ -185,7 +185,7 @@ impl Sim {
 
     /// `cpu_load` for the balancer: the runqueue's PELT `load_avg` (3.8+; the engine's 3.11
     /// era on), or its weight before PELT (`weighted_cpuload`, 2.6.x).
-    fn cpu_load(&self, c: usize) -> u64 {
+    pub(super) fn cpu_load(&self, c: usize) -> u64 {
         if self.cfg.kernel >= crate::engine::kernel::Kernel::V311 {
             self.cores[c].rq_avg.load_avg
         } else {
@@ -403,7 +403,7 @@ impl Sim {
     }
 
     /// A task's load for `detach_tasks`: its PELT `load_avg` (3.8+) or its weight.
-    fn task_load(&self, k: usize) -> u64 {
+    pub(super) fn task_load(&self, k: usize) -> u64 {
         if self.cfg.kernel >= crate::engine::kernel::Kernel::V311 {
             self.tasks[k].avg.load_avg
         } else {

@@ -416,11 +416,12 @@ impl Sim {
                     return true;
                 }
             }
-            // Switching to the idle task is a context switch too.
+            // Switching to the idle task is a context switch too, without `switch_mm`: the
+            // idle task borrows prev's mm (`sim::schedule`, SWITCH_MM).
             self.mark_cache(c, prev);
             self.count_switch(c, t, None);
             self.cores[c].last_task = None;
-            self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
+            self.overhead(c, Overhead::Switch, self.prof.switch_common());
         }
         let t = self.cursor(c);
         if self.teo_util {
@@ -480,6 +481,15 @@ impl Sim {
             }
         };
         let pos = pos.min(self.idle_states.len() - 1);
+        // intel_idle before 4.14: `leave_mm` before a TLB-flushing state (the state the
+        // governor asked for, whatever the BIOS demotes it to): `sim::schedule`, SWITCH_MM.
+        if self.idle_route == IdleRoute::Cpuidle && self.cfg.kernel.idle_leaves_mm() {
+            let i = self.idle_states[pos].index as usize;
+            let intel = self.prof.idle_driver.kind == crate::engine::profile::IdleDriverKind::IntelIdle;
+            if intel && i > 0 && self.prof.cstates.get(i - 1).is_some_and(|s| s.tlb_flushed) {
+                self.cores[c].mm.leave();
+            }
+        }
         let t = self.cursor(c);
         self.m.idle_entries[pos] += 1;
         self.pkg.enter(self.cores[c].package, self.idle_hw[pos].index);

@@ -127,6 +127,8 @@ struct Task {
     touch_per_us: u64,
     /// LLC it last ran in (None: fresh, nothing to refill).
     cache_domain: Option<usize>,
+    /// Its address space (`TaskSpec::mm`; a fresh one after exec): `sim::schedule::LoadedMm`.
+    mm: u32,
     /// The domain's `touched` counter when it last stopped running.
     cache_mark: u64,
     woke_at: Option<Ns>,
@@ -146,6 +148,12 @@ struct Task {
     /// When it last stopped running (`se.exec_start` as `task_hot` reads it; 0: never ran).
     ran_at: Ns,
     util_est: pelt::UtilEst,
+    /// `record_wakee` (4.17+ eras): how often it woke a task other than its last wakee
+    /// (`wakee_flips`, halved once a second), that last wakee, and when the flips last
+    /// decayed (`wakee_flip_decay_ts`).
+    wakee_flips: u32,
+    last_wakee: Option<u32>,
+    wakee_flip_decay_ts: Ns,
     stats: TaskStats,
 }
 
@@ -174,6 +182,8 @@ struct Core {
     last_task: Option<usize>,
     /// When `last_task` (or the idle task) was switched in: its on-CPU time runs from here.
     switched_at: Ns,
+    /// The mm its MMU holds and the TLB's tagged mms (`context_switch`'s `switch_mm`).
+    mm: schedule::LoadedMm,
     /// What this core counted at a time after global time (it runs ahead while it pays
     /// overheads): kept until global time passes it, so the run's end can leave out what
     /// lies past it (`Sim::count_late`). A few entries: global time soon catches up.
@@ -380,15 +390,21 @@ pub struct Sim {
     wd_pos: usize,
     /// TTWU_QUEUE resolved from the era and the config's features.
     ttwu_queue: bool,
+    /// WA_IDLE, WA_WEIGHT, WA_BIAS resolved (`sim::wakeup`, WAKE_AFFINE; 4.17+ eras).
+    wa: [bool; 3],
     /// `preempt=full`: kernel-mode work is preempted at once (`schedule.rs`: PREEMPTION MODEL).
     preempt_full: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
     latency_clamps: u64,
+    /// The next mm id an exec hands out (past every workload's own).
+    mm_next: u32,
     /// Every wakeup latency as it is measured (`log_latencies`; None: not kept, the default).
     lat_log: Option<Vec<LatencySample>>,
     stop: Option<(StopReason, Ns)>,
     /// Whether `start` has run (a chunked run starts on its first `advance`).
     started: bool,
+    /// Per CPU: preemptions of its curr so far (`counts_so_far`).
+    preempted_on: Vec<u64>,
 }
 
 /// How far a run has come, for a page that runs it in chunks (`Sim::advance`) and shows
@@ -402,6 +418,17 @@ pub struct Progress {
     /// Events handled so far, and the run's budget (`max_events`).
     pub events: u64,
     pub max_events: u64,
+}
+
+/// Counters of a run in progress (`Sim::counts_so_far`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SoFar {
+    pub context_switches: u64,
+    pub preemptions: u64,
+    pub wakeups: u64,
+    pub migrations: u64,
+    pub preemptions_by_cpu: Vec<u64>,
+    pub task_cpu: Vec<u16>,
 }
 
 /// One wakeup latency sample (the `wakeup_latency_us` histogram's), with the wakeup it
@@ -485,6 +512,7 @@ impl Sim {
                 avail: 0,
                 last_task: None,
                 switched_at: 0,
+                mm: schedule::LoadedMm::new(),
                 late: Vec::new(),
                 late_min: Ns::MAX,
                 run_gen: 0,
@@ -541,6 +569,7 @@ impl Sim {
                 ws: s.ws_bytes.min(prof.llc_bytes),
                 touch_per_us: s.touch_bytes_per_us,
                 cache_domain: None,
+                mm: s.mm,
                 cache_mark: 0,
                 woke_at: None,
                 queued_at: 0,
@@ -553,6 +582,9 @@ impl Sim {
                 avg_cpu: None,
                 ran_at: 0,
                 util_est: pelt::UtilEst::default(),
+                wakee_flips: 0,
+                last_wakee: None,
+                wakee_flip_decay_ts: 0,
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();
@@ -578,6 +610,7 @@ impl Sim {
             wl,
             fx: Fx::default(),
             touched: vec![0; ndomains],
+            preempted_on: vec![0; ncores],
             has_idle_cores: vec![std::cell::Cell::new(true); ndomains],
             smt_active,
             lb: balance::Balancer::new(domain::Domains::build(&prof.topo, ncores, cfg.kernel)),
@@ -609,8 +642,10 @@ impl Sim {
             wd_order: Vec::new(),
             wd_pos: 0,
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
+            wa: [Feat::WaIdle, Feat::WaWeight, Feat::WaBias].map(|f| cfg.feats().has(f)),
             preempt_full: cfg.preempt_model() == crate::engine::kernel::PreemptModel::Full,
             latency_clamps: 0,
+            mm_next: specs.iter().map(|s| s.mm).max().unwrap_or(0).saturating_add(1),
             lat_log: None,
             stop: None,
             started: false,
@@ -663,6 +698,20 @@ impl Sim {
     /// How far the run has come.
     pub fn progress(&self) -> Progress {
         Progress { now: self.now, duration: self.cfg.duration, events: self.events, max_events: self.cfg.max_events }
+    }
+
+    /// Counters of a run in progress, for diagnostics that follow a long run chunk by
+    /// chunk (`examples/steady_probe.rs`): context switches, preemptions, wakeups and
+    /// migrations so far, and each task's CPU.
+    pub fn counts_so_far(&self) -> SoFar {
+        SoFar {
+            context_switches: self.m.context_switches,
+            preemptions: self.m.preemptions,
+            wakeups: self.m.wakeups,
+            migrations: self.m.migrations,
+            preemptions_by_cpu: self.preempted_on.clone(),
+            task_cpu: self.tasks.iter().map(|t| t.core as u16).collect(),
+        }
     }
 
     /// The workload, as far as the run has come (`validate` reads its `progress`).

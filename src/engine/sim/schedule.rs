@@ -58,16 +58,123 @@
 //! overhead spans (switch, IPI, exit latency) keep their figures whatever the sibling
 //! does; a polling idle loop counts as idle; the shared resources are one figure per CPU
 //! family, not per instruction mix; the stall is taken to come first in its burst.
+//!
+//! SWITCH_MM (`LoadedMm`). `context_switch` (kernel/sched/core.c; read in its 2.6.2x/3.x
+//! form and its 5.x/6.x form with `membarrier_switch_mm`) gives a task without an mm (the
+//! idle task, kernel threads) the previous task's `active_mm` (`enter_lazy_tlb`: nothing is
+//! loaded), and for a task with one calls `switch_mm(prev->active_mm, next->mm)`
+//! (`switch_mm_irqs_off` from 4.x). On x86 that loads CR3 only when the mm changes:
+//! 2.6.2x/3.x `switch_mm` (arch/x86/include/asm/mmu_context.h) `if (likely(prev != next))
+//! { ... load_cr3(next->pgd); }`, 4.14+ `switch_mm_irqs_off` (arch/x86/mm/tlb.c) returns
+//! early when `real_prev == next` ("we are just switching from one thread in a process to
+//! another thread in the same process. No TLB flush ... is required"; from lazy mode it
+//! checks `tlb_gen` first). So a switch between threads of one process, and idle -> the
+//! task whose mm the idle task borrowed, keep the TLB: they pay `Profile::switch_common`; a
+//! switch to another mm pays `Profile::switch_mm` on top (the TLB's refill, sourced in
+//! profile.rs). From 4.14 on a CPU with PCID, `choose_new_asid` keeps the TLB entries of
+//! the last TLB_NR_DYN_ASIDS (6) mms per CPU (read in 4.14's and, through a patch against
+//! it, 6.6.61's tlb.c): an mm still in a slot reloads CR3 without a flush and pays no
+//! refill; a new one takes the next slot round robin (`next_asid`, from 1, wrapping to 0)
+//! and is flushed (`Kernel::x86_pcid_asids`, `TlbTags`). arm64 tags every era with ASIDs
+//! (arch/arm64/mm/context.c): no refill is charged there. Before 4.14 intel_idle calls
+//! `leave_mm` before a state flagged CPUIDLE_FLAG_TLB_FLUSHED (Nehalem/Westmere's C3 and
+//! C6), so the task that comes back reloads CR3 and refills (`Kernel::idle_leaves_mm`,
+//! `sim::idle_path::go_idle`). An exec (`Fx::exec`) gives its task a fresh mm, loaded in
+//! exec's own time. SIMPLIFIED: the CR3 write has no figure and is left in the common
+//! part; no TLB shootdown is modelled, so a lazy CPU never has to flush on its way back
+//! (x86's `was_lazy` check, 3.x's `leave_mm` from a flush IPI) and slots never go stale by
+//! `tlb_gen`; acpi_idle's deep states drop nothing; KPTI is not modelled; arm64's first
+//! run of an mm on a CPU is not charged a refill.
 
 use super::Ev;
 use super::{oh_index, Sim, TaskState};
 use crate::engine::metrics::StopReason;
 use crate::engine::policy::Policy;
+use crate::engine::profile::TlbTags;
 use crate::engine::time::{mul_div, Ns, US};
 use crate::engine::trace::{Overhead, SpanKind};
 use crate::engine::workload::{Step, Workload};
 
+/// TLB_NR_DYN_ASIDS (arch/x86/include/asm/tlbflush.h, 4.14 to 6.x).
+const DYN_ASIDS: usize = 6;
+
+/// How the TLB keeps other mms' entries in a run: the profile's tags in the config's era.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tagging {
+    /// Every switch to another mm refills the TLB.
+    None,
+    /// x86 PCID slots, `DYN_ASIDS` per CPU.
+    Pcid,
+    /// arm64 ASIDs: entries kept.
+    Asid,
+}
+
+impl Tagging {
+    pub(super) fn of(tags: TlbTags, x86_pcid_asids: bool) -> Self {
+        match tags {
+            TlbTags::Untagged => Tagging::None,
+            TlbTags::Pcid if x86_pcid_asids => Tagging::Pcid,
+            TlbTags::Pcid => Tagging::None,
+            TlbTags::Asid => Tagging::Asid,
+        }
+    }
+}
+
+/// What a CPU's MMU holds (module doc, SWITCH_MM): the loaded mm and, with PCID, the mms
+/// its TLB slots tag (`cpu_tlbstate.loaded_mm`, `.ctxs[]`, `.next_asid`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct LoadedMm {
+    /// `active_mm` of the last task switched in: kept while the idle task borrows it.
+    active: Option<u32>,
+    /// The mm each dynamic ASID slot tags (PCID eras).
+    asids: [Option<u32>; DYN_ASIDS],
+    /// `cpu_tlbstate.next_asid`: 1 at boot (slot 0 is the boot mm's).
+    next_asid: usize,
+}
+
+impl LoadedMm {
+    pub(super) const fn new() -> Self {
+        LoadedMm { active: None, asids: [None; DYN_ASIDS], next_asid: 1 }
+    }
+
+    /// `leave_mm`: the CPU loads the kernel's own page tables and drops the borrowed mm.
+    pub(super) fn leave(&mut self) {
+        self.active = None;
+    }
+
+    /// `context_switch` to a task of mm `next` (`switch_mm`): true when it pays the TLB
+    /// refill. A switch to the idle task does not come here (it borrows `active`).
+    pub(super) fn switch_to(&mut self, next: u32, tagging: Tagging) -> bool {
+        if self.active.replace(next) == Some(next) {
+            return false;
+        }
+        match tagging {
+            Tagging::None => true,
+            Tagging::Asid => false,
+            Tagging::Pcid => {
+                // choose_new_asid: a slot that tags `next` keeps its entries.
+                if self.asids.contains(&Some(next)) {
+                    return false;
+                }
+                let mut asid = self.next_asid;
+                self.next_asid += 1;
+                if asid >= DYN_ASIDS {
+                    asid = 0;
+                    self.next_asid = 1;
+                }
+                self.asids[asid] = Some(next);
+                true
+            }
+        }
+    }
+}
+
 impl Sim {
+    /// The TLB's tagging in this run (`Tagging::of`).
+    pub(super) fn tagging(&self) -> Tagging {
+        Tagging::of(self.prof.tlb, self.cfg.kernel.x86_pcid_asids())
+    }
+
     // ------------------------------------------------------------ core time
 
     /// The core's cursor: now, or later if it is still paying overheads.
@@ -309,6 +416,7 @@ impl Sim {
     /// A preempted, still runnable `curr` goes back to the runqueue.
     pub(super) fn requeue_curr(&mut self, c: usize, task: usize) {
         self.m.preemptions += 1;
+        self.preempted_on[c] += 1;
         self.release_curr(c);
         let t = self.cursor(c);
         self.tasks[task].queued_at = t;
@@ -351,7 +459,10 @@ impl Sim {
                 }
                 self.count_switch(c, switched, Some(n));
                 self.switch_in_clock(c, n);
-                self.overhead(c, Overhead::Switch, self.prof.ctx_switch);
+                let tagging = self.tagging();
+                let refills = self.cores[c].mm.switch_to(self.tasks[n].mm, tagging);
+                let cost = if refills { self.prof.ctx_switch } else { self.prof.switch_common() };
+                self.overhead(c, Overhead::Switch, cost);
                 let refill = self.refill_cost(c, n);
                 if refill > 0 {
                     self.overhead(c, Overhead::Refill, refill);
@@ -407,6 +518,12 @@ impl Sim {
             }
             if std::mem::take(&mut self.fx.exec) {
                 self.tasks[n].cache_domain = None;
+                // exec_mmap -> activate_mm: a fresh mm, loaded now in exec's own time.
+                let mm = self.mm_next;
+                self.mm_next = self.mm_next.wrapping_add(1);
+                self.tasks[n].mm = mm;
+                let tagging = self.tagging();
+                self.cores[c].mm.switch_to(mm, tagging);
             }
             let stall = std::mem::take(&mut self.fx.stall);
             // `wake` never touches `fx`: walk the list in place and keep its capacity.
@@ -485,5 +602,146 @@ impl Sim {
         if !self.continue_task(c, task) {
             self.pick_loop(c);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::config::Config;
+
+    #[test]
+    fn a_switch_within_one_mm_skips_switch_mm_and_another_mm_pays_it() {
+        let mut cpu = LoadedMm::new();
+        assert!(cpu.switch_to(7, Tagging::None), "the first load refills");
+        assert!(!cpu.switch_to(7, Tagging::None), "a thread of the same process: real_prev == next");
+        assert!(cpu.switch_to(8, Tagging::None), "another process: CR3 load, TLB refilled");
+        assert!(cpu.switch_to(7, Tagging::None), "and back: refilled again without tags");
+        // Idle between: the idle task borrows mm 7 (nothing loaded), so the same task, or a
+        // thread of its process, comes back without switch_mm.
+        let mut cpu = LoadedMm::new();
+        cpu.switch_to(7, Tagging::None);
+        let before = cpu;
+        // (a switch to idle leaves the state alone: `go_idle` does not call switch_to)
+        assert_eq!(cpu, before);
+        assert!(!cpu.switch_to(7, Tagging::None), "idle -> the same mm pays no switch_mm");
+    }
+
+    #[test]
+    fn idle_and_back_to_the_same_process_pays_no_switch_mm() {
+        // Token passing, one pinned task per CPU, each its own process here: every switch
+        // is task -> idle -> the same task, and only each CPU's first load refills.
+        let mut cfg = Config::default();
+        for (k, v) in [("workload", "token"), ("cpu", "x5675"), ("cores", "2"), ("pairs", "1"), ("kernel", "3.11")] {
+            cfg.set(k, v).expect(k);
+        }
+        cfg.loops = 500;
+        let p = cfg.profile();
+        let run = |distinct: bool| {
+            let mut sim = Sim::new(&cfg, None);
+            sim.tasks[1].mm = sim.tasks[0].mm + u32::from(distinct);
+            let m = sim.run().metrics;
+            ((m.overhead_s["switch"] * 1e9).round() as u64, m.context_switches)
+        };
+        let (paid, n) = run(true);
+        assert!(n > 1_000, "{n} switches");
+        // Each CPU's first load refills; every other switch pays the common part (the
+        // counted switches can be one short of the charged ones at the run's end).
+        let first_loads = 2 * p.switch_mm();
+        assert!(paid >= n * p.switch_common() + first_loads, "{paid} ns for {n} switches");
+        assert!(paid <= (n + 1) * p.switch_common() + first_loads, "{paid} ns for {n} switches");
+        assert_eq!(run(false), (paid, n), "as if both were threads of one process");
+    }
+
+    #[test]
+    fn before_4_14_intel_idle_drops_the_mm_in_a_tlb_flushing_state() {
+        // Token passing on Westmere with 2 ms of work per stop: the waiting CPU idles long
+        // enough for C3/C6 (CPUIDLE_FLAG_TLB_FLUSHED), and 3.11's intel_idle `leave_mm`s
+        // there, so the task coming back refills; at 1 us of work it stays in C1/C1E.
+        let refills = |work: &str, kernel: &str| {
+            let mut cfg = Config::default();
+            for (k, v) in [
+                ("workload", "token"),
+                ("cpu", "x5675"),
+                ("cores", "2"),
+                ("pairs", "1"),
+                ("kernel", kernel),
+                ("work", work),
+            ] {
+                cfg.set(k, v).expect(k);
+            }
+            cfg.loops = 200;
+            let p = cfg.profile();
+            let m = Sim::new(&cfg, None).run().metrics;
+            let paid = (m.overhead_s["switch"] * 1e9).round() as u64;
+            let deep =
+                m.cstate_entries.get("C3").copied().unwrap_or(0) + m.cstate_entries.get("C6").copied().unwrap_or(0);
+            ((paid.saturating_sub(m.context_switches * p.switch_common())) / p.switch_mm(), deep)
+        };
+        // Slack: each CPU's first load, and one switch charged past the counted ones at the
+        // run's end (switch_common / switch_mm = 9 refills' worth on x5675).
+        let x5675 = crate::engine::profile::profile("x5675").expect("x5675");
+        let slack = 2 + x5675.switch_common() / x5675.switch_mm();
+        let (long, deep) = refills("2ms", "3.11");
+        assert!(deep > 50, "{deep} deep idles");
+        // One refill per return from a deep idle; a deep idle ended by a timer that finds
+        // nothing to run refills nothing.
+        assert!(long <= deep + slack && long > 50, "{long} refills for {deep} deep idles");
+        let (short, shallow_deep) = refills("1us", "3.11");
+        assert!(short <= slack + shallow_deep, "{short} refills, {shallow_deep} deep idles");
+    }
+
+    #[test]
+    fn pcid_keeps_six_mms_per_cpu_round_robin_and_a_seventh_thrashes() {
+        let mut cpu = LoadedMm::new();
+        for mm in 0..6 {
+            assert!(cpu.switch_to(mm, Tagging::Pcid), "mm {mm}: a new slot is flushed");
+        }
+        for round in 0..3 {
+            for mm in 0..6 {
+                assert!(!cpu.switch_to(mm, Tagging::Pcid), "round {round}, mm {mm}: still tagged");
+            }
+        }
+        // Seven mms in turn through six round-robin slots: each evicts the next one needed.
+        let mut cpu = LoadedMm::new();
+        let misses = (0..70).filter(|i| cpu.switch_to(i % 7, Tagging::Pcid)).count();
+        assert_eq!(misses, 70);
+        // The era decides: PCID hardware before 4.14 is untagged; arm64 always tagged.
+        assert_eq!(Tagging::of(TlbTags::Pcid, false), Tagging::None);
+        assert_eq!(Tagging::of(TlbTags::Pcid, true), Tagging::Pcid);
+        assert_eq!(Tagging::of(TlbTags::Asid, false), Tagging::Asid);
+        let mut arm = LoadedMm::new();
+        assert!((0..50).all(|i| !arm.switch_to(i % 9, Tagging::Asid)));
+    }
+
+    /// Switch overhead per context switch of a one-CPU pipe ping-pong, with B in A's mm or not.
+    fn per_switch(kernel: &str, same_mm: bool) -> (f64, u64) {
+        let mut cfg = Config::default();
+        for (k, v) in [("workload", "pipe"), ("cpu", "x5675"), ("cores", "1"), ("loops", "2000"), ("kernel", kernel)] {
+            cfg.set(k, v).expect(k);
+        }
+        let mut sim = Sim::new(&cfg, None);
+        if same_mm {
+            sim.tasks[1].mm = sim.tasks[0].mm;
+        }
+        let m = sim.run().metrics;
+        (m.overhead_s["switch"] * 1e9 / m.context_switches as f64, m.context_switches)
+    }
+
+    #[test]
+    fn a_thread_ping_pong_switches_cheaper_than_a_process_one_by_switch_mm() {
+        let p = crate::engine::profile::profile("x5675").expect("x5675");
+        assert!(p.switch_mm() > 0 && p.switch_common() + p.switch_mm() == p.ctx_switch);
+        // 3.11 loads CR3 without PCID: every switch between the two processes refills.
+        let (procs, n1) = per_switch("3.11", false);
+        let (threads, n2) = per_switch("3.11", true);
+        assert!(n1 > 3_000 && n2 > 3_000, "{n1} and {n2} switches");
+        let gap = procs - threads;
+        assert!((gap - p.switch_mm() as f64).abs() < 0.02 * p.switch_mm() as f64, "gap {gap} ns per switch");
+        assert!((threads - p.switch_common() as f64).abs() < 0.02 * p.switch_common() as f64, "{threads}");
+        // 6.6 tags both mms with PCID: after the first loads, the processes pay no refill either.
+        let (procs66, _) = per_switch("6.6", false);
+        let (threads66, _) = per_switch("6.6", true);
+        assert!((procs66 - threads66).abs() < 0.01 * p.switch_mm() as f64, "{procs66} vs {threads66}");
     }
 }

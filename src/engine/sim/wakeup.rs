@@ -29,7 +29,31 @@
 //! latencies for four lines. On the target, `rq->__lock` then the cfs_rq under it: two.
 //! Simplified: a line's owner is taken to be that CPU (another CPU may have touched it
 //! since). The pipe's own lines are the pipe op's (`workload::pipe`).
+//!
+//! WAKE_AFFINE (4.17, 5.15, 6.6, 6.12 eras; `select_task_rq_fair` as rewritten in 4.14,
+//! 3fed382b46ba, read in 5.15 fair.c): for a `WF_TTWU` wakeup the waker's `current` first
+//! counts a flip when it wakes another task than last time (`record_wakee`; the flips halve
+//! once a second, `wakee_flip_decay_ts + HZ` in jiffies). `wake_wide` keeps the wakee at its
+//! previous CPU when the smaller of the two flip counts is at least the waker's LLC size and
+//! the larger at least that factor times it (4.5's form, 63b0e9edceec). Otherwise, if the
+//! waker's CPU differs from prev, the waker's lowest domain with SD_WAKE_AFFINE that spans
+//! prev decides (`wake_affine`): `wake_affine_idle` (the waker's CPU idle and sharing prev's
+//! LLC: prev if idle, else the waker's; WF_SYNC and the waker alone there: the waker's;
+//! prev idle: prev), then `wake_affine_weight`: the waker's CPU wins if
+//! `(cpu_load(this) - task_h_load(current) + task_h_load(p)) * 100` is under
+//! `(cpu_load(prev) - task_h_load(p)) * (100 + (imbalance_pct - 100) / 2)` (+1 if sync),
+//! and at once if `current`'s load exceeds its CPU's. Loads are `sim::balance`'s `cpu_load`
+//! and `task_load` (PELT `load_avg`; the flat hierarchy makes `task_h_load` the task's own).
+//! `select_idle_sibling` then starts from the CPU chosen. The features WA_IDLE, WA_WEIGHT and
+//! WA_BIAS switch each part off as `sched_features` does. Simplified: 4.17's
+//! `weighted_cpuload` read `runnable_load_avg` (no blocked load), the engine the 5.7+
+//! `load_avg` for both; `capacity_of` is equal on every CPU (no capacity invariance); the
+//! October 2021 RFC that couples a wakee's flips to its waker's (Mel Gorman) is not
+//! modelled. Eras before 4.17 keep a simpler rule: WF_SYNC with the waker alone on its CPU
+//! starts from the waker's CPU, anything else from prev (3.11's `effective_load`-based
+//! `wake_affine` and its `wake_wide` are not modelled).
 
+use super::domain::sd;
 use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
 use crate::engine::policy::{Arrival, Policy};
@@ -53,7 +77,116 @@ pub fn wakeup_transfer(p: &Profile, prev: usize, waker: usize, target: usize) ->
     at(prev, waker) * WAKEE_CHAIN + at(target, waker) * RQ_LINES
 }
 
+/// What `wake_affine` decided (module doc: WAKE_AFFINE), for `select_core` and `explain`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Affine {
+    /// No waker CPU (a timer), or the waker's CPU is the task's previous CPU.
+    NotAsked,
+    /// Eras before 4.17: whether WF_SYNC with the waker alone on its CPU pulled the task.
+    Legacy { pulled: bool },
+    /// `wake_wide`: many-to-many wakeups (the flips, larger and smaller, and the LLC size).
+    Wide { master: u32, slave: u32, factor: u32 },
+    /// No domain of the waker's CPU with SD_WAKE_AFFINE spans prev.
+    NoDomain,
+    /// `wake_affine_idle` chose this CPU.
+    Idle { cpu: usize },
+    /// WF_SYNC and `current`'s load is above its CPU's: the waker's CPU.
+    CurrentHeavier,
+    /// Neither rule decided (NO_WA_WEIGHT, and NO_WA_IDLE or no idle case): prev.
+    Off,
+    /// `wake_affine_weight`'s two sides, and whether the waker's CPU won.
+    Weight { this_eff: i128, prev_eff: i128, pulled: bool },
+}
+
+/// `wake_wide` (4.5+, module doc: WAKE_AFFINE): the waker's and the wakee's flips, and the
+/// waker's LLC size.
+fn wake_wide(waker_flips: u32, wakee_flips: u32, factor: u32) -> bool {
+    let (master, slave) = (waker_flips.max(wakee_flips), waker_flips.min(wakee_flips));
+    !(slave < factor || master < slave.saturating_mul(factor))
+}
+
 impl Sim {
+    /// `record_wakee` (module doc: WAKE_AFFINE): `current` (task `cur`) wakes `p`.
+    pub(super) fn record_wakee(&mut self, cur: usize, p: usize) {
+        let now = self.now;
+        let t = &mut self.tasks[cur];
+        if now > t.wakee_flip_decay_ts.saturating_add(crate::engine::time::SEC) {
+            t.wakee_flips >>= 1;
+            t.wakee_flip_decay_ts = now;
+        }
+        if t.last_wakee != Some(p as u32) {
+            t.last_wakee = Some(p as u32);
+            t.wakee_flips += 1;
+        }
+    }
+
+    /// The CPU `select_idle_sibling` starts from for `task` woken from CPU `waker`, and why
+    /// (module doc: WAKE_AFFINE).
+    pub(super) fn wake_affine(&self, task: usize, waker: Option<usize>, sync: bool) -> (usize, Affine) {
+        let prev = self.tasks[task].core;
+        let Some(w) = waker else { return (prev, Affine::NotAsked) };
+        if !self.cfg.kernel.wake_affine_4_14() {
+            let pulled = sync && self.nr_running(w) <= 1;
+            return (if pulled { w } else { prev }, Affine::Legacy { pulled });
+        }
+        let cur = self.cores[w].curr;
+        let (a, b) = (cur.map_or(0, |k| self.tasks[k].wakee_flips), self.tasks[task].wakee_flips);
+        let factor = self.llc_cpus[self.cores[w].domain].len() as u32;
+        if wake_wide(a, b, factor) {
+            return (prev, Affine::Wide { master: a.max(b), slave: a.min(b), factor });
+        }
+        if w == prev {
+            return (prev, Affine::NotAsked);
+        }
+        let doms = &self.lb.doms;
+        let Some(pct) = doms.of[w]
+            .iter()
+            .map(|&d| &doms.all[d])
+            .find(|d| d.flags & sd::WAKE_AFFINE != 0 && d.span.binary_search(&(prev as u16)).is_ok())
+            .map(|d| d.imbalance_pct)
+        else {
+            return (prev, Affine::NoDomain);
+        };
+        let [wa_idle, wa_weight, wa_bias] = self.wa;
+        if wa_idle {
+            // wake_affine_idle.
+            if self.is_idle(w) && self.cores[w].domain == self.cores[prev].domain {
+                let cpu = if self.is_idle(prev) { prev } else { w };
+                return (cpu, Affine::Idle { cpu });
+            }
+            if sync && self.nr_running(w) == 1 {
+                return (w, Affine::Idle { cpu: w });
+            }
+            if self.is_idle(prev) {
+                return (prev, Affine::Idle { cpu: prev });
+            }
+        }
+        if !wa_weight {
+            return (prev, Affine::Off);
+        }
+        // wake_affine_weight (capacity_of equal on both sides).
+        let mut this_eff = self.cpu_load(w) as i128;
+        if sync {
+            let current = cur.map_or(0, |k| self.task_load(k)) as i128;
+            if current > this_eff {
+                return (w, Affine::CurrentHeavier);
+            }
+            this_eff -= current;
+        }
+        let load = self.task_load(task) as i128;
+        this_eff += load;
+        let mut prev_eff = self.cpu_load(prev) as i128 - load;
+        if wa_bias {
+            this_eff *= 100;
+            prev_eff *= 100 + (pct as i128 - 100) / 2;
+        }
+        if sync {
+            prev_eff += 1;
+        }
+        let pulled = this_eff < prev_eff;
+        (if pulled { w } else { prev }, Affine::Weight { this_eff, prev_eff, pulled })
+    }
+
     /// `lines` cache lines last written on CPU `from`, moved to CPU `to` (`profile::C2c`).
     pub(super) fn transfer(&self, from: usize, to: usize, lines: u64) -> Ns {
         self.prof.c2c.at(self.prof.topo.distance(from as u32, to as u32)) * lines
@@ -85,10 +218,7 @@ impl Sim {
             return p;
         }
         let prev = self.tasks[task].core;
-        let cand = match waker {
-            Some(w) if sync && self.nr_running(w) <= 1 => w,
-            _ => prev,
-        };
+        let (cand, _) = self.wake_affine(task, waker, sync);
         let cand_idle = self.is_idle(cand);
         note(cand, if cand == prev { "prev" } else { "waker" }, cand_idle);
         if cand_idle {
@@ -209,6 +339,11 @@ impl Sim {
         // explain replay below must start from the same flags.
         let llcs = [prev, waker.unwrap_or(prev)].map(|c| self.cores[c].domain);
         let flags = llcs.map(|d| self.has_idle_cores[d].get());
+        if !delayed && self.cfg.kernel.wake_affine_4_14() {
+            if let Some(cur) = waker.and_then(|c| self.cores[c].curr) {
+                self.record_wakee(cur, w);
+            }
+        }
         let target = if delayed { prev } else { self.select_core(w, waker, sync) };
         let why = self.rec.explaining(self.now);
         if why {
@@ -541,6 +676,62 @@ mod tests {
 
     fn task(name: &str, cpu: usize, ops: Vec<Op>) -> ReplayTask {
         ReplayTask { name: name.into(), pid: 0, nice: 0, cpu, ops }
+    }
+
+    /// `wake_wide`'s two conditions (5.15 fair.c): the smaller count at least the LLC size,
+    /// the larger at least that many times it.
+    #[test]
+    fn wake_wide_needs_both_partners_flipping_and_one_llc_size_times_the_other() {
+        assert!(!super::wake_wide(1000, 15, 16), "the wakee flips less than the LLC size: affine");
+        assert!(!super::wake_wide(255, 16, 16), "the waker flips less than 16 x the wakee: affine");
+        assert!(super::wake_wide(256, 16, 16), "256 >= 16 x 16: wide");
+        assert!(super::wake_wide(16, 256, 16), "either side may be the master");
+    }
+
+    /// WA_WEIGHT (5.15 `wake_affine_weight`): four CPUs of one LLC, one spinner each on
+    /// CPUs 1-3 and the waker on CPU 0, so every CPU is busy and equally loaded at the
+    /// wakeup, and no balancing moves anything. The wakee ran 100 us every 5 ms on CPU 1
+    /// for half a second, then blocked: its PELT load as last updated (the kernel reads it
+    /// stale, `task_h_load`) is a few percent of a spinner's, so the waker's side,
+    /// `(1024 + load) * 100`, is under prev's, `(1024 + blocked - load) * 108`, and the
+    /// wakee starts on the waker's CPU. Before 4.17 the engine's rule keeps a wakeup that
+    /// is not WF_SYNC on its previous CPU, and so does 5.15 with NO_WA_WEIGHT.
+    #[test]
+    fn a_wakee_starts_on_the_wakers_cpu_when_its_previous_cpu_is_as_loaded() {
+        let run = |kernel: &str, features: &str| {
+            let mut c = Config::default();
+            for (k, v) in [
+                ("kernel", kernel),
+                ("cpu", "cascadelake-2s"),
+                ("cores", "4"),
+                ("duration", "900ms"),
+                ("features", features),
+            ] {
+                c.set(k, v).unwrap();
+            }
+            let spin = |name: &str, cpu| task(name, cpu, vec![Op::Run(850_000 * US), Op::Exit]);
+            let mut light: Vec<Op> = (0..100).flat_map(|_| [Op::Run(100 * US), Op::Sleep(5_000 * US)]).collect();
+            light.extend([Op::Block, Op::Run(1_000 * US), Op::Exit]);
+            let prog = Program {
+                tasks: vec![
+                    task("waker", 0, vec![Op::Run(700_000 * US), Op::Wake(1), Op::Run(5_000 * US), Op::Exit]),
+                    task("wakee", 1, light),
+                    spin("s1", 1),
+                    spin("s2", 2),
+                    spin("s3", 3),
+                ],
+            };
+            let wl = AnyWorkload::Replay(Replay::new(Arc::new(prog)));
+            let o = Sim::with_workload(&c, Some(TraceOptions::default()), wl).run();
+            // The waker's wakeup is the last one (the others are the wakee's own timers).
+            o.trace.instants.iter().rev().find_map(|i| match i.kind {
+                InstantKind::Wakeup { task: 1, from, .. } => Some((from, i.core)),
+                _ => None,
+            })
+        };
+        assert_eq!(run("5.15", ""), Some((0, 0)), "wake_affine_weight: woken from CPU 0, on CPU 0");
+        assert_eq!(run("5.15", "NO_WA_WEIGHT"), Some((0, 1)), "NO_WA_WEIGHT: its previous CPU 1");
+        assert_eq!(run("3.11", ""), Some((0, 1)), "before 4.17: woken from CPU 0, on its previous CPU 1");
     }
 
     /// Task `b`'s sched_switch and sched_wakeup records in time order, as a trace reader

@@ -11,6 +11,7 @@
 //! waits in `Explainer::pending_pick`): an untraced run pays a branch per hook and nothing
 //! else (BENCHMARKS.md, "Inspector off", instruction counts).
 
+use super::wakeup::Affine;
 use super::Sim;
 use crate::engine::config::PolicyKind;
 use crate::engine::explain::{
@@ -39,17 +40,30 @@ impl Sim {
         // select_task_rq would send it (`sim::wakeup`, ttwu_runnable).
         debug_assert!(again == target || self.policy.delayed(task), "the replay picks what the wakeup picked");
         let prev = self.tasks[task].core;
-        let affine = match waker {
-            _ if self.tasks[task].pinned.is_some() => "not asked: the task may run on one CPU only".to_string(),
-            None => "not asked: no waker CPU (a timer)".to_string(),
-            Some(w) if w == prev => format!("waker's CPU {w} is the task's previous CPU"),
-            Some(_) if !sync => format!("not affine: the wakeup is not WF_SYNC, start from prev CPU {prev}"),
-            Some(w) if self.nr_running(w) <= 1 => {
-                format!("affine: WF_SYNC and the waker runs alone on CPU {w} (nr_running 1): start from CPU {w}")
+        let affine = match (self.tasks[task].pinned, self.wake_affine(task, waker, sync).1) {
+            (Some(_), _) => "not asked: the task may run on one CPU only".to_string(),
+            (_, Affine::NotAsked) => match waker {
+                None => "not asked: no waker CPU (a timer)".to_string(),
+                Some(w) => format!("waker's CPU {w} is the task's previous CPU"),
+            },
+            (_, Affine::Legacy { pulled: true }) => {
+                format!("affine: WF_SYNC and the waker runs alone on its CPU: start from the waker's CPU {}", waker.unwrap_or(prev))
             }
-            Some(w) => format!(
-                "not affine: CPU {w} has nr_running {} > 1 (wake_affine_idle/weight): start from prev CPU {prev}",
-                self.nr_running(w)
+            (_, Affine::Legacy { pulled: false }) => format!("not affine (WF_SYNC with the waker alone, before 4.17): start from prev CPU {prev}"),
+            (_, Affine::Wide { master, slave, factor }) => format!(
+                "wake_wide: wakee flips {slave} and {master} (LLC size {factor}): many-to-many, start from prev CPU {prev}"
+            ),
+            (_, Affine::Off) => format!("wake_affine: no rule decided (WA_WEIGHT off): start from prev CPU {prev}"),
+            (_, Affine::NoDomain) => format!("no SD_WAKE_AFFINE domain spans prev CPU {prev}: start there"),
+            (_, Affine::Idle { cpu }) => format!("wake_affine_idle: start from CPU {cpu}"),
+            (_, Affine::CurrentHeavier) => format!(
+                "wake_affine_weight: WF_SYNC and the waker's load is above its CPU's: start from the waker's CPU {}",
+                waker.unwrap_or(prev)
+            ),
+            (_, Affine::Weight { this_eff, prev_eff, pulled }) => format!(
+                "wake_affine_weight: waker's side {this_eff} {} prev's {prev_eff}: start from {}",
+                if pulled { "<" } else { ">=" },
+                if pulled { format!("the waker's CPU {}", waker.unwrap_or(prev)) } else { format!("prev CPU {prev}") }
             ),
         };
         let last = cands.last().map(|c| (c.role.clone(), c.idle));
@@ -290,6 +304,17 @@ impl Sim {
     pub(super) fn note_waste(&mut self, c: usize, n: usize, queued_at: Ns, at: Ns) {
         if self.tasks[n].pinned.is_some() {
             return;
+        }
+        // No other CPU idles (the usual case on a loaded machine): nothing to scan. The
+        // scan over every CPU below ran at each such pick (issue 27: a cost per event that
+        // grew with the CPUs). The balancer's idle counter of `c`'s top domain (`isync`)
+        // counts them when that domain spans every CPU.
+        if let Some(&top) = self.lb.doms.of[c].last() {
+            if self.lb.doms.all[top].span.len() == self.cores.len()
+                && self.lb.idle[top] <= u32::from(self.cores[c].idle.is_some())
+            {
+                return;
+            }
         }
         let from = queued_at + explain::WASTE_THRESHOLD;
         let Some((x, since)) = (0..self.cores.len())

@@ -93,9 +93,11 @@
 //! wait queue without a transfer (a reader that slept wrote it; its wakeup is the wakeup
 //! path's cost); the spinlock's hand-off moves the line once.
 //!
-//! SIMPLIFIED: process and thread mode differ only in the exit cost above, the write end's
-//! `f_count` line (SOCKET LINES) and the task names; the engine's switch cost is one figure, so the cheaper switch between threads of
-//! one mm (no `switch_mm`) is not modelled. A sender woken after waiting for space
+//! Process and thread mode differ in the exit cost above, the write end's `f_count` line
+//! (SOCKET LINES), the task names and the tasks' mms: sched-messaging.c's `create_worker`
+//! forks each worker in process mode and `pthread_create`s it in thread mode, all groups'
+//! threads in the one main process, so a switch between two of them skips `switch_mm`
+//! (`TaskSpec::mm`, `sim::schedule` SWITCH_MM). SIMPLIFIED: a sender woken after waiting for space
 //! re-checks and continues inside the same system call (no second entry cost), as the
 //! kernel does; the wait itself costs nothing extra.
 
@@ -439,6 +441,7 @@ impl Workload for Hackbench {
             touch_bytes_per_us: 16 << 10,
             nice: 0,
             core: 0,
+            mm: 0,
         }];
         for t in 1..=self.children() {
             let (g, i, sender) = Self::role(t);
@@ -450,6 +453,12 @@ impl Workload for Hackbench {
                 touch_bytes_per_us: 16 << 10,
                 nice: 0,
                 core: t,
+                // sched-messaging.c `create_worker`: process mode forks each worker (a
+                // new mm), thread mode `pthread_create`s it in the one main process.
+                mm: match self.mode {
+                    Mode::Process => t as u32,
+                    Mode::Thread => 0,
+                },
             });
         }
         out

@@ -66,6 +66,9 @@ impl Workload for Iperf {
                     touch_bytes_per_us: 2_000, // copy bandwidth class
                     nice: 0,
                     core: t,
+                    // iperf 2 runs each stream as a thread of its client process (the
+                    // senders) and of its server process (the receivers): two mms.
+                    mm: if sender { 0 } else { 1 },
                 }
             })
             .collect()

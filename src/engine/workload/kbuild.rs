@@ -369,6 +369,7 @@ impl Workload for Kbuild {
             touch_bytes_per_us: 50, // estimate, as cc1's
             nice: 0,
             core: 0,
+            mm: 0,
         }];
         for j in 1..=self.jobs {
             v.push(TaskSpec {
@@ -380,6 +381,8 @@ impl Workload for Kbuild {
                 touch_bytes_per_us: 50,
                 nice: 0,
                 core: j,
+                // A process forked by make; each cc1 it execs gets a fresh mm (`Fx::exec`).
+                mm: j as u32,
             });
         }
         v

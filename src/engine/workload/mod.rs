@@ -35,6 +35,11 @@ pub struct TaskSpec {
     pub nice: i32,
     /// Core the task is created on (`core % cores`).
     pub core: usize,
+    /// Its address space: tasks with the same id are threads of one process (one
+    /// `mm_struct`), so a switch between them skips `switch_mm` (`sim::schedule::LoadedMm`).
+    /// Each workload sets it as its program creates tasks (fork: a new mm; pthread_create:
+    /// the creator's); an exec gives the task a fresh one (`Fx::exec`).
+    pub mm: u32,
 }
 
 /// What a task does next.
@@ -239,4 +244,55 @@ impl Workload for AnyWorkload {
 /// Builds the workload a config asks for, with its own random stream.
 pub fn build(cfg: &Config) -> AnyWorkload {
     AnyWorkload::build(cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mm of each task a workload starts with, for `workload` and extra `key=value` sets.
+    fn mms(workload: &str, sets: &[(&str, &str)]) -> Vec<u32> {
+        let mut cfg = Config::default();
+        cfg.set("workload", workload).expect("workload");
+        for (k, v) in sets {
+            cfg.set(k, v).expect("key");
+        }
+        build(&cfg).tasks().iter().map(|t| t.mm).collect()
+    }
+
+    fn distinct(v: &[u32]) -> usize {
+        let mut d = v.to_vec();
+        d.sort_unstable();
+        d.dedup();
+        d.len()
+    }
+
+    #[test]
+    fn each_workload_gives_its_tasks_the_mms_its_program_creates() {
+        // hackbench: process mode forks every worker (parent + 2 x 20 per group, all apart);
+        // thread mode runs every group's threads in the one main process.
+        let procs = mms("hackbench", &[("groups", "2"), ("hackbench_mode", "process")]);
+        assert_eq!(procs.len(), 81);
+        assert_eq!(distinct(&procs), 81, "one mm per process");
+        let threads = mms("hackbench", &[("groups", "2"), ("hackbench_mode", "thread")]);
+        assert_eq!(threads.len(), 81);
+        assert!(threads.iter().all(|&m| m == threads[0]), "every thread in main's mm");
+        // perf bench sched pipe: two processes.
+        assert_eq!(distinct(&mms("pipe", &[])), 2);
+        // stress-ng --pipe N: a writer process and its forked reader per instance.
+        let sng = mms("stress-ng-pipe", &[("workers", "3")]);
+        assert_eq!((sng.len(), distinct(&sng)), (6, 6));
+        // iperf 2: the streams are threads of the client (senders) and of the server.
+        let ip = mms("iperf", &[("streams", "3")]);
+        assert_eq!(distinct(&ip), 2);
+        assert!(ip.iter().step_by(2).all(|&m| m == ip[0]) && ip.iter().skip(1).step_by(2).all(|&m| m == ip[1]));
+        // make -jN: make and N forked jobs, each its own process.
+        let kb = mms("kbuild", &[("jobs", "4")]);
+        assert_eq!((kb.len(), distinct(&kb)), (5, 5));
+        // Threads of one program: rt-app, schbench, the token passers.
+        for (w, sets) in [("rtapp", vec![]), ("schbench", vec![("cores", "4")]), ("token", vec![("pairs", "2")])] {
+            let m = mms(w, &sets);
+            assert!(m.len() > 1 && distinct(&m) == 1, "{w}: {m:?}");
+        }
+    }
 }

@@ -190,6 +190,9 @@ impl Workload for Pipe {
                 touch_bytes_per_us: 16 << 10,
                 nice: 0,
                 core: i,
+                // perf bench sched pipe forks B by default ("Use processes by default";
+                // `-T` would make them threads): two mms.
+                mm: i as u32,
             })
             .collect()
     }

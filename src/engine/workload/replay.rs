@@ -90,7 +90,8 @@ impl Workload for Replay {
         self.prog
             .tasks
             .iter()
-            .map(|t| TaskSpec {
+            .enumerate()
+            .map(|(i, t)| TaskSpec {
                 name: t.name.clone(),
                 group: t.name.split('-').next().unwrap_or("task").to_string(),
                 // Small working sets: the recorded run times already include the machine's cache effects.
@@ -98,6 +99,9 @@ impl Workload for Replay {
                 touch_bytes_per_us: 100,
                 nice: t.nice,
                 core: t.cpu,
+                // SIMPLIFIED: each recorded task its own mm; sched_switch names pids, not
+                // thread groups, so threads of one process pay switch_mm here.
+                mm: i as u32,
             })
             .collect()
     }

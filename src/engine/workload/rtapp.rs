@@ -55,6 +55,7 @@ impl Workload for Rtapp {
                 touch_bytes_per_us: 1_000,
                 nice: 0,
                 core: i,
+                mm: 0, // rt-app runs its tasks as threads of one process
             })
             .collect()
     }

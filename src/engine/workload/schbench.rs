@@ -543,6 +543,7 @@ impl Workload for Schbench {
                         touch_bytes_per_us: 16 << 10,
                         nice: 0,
                         core: t,
+                        mm: 0, // schbench's threads are pthreads of one process
                     }
                 } else {
                     TaskSpec {
@@ -553,6 +554,7 @@ impl Workload for Schbench {
                         touch_bytes_per_us: (ws / op_us).max(1),
                         nice: 0,
                         core: t,
+                        mm: 0,
                     }
                 }
             })

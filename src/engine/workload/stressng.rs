@@ -87,6 +87,8 @@ impl Workload for StressNgPipe {
                 touch_bytes_per_us: 16 << 10,
                 nice: 0,
                 core: t,
+                // Each stressor instance is a process and forks its reader: one mm each.
+                mm: t as u32,
             })
             .collect()
     }

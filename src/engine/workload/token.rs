@@ -86,6 +86,7 @@ impl Workload for Token {
                 touch_bytes_per_us: 16 << 10,
                 nice: 0,
                 core: Self::cpu_of(i),
+                mm: 0, // threads of one program (the module doc)
             })
             .collect()
     }

@@ -35,11 +35,21 @@ use crate::ui::timeline::{Timeline, ViewLink};
 use crate::ui::tour::view::{figures_revealed, TourCard, TourOffer};
 use crate::ui::StateCtx;
 
-#[derive(Properties, PartialEq, Default)]
+#[derive(Properties, Default)]
 pub struct AppProps {
     /// Start from this state instead of the first preset (tests, share links).
     #[prop_or_default]
     pub initial: Option<Rc<State>>,
+}
+
+/// The same start when it is the same `Rc` (as `StateCtx`: no whole-`State` comparison on the page).
+impl PartialEq for AppProps {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.initial, &other.initial) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
 }
 
 fn is_phone() -> bool {
@@ -65,7 +75,7 @@ pub fn app(props: &AppProps) -> Html {
     }
 
     html! {
-        <ContextProvider<StateCtx> context={state.clone()}>
+        <ContextProvider<StateCtx> context={StateCtx::new(state.clone())}>
             if state.embed {
                 <EmbedPage />
             } else {
