@@ -212,9 +212,9 @@ fn every_migration_says_why() {
     }
     let has = |c: MoveCause| d.migrations.iter().any(|r| r.cause == c);
     assert!(has(MoveCause::SelectIdleSibling) && has(MoveCause::NewIdle), "wakeups and newidle pulls");
-    // 6.12 on Zen 3: SMT pairs, an MC level of a CCX, PKG.
+    // The intro preset's era (4.17) on Zen 3: SMT pairs, an MC level of a CCX, DIE (PKG from 6.12).
     let newidle = d.migrations.iter().find(|r| r.cause == MoveCause::NewIdle).unwrap();
-    assert!(["SMT(", "MC(", "PKG("].iter().any(|n| newidle.domain.starts_with(n)), "{newidle:?}");
+    assert!(["SMT(", "MC(", "DIE("].iter().any(|n| newidle.domain.starts_with(n)), "{newidle:?}");
 
     let json = schedscope::share::perfetto::to_json(&o.trace, None, None);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
