@@ -44,7 +44,7 @@ fn main() {
         let q = |f: usize| d[(ncpu - 1) * f / 4];
         let empty = match sim.workload() {
             e::workload::AnyWorkload::Hackbench(h) => {
-                (0..c.groups as usize * 20).filter(|&k| h.queued(k).0 == 0).count()
+                (0..c.groups as usize * e::config::values::HACKBENCH_FDS).filter(|&k| h.queued(k).0 == 0).count()
             }
             _ => 0,
         };

@@ -428,7 +428,6 @@ pub struct SoFar {
     pub wakeups: u64,
     pub migrations: u64,
     pub preemptions_by_cpu: Vec<u64>,
-    pub task_cpu: Vec<u16>,
 }
 
 /// One wakeup latency sample (the `wakeup_latency_us` histogram's), with the wakeup it
@@ -702,7 +701,7 @@ impl Sim {
 
     /// Counters of a run in progress, for diagnostics that follow a long run chunk by
     /// chunk (`examples/steady_probe.rs`): context switches, preemptions, wakeups and
-    /// migrations so far, and each task's CPU.
+    /// migrations so far.
     pub fn counts_so_far(&self) -> SoFar {
         SoFar {
             context_switches: self.m.context_switches,
@@ -710,7 +709,6 @@ impl Sim {
             wakeups: self.m.wakeups,
             migrations: self.m.migrations,
             preemptions_by_cpu: self.preempted_on.clone(),
-            task_cpu: self.tasks.iter().map(|t| t.core as u16).collect(),
         }
     }
 

@@ -100,9 +100,9 @@ pub(super) enum Affine {
 
 /// `wake_wide` (4.5+, module doc: WAKE_AFFINE): the waker's and the wakee's flips, and the
 /// waker's LLC size.
-fn wake_wide(waker_flips: u32, wakee_flips: u32, factor: u32) -> bool {
+fn wake_wide(waker_flips: u32, wakee_flips: u32, factor: u32) -> Option<(u32, u32)> {
     let (master, slave) = (waker_flips.max(wakee_flips), waker_flips.min(wakee_flips));
-    !(slave < factor || master < slave.saturating_mul(factor))
+    (slave >= factor && master >= slave.saturating_mul(factor)).then_some((master, slave))
 }
 
 impl Sim {
@@ -132,8 +132,8 @@ impl Sim {
         let cur = self.cores[w].curr;
         let (a, b) = (cur.map_or(0, |k| self.tasks[k].wakee_flips), self.tasks[task].wakee_flips);
         let factor = self.llc_cpus[self.cores[w].domain].len() as u32;
-        if wake_wide(a, b, factor) {
-            return (prev, Affine::Wide { master: a.max(b), slave: a.min(b), factor });
+        if let Some((master, slave)) = wake_wide(a, b, factor) {
+            return (prev, Affine::Wide { master, slave, factor });
         }
         if w == prev {
             return (prev, Affine::NotAsked);
@@ -682,10 +682,10 @@ mod tests {
     /// the larger at least that many times it.
     #[test]
     fn wake_wide_needs_both_partners_flipping_and_one_llc_size_times_the_other() {
-        assert!(!super::wake_wide(1000, 15, 16), "the wakee flips less than the LLC size: affine");
-        assert!(!super::wake_wide(255, 16, 16), "the waker flips less than 16 x the wakee: affine");
-        assert!(super::wake_wide(256, 16, 16), "256 >= 16 x 16: wide");
-        assert!(super::wake_wide(16, 256, 16), "either side may be the master");
+        assert_eq!(super::wake_wide(1000, 15, 16), None, "the wakee flips less than the LLC size: affine");
+        assert_eq!(super::wake_wide(255, 16, 16), None, "the waker flips less than 16 x the wakee: affine");
+        assert_eq!(super::wake_wide(256, 16, 16), Some((256, 16)), "256 >= 16 x 16: wide");
+        assert_eq!(super::wake_wide(16, 256, 16), Some((256, 16)), "either side may be the master");
     }
 
     /// WA_WEIGHT (5.15 `wake_affine_weight`): four CPUs of one LLC, one spinner each on
