@@ -499,16 +499,11 @@ fn validate_reproduces_every_reported_headline_row() {
     // receiver no longer preempts its sender inside the send syscall and the sched-devel
     // row's gain fell to +4.1% (reported +14.5%); with the per-domain balancer (issue 31:
     // no machine-wide move every 4 ticks) it passes again (quick: +8.5%).
-    // Known miss, left visible (issue 27/31, transfer cost): the ping-pong's two tasks run on
-    // two CPUs of one socket, and each pipe op and wakeup now pays the cache lines it pulls
-    // across (about 1.0 us a round trip on x5675: 28 lines at the X5650's measured 37 ns,
-    // nviennot/core-to-core-latency). The patch saves the same reprogram per round trip, so
-    // its gain falls from -9.9% to -9.3% (reported -19.0%) against a baseline already 1.6x
-    // the seed's absolute time: the gap is the absolute one (BENCHMARKS.md, pip1m), not this
-    // cost (the borrowed Broadwell-EP 44 ns gave -9.2%).
-    let known_miss = |preset: &str, label: &str| {
-        preset == "nohz-pipe" && label.starts_with("+ Peter's patch (one reprogram), C-states on")
-    };
+    // Was a known miss (issue 27/31): the patch's gain was -9.2% to -9.9% (reported -19.0%)
+    // against a baseline 1.6x the seed's absolute time. Since 3.11's MWAIT wakes on the
+    // waker's store of TIF_NEED_RESCHED rather than after the IPI's flight (pip27,
+    // sim/idle_path.rs), each wakeup is 0.56 us shorter and the gain is -10.2%: a pass at
+    // the judge's edge (ratio 0.54, `validate::judge` needs 0.5), the absolute gap remaining.
     let tables = schedscope::engine::validate::validate_seeds(false);
     assert_eq!(tables.len(), 3, "three seed experiments");
     for t in &tables {
@@ -518,7 +513,7 @@ fn validate_reproduces_every_reported_headline_row() {
             let idle_miss = KNOWN_MISSES
                 .iter()
                 .any(|&(p, l)| t.preset == p && r.label.contains(l) && r.label.contains("rate limit"));
-            if idle_miss || known_miss(&t.preset, &r.label) {
+            if idle_miss {
                 assert_eq!(head.pass, Some(false), "{} / {}: a known miss now passes", t.preset, r.label);
                 continue;
             }
@@ -532,9 +527,7 @@ fn validate_reproduces_every_reported_headline_row() {
                 head.reported_change.unwrap_or(0.0) * 100.0
             );
         }
-        let judged =
-            |r: &schedscope::engine::validate::Row| r.cells[0].pass == Some(true) || known_miss(&t.preset, &r.label);
-        assert!(t.rows.iter().any(judged), "{} judged no row", t.preset);
+        assert!(t.rows.iter().any(|r| r.cells[0].pass == Some(true)), "{} judged no row", t.preset);
     }
 }
 

@@ -24,8 +24,9 @@
 //!   by the extra switches. Counters: `context_switches`, `overhead_s.refill`, `user_s`, `sys_s`.
 //! - **nohz-pipe** (x5675, `kernel=3.11`, pip1m): each cross-CPU wakeup pays the waker's ttwu
 //!   and IPI send (3.11's idle loop clears the polling flag before every idle routine, so
-//!   every wakeup of an idle CPU needs an IPI, even in MWAIT), the IPI latency, the target's
-//!   C-state exit latency, the IPI handler and `nohz_exit_reprograms` reprograms to restart
+//!   every wakeup of an idle CPU sends an IPI, even in MWAIT; but MWAIT, armed on the thread
+//!   flags, wakes on the waker's store of TIF_NEED_RESCHED before the IPI lands:
+//!   `sim/idle_path.rs`), the target's C-state exit latency, the IPI handler and `nohz_exit_reprograms` reprograms to restart
 //!   the tick (3.11 stops the tick before the governor is asked). Peter's patch removes one
 //!   reprogram per wakeup; the rate limit keeps the tick (avg_idle < migration_cost); BIOS
 //!   C-states off leaves intel_idle's table but demotes every state to C1 (IPI kept);

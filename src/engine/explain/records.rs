@@ -49,6 +49,9 @@ pub enum Delivery {
     KickPending,
     /// Busy target, no preemption (`check_preempt_wakeup` said no): it waits its turn.
     NoPreempt,
+    /// An IPI is sent (the polling flag is clear), but the target's MWAIT, armed by
+    /// MONITOR on its thread flags, wakes on the store of `TIF_NEED_RESCHED` first (3.11).
+    FlagStore,
 }
 
 impl Delivery {
@@ -62,6 +65,9 @@ impl Delivery {
             Delivery::WakeListQueued => "wake list (TTWU_QUEUE), behind an entry whose IPI is on its way",
             Delivery::KickPending => "a reschedule was already pending on the target",
             Delivery::NoPreempt => "target busy and check_preempt_wakeup said no: waits its turn",
+            Delivery::FlagStore => {
+                "reschedule IPI sent, but MWAIT (MONITOR on the thread flags) wakes on the TIF_NEED_RESCHED store first"
+            }
         }
     }
 }

@@ -18,6 +18,23 @@
 //! only `idle=poll` polls; 4.17 and 6.x poll in POLL and MWAIT (`poll_idle`,
 //! `mwait_idle_with_hints`: `current_set_polling_and_test`, ea8117478918) but not in HLT.
 //!
+//! Woken by the flag's store (issue 27, pip1m): an IPI being needed is not the same as the
+//! target waiting for it. 3.11's intel_idle (drivers/idle/intel_idle.c `intel_idle`) arms
+//! MONITOR on the idle task's `thread_info->flags` and MWAITs (`if (!need_resched())
+//! __mwait(eax, ecx)`) with the polling flag clear; `resched_task` (3.11 kernel/sched/core.c)
+//! stores `TIF_NEED_RESCHED` (`set_tsk_need_resched`) before it tests the polling flag and
+//! sends the IPI. A store to the monitored range is an MWAIT wake event (Intel SDM vol. 2B,
+//! MONITOR/MWAIT), so the core starts its exit when the flags' cache line leaves it (one line
+//! transfer, `profile::C2c`), not after the IPI's send and flight; the IPI still arrives and
+//! its handler still runs once the idle routine returns with interrupts enabled
+//! (`leave_idle` charges it). cpuidle's `poll_idle` and `cpu_idle_poll` loop on
+//! `need_resched()` and see the store too; HLT, I/O-port states and WFI wait for the
+//! interrupt (`HwIdle::watches_flags`). Only a direct wakeup stores the flag: 3.11's
+//! wake list across LLCs (`ttwu_queue_remote`) only sends the IPI. In eras whose MWAIT
+//! polls (2.6.2x `mwait_idle`, 4.17+) no IPI is sent and the store alone wakes the core, as
+//! before. Simplified: the exit starts at the waker's store plus one line transfer; the
+//! hardware's own monitor-trigger delay is not separated from the state's exit latency.
+//!
 //! Order of the tick decision and the governor, by era (`Kernel::governor_decides_tick`):
 //! - before 4.17: `tick_nohz_idle_enter` first (3.11 kernel/cpu/idle.c; 2.6.24
 //!   `cpu_idle` calls `tick_nohz_stop_sched_tick` on every pass): the tick stops when the
@@ -70,9 +87,9 @@ use super::{Ev, IdleSpan, Sim};
 use crate::engine::config::{CStates, Config, IdleMode};
 use crate::engine::idle::{IdleRequest, IdleState};
 use crate::engine::kernel::{AvgIdleRule, Cputime};
-use crate::engine::profile::{BiosOff, CState, IdleDriverKind, Profile};
+use crate::engine::profile::{BiosOff, CState, IdleDriverKind, IdleEntry, Profile};
 use crate::engine::time::Ns;
-use crate::engine::trace::{Overhead, SpanKind};
+use crate::engine::trace::{InstantKind, Overhead, SpanKind};
 
 /// Which idle routine the idle task runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +113,11 @@ pub(super) struct HwIdle {
     pub core_exit: Ns,
     /// The polling flag is set while in it: a remote reschedule needs no IPI.
     pub polls: bool,
+    /// The idle routine watches the idle task's thread flags, so the waker's store of
+    /// `TIF_NEED_RESCHED` ends it even when the polling flag is clear and an IPI is sent
+    /// too (MWAIT armed by MONITOR on the flags; `poll_idle`'s and `cpu_idle_poll`'s loops
+    /// on `need_resched()`). HLT, I/O-port states and WFI wait for the interrupt.
+    pub watches_flags: bool,
 }
 
 /// How deep each package idles, for the package part of the exit latency: per package
@@ -174,7 +196,13 @@ pub(super) fn build_idle(cfg: &Config, prof: &Profile) -> IdleSetup {
         let s = &prof.cstates[0];
         IdleSetup {
             states: vec![IdleState { index: 1, exit_latency: s.exit_latency, target_residency: s.target_residency }],
-            hw: vec![HwIdle { index: 1, exit_latency: s.exit_latency, core_exit: s.core_exit, polls: false }],
+            hw: vec![HwIdle {
+                index: 1,
+                exit_latency: s.exit_latency,
+                core_exit: s.core_exit,
+                polls: false,
+                watches_flags: false,
+            }],
             names: vec![s.name.to_string()],
             route: IdleRoute::Halt,
         }
@@ -183,7 +211,7 @@ pub(super) fn build_idle(cfg: &Config, prof: &Profile) -> IdleSetup {
         IdleMode::Poll => {
             return IdleSetup {
                 states: vec![poll],
-                hw: vec![HwIdle { index: 0, exit_latency: 0, core_exit: 0, polls: true }],
+                hw: vec![HwIdle { index: 0, exit_latency: 0, core_exit: 0, polls: true, watches_flags: true }],
                 names: vec!["POLL".into()],
                 route: IdleRoute::Poll,
             }
@@ -202,7 +230,7 @@ pub(super) fn build_idle(cfg: &Config, prof: &Profile) -> IdleSetup {
     };
     let mut setup = IdleSetup {
         states: vec![poll],
-        hw: vec![HwIdle { index: 0, exit_latency: 0, core_exit: 0, polls: k.idle_polls(None) }],
+        hw: vec![HwIdle { index: 0, exit_latency: 0, core_exit: 0, polls: k.idle_polls(None), watches_flags: true }],
         names: vec!["POLL".into()],
         route: IdleRoute::Cpuidle,
     };
@@ -227,6 +255,7 @@ pub(super) fn build_idle(cfg: &Config, prof: &Profile) -> IdleSetup {
             exit_latency: hw.exit_latency,
             core_exit: hw.core_exit,
             polls: k.idle_polls(Some(hw.entry)),
+            watches_flags: hw.entry == IdleEntry::Mwait,
         });
         setup.names.push(s.name.to_string());
     }
@@ -329,6 +358,28 @@ impl Sim {
     /// and the wakelist's `set_nr_if_polling`). A busy core always needs one.
     pub(super) fn wake_needs_ipi(&self, c: usize) -> bool {
         self.cores[c].idle.is_none_or(|i| !self.idle_hw[i.pos].polls)
+    }
+
+    /// Whether core `c` idles where the waker's store of `TIF_NEED_RESCHED` wakes it before
+    /// the IPI that `resched_task` still sends (module doc, "Woken by the flag's store").
+    pub(super) fn woken_by_flag_store(&self, c: usize) -> bool {
+        self.cores[c].idle.is_some_and(|i| {
+            let hw = &self.idle_hw[i.pos];
+            hw.watches_flags && !hw.polls
+        })
+    }
+
+    /// `resched_task` on an idle `target` that watches its flags but does not poll (3.11):
+    /// the store of `TIF_NEED_RESCHED` at `t` ends MWAIT once the flags' line leaves the
+    /// target's cache (one line transfer, `profile::C2c`); the IPI is sent all the same,
+    /// its send charged to the waker and its handler to the target (`leave_idle`), but the
+    /// target's exit no longer waits for its flight.
+    pub(super) fn kick_by_flag_store(&mut self, target: usize, waker: usize, t: Ns, sys: bool) {
+        self.m.ipis += 1;
+        self.charge_at(waker, Overhead::Ipi, self.prof.ipi_send, t, sys);
+        self.rec.instant(target, t + self.prof.ipi_send, InstantKind::Ipi { from: waker as u16 });
+        let woken = t + self.transfer(waker, target, 1);
+        self.q.push(woken, Ev::Kick { c: target as u16, ipi: true });
     }
 
     /// `ttwu_do_wakeup`'s avg_idle update: a wakeup onto core `c` at `t` ends the idle
@@ -714,6 +765,7 @@ mod tests {
             exit_latency: t[i].exit_latency,
             core_exit: t[i].core_exit,
             polls: true,
+            watches_flags: true,
         };
         let mut p = Packages::new(prof, &[0; 6]);
         assert!(p.on);
@@ -839,6 +891,40 @@ mod tests {
         assert!(sim.m.wakeups >= 19);
         assert_eq!(sim.cores[0].avg_idle, 2 * sim.cfg.migration_cost);
         assert!(sim.cores.iter().all(|c| c.idle_stamp.is_none()));
+    }
+
+    /// Issue 27 (pip1m): on 3.11 a same-LLC wakeup of a core idling in MWAIT C1 starts the
+    /// core's exit at the waker's store of `TIF_NEED_RESCHED` (one line transfer, 37 ns on
+    /// Westmere), not after the IPI's send and flight (200 + 400 ns): each wakeup of the
+    /// ping-pong is 563 ns sooner, and the IPI is still sent and handled. A core that does
+    /// not watch its flags (HLT) waits for the IPI.
+    #[test]
+    fn a_3_11_mwait_wakes_on_the_flag_store_before_the_ipi() {
+        let run = |watch: bool| {
+            let mut c = (crate::engine::presets::preset("nohz-pipe").expect("preset").config)();
+            c.loops = 2_000;
+            let mut sim = Sim::new(&c, None);
+            for h in sim.idle_hw.iter_mut() {
+                h.watches_flags &= watch;
+            }
+            let m = sim.run().metrics;
+            (m.elapsed_s, m.ipis, m.wakeups)
+        };
+        let (store, ipis_store, wakeups) = run(true);
+        let (ipi, ipis_ipi, _) = run(false);
+        assert_eq!(ipis_store, ipis_ipi, "the IPI is sent either way");
+        assert_eq!(ipis_store, wakeups);
+        let p = crate::engine::profile::profile("x5675").unwrap();
+        let saved = (p.ipi_send + p.ipi_latency - p.c2c.llc) as f64 * 1e-9;
+        let per_wakeup = (ipi - store) / wakeups as f64;
+        assert!((per_wakeup - saved).abs() < 0.02 * saved, "{per_wakeup} s per wakeup, not {saved}");
+        // What watches the flags: MWAIT states and the polling loops; not HLT.
+        let s = setup("3.11", "x5675", &[]);
+        assert!(s.hw.iter().all(|h| h.watches_flags && !h.polls));
+        let s = setup("3.11", "x5675", &[("idle", "halt")]);
+        assert!(!s.hw[0].watches_flags);
+        let s = setup("3.11", "core2duo", &[]);
+        assert_eq!(s.hw.iter().map(|h| h.watches_flags).collect::<Vec<_>>(), [true, true, false, false]);
     }
 
     fn setup(kernel: &str, cpu: &str, sets: &[(&str, &str)]) -> IdleSetup {

@@ -513,10 +513,22 @@ impl Sim {
             if !self.cores[target].kick_pending {
                 self.cores[target].kick_pending = true;
                 let ipi = self.wake_needs_ipi(target);
+                // resched_task's store of TIF_NEED_RESCHED wakes MWAIT first (idle_path.rs).
+                let store = ipi && waker.is_some() && self.woken_by_flag_store(target);
                 if self.rec.on() {
-                    self.why_delivery(w, if ipi { Delivery::Ipi } else { Delivery::PollingFlag });
+                    let how = if store {
+                        Delivery::FlagStore
+                    } else if ipi {
+                        Delivery::Ipi
+                    } else {
+                        Delivery::PollingFlag
+                    };
+                    self.why_delivery(w, how);
                 }
-                self.kick_from(target, waker, ipi, t, sys);
+                match waker {
+                    Some(k) if store => self.kick_by_flag_store(target, k, t, sys),
+                    _ => self.kick_from(target, waker, ipi, t, sys),
+                }
             } else if self.rec.on() {
                 self.why_delivery(w, Delivery::KickPending);
             }

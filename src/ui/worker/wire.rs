@@ -423,7 +423,7 @@ wire_unit! {
     PrevState { Preempted = 0, Runnable = 1, Sleeping = 2, Dead = 3 }
     Delivery {
         Local = 0, Ipi = 1, PollingFlag = 2, WakeListIpi = 3, WakeListPoll = 4, WakeListQueued = 5,
-        KickPending = 6, NoPreempt = 7,
+        KickPending = 6, NoPreempt = 7, FlagStore = 8,
     }
     Part {
         IpiSend = 0, IpiFlight = 1, CStateExit = 2, Reprogram = 3, Handler = 4, TtwuTarget = 5, Tick = 6,
