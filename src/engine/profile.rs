@@ -410,6 +410,13 @@ use IdleEntry::{Io, Mwait, Wfi};
 const CORE2_ACPI: &[CState] = &[st("C1", 1, 1, Mwait), st("C2", 20, 60, Io), st("C3", 85, 255, Io)];
 // drivers/idle/intel_idle.c, nehalem_cstates (also used for Westmere); every state is MWAIT;
 // C3-NHM and C6-NHM carry CPUIDLE_FLAG_TLB_FLUSHED (3.x and 4.x tables read).
+// C1 is C1, not C1E: `idle_cpu_nehalem` sets `disable_promotion_to_c1e`, so the driver's
+// init clears the hardware's C1E promotion (MSR_IA32_POWER_CTL bit 1,
+// `c1e_promotion_disable`, on every CPU) whatever the BIOS set, and clears the C1/C3
+// auto-demotion bits of MSR_PKG_CST_CONFIG_CONTROL (`auto_demotion_disable`). Read in a
+// 3.12-era tree (TIME_VALID flags, `current_set_polling_and_test`); that 3.11 has the same
+// init is inferred (the flag came with the per-model `idle_cpu` table), not read. So
+// while intel_idle binds, a BIOS switch that also turns C1E off changes no C1 wakeup.
 const NEHALEM: &[CState] = &[
     st("C1", 3, 6, Mwait),
     st("C1E", 10, 20, Mwait),
