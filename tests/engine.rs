@@ -492,8 +492,10 @@ fn validate_reproduces_every_reported_headline_row() {
     // Known miss, named (issue 27 c): with 3.11's own menu every idle of the pipe ping-pong
     // is C1 (its interval detector sees ~6 us idles and C1 is the default), so the BIOS
     // switch, which demotes requests to C1, changes nothing; the seed's 2.1 us saved per
-    // wakeup needs a mechanism the model lacks (what BIOS C-states change for a C1 wakeup
-    // on Westmere, or idles less regular than the model's).
+    // wakeup needs a mechanism the model lacks. 3.x intel_idle clears C1E promotion on
+    // Westmere, so it is not that; and the seed's C-states-off round trip (4.41 us) is
+    // below the model's own polling floor (idle=poll with the rate limit, 5.67 us): no idle
+    // mechanism can close it (BENCHMARKS.md, "pip1m and C-states").
     const KNOWN_MISSES: &[(&str, &str)] = &[("nohz-pipe", "C-states off")];
     // Was a known miss (issue 27, preempt=): under the era default PREEMPT_NONE a 2.6.23
     // receiver no longer preempts its sender inside the send syscall and the sched-devel
