@@ -413,10 +413,11 @@ const CORE2_ACPI: &[CState] = &[st("C1", 1, 1, Mwait), st("C2", 20, 60, Io), st(
 // C1 is C1, not C1E: `idle_cpu_nehalem` sets `disable_promotion_to_c1e`, so the driver's
 // init clears the hardware's C1E promotion (MSR_IA32_POWER_CTL bit 1,
 // `c1e_promotion_disable`, on every CPU) whatever the BIOS set, and clears the C1/C3
-// auto-demotion bits of MSR_PKG_CST_CONFIG_CONTROL (`auto_demotion_disable`). Read in a
-// 3.12-era tree (TIME_VALID flags, `current_set_polling_and_test`); that 3.11 has the same
-// init is inferred (the flag came with the per-model `idle_cpu` table), not read. So
-// while intel_idle binds, a BIOS switch that also turns C1E off changes no C1 wakeup.
+// auto-demotion bits of MSR_PKG_CST_CONFIG_CONTROL (`auto_demotion_disable`). Read in the
+// 3.10/3.11 text (`intel_idle` MWAITs after `if (!need_resched()) __monitor(...)`, before
+// ea8117478918's `current_set_polling_and_test`; CPUIDLE_FLAG_TIME_VALID; Haswell ids up
+// to 0x46), and the same in 3.12/3.13. So while intel_idle binds, a BIOS switch that also
+// turns C1E off changes no C1 wakeup.
 const NEHALEM: &[CState] = &[
     st("C1", 3, 6, Mwait),
     st("C1E", 10, 20, Mwait),
