@@ -251,6 +251,8 @@ impl Sim {
             let Some(src) = self.descend(c, level, false) else { return false };
             (src, Imbalance::Tasks(1), None)
         } else {
+            // update_sd_lb_stats ends with update_idle_cpu_scan (SIS_UTIL, `sim::wakeup`).
+            self.update_idle_cpu_scan(c, level);
             match self.find_busiest(c, level) {
                 Some((src, imb, b, l)) => (src, imb, Some((b, l))),
                 None => {
