@@ -568,10 +568,13 @@ impl Sim {
         let may_hot = self.lb.state[x][level].nr_balance_failed > self.lb.doms.all[d].cache_nice_tries;
         let failed = self.lb.state[x][level].nr_balance_failed;
         let queued: Vec<usize> = self.policy.queued(c).iter().collect();
+        // Queued no later than either side's time: `x` attaches at its own cursor, which
+        // may be behind `c`'s, and must not run a wakee before its wakeup.
+        let seen = t.min(self.cursor(x));
         let Some(k) = queued.into_iter().rev().find(|&k| {
             let tk = &self.tasks[k];
             let hot = !smt && tk.ran_at > 0 && t.saturating_sub(tk.ran_at) < self.cfg.migration_cost;
-            tk.queued_at <= t
+            tk.queued_at <= seen
                 && tk.pinned.is_none_or(|p| p == x)
                 && tk.state == TaskState::Runnable
                 && (!hot || may_hot)

@@ -42,8 +42,8 @@
 //! 5.15.y and 6.6 tables, gone by 6.12): without an idle core, `select_idle_cpu` gives up
 //! after `nr - 1` CPUs (`if (!--nr) return -1`), `nr = span_weight * avg_idle / avg_cost`,
 //! at least 4 (`span_avg > 4*avg_cost`), `avg_cost` the scanning CPU's `sd_llc`
-//! `avg_scan_cost + 1` and `avg_idle` its `rq->avg_idle / 512` (4.17, the primevul copy
-//! of 4.1x fair.c) or, 5.13+ (94aafc3ee31d), `rq->wake_avg_idle`: half `avg_idle` at each
+//! `avg_scan_cost + 1` and `avg_idle` its `rq->avg_idle / 512` (4.19 fair.c, read in
+//! 0x88888888/Linux-4.19; 4.17's reads `idle_cpu` for `available_idle_cpu`) or, 5.13+ (94aafc3ee31d), `rq->wake_avg_idle`: half `avg_idle` at each
 //! wakeup that ends the CPU's idle period (`ttwu_do_wakeup`), halved each jiffy since, less
 //! each scan's time. A scan that ran to its end (found a CPU or passed them all) folds its
 //! time into `avg_scan_cost` by `update_avg` (1/8). SIS_UTIL (6.0's 70fb5ccf2ebb,
@@ -56,9 +56,9 @@
 //! (`SCAN_LINES` per CPU at the profile's core-to-core latency to the scanning CPU, as
 //! TRANSFER's): it feeds `avg_scan_cost` and `wake_avg_idle` only, and is not charged to the
 //! waker (the engine charges no scan, limited or not). Simplified: the scan starts at
-//! `target + 1` in every era (4.17 wrapped from `target`); 4.17's separate
-//! `select_idle_core`/`select_idle_smt`/`select_idle_cpu` run as 5.15's one scan, SIS_PROP
-//! left off the idle-core path as 5.15 does; `nr_idle_scan` starts at the LLC's size (the
+//! `target + 1` in every era (4.17 wrapped from `target`); 4.17's `select_idle_core` (all
+//! cores), then `select_idle_cpu` (limited), then `select_idle_smt(target)` run as 5.15's
+//! one scan, SIS_PROP left off the idle-core path as 5.15 does; `nr_idle_scan` starts at the LLC's size (the
 //! kernel's starts at 0 until the LLC's first periodic balance); `max_idle_balance_cost`
 //! is `migration_cost` (the `avg_idle` clamp, `sim::idle_path`); SIS_AVG_CPU (off) is not
 //! modelled. The features SIS_PROP and SIS_UTIL switch each off as `sched_features` does.
