@@ -1279,7 +1279,7 @@ mod tests {
 
     /// A sim on `cores` CPUs of one Cascade Lake socket (no sibling in the config): task 0
     /// ("a") blocks on CPU 0 at once, spinners keep CPUs `busy` busy (from 0.5 ms on CPU 0);
-    /// stepped to 1 ms.
+    /// stepped to 1 ms, traced (the wake records).
     fn parked(kernel: &str, features: &str, cores: &str, busy: &[usize]) -> Sim {
         let ms = 1_000_000;
         let mut c = Config::default();
@@ -1299,7 +1299,7 @@ mod tests {
             tasks.push(task(&format!("spin-{b}"), b, [first, vec![Op::Run(20 * ms), Op::Exit]].concat()));
         }
         let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
-        let mut sim = Sim::with_workload(&c, None, wl);
+        let mut sim = Sim::with_workload(&c, Some(TraceOptions::default()), wl);
         sim.start();
         while sim.now < ms && sim.step() {}
         assert_eq!(sim.tasks[0].state, super::TaskState::Blocked);
@@ -1408,6 +1408,45 @@ mod tests {
             let level = (0..sim.lb.doms.of[0].len()).find(|&l| sim.lb.doms.all[sim.lb.doms.of[0][l]].span.len() == 8);
             sim.update_idle_cpu_scan(0, level.expect("the LLC's domain"));
             assert_eq!(sim.sis.nr_idle_scan[d] < 8, want_less, "{f}: {}", sim.sis.nr_idle_scan[d]);
+        }
+    }
+
+    /// Issue 31: the wake record names the recent CPU it took, and the scan's limit.
+    #[test]
+    fn the_wake_record_names_the_recent_cpu_and_the_scan_limit() {
+        let mut sim = parked("5.15", "", "4", &[0, 1]);
+        sim.sis.recent_cpu[0] = 3;
+        sim.wake(0, None, false);
+        let r = sim.rec.trace.decisions.wakeups.last().expect("a wake record");
+        assert!(r.candidates.iter().any(|c| c.cpu == 3 && c.role == "recent" && c.idle), "{r:?}");
+        assert!(r.reason.contains("recent_used_cpu"), "{}", r.reason);
+        let mut sim = parked("5.15", "", "8", &[0, 1, 2, 3]);
+        let d = sim.cores[0].domain;
+        sim.sis.nr_idle_scan[d] = 2;
+        sim.wake(0, None, false);
+        let r = sim.rec.trace.decisions.wakeups.last().expect("a wake record");
+        assert!(r.reason.contains("SIS_UTIL: select_idle_cpu looks at 2 CPUs at most"), "{}", r.reason);
+    }
+
+    /// Issue 31, SIS_UTIL end to end: 8 spinners on the 8 CPUs of one LLC (5.15). The busy
+    /// CPUs' periodic balance of the LLC domain (every 8 ms x busy_factor 16) finds their
+    /// util near 1024, past the 85% at which `nr_idle_scan` is 0. NO_SIS_UTIL never writes it.
+    #[test]
+    fn the_llc_balance_sets_nr_idle_scan_to_0_when_every_cpu_is_busy() {
+        let ms = 1_000_000;
+        for (f, want) in [("", 0), ("NO_SIS_UTIL", 8)] {
+            let mut c = Config::default();
+            for (k, v) in
+                [("kernel", "5.15"), ("cpu", "cascadelake-2s"), ("cores", "8"), ("duration", "400ms"), ("features", f)]
+            {
+                c.set(k, v).unwrap();
+            }
+            let tasks = (0..8).map(|i| task(&format!("spin-{i}"), i, vec![Op::Run(500 * ms), Op::Exit])).collect();
+            let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+            let mut sim = Sim::with_workload(&c, None, wl);
+            sim.start();
+            while sim.now < 350 * ms && sim.step() {}
+            assert_eq!(sim.sis.nr_idle_scan[sim.cores[0].domain], want, "{f}");
         }
     }
 }
