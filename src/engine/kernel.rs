@@ -211,6 +211,12 @@ pub enum Feat {
     WaWeight,
     /// 4.14+ `wake_affine_weight`: half the domain's imbalance_pct in prev's favour.
     WaBias,
+    /// 4.13+ `select_idle_cpu`: the scan's length from `avg_idle` and `avg_scan_cost`
+    /// (`sim::wakeup`, SIS; its form per era from `Kernel::sis_prop`).
+    SisProp,
+    /// 5.19+ (backported to 5.15.y) `select_idle_cpu`: the scan's length from the LLC's
+    /// utilisation, `sd_llc_shared->nr_idle_scan` (`sim::wakeup`, SIS).
+    SisUtil,
 }
 
 const fn f(name: &'static str, feat: Option<Feat>, default: bool) -> FeatureDef {
@@ -286,7 +292,7 @@ const F_417: &[FeatureDef] = &[
     f("NONTASK_CAPACITY", None, true),
     f("TTWU_QUEUE", Some(Feat::TtwuQueue), true),
     f("SIS_AVG_CPU", None, false),
-    f("SIS_PROP", None, true),
+    f("SIS_PROP", Some(Feat::SisProp), true),
     f("WARN_DOUBLE_CLOCK", None, false),
     f("RT_PUSH_IPI", None, true),
     f("RT_RUNTIME_SHARE", None, true),
@@ -300,7 +306,9 @@ const F_417: &[FeatureDef] = &[
 // 5.15 kernel/sched/features.h, read in full in a 5.15.135 stable tree (Makefile 5.15.135,
 // shilei-massclouds/linux-5.15.135). SIS_UTIL (on) with SIS_PROP off and RT_RUNTIME_SHARE off
 // are stable backports there (6.0's 70fb5ccf2ebb and 5.17's 2586af1ac187); 5.15.0 had SIS_PROP
-// on, no SIS_UTIL and RT_RUNTIME_SHARE on (not read in a 5.15.0 tree). None is modelled.
+// on, no SIS_UTIL and RT_RUNTIME_SHARE on (not read in a 5.15.0 tree). SIS_PROP and SIS_UTIL
+// are modelled (`sim::wakeup`, SIS; read in a 5.15.100 tree, zcjie1/linux-5.15.100), the
+// RT_RUNTIME_SHARE difference is not.
 const F_515: &[FeatureDef] = &[
     f("GENTLE_FAIR_SLEEPERS", Some(Feat::GentleFairSleepers), true),
     f("START_DEBIT", Some(Feat::StartDebit), true),
@@ -313,8 +321,8 @@ const F_515: &[FeatureDef] = &[
     f("DOUBLE_TICK", None, false),
     f("NONTASK_CAPACITY", None, true),
     f("TTWU_QUEUE", Some(Feat::TtwuQueue), true),
-    f("SIS_PROP", None, false),
-    f("SIS_UTIL", None, true),
+    f("SIS_PROP", Some(Feat::SisProp), false),
+    f("SIS_UTIL", Some(Feat::SisUtil), true),
     f("WARN_DOUBLE_CLOCK", None, false),
     f("RT_PUSH_IPI", None, true),
     f("RT_RUNTIME_SHARE", None, false),
@@ -343,8 +351,8 @@ const F_66: &[FeatureDef] = &[
     f("DOUBLE_TICK", None, false),
     f("NONTASK_CAPACITY", None, true),
     f("TTWU_QUEUE", Some(Feat::TtwuQueue), true),
-    f("SIS_PROP", None, false),
-    f("SIS_UTIL", None, true),
+    f("SIS_PROP", Some(Feat::SisProp), false),
+    f("SIS_UTIL", Some(Feat::SisUtil), true),
     f("WARN_DOUBLE_CLOCK", None, false),
     f("RT_PUSH_IPI", None, true),
     f("RT_RUNTIME_SHARE", None, false),
@@ -377,7 +385,7 @@ const F_612: &[FeatureDef] = &[
     f("DOUBLE_TICK", None, false),
     f("NONTASK_CAPACITY", None, true),
     f("TTWU_QUEUE", Some(Feat::TtwuQueue), true),
-    f("SIS_UTIL", None, true),
+    f("SIS_UTIL", Some(Feat::SisUtil), true),
     f("WARN_DOUBLE_CLOCK", None, false),
     f("RT_PUSH_IPI", None, true),
     f("RT_RUNTIME_SHARE", None, false),
@@ -787,6 +795,28 @@ impl Kernel {
         self >= Kernel::V417
     }
 
+    /// `select_idle_sibling`'s `recent_used_cpu` (`sim::wakeup`, SIS), by release: none
+    /// before 4.16; 4.16's 32e839dda3ba (the 4.17 era) sets `p->recent_used_cpu = prev`
+    /// only when it returns the recent CPU, and `select_task_rq_fair` sets the waker's
+    /// (`current->recent_used_cpu = cpu`) after a want_affine wakeup; 5.15-rc1's 89aafd67f28c
+    /// ("sched/fair: Use prev instead of new target as recent_used_cpu") sets
+    /// `p->recent_used_cpu = prev` before the check and drops the waker's (5.15, 6.6, 6.12).
+    pub fn recent_used_cpu(self) -> RecentUsedCpu {
+        match self {
+            Kernel::V417 => RecentUsedCpu::SetOnHit,
+            k if k >= Kernel::V515 => RecentUsedCpu::SetPrev,
+            _ => RecentUsedCpu::None,
+        }
+    }
+
+    /// SIS_PROP's form (`sim::wakeup`, SIS; used only where the era lists SIS_PROP): 4.13's
+    /// 1ad3aaf3fcd2 (the 4.17 era) scales `this_rq()->avg_idle / 512`; 5.13's 94aafc3ee31d
+    /// ("sched/fair: Age the average idle time", 5.15 and 6.6) `rq->wake_avg_idle`, halved
+    /// each jiffy since the last wakeup onto the CPU and less each scan's time.
+    pub fn sis_prop_ages(self) -> bool {
+        self >= Kernel::V515
+    }
+
     /// Whether teo has util-awareness ("cpuidle: teo: Introduce util-awareness", 6.3; read in
     /// 6.5 and 6.6.9 trees, `UTIL_THRESHOLD_SHIFT` 6): 6.6 and 6.12. It was removed again
     /// later ("cpuidle: teo: Remove util-awareness"); that 6.12 still has it is not verified.
@@ -913,6 +943,8 @@ const ALL_FEATS: &[Feat] = &[
     Feat::WaIdle,
     Feat::WaWeight,
     Feat::WaBias,
+    Feat::SisProp,
+    Feat::SisUtil,
 ];
 
 /// Parses a `features` value for `kernel` into canonical overrides: only the names whose
@@ -973,6 +1005,16 @@ pub fn keep_features(kernel: Kernel, overrides: &[String]) -> Vec<String> {
 /// The name of a modelled feature in an era, if it has one.
 pub fn feature_name(kernel: Kernel, feat: Feat) -> Option<&'static str> {
     kernel.features().iter().find(|d| d.feat == Some(feat)).map(|d| d.name)
+}
+
+/// Which form of `recent_used_cpu` an era has (`Kernel::recent_used_cpu`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecentUsedCpu {
+    None,
+    /// 4.16-5.14: kept on a hit (set to prev), and the waker's set to the waking CPU.
+    SetOnHit,
+    /// 5.15+: set to prev at every check.
+    SetPrev,
 }
 
 /// How a pipe's reader and writers wake each other (`fs/pipe.c`, `pipe_read`/`pipe_write`),

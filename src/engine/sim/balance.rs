@@ -251,6 +251,8 @@ impl Sim {
             let Some(src) = self.descend(c, level, false) else { return false };
             (src, Imbalance::Tasks(1), None)
         } else {
+            // update_sd_lb_stats ends with update_idle_cpu_scan (SIS_UTIL, `sim::wakeup`).
+            self.update_idle_cpu_scan(c, level);
             match self.find_busiest(c, level) {
                 Some((src, imb, b, l)) => (src, imb, Some((b, l))),
                 None => {
@@ -566,10 +568,13 @@ impl Sim {
         let may_hot = self.lb.state[x][level].nr_balance_failed > self.lb.doms.all[d].cache_nice_tries;
         let failed = self.lb.state[x][level].nr_balance_failed;
         let queued: Vec<usize> = self.policy.queued(c).iter().collect();
+        // Queued no later than either side's time: `x` attaches at its own cursor, which
+        // may be behind `c`'s, and must not run a wakee before its wakeup.
+        let seen = t.min(self.cursor(x));
         let Some(k) = queued.into_iter().rev().find(|&k| {
             let tk = &self.tasks[k];
             let hot = !smt && tk.ran_at > 0 && t.saturating_sub(tk.ran_at) < self.cfg.migration_cost;
-            tk.queued_at <= t
+            tk.queued_at <= seen
                 && tk.pinned.is_none_or(|p| p == x)
                 && tk.state == TaskState::Runnable
                 && (!hot || may_hot)

@@ -392,6 +392,8 @@ pub struct Sim {
     ttwu_queue: bool,
     /// WA_IDLE, WA_WEIGHT, WA_BIAS resolved (`sim::wakeup`, WAKE_AFFINE; 4.17+ eras).
     wa: [bool; 3],
+    /// `select_idle_sibling`'s recent CPUs and scan limits (`sim::wakeup`, SIS).
+    sis: wakeup::Sis,
     /// `preempt=full`: kernel-mode work is preempted at once (`schedule.rs`: PREEMPTION MODEL).
     preempt_full: bool,
     /// Wakeup latencies that came out negative and were clamped to 0 (must stay 0).
@@ -598,6 +600,9 @@ impl Sim {
             .collect();
         let nstates = idle_names.len();
         let power = super::profile::power_model(prof);
+        let task_cpus: Vec<usize> = tasks.iter().map(|t| t.core).collect();
+        let llc_sizes: Vec<usize> = llc_cpus.iter().map(Vec::len).collect();
+        let sis = wakeup::Sis::new(cfg.kernel, cfg.feats(), &task_cpus, 2 * cfg.migration_cost, &llc_sizes);
         Sim {
             policy: policy::build(&cfg),
             prof,
@@ -642,6 +647,7 @@ impl Sim {
             wd_pos: 0,
             ttwu_queue: cfg.feats().has(Feat::TtwuQueue),
             wa: [Feat::WaIdle, Feat::WaWeight, Feat::WaBias].map(|f| cfg.feats().has(f)),
+            sis,
             preempt_full: cfg.preempt_model() == crate::engine::kernel::PreemptModel::Full,
             latency_clamps: 0,
             mm_next: specs.iter().map(|s| s.mm).max().unwrap_or(0).saturating_add(1),

@@ -30,6 +30,39 @@
 //! Simplified: a line's owner is taken to be that CPU (another CPU may have touched it
 //! since). The pipe's own lines are the pipe op's (`workload::pipe`).
 //!
+//! SIS (`select_idle_sibling`'s recent CPU and scan limits, per era). RECENT_USED_CPU
+//! (4.16's 32e839dda3ba, so the 4.17 era on; `Kernel::recent_used_cpu`): after the target
+//! and prev, the task's `p->recent_used_cpu` is returned if it is neither, shares the
+//! target's LLC (`cpus_share_cache`), is idle (`idle_cpu`, 5.x `available_idle_cpu ||
+//! sched_idle_cpu`: the engine's `is_idle`) and allowed. 4.17 then sets it to prev only on
+//! that hit, and `select_task_rq_fair` sets the waker's (`current->recent_used_cpu = cpu`)
+//! after every want_affine wakeup; 5.15+ (89aafd67f28c, 5.15-rc1) sets it to prev at every
+//! check and never the waker's (5.15.100 fair.c `select_idle_sibling`, read in
+//! zcjie1/linux-5.15.100). SIS_PROP (4.13's 1ad3aaf3fcd2; on in the 4.17 era, off in the
+//! 5.15.y and 6.6 tables, gone by 6.12): without an idle core, `select_idle_cpu` gives up
+//! after `nr - 1` CPUs (`if (!--nr) return -1`), `nr = span_weight * avg_idle / avg_cost`,
+//! at least 4 (`span_avg > 4*avg_cost`), `avg_cost` the scanning CPU's `sd_llc`
+//! `avg_scan_cost + 1` and `avg_idle` its `rq->avg_idle / 512` (4.19 fair.c, read in
+//! 0x88888888/Linux-4.19; 4.17's reads `idle_cpu` for `available_idle_cpu`) or, 5.13+ (94aafc3ee31d), `rq->wake_avg_idle`: half `avg_idle` at each
+//! wakeup that ends the CPU's idle period (`ttwu_do_wakeup`), halved each jiffy since, less
+//! each scan's time. A scan that ran to its end (found a CPU or passed them all) folds its
+//! time into `avg_scan_cost` by `update_avg` (1/8). SIS_UTIL (6.0's 70fb5ccf2ebb,
+//! backported to the 5.15.y tree the era's table follows; 6.6, 6.12): `nr =
+//! sd_llc_shared->nr_idle_scan + 1`, no scan at all if that is 1 (with or without an idle
+//! core), and the idle-core path not counted down; `nr_idle_scan` is set by
+//! `update_idle_cpu_scan` at the end of `update_sd_lb_stats` of a periodic (not newly idle)
+//! balance of the LLC domain, from the sum of its CPUs' `cpu_util` (`nr_idle_scan`). Both
+//! on: SIS_UTIL's nr wins. The scan's time is the line transfers of the runqueues it reads
+//! (`SCAN_LINES` per CPU at the profile's core-to-core latency to the scanning CPU, as
+//! TRANSFER's): it feeds `avg_scan_cost` and `wake_avg_idle` only, and is not charged to the
+//! waker (the engine charges no scan, limited or not). Simplified: the scan starts at
+//! `target + 1` in every era (4.17 wrapped from `target`); 4.17's `select_idle_core` (all
+//! cores), then `select_idle_cpu` (limited), then `select_idle_smt(target)` run as 5.15's
+//! one scan, SIS_PROP left off the idle-core path as 5.15 does; `nr_idle_scan` starts at the LLC's size (the
+//! kernel's starts at 0 until the LLC's first periodic balance); `max_idle_balance_cost`
+//! is `migration_cost` (the `avg_idle` clamp, `sim::idle_path`); SIS_AVG_CPU (off) is not
+//! modelled. The features SIS_PROP and SIS_UTIL switch each off as `sched_features` does.
+//!
 //! WAKE_AFFINE (4.17, 5.15, 6.6, 6.12 eras; `select_task_rq_fair` as rewritten in 4.14,
 //! 3fed382b46ba, read in 5.15 fair.c): for a `WF_TTWU` wakeup the waker's `current` first
 //! counts a flip when it wakes another task than last time (`record_wakee`; the flips halve
@@ -56,6 +89,7 @@
 use super::domain::sd;
 use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
+use crate::engine::kernel::{Feat, Kernel, RecentUsedCpu};
 use crate::engine::policy::{Arrival, Policy};
 use crate::engine::profile::Profile;
 use crate::engine::time::Ns;
@@ -68,6 +102,97 @@ const WAKEE_CHAIN: u64 = 3;
 const RQ_LINES: u64 = 2;
 /// Lines of the target's wake list a TTWU_QUEUE wakeup writes.
 const WAKELIST_LINES: u64 = 1;
+/// Lines of a remote runqueue `select_idle_cpu` reads per CPU it looks at (module doc: SIS):
+/// `available_idle_cpu` reads `rq->curr`, `rq->nr_running` and `rq->ttwu_pending`, taken to
+/// share one line (simplified).
+const SCAN_LINES: u64 = 1;
+/// `SCHED_CAPACITY_SCALE`: a CPU's full capacity, `cpu_util`'s ceiling.
+const SCHED_CAPACITY_SCALE: u64 = 1024;
+
+/// `select_idle_sibling`'s state across wakeups (module doc: SIS): per task, per CPU, per LLC.
+#[derive(Clone, Debug)]
+pub(super) struct Sis {
+    recent: RecentUsedCpu,
+    /// SIS_PROP on, and its 5.13+ form (`wake_avg_idle`) rather than `avg_idle / 512`.
+    prop: bool,
+    ages: bool,
+    /// SIS_UTIL on.
+    util: bool,
+    /// Per task: `p->recent_used_cpu`.
+    recent_cpu: Vec<u16>,
+    /// Per CPU: its `sd_llc`'s `avg_scan_cost` (a per-CPU sched_domain), `rq->wake_avg_idle`
+    /// and `rq->wake_stamp` (jiffies).
+    avg_scan_cost: Vec<Ns>,
+    wake_avg_idle: Vec<Ns>,
+    wake_stamp: Vec<u64>,
+    /// Per LLC: `sd_llc_shared->nr_idle_scan`.
+    nr_idle_scan: Vec<u32>,
+}
+
+impl Sis {
+    /// The era's forms and features; tasks start with `recent_used_cpu` on their first CPU
+    /// (equal to prev at the first wakeup, so unused until a second); `wake_avg_idle` starts
+    /// at `avg_idle`'s start (`sched_init`: `rq->wake_avg_idle = rq->avg_idle`), and
+    /// `nr_idle_scan` at what an idle LLC's balance writes, its size (simplified: the kernel
+    /// allocates it zeroed, and it is set at the LLC's first periodic balance; a benchmark
+    /// starts on a machine up long before).
+    pub(super) fn new(
+        kernel: Kernel,
+        feats: crate::engine::kernel::FeatureSet,
+        task_cpus: &[usize],
+        avg_idle: Ns,
+        llc_sizes: &[usize],
+    ) -> Sis {
+        let ncpus: usize = llc_sizes.iter().sum();
+        let prop = feats.has(Feat::SisProp);
+        Sis {
+            recent: kernel.recent_used_cpu(),
+            prop,
+            ages: prop && kernel.sis_prop_ages(),
+            util: feats.has(Feat::SisUtil),
+            recent_cpu: task_cpus.iter().map(|&c| c as u16).collect(),
+            avg_scan_cost: vec![0; ncpus],
+            wake_avg_idle: vec![avg_idle; ncpus],
+            wake_stamp: vec![0; ncpus],
+            nr_idle_scan: llc_sizes.iter().map(|&n| n as u32).collect(),
+        }
+    }
+}
+
+/// What one `select_core` found and leaves to `Sim::apply_sis` (module doc: SIS).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct SisOut {
+    /// select_task_rq_fair's `want_affine`.
+    pub want_affine: bool,
+    /// The `recent_used_cpu` check was reached; it returned the recent CPU.
+    pub recent_reached: bool,
+    pub recent_hit: bool,
+    /// The scan's limit and the feature that set it.
+    pub limit: Option<(u32, &'static str)>,
+    /// SIS_PROP ran on this CPU to the scan's end (its cost is then folded in).
+    pub prop_on: Option<usize>,
+    /// `wake_avg_idle` aged at the scan's start: (cpu, value, stamp).
+    pub aged: Option<(usize, Ns, u64)>,
+    /// The scan's line transfers, ns (`SCAN_LINES` per CPU looked at).
+    pub scan_ns: Ns,
+}
+
+/// `update_avg` (kernel/sched/sched.h, 5.15; fair.c before): `*avg += (sample - *avg) / 8`,
+/// signed.
+fn update_avg(avg: &mut Ns, sample: Ns) {
+    let diff = sample as i64 - *avg as i64;
+    *avg = (*avg as i64 + diff / 8).max(0) as Ns;
+}
+
+/// `update_idle_cpu_scan`'s `nr_idle_scan` (5.15.100 and 6.0+ fair.c, 70fb5ccf2ebb): with
+/// `x = sum_util / llc_weight`, `y = 1024 - min(x^2 * pct^2 / (10000 * 1024), 1024)` and
+/// `nr = y * llc_weight / 1024`, so the scan stops once the LLC is `100 / pct` busy (85% at
+/// 117).
+pub(super) fn nr_idle_scan(sum_util: u64, llc_weight: u64, pct: u64) -> u32 {
+    let x = sum_util / llc_weight.max(1);
+    let tmp = (x * x * pct * pct / (10_000 * SCHED_CAPACITY_SCALE)).min(SCHED_CAPACITY_SCALE);
+    ((SCHED_CAPACITY_SCALE - tmp) * llc_weight / SCHED_CAPACITY_SCALE) as u32
+}
 
 /// The cache-line transfers a direct wakeup on CPU `waker` pays for a task last on `prev`,
 /// enqueued on `target` (module doc: TRANSFER). The trace replay takes it out of recorded
@@ -193,13 +318,15 @@ impl Sim {
     }
 
     /// select_task_rq: wake_affine, then select_idle_sibling (5.15 fair.c: the target, prev
-    /// if it shares the target's LLC, with SMT an idle sibling of prev when the LLC has no
-    /// idle core, then `select_idle_cpu` over the LLC). `recent_used_cpu` (4.16+) is not
-    /// modelled. Before 4.9 (10e2f1acd010) the scan looked for a wholly idle sched group of
-    /// the LLC; on a config without siblings that is the first idle CPU, as here, and with
-    /// siblings the 4.9+ rule is used for every era (simplified). A task allowed on one CPU only
-    /// goes there (core.c select_task_rq: the class hook runs only if `nr_cpus_allowed > 1`).
-    pub(super) fn select_core(&self, task: usize, waker: Option<usize>, sync: bool) -> usize {
+    /// if it shares the target's LLC, `recent_used_cpu` (module doc: SIS), with SMT an idle
+    /// sibling of prev when the LLC has no idle core, then `select_idle_cpu` over the LLC,
+    /// its length limited by SIS_PROP or SIS_UTIL). Before 4.9 (10e2f1acd010) the scan looked
+    /// for a wholly idle sched group of the LLC; on a config without siblings that is the
+    /// first idle CPU, as here, and with siblings the 4.9+ rule is used for every era
+    /// (simplified). A task allowed on one CPU only goes there (core.c select_task_rq: the
+    /// class hook runs only if `nr_cpus_allowed > 1`). What the scan changes (recent CPUs,
+    /// scan cost, `wake_avg_idle`) comes back in `SisOut` for `apply_sis`.
+    pub(super) fn select_core(&self, task: usize, waker: Option<usize>, sync: bool) -> (usize, SisOut) {
         self.select_core_with(task, waker, sync, |_, _, _| {})
     }
 
@@ -212,24 +339,41 @@ impl Sim {
         waker: Option<usize>,
         sync: bool,
         mut note: impl FnMut(usize, &'static str, bool),
-    ) -> usize {
+    ) -> (usize, SisOut) {
+        let mut out = SisOut::default();
         if let Some(p) = self.tasks[task].pinned {
             note(p, "pinned", self.is_idle(p));
-            return p;
+            return (p, out);
         }
         let prev = self.tasks[task].core;
-        let (cand, _) = self.wake_affine(task, waker, sync);
+        let (cand, affine) = self.wake_affine(task, waker, sync);
+        // select_task_rq_fair's want_affine: a waker CPU the task may run on, not wake_wide.
+        out.want_affine = waker.is_some() && !matches!(affine, Affine::Wide { .. });
         let cand_idle = self.is_idle(cand);
         note(cand, if cand == prev { "prev" } else { "waker" }, cand_idle);
         if cand_idle {
-            return cand;
+            return (cand, out);
         }
         let dom = self.cores[cand].domain;
         if cand != prev && self.cores[prev].domain == dom {
             let prev_idle = self.is_idle(prev);
             note(prev, "prev", prev_idle);
             if prev_idle {
-                return prev;
+                return (prev, out);
+            }
+        }
+        // recent_used_cpu (module doc: SIS): not prev, not the target, sharing the
+        // target's LLC, idle (the task may run anywhere: pinned tasks left above).
+        if self.sis.recent != RecentUsedCpu::None {
+            out.recent_reached = true;
+            let r = self.sis.recent_cpu.get(task).map_or(prev, |&r| r as usize);
+            if r != prev && r != cand && self.cores[r].domain == dom {
+                let idle = self.is_idle(r);
+                note(r, "recent", idle);
+                if idle {
+                    out.recent_hit = true;
+                    return (r, out);
+                }
             }
         }
         // sched_smt_active(): test_idle_cores; without one, an idle sibling of prev first
@@ -240,34 +384,88 @@ impl Sim {
                 let idle = self.is_idle(s);
                 note(s, "smt", idle);
                 if idle {
-                    return s;
+                    return (s, out);
                 }
             }
         }
-        self.select_idle_cpu(cand, has_idle_core, &mut note).unwrap_or(cand)
+        let this = waker.unwrap_or(prev);
+        let got = self.select_idle_cpu(cand, has_idle_core, this, &mut out, &mut note);
+        (got.unwrap_or(cand), out)
+    }
+
+    /// The scan's `nr` before it starts (module doc: SIS): `u32::MAX` without a limit, `None`
+    /// when SIS_UTIL finds the LLC overloaded (no scan). `this` runs the scan (the waker's
+    /// CPU); `n` is the LLC's size. The aged `wake_avg_idle` goes into `out`.
+    fn sis_limit(&self, this: usize, dom: usize, n: usize, has_idle_core: bool, out: &mut SisOut) -> Option<u32> {
+        let mut nr = u32::MAX;
+        if self.sis.prop && !has_idle_core {
+            let avg_idle = if self.sis.ages {
+                // 5.13+: wake_avg_idle halves each jiffy since the last wakeup onto `this`.
+                let now = self.now / self.tick_period;
+                let (mut avg, mut stamp) = (self.sis.wake_avg_idle[this], self.sis.wake_stamp[this]);
+                while stamp < now && avg != 0 {
+                    stamp += 1;
+                    avg >>= 1;
+                }
+                out.aged = Some((this, avg, stamp));
+                avg
+            } else {
+                // 4.13-5.12: "a large fuzz factor; hackbench in particular is sensitive".
+                self.cores[this].avg_idle / 512
+            };
+            let avg_cost = self.sis.avg_scan_cost[this] + 1;
+            let span_avg = n as u64 * avg_idle;
+            nr = if span_avg > 4 * avg_cost { (span_avg / avg_cost).min(u32::MAX as u64) as u32 } else { 4 };
+            out.prop_on = Some(this);
+            out.limit = Some((nr, "SIS_PROP"));
+        }
+        if self.sis.util {
+            // "because !--nr is the condition to stop scan"
+            nr = self.sis.nr_idle_scan[dom] + 1;
+            // select_idle_core's path does not count nr down: only the stop applies there.
+            out.limit = (nr == 1 || !has_idle_core).then_some((nr, "SIS_UTIL"));
+            if nr == 1 {
+                // "overloaded LLC is unlikely to have idle cpu/core": no scan (and no
+                // scan-cost update).
+                out.prop_on = None;
+                return None;
+            }
+        }
+        Some(nr)
     }
 
     /// `select_idle_cpu` (5.15 fair.c): the target's LLC only (`sd_llc`), in CPU order from
     /// `target + 1` round to `target` (`for_each_cpu_wrap`). With `has_idle_core`, each
     /// core once (`select_idle_core`): a core whose threads are all idle wins at once, else
     /// the first idle thread seen is kept, and finding no idle core clears the LLC's
-    /// `has_idle_cores` (`set_idle_cores(target, false)`); without it, the first idle CPU.
-    /// The cost is the LLC's size, not the machine's. Not modelled: SIS_PROP's scan limit.
+    /// `has_idle_cores` (`set_idle_cores(target, false)`); without it, the first idle CPU,
+    /// giving up after `nr - 1` CPUs (`if (!--nr) return -1`; module doc: SIS). The cost is
+    /// the LLC's size at most, not the machine's; the probes' line transfers go into `out`.
     fn select_idle_cpu(
         &self,
         target: usize,
         has_idle_core: bool,
+        this: usize,
+        out: &mut SisOut,
         note: &mut impl FnMut(usize, &'static str, bool),
     ) -> Option<usize> {
         let dom = self.cores[target].domain;
         let cpus = &self.llc_cpus[dom];
         let n = cpus.len();
+        let mut nr = self.sis_limit(this, dom, n, has_idle_core, out)?;
         let start = cpus.partition_point(|&x| x as usize <= target);
         let pos = |x: usize| (cpus.partition_point(|&y| (y as usize) < x) + n - start) % n;
         let mut first_idle = None;
         for i in 0..n {
             let x = cpus[(start + i) % n] as usize;
             if !has_idle_core {
+                nr -= 1;
+                if nr == 0 {
+                    // Given up: 5.15 returns before the scan-cost update.
+                    out.prop_on = None;
+                    return None;
+                }
+                out.scan_ns += self.transfer(x, this, SCAN_LINES);
                 let idle = self.is_idle(x);
                 note(x, "scan", idle);
                 if idle {
@@ -285,6 +483,7 @@ impl Sim {
                 Some(s) => (x, Some(s)),
                 None => (x, None),
             };
+            out.scan_ns += self.transfer(a, this, SCAN_LINES) + b.map_or(0, |b| self.transfer(b, this, SCAN_LINES));
             let idle_a = self.is_idle(a);
             let idle_b = b.is_none_or(|b| self.is_idle(b));
             note(x, "core", idle_a && idle_b);
@@ -299,6 +498,76 @@ impl Sim {
             self.has_idle_cores[dom].set(false);
         }
         first_idle
+    }
+
+    /// What a wakeup's `select_idle_sibling` leaves behind (module doc: SIS), applied after
+    /// `sim::why`'s replay so that the replay starts from the same state: the wakee's (and
+    /// in 4.16-5.14 the waker's) `recent_used_cpu`, `wake_avg_idle` aged and less the scan's
+    /// time, and `avg_scan_cost`'s `update_avg`.
+    pub(super) fn apply_sis(&mut self, w: usize, prev: usize, waker: Option<usize>, out: &SisOut) {
+        let sis = &mut self.sis;
+        match sis.recent {
+            RecentUsedCpu::SetPrev if out.recent_reached => {
+                if let Some(r) = sis.recent_cpu.get_mut(w) {
+                    *r = prev as u16;
+                }
+            }
+            RecentUsedCpu::SetOnHit => {
+                if out.recent_hit {
+                    if let Some(r) = sis.recent_cpu.get_mut(w) {
+                        *r = prev as u16;
+                    }
+                }
+                // select_task_rq_fair: `if (want_affine) current->recent_used_cpu = cpu`.
+                if let (true, Some(c)) = (out.want_affine, waker) {
+                    if let Some(r) = self.cores[c].curr.and_then(|k| sis.recent_cpu.get_mut(k)) {
+                        *r = c as u16;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some((c, avg, stamp)) = out.aged {
+            sis.wake_avg_idle[c] = avg;
+            sis.wake_stamp[c] = stamp;
+        }
+        if let Some(c) = out.prop_on {
+            let time = out.scan_ns;
+            if sis.ages {
+                sis.wake_avg_idle[c] -= sis.wake_avg_idle[c].min(time);
+            }
+            update_avg(&mut sis.avg_scan_cost[c], time);
+        }
+    }
+
+    /// `update_idle_cpu_scan` (module doc: SIS): a periodic `load_balance` of CPU `c` at its
+    /// domain `level`, if that domain is `c`'s LLC, sets the LLC's `nr_idle_scan` from the
+    /// sum of its CPUs' `cpu_util` (`util_avg`, at least `util_est.enqueued`, at most 1024).
+    pub(super) fn update_idle_cpu_scan(&mut self, c: usize, level: usize) {
+        if !self.sis.util {
+            return;
+        }
+        let llc = self.cores[c].domain;
+        let d = &self.lb.doms.all[self.lb.doms.of[c][level]];
+        if d.span.len() != self.llc_cpus[llc].len() || d.span != self.llc_cpus[llc] {
+            return;
+        }
+        let sum_util: u64 = d
+            .span
+            .iter()
+            .map(|&x| {
+                let core = &self.cores[x as usize];
+                core.rq_avg.util_avg.max(core.rq_util_est).min(SCHED_CAPACITY_SCALE)
+            })
+            .sum();
+        self.sis.nr_idle_scan[llc] = nr_idle_scan(sum_util, d.span.len() as u64, d.imbalance_pct);
+    }
+
+    /// `ttwu_do_wakeup` of 5.13+ (module doc: SIS): a wakeup that ended core `c`'s idle
+    /// period sets `wake_avg_idle` to half the new `avg_idle`, stamped with the jiffy.
+    pub(super) fn wake_avg_idle_update(&mut self, c: usize, t: Ns) {
+        self.sis.wake_avg_idle[c] = self.cores[c].avg_idle / 2;
+        self.sis.wake_stamp[c] = t / self.tick_period;
     }
 
     /// try_to_wake_up from core `waker` (None: from a timer with no core context).
@@ -344,7 +613,7 @@ impl Sim {
                 self.record_wakee(cur, w);
             }
         }
-        let target = if delayed { prev } else { self.select_core(w, waker, sync) };
+        let (target, sis_out) = if delayed { (prev, SisOut::default()) } else { self.select_core(w, waker, sync) };
         let why = self.rec.explaining(self.now);
         if why {
             let after = llcs.map(|d| self.has_idle_cores[d].get());
@@ -353,6 +622,9 @@ impl Sim {
             }
             self.why_wake(w, waker, sync, target);
             debug_assert_eq!(after, llcs.map(|d| self.has_idle_cores[d].get()), "the replay clears alike");
+        }
+        if !delayed {
+            self.apply_sis(w, prev, waker, &sis_out);
         }
         let queued = !delayed && waker.is_some_and(|c| c != target && self.ttwu_queues_to(c, target));
         let sys = waker.is_some_and(|c| self.in_task_context(c));
@@ -564,8 +836,12 @@ impl Sim {
         self.qsync(target);
         self.tasks[w].queued_at = t;
 
-        // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths.
+        // ttwu_do_wakeup: rq->avg_idle tracks recent idle lengths (5.13+: and wake_avg_idle).
+        let ended_idle = self.cores[target].idle_stamp.is_some();
         self.update_avg_idle(target, t);
+        if ended_idle && self.sis.ages {
+            self.wake_avg_idle_update(target, t);
+        }
         resched
     }
 
@@ -1011,5 +1287,178 @@ mod tests {
         assert_eq!((m.cause, m.from, m.to), (crate::engine::explain::MoveCause::WakeAffine, 1, 0), "{m:?}");
         // The waker's CPU, prev, then select_idle_cpu's wrap over the LLC (CPUs 1 and 0).
         assert!(m.figures.iter().any(|f| f.0 == "CPUs select_task_rq looked at" && f.1 == 4), "{m:?}");
+    }
+
+    /// A sim on `cores` CPUs of one Cascade Lake socket (no sibling in the config): task 0
+    /// ("a") blocks on CPU 0 at once, spinners keep CPUs `busy` busy (from 0.5 ms on CPU 0);
+    /// stepped to 1 ms, traced (the wake records).
+    fn parked(kernel: &str, features: &str, cores: &str, busy: &[usize]) -> Sim {
+        let ms = 1_000_000;
+        let mut c = Config::default();
+        for (k, v) in [
+            ("kernel", kernel),
+            ("cpu", "cascadelake-2s"),
+            ("cores", cores),
+            ("duration", "20ms"),
+            ("features", features),
+        ] {
+            c.set(k, v).unwrap();
+        }
+        let mut tasks = vec![task("a", 0, vec![Op::Block, Op::Run(ms), Op::Exit])];
+        for &b in busy {
+            // CPU 0's spinner sleeps first, so a surely runs and blocks there before it.
+            let first = if b == 0 { vec![Op::Sleep(500_000)] } else { vec![] };
+            tasks.push(task(&format!("spin-{b}"), b, [first, vec![Op::Run(20 * ms), Op::Exit]].concat()));
+        }
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+        let mut sim = Sim::with_workload(&c, Some(TraceOptions::default()), wl);
+        sim.start();
+        while sim.now < ms && sim.step() {}
+        assert_eq!(sim.tasks[0].state, super::TaskState::Blocked);
+        for &b in busy {
+            assert!(!sim.is_idle(b), "CPU {b} busy");
+        }
+        sim
+    }
+
+    /// Issue 31, SIS: `recent_used_cpu` (4.16+). Task a last ran on CPU 0 (busy) and before
+    /// that on CPU 3 (idle); CPU 1 is busy, CPU 2 idle. A timer wakeup (target = prev = 0):
+    /// 5.15 and 4.17 take the recent CPU 3 before the scan; 3.11 has none and the scan from
+    /// CPU 1 takes CPU 2. 5.15 then remembers prev (0), at every check.
+    #[test]
+    fn an_idle_recent_cpu_is_taken_before_the_scan_from_4_16() {
+        for (k, want) in [("5.15", 3), ("6.12", 3), ("4.17", 3), ("3.11", 2)] {
+            let mut sim = parked(k, "", "4", &[0, 1]);
+            sim.sis.recent_cpu[0] = 3;
+            assert_eq!(sim.select_core(0, None, false).0, want, "{k}");
+        }
+        let mut sim = parked("5.15", "", "4", &[0, 1]);
+        sim.sis.recent_cpu[0] = 3;
+        sim.wake(0, None, false);
+        assert_eq!(sim.tasks[0].core, 3, "woken on its recent CPU");
+        assert_eq!(sim.sis.recent_cpu[0], 0, "5.15: recent_used_cpu = prev");
+        // Busy recent CPU: the scan decides, and 5.15 still sets prev.
+        let mut sim = parked("5.15", "", "4", &[0, 1, 3]);
+        sim.sis.recent_cpu[0] = 3;
+        sim.wake(0, None, false);
+        assert_eq!((sim.tasks[0].core, sim.sis.recent_cpu[0]), (2, 0));
+    }
+
+    /// Issue 31, SIS_PROP (4.17): with `avg_idle / 512` at 0, `nr` is its floor 4 and the
+    /// scan gives up after 3 CPUs (1, 2, 3 busy): the wakee stays on its busy prev, CPU 0.
+    /// With `avg_idle` at its ceiling (2 x migration_cost: 1 ms / 512 x 8 CPUs, no scan
+    /// cost yet) or NO_SIS_PROP the scan reaches idle CPU 4.
+    #[test]
+    fn sis_prop_gives_up_after_nr_cpus_when_avg_idle_is_short() {
+        let busy = [0, 1, 2, 3];
+        let mut sim = parked("4.17", "", "8", &busy);
+        sim.cores[0].avg_idle = 0;
+        let (cpu, out) = sim.select_core(0, None, false);
+        assert_eq!((cpu, out.limit), (0, Some((4, "SIS_PROP"))), "nr = 4: CPUs 1-3 looked at");
+        let mut sim = parked("4.17", "", "8", &busy);
+        sim.cores[0].avg_idle = 2 * sim.cfg.migration_cost;
+        assert_eq!(sim.select_core(0, None, false).0, 4, "a long avg_idle scans on");
+        let mut sim = parked("4.17", "NO_SIS_PROP", "8", &busy);
+        sim.cores[0].avg_idle = 0;
+        let (cpu, out) = sim.select_core(0, None, false);
+        assert_eq!((cpu, out.limit), (4, None), "NO_SIS_PROP: the whole LLC");
+        // 5.15's form (SIS_PROP with SIS_UTIL off): wake_avg_idle, aged by the jiffy.
+        let mut sim = parked("5.15", "SIS_PROP NO_SIS_UTIL", "8", &busy);
+        sim.sis.wake_avg_idle[0] = 0;
+        assert_eq!(sim.select_core(0, None, false).0, 0, "5.15 SIS_PROP: wake_avg_idle 0");
+        let mut sim = parked("5.15", "SIS_PROP NO_SIS_UTIL", "8", &busy);
+        sim.sis.wake_avg_idle[0] = 1 << 20;
+        sim.sis.wake_stamp[0] = sim.now / sim.tick_period;
+        assert_eq!(sim.select_core(0, None, false).0, 4, "a fresh 1 ms wake_avg_idle scans on");
+        sim.sis.wake_stamp[0] = 0;
+        sim.now += 40 * sim.tick_period;
+        assert_eq!(sim.select_core(0, None, false).0, 0, "halved 40+ jiffies: 0, nr 4");
+    }
+
+    /// Issue 31, SIS_UTIL: `update_idle_cpu_scan`'s formula (5.15.100 fair.c) with
+    /// imbalance_pct 117 on a 40-CPU LLC. Idle: all 40. Half busy (x = 512): 512^2 x 117^2
+    /// / (10000 x 1024) = 350, (1024 - 350) x 40 / 1024 = 26. At 85.5% (x = 876) the square
+    /// term reaches 1024: 0, no scan.
+    #[test]
+    fn sis_util_scans_fewer_cpus_as_the_llc_fills() {
+        assert_eq!(super::nr_idle_scan(0, 40, 117), 40);
+        assert_eq!(super::nr_idle_scan(512 * 40, 40, 117), 26);
+        assert_eq!(super::nr_idle_scan(876 * 40, 40, 117), 0);
+        assert_eq!(super::nr_idle_scan(1024 * 40, 40, 117), 0);
+    }
+
+    /// Issue 31, SIS_UTIL in the scan: `nr_idle_scan` 2 looks at 2 CPUs (1 and 2, busy)
+    /// and keeps the busy target; 0 looks at none; NO_SIS_UTIL scans to idle CPU 4. The
+    /// LLC's periodic balance sets it from the CPUs' util: 4 of 8 spinning for a while
+    /// leave fewer than 8.
+    #[test]
+    fn sis_util_limits_the_scan_to_nr_idle_scan() {
+        let busy = [0, 1, 2, 3];
+        let dom = |sim: &Sim| sim.cores[0].domain;
+        let mut sim = parked("5.15", "", "8", &busy);
+        let d = dom(&sim);
+        assert_eq!(sim.sis.nr_idle_scan[d], 8, "an idle LLC's value at the start");
+        sim.sis.nr_idle_scan[d] = 2;
+        let (cpu, out) = sim.select_core(0, None, false);
+        assert_eq!((cpu, out.limit), (0, Some((3, "SIS_UTIL"))), "nr 3: CPUs 1 and 2");
+        let line = sim.transfer(1, 0, 1);
+        assert_eq!(out.scan_ns, 2 * line, "two runqueues read");
+        sim.sis.nr_idle_scan[d] = 3;
+        assert_eq!(sim.select_core(0, None, false).0, 0, "CPUs 1-3");
+        sim.sis.nr_idle_scan[d] = 4;
+        assert_eq!(sim.select_core(0, None, false).0, 4, "CPUs 1-4");
+        sim.sis.nr_idle_scan[d] = 0;
+        let (cpu, out) = sim.select_core(0, None, false);
+        assert_eq!((cpu, out.scan_ns), (0, 0), "overloaded: no scan");
+        let mut sim = parked("5.15", "NO_SIS_UTIL", "8", &busy);
+        sim.sis.nr_idle_scan[d] = 0;
+        assert_eq!(sim.select_core(0, None, false).0, 4, "NO_SIS_UTIL: the whole LLC");
+        // The LLC balance's update: after 15 ms of 4 spinners their util is on its way up.
+        for (f, want_less) in [("", true), ("NO_SIS_UTIL", false)] {
+            let mut sim = parked("5.15", f, "8", &busy);
+            while sim.now < 15_000_000 && sim.step() {}
+            let level = (0..sim.lb.doms.of[0].len()).find(|&l| sim.lb.doms.all[sim.lb.doms.of[0][l]].span.len() == 8);
+            sim.update_idle_cpu_scan(0, level.expect("the LLC's domain"));
+            assert_eq!(sim.sis.nr_idle_scan[d] < 8, want_less, "{f}: {}", sim.sis.nr_idle_scan[d]);
+        }
+    }
+
+    /// Issue 31: the wake record names the recent CPU it took, and the scan's limit.
+    #[test]
+    fn the_wake_record_names_the_recent_cpu_and_the_scan_limit() {
+        let mut sim = parked("5.15", "", "4", &[0, 1]);
+        sim.sis.recent_cpu[0] = 3;
+        sim.wake(0, None, false);
+        let r = sim.rec.trace.decisions.wakeups.last().expect("a wake record");
+        assert!(r.candidates.iter().any(|c| c.cpu == 3 && c.role == "recent" && c.idle), "{r:?}");
+        assert!(r.reason.contains("recent_used_cpu"), "{}", r.reason);
+        let mut sim = parked("5.15", "", "8", &[0, 1, 2, 3]);
+        let d = sim.cores[0].domain;
+        sim.sis.nr_idle_scan[d] = 2;
+        sim.wake(0, None, false);
+        let r = sim.rec.trace.decisions.wakeups.last().expect("a wake record");
+        assert!(r.reason.contains("SIS_UTIL: select_idle_cpu looks at 2 CPUs at most"), "{}", r.reason);
+    }
+
+    /// Issue 31, SIS_UTIL end to end: 8 spinners on the 8 CPUs of one LLC (5.15). The busy
+    /// CPUs' periodic balance of the LLC domain (every 8 ms x busy_factor 16) finds their
+    /// util near 1024, past the 85% at which `nr_idle_scan` is 0. NO_SIS_UTIL never writes it.
+    #[test]
+    fn the_llc_balance_sets_nr_idle_scan_to_0_when_every_cpu_is_busy() {
+        let ms = 1_000_000;
+        for (f, want) in [("", 0), ("NO_SIS_UTIL", 8)] {
+            let mut c = Config::default();
+            for (k, v) in
+                [("kernel", "5.15"), ("cpu", "cascadelake-2s"), ("cores", "8"), ("duration", "400ms"), ("features", f)]
+            {
+                c.set(k, v).unwrap();
+            }
+            let tasks = (0..8).map(|i| task(&format!("spin-{i}"), i, vec![Op::Run(500 * ms), Op::Exit])).collect();
+            let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+            let mut sim = Sim::with_workload(&c, None, wl);
+            sim.start();
+            while sim.now < 350 * ms && sim.step() {}
+            assert_eq!(sim.sis.nr_idle_scan[sim.cores[0].domain], want, "{f}");
+        }
     }
 }

@@ -58,9 +58,9 @@ fn the_eevdf_tours_answers_and_quoted_figures_are_the_engines() {
     let t = builtin("eevdf-vs-cfs").expect("the eevdf-vs-cfs tour");
     let (a, _) = t.steps[0].configs(&t);
     let base = run(&a);
-    holds(&t.steps[0].question, "117 µs", base.wakeup_latency_us.p50, "step 1: the preset's median");
-    holds(&t.steps[1].question, "117 µs", base.wakeup_latency_us.p50, "step 2: the preset's median");
-    holds(&t.steps[2].question, "94.3%", base.throughput, "step 3: the preset's periods met");
+    holds(&t.steps[0].question, "116 µs", base.wakeup_latency_us.p50, "step 1: the preset's median");
+    holds(&t.steps[1].question, "116 µs", base.wakeup_latency_us.p50, "step 2: the preset's median");
+    holds(&t.steps[2].question, "95.0%", base.throughput, "step 3: the preset's periods met");
     let b = |i: usize| run_b(&t, i);
     let (cfs, hz) = (b(0), b(1));
     assert!(cfs.wakeup_latency_us.p50 * 10.0 < base.wakeup_latency_us.p50, "CFS: much lower");
