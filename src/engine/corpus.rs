@@ -48,8 +48,12 @@ fn on(k: Kernel, mut c: Config) -> Config {
 }
 
 /// hackbench-process-pipes on `cpu` (5.15, HZ=250, 100 loops a row).
+///
+/// The kernel is 5.15.0-rc1 (Sep 2021), not the 5.15.y stable tree `Kernel::V515`'s feature
+/// table follows: SIS_PROP on and no SIS_UTIL, which came with 6.0 (70fb5ccf2ebb, Jun 2022)
+/// and reached 5.15.y only as a later backport.
 fn hackbench_pipes(cpu: &str, cores: u32) -> Config {
-    on(
+    let mut c = on(
         Kernel::V515,
         Config {
             cpu: cpu.into(),
@@ -65,7 +69,9 @@ fn hackbench_pipes(cpu: &str, cores: u32) -> Config {
             seed: 21,
             ..Config::default()
         },
-    )
+    );
+    c.set("features", "SIS_PROP NO_SIS_UTIL").expect("5.15 names both features");
+    c
 }
 
 /// Every CPU of the machine as the kernel counts them (issue 31: `cores` is hardware
