@@ -18,23 +18,19 @@ try {
 window.schedscopeEarlyWorker = early;
 const me = document.querySelector('script[data-js][data-wasm]');
 if (!me) throw new Error('schedscope: boot.js needs its <script data-js data-wasm> tag');
-// Views loaded on first use (issue 26's code splitting): `schedscopeLazy(name)` loads
-// `name.js` (wasm-bindgen's no-modules glue, built by Trunk as a data-type="worker" asset:
-// a classic script that declares the global `wasm_bindgen`) and `name_bg.wasm` once, and
-// resolves when the module's main has run (src/ui/experiments/mount.rs waits on it). A
-// failure is reported to the caller and forgotten, so a later call tries again. One such
-// module only: a second no-modules glue would declare `wasm_bindgen` again.
+// Views loaded on first use (issue 26's code splitting): `schedscopeLazy(name)` imports
+// `name.js` (wasm-bindgen's ES-module glue, built by Trunk as a data-type="worker" asset with
+// data-bindgen-target="web": unhashed, and not started with the page) and instantiates
+// `name_bg.wasm` once; it resolves when the module's main has run (src/ui/experiments/mount.rs
+// waits on it). A failure is reported to the caller and forgotten, so a later call retries
+// (under another URL: a browser may keep a failed import in its module map).
 const base = me.dataset.js.replace(/[^/]*$/, '');
 const lazy = new Map();
+let tries = 0;
 window.schedscopeLazy = (name) => {
   if (!lazy.has(name)) {
-    const loading = new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = `${base}${name}.js`;
-      s.onload = () => wasm_bindgen({ module_or_path: `${base}${name}_bg.wasm` }).then(resolve, reject);
-      s.onerror = () => reject(new Error(`${name}.js did not load`));
-      document.head.append(s);
-    });
+    const again = tries++ ? `?try=${tries}` : '';
+    const loading = import(`${base}${name}.js${again}`).then((m) => m.default({ module_or_path: `${base}${name}_bg.wasm` }));
     lazy.set(name, loading);
     loading.catch(() => lazy.delete(name));
   }
