@@ -225,3 +225,43 @@ fn seed_table_view(props: &SeedTableProps) -> Html {
         </section>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The seam's stage number means the same on both sides; anything else is "waiting".
+    #[test]
+    fn stage_codes_round_trip() {
+        for s in [Stage::Waiting, Stage::Partial, Stage::Loaded] {
+            assert_eq!(Stage::of_code(s.code()), s);
+        }
+        assert_eq!(Stage::of_code(7), Stage::Waiting);
+    }
+
+    /// The tables cross the seam as `wire` bytes (`mount::show` encodes, `lazy::show` decodes).
+    #[test]
+    fn tables_cross_the_seam_as_wire_bytes() {
+        let row = crate::engine::validate::Row {
+            label: "half".into(),
+            sets: vec![("rr_interval".into(), "5ms".into())],
+            vs: "base".into(),
+            pass: Some(true),
+            ..Default::default()
+        };
+        let tables = vec![SeedTable {
+            preset: "rr-kbuild".into(),
+            title: "make -j8".into(),
+            source: "LKML".into(),
+            metric: "elapsed_s".into(),
+            unit: "s".into(),
+            columns: Vec::new(),
+            rows: vec![row],
+            corpus: true,
+            notes: String::new(),
+        }];
+        let bytes = crate::ui::worker::wire::encode(&tables);
+        assert_eq!(crate::ui::worker::wire::decode::<Vec<SeedTable>>(&bytes).unwrap(), tables);
+        assert!(crate::ui::worker::wire::decode::<Vec<SeedTable>>(&bytes[..bytes.len() - 1]).is_err());
+    }
+}
