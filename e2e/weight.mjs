@@ -1,6 +1,7 @@
 // Page weight of a built dist/: the gzip size (level 9) of every .wasm, .js and .css file,
 // the app's (what the page downloads before its first figure) and the simulation worker's
-// (worker*.wasm/js, fetched by the worker) apart. Read by e2e/weight.test.mjs (the bound) and
+// (worker*.wasm/js, fetched by the worker) and the lazily loaded modules' (experiments*.wasm/js,
+// fetched when the Experiments page first opens) apart. Read by e2e/weight.test.mjs (the bound) and
 // e2e/perf.mjs (the benchmark's summary).
 
 import { readdir, readFile } from 'node:fs/promises';
@@ -18,7 +19,9 @@ export async function pageWeight(dir) {
   for (const name of (await readdir(dir)).sort()) {
     if (!/\.(wasm|js|css)$/.test(name)) continue;
     const body = await readFile(join(dir, name));
-    const part = name.startsWith('worker') ? 'worker' : 'app';
+    // The Experiments module (src/bin/experiments.rs) loads when that page first opens: not
+    // page weight either, listed apart as 'lazy'.
+    const part = name.startsWith('worker') ? 'worker' : name.startsWith('experiments') ? 'lazy' : 'app';
     files.push({ name, part, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
   }
   const sum = (part, key) => files.filter((f) => f.part === part).reduce((a, f) => a + f[key], 0);
@@ -28,6 +31,8 @@ export async function pageWeight(dir) {
     app_raw_kb: kb(sum('app', 'raw')),
     worker_gzip_kb: kb(sum('worker', 'gzip')),
     worker_raw_kb: kb(sum('worker', 'raw')),
+    lazy_gzip_kb: kb(sum('lazy', 'gzip')),
+    lazy_raw_kb: kb(sum('lazy', 'raw')),
     target_app_gzip_kb: APP_GZIP_KB_MAX,
   };
 }

@@ -18,6 +18,24 @@ try {
 window.schedscopeEarlyWorker = early;
 const me = document.querySelector('script[data-js][data-wasm]');
 if (!me) throw new Error('schedscope: boot.js needs its <script data-js data-wasm> tag');
+// Views loaded on first use (issue 26's code splitting): `schedscopeLazy(name)` imports
+// `name.js` (wasm-bindgen's ES-module glue, built by Trunk as a data-type="worker" asset with
+// data-bindgen-target="web": unhashed, and not started with the page) and instantiates
+// `name_bg.wasm` once; it resolves when the module's main has run (src/ui/experiments/mount.rs
+// waits on it). A failure is reported to the caller and forgotten, so a later call retries
+// (under another URL: a browser may keep a failed import in its module map).
+const base = me.dataset.js.replace(/[^/]*$/, '');
+const lazy = new Map();
+let tries = 0;
+window.schedscopeLazy = (name) => {
+  if (!lazy.has(name)) {
+    const again = tries++ ? `?try=${tries}` : '';
+    const loading = import(`${base}${name}.js${again}`).then((m) => m.default({ module_or_path: `${base}${name}_bg.wasm` }));
+    lazy.set(name, loading);
+    loading.catch(() => lazy.delete(name));
+  }
+  return lazy.get(name);
+};
 const bindings = await import(me.dataset.js);
 const wasm = await bindings.default({ module_or_path: me.dataset.wasm });
 // As Trunk's own loader does: the exported functions, for the console and tests.

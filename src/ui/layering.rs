@@ -64,6 +64,11 @@ const RULES: &[(&str, &[&str])] = &[
     // Each feature's slice of the app's state: below the app (which composes them), so
     // none names the app or another feature's slice.
     ("explore/seeds.rs", &["worker"]),
+    // The Experiments module's views and entry (a second wasm): no app state, only the
+    // tables it is handed (the app's side of the seam is `experiments/mount.rs`).
+    ("experiments/view.rs", &["common", "worker"]),
+    ("experiments/scoreboard.rs", &[]),
+    ("experiments/lazy.rs", &["worker"]),
     ("inspect/state.rs", &["common", "worker"]),
     ("sweep/state.rs", &["common", "explore", "worker"]),
     ("tour/state.rs", &[]),

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod common;
+pub mod experiments;
 pub mod explore;
 pub mod inspect;
 pub mod share;

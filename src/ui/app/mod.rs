@@ -25,9 +25,10 @@ impl Reducible for State {
 }
 
 use crate::ui::app::state::{Action, DistMode, State, Tab};
+use crate::ui::experiments::mount::ExperimentsMount;
 use crate::ui::explore::controls::Controls;
 use crate::ui::explore::plots::DistPlot;
-use crate::ui::explore::views::{CompareTable, MetricsPanel, SeedView};
+use crate::ui::explore::views::{CompareTable, MetricsPanel};
 use crate::ui::inspect::state::InspectAction;
 use crate::ui::inspect::state::OpenSpan;
 use crate::ui::share::{self, EmbedPage, Notices, ShareBar};
@@ -119,7 +120,7 @@ fn shell(props: &ShellProps) -> Html {
             </header>
             <Notices />
             if ctx.tab == Tab::Seeds {
-                <div class="seeds-page"><h2>{"Experiments: reported vs simulated"}</h2><SeedView /></div>
+                <div class="seeds-page"><h2>{"Experiments: reported vs simulated"}</h2><ExperimentsMount /></div>
             } else {
                 <div class="layout">
                     <aside class="controls" aria-label="Controls"><Controls collapsed={props.collapsed} /></aside>

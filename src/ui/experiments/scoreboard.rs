@@ -234,16 +234,23 @@ mod tests {
     #[cfg(feature = "ssr")]
     #[tokio::test]
     async fn the_experiments_view_puts_the_score_first_and_each_verdict_and_reason_on_its_row() {
-        use crate::ui::app::state::Seeds;
         let t = table(vec![
             row("base", "base", None, vec![cell(None, 0.0, None)]),
             row("half", "base", Some(true), vec![cell(Some(0.20), 0.104, Some(true))]),
             row("off", "base", Some(false), vec![cell(Some(0.20), 0.03, Some(false))]),
             row("calm", "base", Some(true), vec![cell(Some(0.0258), 0.0, Some(true))]),
         ]);
-        let mut s = crate::ui::ssr_tests::from_link("v=1&view=seeds");
-        s.seeds = Seeds::Loaded(std::rc::Rc::new(vec![t]));
-        let html = crate::ui::ssr_tests::render(s).await;
+        // The module's root as the page's mount gives it the tables (`experiments::lazy`).
+        use crate::ui::experiments::view::{SeedView, SeedViewProps, Stage};
+        let props = SeedViewProps {
+            tables: std::rc::Rc::new(vec![t]),
+            stage: Stage::Loaded,
+            query: "v=1&view=seeds".into(),
+            on_load: yew::Callback::noop(),
+        };
+        let local = tokio::task::LocalSet::new();
+        let html =
+            local.run_until(yew::LocalServerRenderer::<SeedView>::with_props(props).hydratable(false).render()).await;
         let board = html.find("class=\"scoreboard panel\"").expect("a scoreboard");
         let first_table = html.find("class=\"seed panel\"").expect("the table");
         assert!(board < first_table, "the score comes before the tables");
