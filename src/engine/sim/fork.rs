@@ -462,4 +462,28 @@ mod tests {
         // 512 x 1024 / 1025 = 511, capped at (1024 - 512) / 2 = 256.
         assert_eq!(r.util, 768);
     }
+
+    /// The hook in `Sim::with_workload`: a hackbench run on zen3-2s under 5.15 starts its
+    /// parent on CPU 0 (`TaskSpec::core`) and its first children where the placement above
+    /// puts them (8, 16, ..., 56, then 1); under 3.11 they keep the round robin (child t on
+    /// CPU t); token's pinned threads keep their CPUs.
+    #[test]
+    fn a_run_starts_its_forked_tasks_where_the_placement_puts_them() {
+        use crate::engine::config::Config;
+        let cores = |sets: &[(&str, &str)]| -> Vec<usize> {
+            let mut cfg = Config::default();
+            for (k, v) in sets {
+                cfg.set(k, v).expect("key");
+            }
+            super::super::Sim::new(&cfg, None).tasks.iter().map(|t| t.core).collect()
+        };
+        let hb = [("cpu", "zen3-2s"), ("cores", "256"), ("workload", "hackbench"), ("groups", "1")];
+        let v515 = cores(&[&hb[..], &[("kernel", "5.15")]].concat());
+        assert_eq!(&v515[..9], &[0, 8, 16, 24, 32, 40, 48, 56, 1]);
+        let v311 = cores(&[&hb[..], &[("kernel", "3.11")]].concat());
+        assert_eq!(&v311[..5], &[0, 1, 2, 3, 4]);
+        let token =
+            cores(&[("cpu", "zen3-2s"), ("cores", "256"), ("kernel", "6.6"), ("workload", "token"), ("pairs", "2")]);
+        assert_eq!(token, vec![0, 1, 2, 3]);
+    }
 }
