@@ -475,6 +475,7 @@ fn oh_index(k: Overhead) -> usize {
 
 mod balance;
 mod domain;
+mod fork;
 mod idle_path;
 mod pelt;
 mod schedule;
@@ -558,7 +559,7 @@ impl Sim {
         rec.trace.cores = ncores as u16;
         rec.trace.idle_states = all_names;
         rec.trace.tasks = specs.iter().map(|s| TaskInfo { name: s.name.clone(), group: s.group.clone() }).collect();
-        let tasks: Vec<Task> = specs
+        let mut tasks: Vec<Task> = specs
             .iter()
             .enumerate()
             .map(|(i, s)| Task {
@@ -589,6 +590,18 @@ impl Sim {
                 stats: TaskStats { name: s.name.clone(), ..TaskStats::default() },
             })
             .collect();
+        // Fork placement (`sim::fork`): each task with a parent starts where the era puts it.
+        let doms = domain::Domains::build(&prof.topo, ncores, cfg.kernel);
+        {
+            let mut at: Vec<usize> = tasks.iter().map(|t| t.core).collect();
+            let weights: Vec<u64> = specs.iter().map(|s| weight_of_nice(s.nice)).collect();
+            let parents: Vec<_> = (0..specs.len()).map(|i| wl.parent(i)).collect();
+            let pinned: Vec<bool> = tasks.iter().map(|t| t.pinned.is_some()).collect();
+            fork::place_all(&doms, cfg.kernel, &mut at, &weights, &parents, &pinned);
+            for (t, c) in tasks.iter_mut().zip(at) {
+                t.core = c;
+            }
+        }
         let se = specs
             .iter()
             .enumerate()
@@ -617,7 +630,7 @@ impl Sim {
             preempted_on: vec![0; ncores],
             has_idle_cores: vec![std::cell::Cell::new(true); ndomains],
             smt_active,
-            lb: balance::Balancer::new(domain::Domains::build(&prof.topo, ncores, cfg.kernel)),
+            lb: balance::Balancer::new(doms),
             llc_cpus,
             smt_rate: (prof.topo.smt_yield_permille / 2).clamp(1, 1000),
             hindsight: crate::engine::explain::Hindsight::new(&idle_states, cfg.latency_limit),

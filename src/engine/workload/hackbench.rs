@@ -104,7 +104,7 @@
 use std::collections::VecDeque;
 
 use super::pipe::{copy_chain, pipe_op_chain, Lines, PipeBuf, PIPE_OP_REF};
-use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::config::values::{HACKBENCH_FDS, HACKBENCH_TASKS_PER_GROUP};
 use crate::engine::kernel::Kernel;
 use crate::engine::time::Ns;
@@ -429,6 +429,11 @@ impl Hackbench {
 }
 
 impl Workload for Hackbench {
+    /// sched-messaging.c: the main process forks (or `pthread_create`s) every worker.
+    fn parent(&self, task: usize) -> Option<Parent> {
+        (task > 0).then_some(Parent::Task(0))
+    }
+
     fn tasks(&mut self) -> Vec<TaskSpec> {
         let kind = match self.mode {
             Mode::Process => "proc",

@@ -9,7 +9,7 @@
 //! for a 2007 Core 2 (a loopback TCP stream of the era moved ~1 Gbit/s per busy core).
 //! Result: the sum of the streams' throughput in Gbit/s over the simulated duration.
 
-use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::time::Ns;
 
 /// iperf 2's default buffer length for TCP.
@@ -53,6 +53,13 @@ impl Iperf {
 }
 
 impl Workload for Iperf {
+    /// iperf 2's client and server create each stream's thread (their main threads are
+    /// not simulated; both taken on CPU 0).
+    fn parent(&self, task: usize) -> Option<Parent> {
+        let _ = task;
+        Some(Parent::Cpu(0))
+    }
+
     fn tasks(&mut self) -> Vec<TaskSpec> {
         (0..self.streams * 2)
             .map(|t| {

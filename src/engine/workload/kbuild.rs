@@ -50,7 +50,7 @@
 use std::collections::{BTreeSet, VecDeque};
 use std::ops::Range;
 
-use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::rng::SimRng;
 use crate::engine::time::{Ns, MS};
 
@@ -361,6 +361,11 @@ impl Kbuild {
 }
 
 impl Workload for Kbuild {
+    /// make forks each job.
+    fn parent(&self, task: usize) -> Option<Parent> {
+        (task > 0).then_some(Parent::Task(0))
+    }
+
     fn tasks(&mut self) -> Vec<TaskSpec> {
         let mut v = vec![TaskSpec {
             name: "make".into(),

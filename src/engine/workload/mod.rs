@@ -42,6 +42,17 @@ pub struct TaskSpec {
     pub mm: u32,
 }
 
+/// Who creates a task with fork, clone or `pthread_create` (`Workload::parent`): the
+/// simulation places it as `wake_up_new_task` does (`sim::fork`), from the parent's CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parent {
+    /// An earlier task of the workload.
+    Task(usize),
+    /// A process outside the simulation (a benchmark's main thread that only creates
+    /// tasks and waits), running on this CPU (`% cores`) while it creates them.
+    Cpu(usize),
+}
+
 /// What a task does next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -125,6 +136,12 @@ pub trait Workload {
     fn result(&self, elapsed: Ns) -> Result;
     /// The one CPU a task may run on (`sched_setaffinity` to a single CPU; taken `% cores`), if any.
     fn pinned(&self, _task: usize) -> Option<usize> {
+        None
+    }
+    /// Who creates the task (fork, clone, `pthread_create`), if its program creates it:
+    /// then it starts where the era's fork placement puts it (`sim::fork`), and
+    /// `TaskSpec::core` is kept only for a task with no parent or a pinned one.
+    fn parent(&self, _task: usize) -> Option<Parent> {
         None
     }
     /// A task's `sched_attr.sched_runtime` (a custom slice, honoured from 6.12), if it sets one.
@@ -229,6 +246,9 @@ impl Workload for AnyWorkload {
     }
     fn pinned(&self, task: usize) -> Option<usize> {
         each_wl!(self, w => w.pinned(task))
+    }
+    fn parent(&self, task: usize) -> Option<Parent> {
+        each_wl!(self, w => w.parent(task))
     }
     fn sched_runtime(&self, task: usize) -> Option<Ns> {
         each_wl!(self, w => w.sched_runtime(task))

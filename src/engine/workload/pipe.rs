@@ -55,7 +55,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::kernel::PipeWake;
 use crate::engine::time::Ns;
 
@@ -179,6 +179,11 @@ impl Pipe {
 }
 
 impl Workload for Pipe {
+    /// sched-pipe.c: A (the main process) forks B (or creates it as a thread with `-T`).
+    fn parent(&self, task: usize) -> Option<Parent> {
+        (task == 1).then_some(Parent::Task(0))
+    }
+
     fn tasks(&mut self) -> Vec<TaskSpec> {
         ["pipe-A", "pipe-B"]
             .iter()

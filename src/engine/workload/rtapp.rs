@@ -9,7 +9,7 @@
 //! A group's `slice` is each task's `sched_attr.sched_runtime` (`sched_runtime`), as rt-app's
 //! `__set_thread_sched_other_attrs` passes `dl-runtime` on SCHED_OTHER; 6.12 honours it.
 
-use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::config::PeriodicTask;
 use crate::engine::rng::SimRng;
 use crate::engine::time::Ns;
@@ -44,6 +44,12 @@ impl Rtapp {
 }
 
 impl Workload for Rtapp {
+    /// rt-app's main thread creates every task's thread.
+    fn parent(&self, task: usize) -> Option<Parent> {
+        let _ = task;
+        Some(Parent::Cpu(0))
+    }
+
     fn tasks(&mut self) -> Vec<TaskSpec> {
         self.tasks
             .iter()

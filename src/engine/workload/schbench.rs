@@ -77,7 +77,7 @@
 //! The RPS histogram samples each full simulated second (schbench's first sample, at t = 0,
 //! is an artefact and left out); a run shorter than a second gives one sample, its average.
 
-use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::time::{Ns, SEC, US};
 
 /// Reference ns per inner iteration of the matrix multiply, in picoseconds (estimate, see the doc).
@@ -529,6 +529,12 @@ impl Schbench {
 }
 
 impl Workload for Schbench {
+    /// schbench's main thread creates the message threads; each creates its workers.
+    fn parent(&self, task: usize) -> Option<Parent> {
+        let k = task % self.stride();
+        Some(if k == 0 { Parent::Cpu(0) } else { Parent::Task(task - k) })
+    }
+
     fn tasks(&mut self) -> Vec<TaskSpec> {
         let ws = 3 * self.msize * self.msize * 8;
         let op_us = (self.msize.pow(3) * MATH_PS_PER_ITER / 1_000_000).max(1);

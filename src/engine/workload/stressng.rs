@@ -28,7 +28,7 @@
 
 use super::hackbench::COPY_PS_PER_BYTE;
 use super::pipe::{PipeBuf, PIPE_OP_REF};
-use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::kernel::Kernel;
 use crate::engine::time::Ns;
 
@@ -77,6 +77,11 @@ impl StressNgPipe {
 }
 
 impl Workload for StressNgPipe {
+    /// stress-ng's main process forks each instance (the writer), which forks its reader.
+    fn parent(&self, task: usize) -> Option<Parent> {
+        Some(if task % 2 == 1 { Parent::Task(task - 1) } else { Parent::Cpu(0) })
+    }
+
     fn tasks(&mut self) -> Vec<TaskSpec> {
         (0..self.phase.len())
             .map(|t| TaskSpec {

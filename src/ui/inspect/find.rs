@@ -287,6 +287,10 @@ mod tests {
     fn a_run_pulled_by_the_balancer_is_explained_by_its_wakeup() {
         let mut cfg = (preset("messaging-run-to-parity").unwrap().config)();
         cfg.set("duration", "10ms").unwrap();
+        // 4 groups (161 threads on 40 CPUs): CPUs go idle and pull woken tasks that wait. At
+        // the preset's 20, fork placement (`sim::fork`) spreads the threads so that no such
+        // pull falls in the trace's first 200,000 items.
+        cfg.set("groups", "4").unwrap();
         let out = crate::engine::run(&cfg, Some(TraceOptions::default())).unwrap();
         let t = &out.trace;
         let moved = t
@@ -328,7 +332,7 @@ mod tests {
         use crate::ui::worker::execute::execute;
         use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS, PAGE_DECISIONS};
         let mut cfg = (preset("messaging-run-to-parity").unwrap().config)();
-        cfg.set("duration", "30ms").unwrap();
+        cfg.set("duration", "100ms").unwrap();
         let Response::Run { result: Ok(r), .. } =
             execute(&Request::Run { id: 1, config: cfg, trace_items: LIVE_TRACE_ITEMS })
         else {
@@ -350,7 +354,7 @@ mod tests {
         // perf bench sched messaging on EEVDF: 1,224 of 1,670 wakeups in its first 100 ms had an
         // "other" part, up to 3.6 ms.
         let mut cfg = (preset("messaging-run-to-parity").unwrap().config)();
-        cfg.set("duration", "30ms").unwrap();
+        cfg.set("duration", "100ms").unwrap();
         let out = crate::engine::run(&cfg, Some(TraceOptions::default())).unwrap();
         let t = &out.trace;
         let other =
@@ -438,7 +442,7 @@ mod tests {
         use crate::ui::worker::execute::execute;
         use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS, ON_DEMAND_TRACE_ITEMS};
         let mut cfg = (preset("messaging-run-to-parity").unwrap().config)();
-        cfg.set("duration", "30ms").unwrap();
+        cfg.set("duration", "100ms").unwrap();
         let run = |req| match execute(&req) {
             Response::Run { result: Ok(r), .. } => r,
             other => panic!("{other:?}"),
