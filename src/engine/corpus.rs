@@ -438,3 +438,22 @@ pub const TOKEN_GOVERNORS: SeedTable = SeedTable {
     quick_rows: &[],
     notes: "Differences under 1% are noise here: teo rows pass on no effect, or on the reported sign within 1.5%. The menu rows are references (their work was chosen from them); their absolute error shows whether the governor keeps the CPU shallow.",
 };
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::kernel::{Feat, Kernel};
+
+    /// The hackbench rows ran 5.15.0-rc1: SIS_PROP limits the scan and SIS_UTIL does not
+    /// exist yet, whatever the 5.15.y table (SIS_UTIL on, SIS_PROP off) says.
+    #[test]
+    fn the_hackbench_rows_run_5_15_rc1s_scan_limit_not_the_stable_trees() {
+        for c in [super::hackbench_clx(), super::hackbench_zen3()] {
+            assert_eq!(c.kernel, Kernel::V515);
+            let f = c.feats();
+            assert!(f.has(Feat::SisProp) && !f.has(Feat::SisUtil), "{}: {:?}", c.cpu, c.features);
+        }
+        let mut stable = super::hackbench_clx();
+        stable.features.clear();
+        assert!(stable.feats().has(Feat::SisUtil), "the 5.15 era's own table has the backport");
+    }
+}
