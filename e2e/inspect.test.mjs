@@ -287,7 +287,10 @@ test('token-governors: one click compares menu, teo and ladder, with the CLI\'s 
         assert.ok(Math.abs(r.v[i] - want[i]) <= tol, `${r.governor} column ${i}: page ${r.v[i]} vs CLI ${want[i]}`);
       }
     }
-    assert.ok(rows[0].v[0] !== rows[1].v[0], 'the governors differ on this run');
+    // menu and teo may pick equally often right and differ in what their misses cost; ladder
+    // picks differently.
+    assert.notDeepEqual(rows[0].v, rows[1].v, 'menu and teo differ on this run');
+    assert.ok(rows[2].v[0] !== rows[0].v[0], 'ladder is right a different number of times than menu');
     assert.deepEqual(problems, []);
   } finally {
     await b.close();
