@@ -1438,6 +1438,13 @@ mod tests {
         sim.wake(0, None, false);
         let r = sim.rec.trace.decisions.wakeups.last().expect("a wake record");
         assert!(r.reason.contains("SIS_UTIL: select_idle_cpu looks at 2 CPUs at most"), "{}", r.reason);
+        // A limit past the LLC's 8 CPUs limits nothing, and the record does not name one (it
+        // said "looks at 52 CPUs at most" on a 16-CPU Zen 3 page with 8-CPU LLCs).
+        let mut sim = parked("5.15", "", "8", &[0, 1, 2, 3]);
+        sim.sis.nr_idle_scan[d] = 20;
+        sim.wake(0, None, false);
+        let r = sim.rec.trace.decisions.wakeups.last().expect("a wake record");
+        assert!(!r.reason.contains("at most") && !r.reason.contains("SIS_UTIL"), "{}", r.reason);
     }
 
     /// Issue 31, SIS_UTIL end to end: 8 spinners on the 8 CPUs of one LLC (5.15). The busy

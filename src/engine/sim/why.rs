@@ -67,24 +67,25 @@ impl Sim {
             ),
         };
         let last = cands.last().map(|c| (c.role.clone(), c.idle));
+        // A limit of at least the LLC's size limits nothing: the scan covers the LLC.
+        let llc = self.llc_cpus[self.cores[target].domain].len() as u32;
+        let limit = sis.limit.filter(|&(nr, _)| nr.saturating_sub(1) < llc);
         let mut reason = match last {
             Some((role, _)) if role == "pinned" => format!("CPU {target}: the only CPU the task may run on"),
             Some((role, true)) if role == "recent" => {
                 format!("CPU {target}: idle, the task's recent_used_cpu (select_idle_sibling tries it before the scan)")
             }
             Some((_, true)) => format!("CPU {target}: idle (select_idle_sibling takes the first idle CPU in the LLC)"),
-            _ if sis.limit.is_some() => {
+            _ if limit.is_some() => {
                 format!("CPU {target}: no idle CPU among those looked at, so the start CPU stays (select_idle_sibling)")
             }
             _ => format!("CPU {target}: no idle CPU in its LLC, so the start CPU stays (select_idle_sibling)"),
         };
         // The scan's limit (sim::wakeup, SIS): `nr`, of which `nr - 1` CPUs at most are looked at.
-        match sis.limit {
+        match limit {
             Some((1, by)) => reason.push_str(&format!("; {by}: nr_idle_scan 0, the LLC is overloaded: no scan")),
-            Some((nr, by)) if nr < u32::MAX => {
-                reason.push_str(&format!("; {by}: select_idle_cpu looks at {} CPUs at most", nr - 1))
-            }
-            _ => {}
+            Some((nr, by)) => reason.push_str(&format!("; {by}: select_idle_cpu looks at {} CPUs at most", nr - 1)),
+            None => {}
         }
         let r = WakeRecord {
             time: self.now,
