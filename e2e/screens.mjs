@@ -146,28 +146,38 @@ const scenarios = {
   // CPUs: select_idle_sibling placements, newidle pulls): click runs until the inspector
   // shows a migration, a balancer pull if one comes within the clicks.
   migration: async (page) => {
-    await page.goto(new URL('/?v=1&cpu=zen3-2s&cores=16&workload=hackbench&groups=2&duration=20ms', page.url()).href);
+    // The stretch from 1.3 ms, where the newidle pulls start, in the link (`t0`, `t1`): the
+    // keyboard's zoom steps depend on the canvas's width, and on a phone they left the view
+    // at the run's first microseconds.
+    await page.goto(new URL('/?v=1&cpu=zen3-2s&cores=16&workload=hackbench&groups=2&duration=20ms&t0=1.3ms&t1=2.1ms', page.url()).href);
     await settle(page, 120_000);
-    await page.focus('.timeline canvas[role=img]');
-    for (let i = 0; i < 2; i++) await page.keyboard.press('+');
-    await page.keyboard.press('Home'); // where the page's decision records are
-    // The view is then 0.8 ms: 17 steps of a tenth to about 1.3 ms, where the newidle pulls start.
-    for (let i = 0; i < 17; i++) await page.keyboard.press('ArrowRight');
-    const box = await page.locator('.timeline canvas[role=img]').boundingBox();
+    const canvas = page.locator('.timeline canvas[role=img]');
+    // A point of the canvas by fraction, the page scrolled first if it is outside the view: on a
+    // phone the lanes are taller than the viewport, and a click outside it lands nowhere. The
+    // page is scrolled, not the timeline (a wheel over the canvas zooms it).
+    const pointAt = async (fx, fy) => {
+      let box = await canvas.boundingBox();
+      const vh = page.viewportSize().height;
+      const y = box.y + box.height * fy;
+      if (y < 8 || y > vh - 8) {
+        await page.evaluate((dy) => window.scrollBy(0, dy), y - vh / 2);
+        box = await canvas.boundingBox();
+      }
+      return [box.x + box.width * fx, box.y + box.height * fy];
+    };
     let first = null;
     let pull = false;
     outer: for (let fy = 0.1; fy < 0.95; fy += 0.05) {
       for (let i = 1; i < 40; i++) {
-        const at = [box.x + (box.width * i) / 40, box.y + box.height * fy];
-        await page.mouse.click(...at);
+        await page.mouse.click(...(await pointAt(i / 40, fy)));
         // Past the page's first records the panel finds them on demand: wait for that.
         await page.waitForFunction(() => !document.querySelector('.inspector .inspect-finding'), null, { timeout: 60_000 })
           .catch(() => {});
         if (await page.$('.inspector .inspect-move:not([data-domain=""])')) { pull = true; break outer; }
-        if (!first && await page.$('.inspector .inspect-move')) first = at;
+        if (!first && await page.$('.inspector .inspect-move')) first = [i / 40, fy];
       }
     }
-    if (!pull && first) await page.mouse.click(...first);
+    if (!pull && first) await page.mouse.click(...(await pointAt(...first)));
     await page.locator('.inspector').scrollIntoViewIfNeeded().catch(() => {});
   },
   // The governor comparison (issue 15): token-governors under menu, teo and ladder.
