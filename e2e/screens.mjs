@@ -41,9 +41,14 @@ const PRESETS = [
   'hackbench-wakeup-gran-clx', 'hackbench-wakeup-gran-zen3', 'messaging-run-to-parity', 'token-governors',
 ];
 
-/** Waits until the current run is shown and the sweep finished (or `ms` passed). */
+/** Waits until the current run is shown and the sweep finished (or `ms` passed). The sweep
+ * panel comes from the views module, loaded after the first figure: its figure first. */
 async function settle(page, ms = 60_000) {
   await page.waitForSelector('.status.ok', { timeout: ms }).catch(() => {});
+  await page.waitForFunction(() => {
+    const s = document.querySelector('section[aria-label=Sweep]');
+    return !s || s.querySelector('.sweep-mount figure.plot, [role=alert], :scope > p.note:not(.sweep-loading)');
+  }, null, { timeout: ms }).catch(() => {});
   await page.waitForFunction(() => !document.querySelector('figure.plot.sweep .progress'), null, { timeout: ms })
     .catch(() => {});
 }

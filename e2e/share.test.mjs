@@ -326,6 +326,8 @@ test('the timeline PNG of a cut trace says which stretch it holds, and holds tha
 test('exports: each plot as a PNG (light and dark) and the sweep as CSV with every metric per point', async () => {
   const { page, problems } = await app('/?v=1&preset=nohz-pipe');
   await settled(page);
+  // The sweep panel is drawn by the views module, loaded after the first figure.
+  await page.waitForSelector('figure.plot.sweep', { timeout: 60_000 });
   await page.waitForFunction(() => !document.querySelector('figure.plot.sweep .progress'), null, { timeout: 180_000 });
 
   for (const scheme of ['light', 'dark']) {

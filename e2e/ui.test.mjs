@@ -91,6 +91,8 @@ test('rr-kbuild: rr_interval moved by keyboard changes the figures and the sweep
     await page.selectOption('select[name=preset]', 'rr-kbuild');
     gen = await freshFigures(page, gen);
     assert.equal(await page.inputValue('select[name=kernel]'), '2.6.21-sd', 'rr-kbuild runs the SD scheduler (its 2.6.21 patch)');
+    // The sweep panel is drawn by the views module, loaded after the first figure.
+    await page.waitForSelector('figure.plot.sweep[data-sweep-key=rr_interval]', { timeout: RUN_MS });
     const start = await figures(page);
     assert.equal(start.sweepKey, 'rr_interval', 'the sweep follows SD’s main knob');
     assert.equal(start.exact, '16ms', 'the preset’s rr_interval');

@@ -1,8 +1,10 @@
-// Code splitting (issue 26) in headless Chromium against dist/: the Experiments page's views
-// are a second wasm (src/bin/experiments.rs) that the page does not download before its first
-// figure; opening the page loads it and shows the tables, a row's Load comes back to the
-// explorer; if the module cannot load, the page says so, the explorer and the config stay,
-// and opening the page again retries. Needs dist/ (trunk build --release --offline).
+// Code splitting (issue 26) in headless Chromium against dist/: the views the first figure
+// does not need (the Experiments page, the sweep panel) are a second wasm (src/bin/views.rs)
+// that the page does not download before its first figure; the sweep panel then loads it and
+// its pickers and heatmap cells come back to the page as actions (the URL follows); opening
+// the Experiments page shows the tables, a row's Load comes back to the explorer; if the
+// module cannot load, the page says so, the explorer and the config stay, and opening a view
+// again retries. Needs dist/ (trunk build --release --offline).
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,8 +24,28 @@ after(async () => {
   await server?.close();
 });
 
-const isLazy = (u) => /\/experiments(_bg\.wasm|\.js)$/.test(new URL(u).pathname);
-// The routes match any query (a retry asks for experiments.js?try=N).
+const isLazy = (u) => /\/views(_bg\.wasm|\.js)$/.test(new URL(u).pathname);
+// The routes match any query (a retry asks for views.js?try=N).
+
+/** In the page: the first figure is shown (as `firstFigures` waits for it). */
+const figureIn = () => {
+  const m = document.querySelector('section.metrics');
+  return Boolean(m && m.getAttribute('aria-busy') === 'false' && Number(m.dataset.gen ?? 0) > 0);
+};
+
+/** Records, for each request of the views module, whether the first figure was already on
+ * the page when the request was routed (a few ms after it was made: a request made before
+ * the figure would pass only if the figure came in those ms, while the page asks for the
+ * module seconds before the first figure if the mount does not wait for it). */
+async function watchLazy(context) {
+  const seen = [];
+  await context.route(/\/views(_bg\.wasm|\.js)(\?.*)?$/, async (r) => {
+    const frame = r.request().frame();
+    seen.push(await frame.evaluate(figureIn).catch(() => false));
+    await r.continue();
+  });
+  return seen;
+}
 
 /** The first figure: the metrics of the first finished run. */
 const firstFigures = (page) =>
@@ -36,21 +58,70 @@ const firstFigures = (page) =>
     { timeout: 60_000 },
   );
 
-test('the Experiments module loads on first use: not before the first figure, then its tables and Load work', async () => {
+test('the views module loads after the first figure: the sweep panel from it, its pickers and cells back in the page', async () => {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    const requested = [];
+    browser.context.on('request', (r) => requested.push(r.url()));
+    const seen = await watchLazy(browser.context);
+    const { page, problems } = await open(browser.context, `${server.url}?v=1&preset=intro`);
+    await firstFigures(page);
+    await page.waitForSelector('.sweep-mount figure.plot.sweep[data-sweep-key=hz]', { timeout: 60_000 });
+    assert.ok(seen.length >= 1 && seen.every(Boolean), `the views module was asked for before the first figure: ${seen}`);
+    assert.equal(await page.locator('.sweep-loading').count(), 0, 'the loading line is gone');
+    // A picker's change comes back as the app's action: the URL and the plot follow.
+    await page.selectOption('select[name=sweep_y]', 'wakeup_latency_p99');
+    await page.waitForFunction(() => document.querySelector('figure.plot.sweep')?.dataset.metric === 'wakeup_latency_p99');
+    await page.waitForFunction(() => location.search.includes('sweep_y=wakeup_latency_p99'), null, { timeout: 5000 });
+    // A second knob makes a heatmap; a click on a cell moves both knobs there.
+    await page.selectOption('select[name=sweep2]', 'cores');
+    await page.waitForSelector('figure.heatmap rect.cell:not(.current)', { timeout: 60_000 });
+    const cell = page.locator('figure.heatmap rect.cell:not(.current)').first();
+    const [v1, v2] = [await cell.getAttribute('data-v1'), await cell.getAttribute('data-v2')];
+    await cell.click();
+    await page.waitForFunction(
+      ([a, b]) => {
+        const q = new URLSearchParams(location.search);
+        return (q.get('hz') ?? '') === a && (q.get('cores') ?? '') === b;
+      },
+      [v1, v2],
+      { timeout: 10_000 },
+    ).catch(async () => assert.fail(`the cell (${v1}, ${v2}) did not set hz and cores: ${await page.evaluate(() => location.search)}`));
+    assert.match(await page.evaluate(() => location.search), /sweep2=cores/);
+    assert.equal(await page.locator('select[name=sweep2]').inputValue(), 'cores', 'the heatmap stays after the move');
+    const fetched = requested.filter(isLazy).map((u) => new URL(u).pathname).sort();
+    assert.deepEqual(fetched, ['/views.js', '/views_bg.wasm'], 'fetched once');
+    assert.deepEqual(problems, [], 'console errors or failed requests');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the embed\'s plot view draws the sweep from the views module', async () => {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    const { page, problems } = await open(browser.context, `${server.url}?v=1&preset=intro&embed=1&view=plot&sweep_y=ticks`);
+    await page.waitForSelector('[data-view=plot] .sweep-mount figure.plot.sweep[data-metric=ticks]', { timeout: 60_000 });
+    assert.equal(await page.locator('[data-view=plot] select[name=sweep_y]').count(), 0, 'only the plot, no pickers');
+    assert.deepEqual(problems, [], 'console errors or failed requests');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the Experiments page comes from the views module: its tables and Load work', async () => {
   const browser = await launch({ width: 1280, height: 800 });
   try {
     const requested = [];
     browser.context.on('request', (r) => requested.push(r.url()));
     const { page, problems } = await open(browser.context, `${server.url}?v=1&preset=intro`);
     await firstFigures(page);
-    await page.waitForTimeout(500);
-    assert.deepEqual(requested.filter(isLazy), [], 'the Experiments module was fetched before it was needed');
 
     await page.click('nav[aria-label=Views] button:has-text("Experiments")');
     await page.waitForSelector('.seeds-page');
     await page.waitForSelector('.seed table', { timeout: TABLES_MS });
     const lazy = requested.filter(isLazy).map((u) => new URL(u).pathname).sort();
-    assert.deepEqual(lazy, ['/experiments.js', '/experiments_bg.wasm']);
+    assert.deepEqual(lazy, ['/views.js', '/views_bg.wasm']);
     assert.equal(await page.locator('.seeds-page [role=status]:has-text("Loading the Experiments page")').count(), 0);
     assert.ok((await page.locator('.scoreboard tbody[data-group] tr[data-preset]').count()) >= 1, 'the scoreboard lists the tables');
 
@@ -73,18 +144,23 @@ test('the Experiments module loads on first use: not before the first figure, th
   }
 });
 
-test('if the Experiments module cannot load, the page says so, keeps the config, and retries on the next open', async () => {
+test('if the views module cannot load, the sweep and the Experiments page say so, the config stays, and the next open retries', async () => {
   const browser = await launch({ width: 1280, height: 800 });
   try {
-    await browser.context.route('**/experiments.js*', (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await browser.context.route('**/views.js*', (r) => r.fulfill({ status: 404, body: 'gone' }));
     const { page, problems } = await open(browser.context, `${server.url}?v=1&preset=rr-kbuild&hz=100`);
     await firstFigures(page);
     const search = await page.evaluate(() => location.search);
     assert.match(search, /preset=rr-kbuild/);
+    // The sweep panel says why; the metrics and the timeline are there.
+    const sweepAlert = page.locator('section[aria-label=Sweep] [role=alert]');
+    await sweepAlert.waitFor({ timeout: 20_000 });
+    assert.match(await sweepAlert.textContent(), /sweep could not be loaded \(.*views\.js.*\).*config/);
+    assert.ok((await page.locator('section.metrics [data-metric]').count()) > 0, 'the metrics are shown');
     await page.click('nav[aria-label=Views] button:has-text("Experiments")');
     const alert = page.locator('.seeds-page [role=alert]');
     await alert.waitFor({ timeout: 10_000 });
-    assert.match(await alert.textContent(), /could not be loaded \(.*experiments\.js.*\).*config/);
+    assert.match(await alert.textContent(), /could not be loaded \(.*views\.js.*\).*config/);
 
     // The explorer is as it was.
     await page.click('nav[aria-label=Views] button:has-text("Explore")');
@@ -93,15 +169,19 @@ test('if the Experiments module cannot load, the page says so, keeps the config,
     assert.equal(await page.evaluate(() => location.search), search);
 
     // The loader forgot the failure: the next open tries again.
-    await browser.context.unroute('**/experiments.js*');
+    await browser.context.unroute('**/views.js*');
     await page.click('nav[aria-label=Views] button:has-text("Experiments")');
     await page.waitForSelector('.seeds-page .seeds', { timeout: 20_000 });
     assert.equal(await page.locator('.seeds-page [role=alert]').count(), 0);
+    // Back in the explorer, the sweep panel is drawn by the module now loaded.
+    await page.click('nav[aria-label=Views] button:has-text("Explore")');
+    await page.waitForSelector('.sweep-mount figure.plot.sweep', { timeout: 60_000 });
+    assert.equal(await page.locator('section[aria-label=Sweep] [role=alert]').count(), 0);
     // The refused script: its 404, Chromium's console line for it, and the aborted request.
     const expected = (p) =>
-      /HTTP 404: .*\/experiments\.js(\?.*)?$/.test(p) ||
+      /HTTP 404: .*\/views\.js(\?.*)?$/.test(p) ||
       /console error: Failed to load resource.*404/.test(p) ||
-      /request failed: .*\/experiments\.js(\?\S*)? \(net::ERR_ABORTED\)$/.test(p);
+      /request failed: .*\/views\.js(\?\S*)? \(net::ERR_ABORTED\)$/.test(p);
     assert.deepEqual(problems.filter((p) => !expected(p)), [], 'other console errors or failed requests');
     assert.ok(problems.some(expected), 'the 404 was seen');
   } finally {

@@ -1,7 +1,7 @@
 // Page weight of a built dist/: the gzip size (level 9) of every .wasm, .js and .css file,
 // the app's (what the page downloads before its first figure) and the simulation worker's
-// (worker*.wasm/js, fetched by the worker) and the lazily loaded modules' (experiments*.wasm/js,
-// fetched when the Experiments page first opens) apart. Read by e2e/weight.test.mjs (the bound) and
+// (worker*.wasm/js, fetched by the worker) and the lazily loaded module's (views*.wasm/js,
+// fetched when a view it holds is first shown: the Experiments page, the sweep panel) apart. Read by e2e/weight.test.mjs (the bound) and
 // e2e/perf.mjs (the benchmark's summary).
 
 import { readdir, readFile } from 'node:fs/promises';
@@ -19,9 +19,9 @@ export async function pageWeight(dir) {
   for (const name of (await readdir(dir)).sort()) {
     if (!/\.(wasm|js|css)$/.test(name)) continue;
     const body = await readFile(join(dir, name));
-    // The Experiments module (src/bin/experiments.rs) loads when that page first opens: not
-    // page weight either, listed apart as 'lazy'.
-    const part = name.startsWith('worker') ? 'worker' : name.startsWith('experiments') ? 'lazy' : 'app';
+    // The views module (src/bin/views.rs) loads after the first figure, when a view it holds
+    // is first shown: not page weight either, listed apart as 'lazy'.
+    const part = name.startsWith('worker') ? 'worker' : name.startsWith('views') ? 'lazy' : 'app';
     files.push({ name, part, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
   }
   const sum = (part, key) => files.filter((f) => f.part === part).reduce((a, f) => a + f[key], 0);

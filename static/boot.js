@@ -21,7 +21,7 @@ if (!me) throw new Error('schedscope: boot.js needs its <script data-js data-was
 // Views loaded on first use (issue 26's code splitting): `schedscopeLazy(name)` imports
 // `name.js` (wasm-bindgen's ES-module glue, built by Trunk as a data-type="worker" asset with
 // data-bindgen-target="web": unhashed, and not started with the page) and instantiates
-// `name_bg.wasm` once; it resolves when the module's main has run (src/ui/experiments/mount.rs
+// `name_bg.wasm` once; it resolves when the module's main has run (src/ui/common/lazy.rs
 // waits on it). A failure is reported to the caller and forgotten, so a later call retries
 // (under another URL: a browser may keep a failed import in its module map).
 const base = me.dataset.js.replace(/[^/]*$/, '');

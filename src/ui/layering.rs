@@ -26,6 +26,7 @@ const PURE: &[&str] = &[
     "share/files.rs",
     "share/tests.rs",
     "sweep/model.rs",
+    "sweep/seam.rs",
     "sweep/state.rs",
     "timeline/draw/colours.rs",
     "timeline/draw/geometry.rs",
@@ -68,9 +69,12 @@ const RULES: &[(&str, &[&str])] = &[
     // tables it is handed (the app's side of the seam is `experiments/mount.rs`).
     ("experiments/view.rs", &["common", "worker"]),
     ("experiments/scoreboard.rs", &[]),
-    ("experiments/lazy.rs", &["worker"]),
+    ("experiments/lazy.rs", &["common", "worker"]),
     ("inspect/state.rs", &["common", "worker"]),
     ("sweep/state.rs", &["common", "explore", "worker"]),
+    // The sweep panel's module side (the views module): the inputs it is handed, no app
+    // state (the app's side of the seam is `sweep/mount.rs`).
+    ("sweep/lazy.rs", &["common", "worker"]),
     ("tour/state.rs", &[]),
     // The timeline's pure files: no app state, no other feature.
     ("timeline/draw/", &["common", "timeline", "worker"]),

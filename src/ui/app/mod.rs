@@ -319,7 +319,7 @@ fn results() -> Html {
                 <section class="panel" aria-label="Sweep">
                     <h2>{"What this knob does"}</h2>
                     if let Some(sw) = &s.sweep.current {
-                        <crate::ui::sweep::SweepPanel sweep={sw.clone()} />
+                        <crate::ui::sweep::mount::SweepMount sweep={sw.clone()} />
                     } else {
                         <p class="note">{"Change a numeric knob to see the result across its range."}</p>
                     }

@@ -9,7 +9,6 @@ use crate::engine::presets::preset;
 use crate::share::url::View;
 use crate::ui::app::state::{Action, State};
 use crate::ui::common::browser::{copy_text, page_address};
-use crate::ui::explore::plots::SweepPlot;
 use crate::ui::explore::views::{CompareTable, MetricsPanel};
 use crate::ui::timeline::Timeline;
 use crate::ui::StateCtx;
@@ -171,8 +170,7 @@ pub fn embed_page() -> Html {
             View::Plot => html! {
                 <section class="panel" aria-label="Sweep" data-view="plot" style="min-width:0">
                     if let Some(sw) = &s.sweep.current {
-                        <SweepPlot sweep={sw.clone()} metric={AttrValue::from(s.sweep_metric())}
-                            a_value={crate::ui::sweep::pinned_level(s, &s.sweep_metric())} />
+                        <crate::ui::sweep::mount::SweepMount sweep={sw.clone()} plot_only=true />
                     }
                 </section>
             },

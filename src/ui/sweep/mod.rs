@@ -5,8 +5,17 @@
 //! The plan and its figures are the pure `model` (`Sweep`, cells row-major, replicas after
 //! the cells; a view, `share::url::SweepView`, turned into a plan; a plan's answers into
 //! figures); this module draws them. The points run on a pool of workers (`worker::pool`).
+//!
+//! The panel is drawn by the views module loaded after the first figure (issue 26's code
+//! splitting): `mount` is the app's side (the page's wasm has none of the drawing), `seam`
+//! what crosses, `lazy` the module's side. `SweepPanel` names no app state.
 
+/// The module's side of the seam: wasm32 only (yew renders there).
+#[cfg(target_arch = "wasm32")]
+pub mod lazy;
 pub mod model;
+pub mod mount;
+pub mod seam;
 #[cfg(all(test, feature = "ssr"))]
 mod ssr;
 pub mod state;
@@ -14,29 +23,16 @@ pub mod state;
 use std::rc::Rc;
 
 use crate::ui::common::copy::CopyText;
-use model::{cell_stats, cut_note, inert_note, pareto_front, sweepable, value, Sweep};
+use model::{cell_stats, cut_note, inert_note, pareto_front, sweepable, Sweep};
 
 use yew::prelude::*;
 
 use crate::engine::metrics::{self, Metrics};
 use crate::share::url::SweepView;
 
-use crate::ui::app::state::Action;
 use crate::ui::common::format::num;
 use crate::ui::explore::controls::select_value;
 use crate::ui::explore::plots::{short, SweepPlot};
-use crate::ui::StateCtx;
-
-/// The pinned A's `metric`, for the level drawn across the sweep plot: its full run's
-/// value, or the mean over its seeds once they are all in (`State::main_seeds`). None
-/// without a pin or before A's full run.
-pub fn pinned_level(s: &crate::ui::app::state::State, metric: &str) -> Option<f64> {
-    let a = s.pin.as_ref()?.result.as_ref().filter(|r| !r.preview)?;
-    match s.pin_reps().filter(|r| r.complete() && r.config == a.config) {
-        Some(reps) => crate::ui::explore::replicas::stats(&a.metrics, reps, |m| value(m, metric)).map(|st| st.mean),
-        None => Some(value(&a.metrics, metric)),
-    }
-}
 
 /// A metric's label for a picker: `Wakeup latency p99`, `C6 residency` (the registry's title).
 fn metric_label(key: &str, m: Option<&Metrics>) -> String {
@@ -44,27 +40,57 @@ fn metric_label(key: &str, m: Option<&Metrics>) -> String {
     crate::ui::common::format::with_unit(&label, &unit)
 }
 
-#[derive(Properties, PartialEq)]
+/// What the panel draws and what it can ask of the app: built from the app's state by
+/// `seam::Seam` (the page hands it across the seam to the lazily loaded module, `lazy`).
+#[derive(Properties, PartialEq, Clone)]
 pub struct SweepPanelProps {
     pub sweep: Rc<Sweep>,
+    /// The y metric (`State::sweep_metric`).
+    pub metric: String,
+    /// The current config's metrics, when its full run is in.
+    pub current: Option<Rc<Metrics>>,
+    pub view: SweepView,
+    /// The pinned A's level of `metric` (`pinned_level`).
+    pub a_value: Option<f64>,
+    /// The share link's query, for "Copy as text".
+    pub query: String,
+    /// Only the plot (the embed's plot view), no pickers, notes or heatmap.
+    #[prop_or_default]
+    pub plot_only: bool,
+    /// A picker changed the view (`SweepAction::View`).
+    pub on_view: Callback<SweepView>,
+    /// A heatmap cell was clicked: both knobs to its values (`Action::SetCell`).
+    pub on_cell: Callback<Vec<(&'static str, String)>>,
+}
+
+/// The panel's props from the seam's inputs and the two answers.
+pub fn panel_props(
+    seam: seam::Seam,
+    on_view: Callback<SweepView>,
+    on_cell: Callback<Vec<(&'static str, String)>>,
+) -> SweepPanelProps {
+    let seam::Seam { sweep, metric, current, view, a_value, query, plot_only } = seam;
+    SweepPanelProps { sweep, metric, current, view, a_value, query, plot_only, on_view, on_cell }
 }
 
 /// The sweep's pickers, its plot or heatmap, the Pareto view and the note on a flat sweep.
 #[function_component(SweepPanel)]
 pub fn sweep_panel(props: &SweepPanelProps) -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
     let sw = &props.sweep;
-    let metric = ctx.sweep_metric();
-    let current = ctx.result.as_ref().filter(|r| r.gen == ctx.gen).map(|r| r.metrics.clone());
+    let metric = props.metric.clone();
+    if props.plot_only {
+        return html! { <SweepPlot sweep={sw.clone()} metric={AttrValue::from(metric)} a_value={props.a_value} /> };
+    }
+    let current = props.current.as_ref().map(|m| (**m).clone());
     let sample = current.clone().or_else(|| sw.points.iter().flatten().next().map(|m| (**m).clone()));
     let names = metrics::names_in(sample.as_ref());
-    let view = ctx.sweep.view.clone();
+    let view = props.view.clone();
     let set_view = |f: fn(&mut SweepView, String)| {
-        let (ctx, view) = (ctx.clone(), view.clone());
+        let (on_view, view) = (props.on_view.clone(), view.clone());
         Callback::from(move |e: Event| {
             let mut v = view.clone();
             f(&mut v, select_value(&e));
-            ctx.dispatch(Action::Sweep(crate::ui::sweep::state::SweepAction::View(v)));
+            on_view.emit(v);
         })
     };
     let on_metric = set_view(|v, s| v.y = Some(s));
@@ -111,16 +137,16 @@ pub fn sweep_panel(props: &SweepPanelProps) -> Html {
                 </label>
             </div>
             if sw.key2.is_some() {
-                <Heatmap sweep={sw.clone()} metric={metric.clone()} />
+                <Heatmap sweep={sw.clone()} metric={metric.clone()} on_cell={props.on_cell.clone()} />
             } else {
-                <SweepPlot sweep={sw.clone()} metric={AttrValue::from(metric.clone())} a_value={pinned_level(&ctx, &metric)} />
+                <SweepPlot sweep={sw.clone()} metric={AttrValue::from(metric.clone())} a_value={props.a_value} />
             }
             if !pareto.is_empty() {
                 <ParetoPlot sweep={sw.clone()} x={pareto} y={metric.clone()} />
             }
             if let Some(n) = note { <p class="note inert" role="note">{n}</p> }
             if let Some(n) = cut { <p class="note sweep-cut" role="note">{n}</p> }
-            <CopyText what="the sweep" text={sweep_text(sw, &metric, ctx.query())} />
+            <CopyText what="the sweep" text={sweep_text(sw, &metric, props.query.clone())} />
         </div>
     }
 }
@@ -159,13 +185,13 @@ pub fn ramp(f: f64) -> String {
 pub struct HeatmapProps {
     pub sweep: Rc<Sweep>,
     pub metric: String,
+    pub on_cell: Callback<Vec<(&'static str, String)>>,
 }
 
 /// A 2-D sweep as a heatmap: rows are the first knob's values, columns the second's; the
 /// current config's cell is outlined; a click moves both knobs to that cell.
 #[function_component(Heatmap)]
 pub fn heatmap(props: &HeatmapProps) -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
     let sw = &props.sweep;
     let Some(k2) = sw.key2 else { return html! {} };
     let stats = cell_stats(sw, &props.metric);
@@ -214,8 +240,8 @@ pub fn heatmap(props: &HeatmapProps) -> Html {
                     };
                     let current = v1 == cur1 && v2 == cur2;
                     let onclick = {
-                        let (ctx, key, v1, v2) = (ctx.clone(), sw.key, v1.clone(), v2.clone());
-                        Callback::from(move |_| ctx.dispatch(Action::SetCell(vec![(key, v1.clone()), (k2, v2.clone())])))
+                        let (on_cell, key, v1, v2) = (props.on_cell.clone(), sw.key, v1.clone(), v2.clone());
+                        Callback::from(move |_| on_cell.emit(vec![(key, v1.clone()), (k2, v2.clone())]))
                     };
                     let here = if current { " (you are here)" } else { "" };
                     let title = match s {

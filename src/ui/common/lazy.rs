@@ -1,0 +1,134 @@
+//! The views loaded on first use (issue 26's code splitting; ARCHITECTURE.md "Code
+//! splitting"): one second wasm, the `views` module (src/bin/views.rs, its own yew), that
+//! static/boot.js `schedscopeLazy("views")` imports once. The page's side: `use_views`
+//! (loading, ready or why not) and `api` (a function a view registered on `window`); the
+//! module's side: `Mounts` (one yew app per mount node, updated in place).
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// The module's name for boot.js (`views.js`, `views_bg.wasm`).
+pub const MODULE: &str = "views";
+
+/// How far the module is.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Load {
+    /// Not asked for yet (the mount waits for the first figure).
+    Idle,
+    Loading,
+    Ready,
+    Failed(String),
+}
+
+/// What a thrown JS value says.
+pub fn text_of(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// A property of `window`.
+fn global(name: &str) -> Option<JsValue> {
+    let w = web_sys::window()?;
+    js_sys::Reflect::get(&w, &name.into()).ok().filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// `window[api].show`, registered by the module's entry for one view.
+pub fn api(name: &str) -> Result<js_sys::Function, String> {
+    global(name)
+        .and_then(|api| js_sys::Reflect::get(&api, &"show".into()).ok())
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or_else(|| format!("the views module has no {name}.show()"))
+}
+
+/// Loads the module (boot.js's loader) and tells `done` how it went.
+fn start_loading(done: Callback<Result<(), String>>) {
+    let loader = global("schedscopeLazy").and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let Some(loader) = loader else {
+        done.emit(Err("the page's loader (boot.js) is missing".into()));
+        return;
+    };
+    let promise = match loader.call1(&JsValue::NULL, &MODULE.into()) {
+        Ok(p) => p,
+        Err(e) => return done.emit(Err(text_of(&e))),
+    };
+    let then = js_sys::Reflect::get(&promise, &"then".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let Some(then) = then else {
+        return done.emit(Err("the loader returned no promise".into()));
+    };
+    let ok = {
+        let done = done.clone();
+        Closure::once_into_js(move |_: JsValue| done.emit(Ok(())))
+    };
+    let err = {
+        let done = done.clone();
+        Closure::once_into_js(move |e: JsValue| done.emit(Err(text_of(&e))))
+    };
+    if let Err(e) = then.call2(&promise, &ok, &err) {
+        done.emit(Err(text_of(&e)));
+    }
+}
+
+/// The module, asked for once `wanted` holds (boot.js imports it once; a failure is
+/// forgotten there, so the next mount retries). The handle's setter lets a view's call
+/// that fails say so.
+#[hook]
+pub fn use_views(wanted: bool) -> UseStateHandle<Load> {
+    let load = use_state(|| Load::Idle);
+    {
+        let load = load.clone();
+        use_effect_with(wanted, move |wanted| {
+            if *wanted && *load == Load::Idle {
+                load.set(Load::Loading);
+                let load = load.setter();
+                start_loading(Callback::from(move |r: Result<(), String>| {
+                    load.set(match r {
+                        Ok(()) => Load::Ready,
+                        Err(e) => Load::Failed(e),
+                    })
+                }));
+            }
+        });
+    }
+    load
+}
+
+/// The module's yew apps, one per mount node: the same node updates its app's props, a new
+/// one (the page re-rendered its mount) replaces it. (wasm32 only, where yew renders.)
+#[cfg(target_arch = "wasm32")]
+pub struct Mounts<C: BaseComponent>(std::cell::RefCell<Option<(web_sys::Element, yew::AppHandle<C>)>>);
+
+#[cfg(target_arch = "wasm32")]
+impl<C: BaseComponent> Default for Mounts<C> {
+    fn default() -> Self {
+        Mounts(std::cell::RefCell::new(None))
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl<C: BaseComponent> Mounts<C> {
+    pub fn show(&self, node: web_sys::Element, props: C::Properties) {
+        let mut m = self.0.borrow_mut();
+        match m.as_mut() {
+            Some((at, app)) if js_sys::Object::is(at, &node) => app.update(props),
+            _ => {
+                if let Some((_, old)) = m.take() {
+                    old.destroy();
+                }
+                let app = yew::Renderer::<C>::with_root_and_props(node.clone(), props).render();
+                *m = Some((node, app));
+            }
+        }
+    }
+}
+
+/// Registers `window[name] = { show }` (the module's entry, once per view; lives as long as
+/// the page).
+pub fn register(name: &str, show: &JsValue) {
+    let api = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&api, &"show".into(), show);
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &name.into(), &api);
+    }
+}
