@@ -58,6 +58,14 @@
 //! 1`, the granularity unscaled). A buddy is forgotten when picked (`set_next_entity`),
 //! dequeued, or when the tick finds curr past its ideal runtime. No skip buddy (no yield).
 //!
+//! NEED_RESCHED (2.6.32+ design; aec0a5142cb5 "sched: don't set LAST_BUDDY if TIF_NEED_RESCHED
+//! already set from new task", 2.6.28; read in 5.15.100 `check_preempt_wakeup`): a wakeup
+//! that finds curr already flagged for rescheduling (an earlier wakeup's preemption the
+//! preemption model holds back, or a wake list's earlier entry) returns after the NEXT_BUDDY
+//! mark and before `update_curr`/`wakeup_preempt_entity`: no second preemption check, and
+//! neither buddy is moved, so the first preempting wakee stays `next` and runs first. The
+//! 2007 designs (2.6.24 and sched-devel) have no such test.
+//!
 //! The tree (`__enqueue_entity`, `entity_before`: ordered by vruntime) is a `runq::Timeline`
 //! keyed by (vruntime, arrival number): equal vruntimes go right (`__enqueue_entity`'s
 //! `entity_before` is strict), so among equals the task queued first is leftmost; the
@@ -389,12 +397,23 @@ impl Policy for Cfs {
         }
     }
 
-    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, woken: usize) -> bool {
+    fn check_preempt_wakeup(
+        &mut self,
+        se: &mut [SchedEntity],
+        c: usize,
+        curr: usize,
+        woken: usize,
+        resched: bool,
+    ) -> bool {
         // `scale = cfs_rq->nr_running >= sched_nr_latency`, the wakee counted (5.15).
         let scale = self.design == CfsDesign::Modern && self.nr_running(c) >= self.nr_latency;
         let marked = self.next_buddy && scale;
         if marked {
             self.rqs[c].next = Some(woken);
+        }
+        // `if (test_tsk_need_resched(curr)) return;` (module doc: NEED_RESCHED).
+        if resched && self.design == CfsDesign::Modern {
+            return false;
         }
         if !self.wakeup_preempt {
             return false;
@@ -498,7 +517,7 @@ mod tests {
         se[1].vruntime = VRUNTIME_BASE; // slept for ages
         p.enqueue(&mut se, 0, 1, Arrival::Wakeup { from: 0 }, 0);
         assert_eq!(se[1].vruntime, p.rqs[0].min_vruntime - 3_000_000);
-        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1));
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1, false));
     }
 
     fn on(kernel: Kernel, cores: u32, features: &[&str], n: usize) -> (Cfs, Vec<SchedEntity>) {
@@ -588,10 +607,10 @@ mod tests {
     fn no_wakeup_preempt_stops_wakeup_preemption_and_ticks_a_lone_task() {
         let (mut p, mut se) = on(Kernel::V2624, 1, &["NO_WAKEUP_PREEMPT"], 2);
         let curr = leader(&mut p, &mut se, 1_000_000, 50_000_000);
-        assert!(!p.check_preempt_wakeup(&mut se, 0, curr, 1 - curr));
+        assert!(!p.check_preempt_wakeup(&mut se, 0, curr, 1 - curr, false));
         let (mut p, mut se) = on(Kernel::V2624, 1, &[], 2);
         let curr = leader(&mut p, &mut se, 1_000_000, 50_000_000);
-        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1 - curr), "lead 50 ms > 10 ms granularity");
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1 - curr, false), "lead 50 ms > 10 ms granularity");
         // entity_tick: with NO_WAKEUP_PREEMPT check_preempt_tick runs even for a lone task.
         let (mut p, mut se) = on(Kernel::V2624, 1, &["NO_WAKEUP_PREEMPT"], 1);
         p.enqueue(&mut se, 0, 0, Arrival::New, 0);
@@ -625,7 +644,7 @@ mod tests {
             p.enqueue(&mut se, 0, w, Arrival::New, 0);
             se[w].vruntime = se[curr].vruntime - 2_000_000;
             p.rekey(&se, 0); // a queued task moved: back to its place in the tree
-            assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, w), preempts, "{queued} queued, scale {scale}");
+            assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, w, false), preempts, "{queued} queued, scale {scale}");
         }
     }
 
@@ -639,13 +658,13 @@ mod tests {
         let curr = p.pick_next(&mut se, 0, 0).unwrap();
         se[1].weight = NICE_0_LOAD;
         se[1].vruntime = se[curr].vruntime - 4_000_000;
-        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1), "4 ms > 3.28 ms");
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1, false), "4 ms > 3.28 ms");
         // 4.17 scales by the woken task's weight: a nice-0 wakee on 1 CPU, 1 ms.
         let (mut p, mut se) = on(Kernel::V417, 1, &[], 2);
         p.enqueue(&mut se, 0, 0, Arrival::New, 0);
         let curr = p.pick_next(&mut se, 0, 0).unwrap();
         se[1].vruntime = se[curr].vruntime - 900_000;
-        assert!(!p.check_preempt_wakeup(&mut se, 0, curr, 1), "0.9 ms < 1 ms");
+        assert!(!p.check_preempt_wakeup(&mut se, 0, curr, 1, false), "0.9 ms < 1 ms");
     }
 
     #[test]
@@ -658,9 +677,9 @@ mod tests {
             se[1].vruntime = se[curr].vruntime - 15_000_000;
             se[2].vruntime = se[curr].vruntime - 15_000_000;
             p.enqueue(&mut se, 0, 1, Arrival::Wakeup { from: 0 }, 0);
-            let first = p.check_preempt_wakeup(&mut se, 0, curr, 1);
+            let first = p.check_preempt_wakeup(&mut se, 0, curr, 1, false);
             p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
-            let second = p.check_preempt_wakeup(&mut se, 0, curr, 2);
+            let second = p.check_preempt_wakeup(&mut se, 0, curr, 2, false);
             let tick = p.task_tick(&mut se, 0, curr, 0);
             (first, second, tick)
         };
@@ -680,8 +699,8 @@ mod tests {
             se[w].vruntime = se[curr].vruntime - 15_000_000;
         }
         se[2].weight = 1277; // nice -1
-        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1));
-        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 2), "p->prio < curr->prio preempts at once");
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1, false));
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 2, false), "p->prio < curr->prio preempts at once");
     }
 
     #[test]
@@ -718,12 +737,42 @@ mod tests {
             p.enqueue(&mut se, 0, 8, Arrival::Wakeup { from: 0 }, 0);
             se[8].vruntime = se[curr].vruntime - 2_000_000;
             p.rekey(&se, 0); // a queued task moved: back to its place in the tree
-            assert!(p.check_preempt_wakeup(&mut se, 0, curr, 8), "2 ms lead > 1 ms");
+            assert!(p.check_preempt_wakeup(&mut se, 0, curr, 8, false), "2 ms lead > 1 ms");
             p.put_prev(&mut se, 0, curr, 0);
             assert_eq!(p.pick_next(&mut se, 0, 0), Some(8), "the wakee (next buddy, leftmost)");
             p.dequeue_curr(&mut se, 0, 8, 0);
             let want = if back { curr } else { 1 };
             assert_eq!(p.pick_next(&mut se, 0, 0), Some(want), "{features:?}");
+        }
+    }
+
+    #[test]
+    fn a_wakeup_while_a_reschedule_is_pending_moves_no_buddy() {
+        // 5.15 `check_preempt_wakeup`: `if (test_tsk_need_resched(curr)) return;` before
+        // `wakeup_preempt_entity`. A preempts curr (next = A, last = curr); B, woken before
+        // curr reschedules and further behind than A, does not take `next` from A, so A
+        // runs first. 2.6.24 (10 ms granularity, no buddies) has no such test: B's check
+        // runs and preempts, and the leftmost, B, runs first.
+        for (kernel, lead, first) in [(Kernel::V515, 2_000_000, 8), (Kernel::V2624, 20_000_000, 9)] {
+            let (mut p, mut se) = on(kernel, 1, &[], 10);
+            p.enqueue(&mut se, 0, 0, Arrival::New, 0);
+            let curr = p.pick_next(&mut se, 0, 0).unwrap();
+            for t in 1..=7 {
+                p.enqueue(&mut se, 0, t, Arrival::New, 0);
+                se[t].vruntime = se[curr].vruntime - 500_000 + t as u64;
+            }
+            p.rekey(&se, 0);
+            p.enqueue(&mut se, 0, 8, Arrival::Wakeup { from: 0 }, 0);
+            se[8].vruntime = se[curr].vruntime - lead;
+            p.rekey(&se, 0);
+            assert!(p.check_preempt_wakeup(&mut se, 0, curr, 8, false), "{kernel:?}: lead > granularity");
+            p.enqueue(&mut se, 0, 9, Arrival::Wakeup { from: 0 }, 0);
+            se[9].vruntime = se[curr].vruntime - lead - 500_000;
+            p.rekey(&se, 0);
+            let second = p.check_preempt_wakeup(&mut se, 0, curr, 9, true);
+            assert_eq!(second, kernel != Kernel::V515, "{kernel:?}");
+            p.put_prev(&mut se, 0, curr, 0);
+            assert_eq!(p.pick_next(&mut se, 0, 0), Some(first), "{kernel:?}");
         }
     }
 
@@ -739,7 +788,7 @@ mod tests {
         p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
         se[2].vruntime = se[curr].vruntime - 2_000_000;
         p.rekey(&se, 0); // a queued task moved: back to its place in the tree
-        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 2));
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 2, false));
         assert_eq!(p.rqs[0].last, None, "nr_running 3 < 8: no last buddy");
         assert_eq!(p.rqs[0].next, Some(2), "the preempting wakee is always the next buddy");
         // A next buddy 1.5 ms ahead of the leftmost is unfair: the leftmost runs.
@@ -796,7 +845,7 @@ mod equivalence {
                 on[t] = Some(c);
                 last_core[t] = c;
                 if let Some(k) = p.rqs[c].curr {
-                    if p.check_preempt_wakeup(&mut se, c, k, t) {
+                    if p.check_preempt_wakeup(&mut se, c, k, t, false) {
                         p.put_prev(&mut se, c, k, 0);
                     }
                 }

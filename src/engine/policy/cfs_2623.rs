@@ -394,7 +394,14 @@ impl Policy for Cfs2623 {
         self.check_preempt(se, c, next, curr, gran)
     }
 
-    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, woken: usize) -> bool {
+    fn check_preempt_wakeup(
+        &mut self,
+        se: &mut [SchedEntity],
+        c: usize,
+        curr: usize,
+        woken: usize,
+        _resched: bool,
+    ) -> bool {
         // check_preempt_curr_fair (SCHED_BATCH's 25 ms granularity not modelled).
         self.check_preempt(se, c, woken, curr, self.wakeup_gran)
     }
@@ -492,7 +499,7 @@ mod tests {
         p.enqueue(&mut se, 0, b, Arrival::Wakeup { from: 0 }, 0);
         assert_eq!(p.ents[b].wait_runtime, 20_000_000, "credit {before} + 500 ms of fair_clock, capped at +20 ms");
         assert_eq!(p.rqs[0].sleeper_bonus, (20_000_000 - before) as u64);
-        assert!(p.check_preempt_wakeup(&mut se, 0, a, b));
+        assert!(p.check_preempt_wakeup(&mut se, 0, a, b, false));
     }
 
     #[test]

@@ -462,7 +462,14 @@ impl Policy for Eevdf {
         false
     }
 
-    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, woken: usize) -> bool {
+    fn check_preempt_wakeup(
+        &mut self,
+        se: &mut [SchedEntity],
+        c: usize,
+        curr: usize,
+        woken: usize,
+        _resched: bool,
+    ) -> bool {
         if !self.wakeup_preempt {
             return false;
         }
@@ -573,7 +580,7 @@ mod tests {
             se[2].vlag = 50_000;
             p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
             assert!(se[2].deadline < se[curr].deadline);
-            assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, 2), preempts, "features '{features}'");
+            assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, 2, false), preempts, "features '{features}'");
         }
     }
 
@@ -593,7 +600,7 @@ mod tests {
         p.enqueue(&mut se, 0, 1, Arrival::New, 0);
         assert!(se[curr].vruntime <= p.avg_vruntime(&se, 0), "curr still eligible");
         assert!(se[1].deadline < se[curr].deadline);
-        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1));
+        assert!(p.check_preempt_wakeup(&mut se, 0, curr, 1, false));
     }
 
     #[test]
@@ -792,7 +799,7 @@ mod tests {
             p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
             let shorter = if slice > 0 { se[2].deadline < se[curr].deadline } else { true };
             assert!(shorter, "the wakee's deadline is earlier");
-            assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, 2), preempts, "'{features}' slice {slice}");
+            assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, 2, false), preempts, "'{features}' slice {slice}");
         }
     }
 }
@@ -882,7 +889,7 @@ mod equivalence {
                 last_core[t] = c;
                 if let Some(k) = p.rqs[c].curr {
                     check(&mut p, &se, c);
-                    if p.check_preempt_wakeup(&mut se, c, k, t) {
+                    if p.check_preempt_wakeup(&mut se, c, k, t, false) {
                         p.put_prev(&mut se, c, k, 0);
                     }
                 }

@@ -102,8 +102,17 @@ pub trait Policy {
     fn update_curr(&mut self, se: &mut [SchedEntity], c: usize, task: usize, delta: Ns);
     /// The periodic tick (or the hrtick's expiry) on a core running `curr`: true to reschedule.
     fn task_tick(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, now: Ns) -> bool;
-    /// Should `woken`, just enqueued on core `c`, preempt `curr`?
-    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, woken: usize) -> bool;
+    /// Should `woken`, just enqueued on core `c`, preempt `curr`? `resched`: curr already
+    /// has TIF_NEED_RESCHED (a reschedule is pending), which the CFS of 2.6.28+ checks
+    /// before comparing (`test_tsk_need_resched(curr)`; `policy::cfs` module doc).
+    fn check_preempt_wakeup(
+        &mut self,
+        se: &mut [SchedEntity],
+        c: usize,
+        curr: usize,
+        woken: usize,
+        resched: bool,
+    ) -> bool;
     /// Time until `curr`'s slice ends, if it should be enforced by the hrtick (more than
     /// one task runnable); `None` otherwise.
     fn slice_left(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<Ns>;
@@ -182,8 +191,15 @@ impl Policy for AnyPolicy {
         each!(self, p => p.task_tick(se, c, curr, now))
     }
     #[inline]
-    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, woken: usize) -> bool {
-        each!(self, p => p.check_preempt_wakeup(se, c, curr, woken))
+    fn check_preempt_wakeup(
+        &mut self,
+        se: &mut [SchedEntity],
+        c: usize,
+        curr: usize,
+        woken: usize,
+        resched: bool,
+    ) -> bool {
+        each!(self, p => p.check_preempt_wakeup(se, c, curr, woken, resched))
     }
     #[inline]
     fn slice_left(&self, se: &[SchedEntity], c: usize, curr: usize) -> Option<Ns> {

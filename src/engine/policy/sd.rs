@@ -116,7 +116,14 @@ impl Policy for Sd {
         !self.fifo.is_empty(c)
     }
 
-    fn check_preempt_wakeup(&mut self, se: &mut [SchedEntity], _c: usize, curr: usize, woken: usize) -> bool {
+    fn check_preempt_wakeup(
+        &mut self,
+        se: &mut [SchedEntity],
+        _c: usize,
+        curr: usize,
+        woken: usize,
+        _resched: bool,
+    ) -> bool {
         self.wakeup_preempt && se[woken].deadline < se[curr].deadline
     }
 

@@ -170,19 +170,25 @@ impl Sim {
     }
 
     /// `check_preempt_wakeup` of `woken` against `curr` on core `c`, recorded when tracing.
+    /// `curr` already flagged (`need_resched`) is passed on: CFS returns before comparing.
     pub(super) fn preempt_check(&mut self, c: usize, curr: usize, woken: usize) -> bool {
-        let p = self.policy.check_preempt_wakeup(&mut self.se, c, curr, woken);
+        let resched = self.cores[c].need_resched;
+        let p = self.policy.check_preempt_wakeup(&mut self.se, c, curr, woken, resched);
         if self.rec.on() {
-            self.why_preempt(curr, woken, p);
+            self.why_preempt(curr, woken, p, resched);
         }
         p
     }
 
     #[cold]
     #[inline(never)]
-    fn why_preempt(&mut self, curr: usize, woken: usize, p: bool) {
+    fn why_preempt(&mut self, curr: usize, woken: usize, p: bool, resched: bool) {
         let lead = (self.se[curr].vruntime as i128 - self.se[woken].vruntime as i128) as i64;
+        let held = resched && self.cfg.kernel.cfs_design() == CfsDesign::Modern;
         let rule = match self.cfg.policy {
+            PolicyKind::Cfs if held => {
+                "CFS check_preempt_wakeup: curr already has TIF_NEED_RESCHED, so no comparison".to_string()
+            }
             PolicyKind::Eevdf => "EEVDF: preempt iff pick_eevdf (curr included) picks the woken task".to_string(),
             PolicyKind::Sd => "SD: the woken task's deadline is earlier than curr's".to_string(),
             PolicyKind::Cfs => format!(
