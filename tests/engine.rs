@@ -811,7 +811,8 @@ mod hackbench_wl {
     /// a sender blocked.
     fn drive_random(h: &mut Hackbench, seed: u64) -> u64 {
         let n = h.tasks().len();
-        let mut runnable: Vec<bool> = vec![true; n];
+        // The children start asleep in poll() (`Workload::sleeps_at_start`), as the engine starts them.
+        let mut runnable: Vec<bool> = (0..n).map(|t| !h.sleeps_at_start(t)).collect();
         let mut exited = vec![false; n];
         let mut fx = Fx::default();
         let (mut x, mut now, mut sender_blocks) = (seed | 1, 0u64, 0u64);

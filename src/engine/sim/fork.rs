@@ -22,7 +22,8 @@
 //! (`group_has_spare` while `nr_running` < weight or util leaves room by `imbalance_pct`;
 //! `group_fully_busy`; `group_overloaded` when `nr_running` > weight and util or runnable is
 //! over capacity by `imbalance_pct`). The idlest non-local group: the lowest type; among
-//! `has_spare` the most idle CPUs, then the lowest util (ties: the first in group order);
+//! `has_spare` the most idle CPUs, then the lowest util (ties: the first met; a CPU's
+//! `sd->groups` ring starts at its own group, `build_sched_groups`);
 //! among busy ones the lowest `avg_load`. Against the local group: a less busy type wins
 //! outright; `has_spare`: at SD_NUMA the task stays local while `allow_numa_imbalance(local
 //! nr_running + 1, local weight)` (fewer than a quarter busy; this 5.15 tree's form), else
@@ -41,8 +42,9 @@
 //! (0 < 0), so 4.17 leaves the local group even for an equally idle one.
 //!
 //! `find_idlest_group_cpu` (both forms): a group of one CPU is that CPU; else among idle
-//! CPUs the shallowest idle state, ties the most recent `idle_stamp`; with no idle CPU the
-//! least loaded (ties: the first; starting from `this_cpu`, which is outside the group).
+//! CPUs the shallowest idle state (`idle_get_state(rq)->exit_latency`), ties the most
+//! recent `rq->idle_stamp` (strictly later: the first of equals stays); with no idle CPU
+//! the least loaded (ties: the first; starting from `this_cpu`, outside the group).
 //!
 //! STATE: a placed task counts on its CPU as the kernel's new task does: `nr_running` + 1,
 //! load = its weight (`init_entity_runnable_average`), util and runnable =
@@ -51,16 +53,34 @@
 //! task (`Parent::Cpu`: rt-app's, schbench's, iperf's main thread) counts as one such task
 //! on its CPU while the placement runs.
 //!
-//! SIMPLIFIED: every CPU without a placed task is idle in the same state with the same
-//! `idle_stamp` (the engine starts at time 0 with no history), so `find_idlest_group_cpu`
-//! takes the group's first idle CPU; capacity is 1024 per CPU, SMT threads included (as
-//! `sim::balance`); the engine creates every task at time 0, runnable. On the machine,
-//! hackbench's children block in `ready()` right after they start, so by the next fork the
-//! earlier children's CPUs are idle again (their blocked load and util stay in load_avg and
-//! util_avg but not in `nr_running` or the idle count, and the most recently idled CPU wins
-//! `find_idlest_group_cpu`'s tie): the kernel then stacks new children near the ones that
-//! slept, where here each placed child keeps its CPU busy and the next goes elsewhere.
-//! Eras before 4.17 keep `TaskSpec::core` (3.11's `find_idlest_group` by load, 2.6.2x's
+//! SLEEPING CHILDREN (`Workload::sleeps_at_start`: hackbench's, which block in `ready()`'s
+//! poll() right after they start, tools/perf/bench/sched-messaging.c 5.15): by the next fork
+//! such a child has slept, so `dequeue_entity` took it off `nr_running` (its CPU counts idle
+//! again in `update_sg_wakeup_stats`' `idle_cpus`, unless another task runs there) while its
+//! load, util and runnable stay in the runqueue's averages as blocked contributions (the
+//! cfs_rq's load_avg follows its weight by decay; `dequeue_load_avg` runs only at a detach),
+//! and 4.17's runnable load (`runnable_load_avg`) drops it. The CPU's `newidle_balance`
+//! stamps `rq->idle_stamp`, so among equally deep idle CPUs it is the most recently idled
+//! one and wins `find_idlest_group_cpu`. In 5.15 that stacks them: a group's idle count
+//! cannot see a sleeping child, so at every level below the one that chose the group the
+//! local group ties and stays (`local idle_cpus >= idlest idle_cpus`), and each later
+//! child lands on the CPU of the last child placed in that group; between groups of equal
+//! idle counts the lower util (fewer blocked children) wins. The other programs that
+//! create tasks keep them runnable here: `make`'s jobs (kbuild) exec a compiler,
+//! stress-ng's writers write at once (its readers wait only until then), iperf's streams,
+//! rt-app's threads and pipe's one child start working (one child: nothing placed after
+//! it); schbench's workers do wait in `fwait()` right after `msg_and_wait()` posts their
+//! message thread, but that thread, already looping, wakes them at once, so whether one is
+//! asleep at the next `pthread_create` is a race the engine does not decide (unchanged).
+//!
+//! SIMPLIFIED: every idle CPU is in the same idle state (the engine starts at time 0 with
+//! no history; ASSUMPTION: a CPU where a child just slept enters the state of the CPUs
+//! idle since before, the deepest after long idle periods, so exit latencies tie and
+//! `idle_stamp` decides); CPUs idle since before the program share one stamp older than
+//! any sleep (the first of them wins); the blocked averages do not decay between forks
+//! (the fork loop's duration is not modelled); capacity is 1024 per CPU, SMT threads
+//! included (as `sim::balance`). A task that does not sleep at start is created at time
+//! 0, runnable. Eras before 4.17 keep `TaskSpec::core` (3.11's `find_idlest_group` by load, 2.6.2x's
 //! `sched_balance_self` and its SD_*_INIT flags, which leave SD_BALANCE_FORK off the CPU and
 //! MC levels in 2.6.19's topology.h, are not modelled). `sched_exec` (SD_BALANCE_EXEC at
 //! kbuild's exec) is not modelled: a job's CPU changes only by wakeups and the balancer.
@@ -79,6 +99,12 @@ pub(super) struct Rq {
     pub load: u64,
     pub util: u64,
     pub runnable: u64,
+    /// 4.17's runnable load (`weighted_cpuload`: `runnable_load_avg`, the queued tasks'
+    /// load without the blocked ones).
+    pub run_load: u64,
+    /// `rq->idle_stamp` as an order: 0 for a CPU idle since before the program began, else
+    /// 1 + how many placed tasks went to sleep before the one that last idled it.
+    pub idle_stamp: u64,
 }
 
 impl Rq {
@@ -89,8 +115,21 @@ impl Rq {
         let util = if self.util == 0 { cap } else { (self.util * weight / (self.load + 1)).min(cap) };
         self.nr_running += 1;
         self.load += weight;
+        self.run_load += weight;
         self.util += util;
         self.runnable += util;
+    }
+
+    /// Its task blocks (hackbench's child in `ready()`): `dequeue_entity` takes it off
+    /// `nr_running`, while its load, util and runnable stay in the runqueue's averages as
+    /// blocked contributions (`dequeue_load_avg` runs only at a detach); `newidle_balance`
+    /// then stamps the CPU's `idle_stamp` (`stamp`: the order of this sleep, from 1).
+    pub fn block(&mut self, stamp: u64, weight: u64) {
+        self.nr_running = self.nr_running.saturating_sub(1);
+        self.run_load = self.run_load.saturating_sub(weight);
+        if self.nr_running == 0 {
+            self.idle_stamp = stamp;
+        }
     }
 }
 
@@ -157,12 +196,24 @@ fn stats(rqs: &[Rq], group: &[u16], pct: u64) -> Stats {
     Stats { load, util, runnable, nr, idle, weight, kind, avg_load }
 }
 
+/// Domain `d`'s groups as `this_cpu`'s `sd->groups` lists them: `build_sched_groups`
+/// links them with `for_each_cpu_wrap(i, span, cpu)`, so the walk starts at the group
+/// holding `this_cpu` and goes on in CPU order, wrapping (ties go to the first met).
+fn ring(doms: &Domains, d: usize, this_cpu: usize) -> impl Iterator<Item = (usize, &Vec<u16>)> {
+    let groups = &doms.all[d].groups;
+    let start = groups.iter().position(|g| g.contains(&(this_cpu as u16))).unwrap_or(0);
+    (0..groups.len()).map(move |k| {
+        let gi = (start + k) % groups.len();
+        (gi, &groups[gi])
+    })
+}
+
 /// 5.15's `find_idlest_group` over domain `d`'s groups: the group index, or None (stay).
 fn idlest_group_515(doms: &Domains, d: usize, rqs: &[Rq], this_cpu: usize) -> Option<usize> {
     let dom = &doms.all[d];
     let mut local = None;
     let mut idlest: Option<(usize, Stats)> = None;
-    for (gi, g) in dom.groups.iter().enumerate() {
+    for (gi, g) in ring(doms, d, this_cpu) {
         let s = stats(rqs, g, dom.imbalance_pct);
         if g.contains(&(this_cpu as u16)) {
             local = Some(s);
@@ -224,11 +275,12 @@ fn idlest_group_417(doms: &Domains, d: usize, rqs: &[Rq], this_cpu: usize) -> Op
     let (mut min_run, mut min_avg) = (u64::MAX, u64::MAX);
     let (mut this_run, mut this_avg) = (u64::MAX, u64::MAX);
     let mut idlest = None;
-    for (gi, g) in dom.groups.iter().enumerate() {
-        // With no blocked load at placement, load_avg and the runnable load are equal.
-        let sum: u64 = g.iter().map(|&c| rqs[c as usize].load).sum();
-        let per_cap = sum * CAP / (CAP * g.len() as u64);
-        let (run, avg) = (per_cap, per_cap);
+    for (gi, g) in ring(doms, d, this_cpu) {
+        // `runnable_load`: `source_load`/`target_load` at forkexec_idx 0 (the queued
+        // tasks' load); `avg_load`: `cfs_rq_load_avg`, blocked load included.
+        let cap = CAP * g.len() as u64;
+        let run = g.iter().map(|&c| rqs[c as usize].run_load).sum::<u64>() * CAP / cap;
+        let avg = g.iter().map(|&c| rqs[c as usize].load).sum::<u64>() * CAP / cap;
         if g.contains(&(this_cpu as u16)) {
             (this_run, this_avg) = (run, avg);
         } else if min_run > run.saturating_add(imbalance) {
@@ -255,8 +307,17 @@ fn idlest_group_cpu(group: &[u16], rqs: &[Rq], this_cpu: usize) -> usize {
     if group.len() == 1 {
         return group[0] as usize;
     }
-    // Every idle CPU looks alike here (module doc: SIMPLIFIED): the first wins.
-    if let Some(&c) = group.iter().find(|&&c| rqs[c as usize].nr_running == 0) {
+    // Every idle CPU is in the same idle state (module doc: SIMPLIFIED), so the exit
+    // latency ties and the most recent `idle_stamp` wins (`rq->idle_stamp >
+    // latest_idle_timestamp`: among equal stamps the first in the group).
+    let mut best: Option<(u64, u16)> = None;
+    for &c in group {
+        let r = &rqs[c as usize];
+        if r.nr_running == 0 && best.is_none_or(|(s, _)| r.idle_stamp > s) {
+            best = Some((r.idle_stamp, c));
+        }
+    }
+    if let Some((_, c)) = best {
         return c as usize;
     }
     let mut best = (u64::MAX, this_cpu);
@@ -319,7 +380,9 @@ pub(super) fn select(doms: &Domains, rqs: &[Rq], cpu: usize, form: Form) -> usiz
 
 /// The CPU of each task at its creation: `cores[i]` is `TaskSpec::core` (or the pinned
 /// CPU), replaced for each task with a parent by the fork placement, in task order.
-/// `weights[i]` is the task's load weight. None of the era: `cores` unchanged.
+/// `weights[i]` is the task's load weight; `sleeps[i]`: the task blocks right after it
+/// starts (`Workload::sleeps_at_start`), so the next placements see its CPU idle with its
+/// blocked averages (module doc: STATE). None of the era: `cores` unchanged.
 pub(super) fn place_all(
     doms: &Domains,
     k: Kernel,
@@ -327,6 +390,7 @@ pub(super) fn place_all(
     weights: &[u64],
     parents: &[Option<Parent>],
     pinned: &[bool],
+    sleeps: &[bool],
 ) {
     let Some(form) = form(k) else { return };
     let n = doms.of.len();
@@ -342,6 +406,7 @@ pub(super) fn place_all(
     for &c in &outside {
         rqs[c].add_new(weights.first().copied().unwrap_or(CAP));
     }
+    let mut slept = 0;
     for i in 0..cores.len() {
         let from = match parents[i] {
             Some(_) if pinned[i] => None,
@@ -353,6 +418,10 @@ pub(super) fn place_all(
             cores[i] = select(doms, &rqs, from, form);
         }
         rqs[cores[i]].add_new(weights[i]);
+        if sleeps.get(i).copied().unwrap_or(false) {
+            slept += 1;
+            rqs[cores[i]].block(slept, weights[i]);
+        }
     }
 }
 
@@ -367,11 +436,92 @@ mod tests {
 
     /// Places `count` children forked one after another by a parent task on CPU `parent`.
     fn children(d: &Domains, k: Kernel, parent: usize, count: usize) -> Vec<usize> {
+        forked(d, k, parent, count, false)
+    }
+
+    /// As `children`; `sleep`: each child blocks right after it starts (hackbench's).
+    fn forked(d: &Domains, k: Kernel, parent: usize, count: usize, sleep: bool) -> Vec<usize> {
         let mut cores = vec![parent; count + 1];
         let parents: Vec<Option<Parent>> =
             std::iter::once(None).chain((0..count).map(|_| Some(Parent::Task(0)))).collect();
-        place_all(d, k, &mut cores, &vec![1024; count + 1], &parents, &vec![false; count + 1]);
+        let sleeps: Vec<bool> = (0..=count).map(|i| sleep && i > 0).collect();
+        place_all(d, k, &mut cores, &vec![1024; count + 1], &parents, &vec![false; count + 1], &sleeps);
         cores[1..].to_vec()
+    }
+
+    /// One package of two LLCs of four CPUs (0-3, 4-7), no SMT: MC(4) under DIE(8).
+    fn two_llcs(k: Kernel) -> Domains {
+        let topo = crate::engine::profile::Topology {
+            packages: 1,
+            llcs_per_package: 2,
+            cores_per_llc: 4,
+            threads_per_core: 1,
+            smt_yield_permille: 1000,
+        };
+        Domains::build(&topo, 8, k)
+    }
+
+    /// 5.15, parent on CPU 0, children that sleep at once. Worked by hand from 5.15's
+    /// `find_idlest_group` and `find_idlest_group_cpu`:
+    /// child 1: DIE: local LLC0 has 3 idle CPUs, LLC1 4: LLC1; its CPUs all idle since
+    ///   before (one stamp): the first, 4. From 4, MC: every CPU is a group with 1 idle,
+    ///   the local wins ties: CPU 4. It sleeps: CPU 4 idle again, util 512 blocked.
+    /// child 2: DIE: LLC0 3 idle, LLC1 4 (the sleeper is not running): LLC1; CPU 4 has the
+    ///   latest idle_stamp: 4; MC: {4} ties {5} at 1 idle: stays. CPU 4.
+    /// every later child: the same, so all stack on CPU 4. (Children that keep running
+    /// spread instead: 4, then LLC0 and LLC1 in turn, 1, 5, ...)
+    #[test]
+    fn sleeping_children_stack_on_the_cpu_that_slept_last_515() {
+        let d = two_llcs(Kernel::V515);
+        assert_eq!(d.describe(0), "MC(4) DIE(8)");
+        assert_eq!(forked(&d, Kernel::V515, 0, 6, true), vec![4; 6]);
+        assert_eq!(forked(&d, Kernel::V515, 0, 4, false), vec![4, 1, 5, 2]);
+    }
+
+    /// 4.17, the same machine (DIE imbalance_pct 125: imbalance 256, MC 117: 174, scale
+    /// 108), parent on CPU 0 (runnable load 1024: 256 per LLC CPU). Worked by hand:
+    /// child 1: DIE: LLC1's runnable load 0, LLC0's 256, not below 0 + 256: LLC1, CPU 4.
+    ///   MC from 4 (ring {4},{5},{6},{7}): {5} is the idlest (all 0), and 0 < 0 fails the
+    ///   stay test: CPU 5.
+    /// child 2: DIE: LLC1 runnable 0 (child 1 sleeps), avg 256 (its blocked load): LLC1;
+    ///   CPU 5 slept last; MC from 5 (ring {5},{6},{7},{4}): local avg 1024, {6} 0: CPU 6.
+    /// child 3: CPU 6 slept last; ring {6},{7},{4},{5}: {7}. child 4: from 7: {4}.
+    /// child 5: from 4 (stamp 4), ring {4},{5},{6},{7} all avg 1024: local stays
+    ///   (100 x 1024 < 108 x 1024): CPU 4. child 6: from 4 (avg 2048): {5}.
+    #[test]
+    fn sleeping_children_follow_blocked_load_and_idle_stamps_417() {
+        let d = two_llcs(Kernel::V417);
+        assert_eq!(forked(&d, Kernel::V417, 0, 6, true), vec![5, 6, 7, 4, 4, 5]);
+    }
+
+    /// `find_idlest_group_cpu` among idle CPUs of one idle state: the latest `idle_stamp`;
+    /// equal stamps keep the first; a busy CPU is not a candidate while one is idle.
+    #[test]
+    fn the_most_recently_idled_cpu_wins() {
+        let mut rqs = vec![Rq::default(); 8];
+        rqs[5].idle_stamp = 3;
+        rqs[6].idle_stamp = 2;
+        rqs[7].nr_running = 1;
+        rqs[7].idle_stamp = 9;
+        assert_eq!(idlest_group_cpu(&[4, 5, 6, 7], &rqs, 0), 5);
+        rqs[6].idle_stamp = 3;
+        assert_eq!(idlest_group_cpu(&[4, 5, 6, 7], &rqs, 0), 5, "equal stamps: the first");
+        assert_eq!(idlest_group_cpu(&[4, 6], &rqs, 0), 6);
+        assert_eq!(idlest_group_cpu(&[4, 7], &rqs, 0), 4, "never slept but idle beats busy");
+    }
+
+    /// zen3-2s, 5.15, hackbench's sleeping children from CPU 0. Worked by hand: NUMA:
+    /// socket 0 runs only the parent (nr 1 + 1 < 32): stay. DIE: the CCXs other than the
+    /// parent's have 16 idle CPUs, CCX0 15; child 1 takes CCX1 (util 0, first met), CPU 8
+    /// (MC and SMT: local ties stay); children 2-7 the CCXs with no blocked util yet,
+    /// 16, ..., 56; child 8: all of CCX1-7 hold 512, CCX1 first, its latest-idled CPU 8.
+    #[test]
+    fn zen3_515_sleeping_children_round_robin_the_other_ccxs_on_one_cpu_each() {
+        let d = doms("zen3-2s", 256, Kernel::V515);
+        let got = forked(&d, Kernel::V515, 0, 40, true);
+        let ring = [8, 16, 24, 32, 40, 48, 56];
+        let want: Vec<usize> = (0..40).map(|i| ring[i % 7]).collect();
+        assert_eq!(got, want);
     }
 
     /// zen3-2s (256 CPUs: SMT, MC = CCX of 16, DIE = socket of 128, NUMA), 5.15, parent
@@ -437,6 +587,33 @@ mod tests {
         assert_eq!(children(&d, Kernel::V515, 0, 1), vec![1]);
     }
 
+    /// hackbench's start (`workload::hackbench` START): at time 0 every child sleeps on the
+    /// CPU the placement gave it, and the first wakeups are the kick: the parent (task 0 on
+    /// CPU 0) wakes each child once through `select_task_rq_fair` with WF_SYNC (the
+    /// socket's `sock_def_readable` -> `pollwake` passes it on), newest poller first
+    /// (`__add_wait_queue` puts each entry at the head; `__wake_up_common` walks from it).
+    #[test]
+    fn the_kick_wakes_every_sleeping_child_from_the_parent_s_cpu_newest_first() {
+        use crate::engine::config::Config;
+        let mut cfg = Config::default();
+        for (k, v) in [("cpu", "q6600"), ("cores", "4"), ("kernel", "5.15"), ("workload", "hackbench")] {
+            cfg.set(k, v).expect("key");
+        }
+        cfg.set("groups", "1").unwrap();
+        cfg.set("loops", "2").unwrap();
+        let sim = super::super::Sim::new(&cfg, None);
+        let blocked = sim.tasks[1..].iter().all(|t| t.state == super::super::TaskState::Blocked);
+        assert!(blocked && sim.tasks[0].state == super::super::TaskState::Runnable);
+        let out = crate::engine::run(&cfg, Some(crate::engine::trace::TraceOptions::default())).unwrap();
+        let wakes = &out.trace.decisions.wakeups;
+        let kick: Vec<_> = wakes.iter().take(40).collect();
+        assert_eq!(kick.iter().map(|w| w.task as usize).collect::<Vec<_>>(), (1..=40).rev().collect::<Vec<_>>());
+        assert!(kick.iter().all(|w| w.waker == Some(0) && w.sync), "{:?}", kick[0]);
+        // One write wakes them all, one `try_to_wake_up` after another on the parent's CPU.
+        assert!(kick.windows(2).all(|p| p[0].time <= p[1].time));
+        assert!(wakes.get(40).is_none_or(|w| w.time > kick[0].time));
+    }
+
     /// Eras before 4.17 keep the workload's CPUs.
     #[test]
     fn older_eras_keep_task_spec_core() {
@@ -448,6 +625,7 @@ mod tests {
             &mut cores,
             &[1024; 3],
             &[None, Some(Parent::Task(0)), Some(Parent::Task(0))],
+            &[false; 3],
             &[false; 3],
         );
         assert_eq!(cores, vec![0, 1, 2]);
@@ -465,7 +643,7 @@ mod tests {
 
     /// The hook in `Sim::with_workload`: a hackbench run on zen3-2s under 5.15 starts its
     /// parent on CPU 0 (`TaskSpec::core`) and its first children where the placement above
-    /// puts them (8, 16, ..., 56, then 1); under 3.11 they keep the round robin (child t on
+    /// puts sleeping children (8, 16, ..., 56, then 8 again); under 3.11 they keep the round robin (child t on
     /// CPU t); token's pinned threads keep their CPUs.
     #[test]
     fn a_run_starts_its_forked_tasks_where_the_placement_puts_them() {
@@ -479,7 +657,7 @@ mod tests {
         };
         let hb = [("cpu", "zen3-2s"), ("cores", "256"), ("workload", "hackbench"), ("groups", "1")];
         let v515 = cores(&[&hb[..], &[("kernel", "5.15")]].concat());
-        assert_eq!(&v515[..9], &[0, 8, 16, 24, 32, 40, 48, 56, 1]);
+        assert_eq!(&v515[..9], &[0, 8, 16, 24, 32, 40, 48, 56, 8], "hackbench's children sleep at once");
         let v311 = cores(&[&hb[..], &[("kernel", "3.11")]].concat());
         assert_eq!(&v311[..5], &[0, 1, 2, 3, 4]);
         let token =

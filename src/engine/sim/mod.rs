@@ -563,7 +563,8 @@ impl Sim {
             .iter()
             .enumerate()
             .map(|(i, s)| Task {
-                state: TaskState::Runnable,
+                // A task that sleeps at once (`Workload::sleeps_at_start`) starts blocked (`start`).
+                state: if wl.sleeps_at_start(i) { TaskState::Blocked } else { TaskState::Runnable },
                 core: wl.pinned(i).unwrap_or(s.core) % ncores,
                 burst_left: 0,
                 burst_stall: 0,
@@ -597,7 +598,8 @@ impl Sim {
             let weights: Vec<u64> = specs.iter().map(|s| weight_of_nice(s.nice)).collect();
             let parents: Vec<_> = (0..specs.len()).map(|i| wl.parent(i)).collect();
             let pinned: Vec<bool> = tasks.iter().map(|t| t.pinned.is_some()).collect();
-            fork::place_all(&doms, cfg.kernel, &mut at, &weights, &parents, &pinned);
+            let sleeps: Vec<bool> = tasks.iter().map(|t| t.state == TaskState::Blocked).collect();
+            fork::place_all(&doms, cfg.kernel, &mut at, &weights, &parents, &pinned, &sleeps);
             for (t, c) in tasks.iter_mut().zip(at) {
                 t.core = c;
             }
@@ -761,6 +763,13 @@ impl Sim {
         for (c, tasks) in by_core.into_iter().enumerate() {
             for t in tasks {
                 self.pelt_enqueue(c, t, 0);
+                if self.tasks[t].state == TaskState::Blocked {
+                    // Created, run to its first sleep before time 0 (`Workload::sleeps_at_start`):
+                    // its new-task average stays on this CPU as blocked load, its util_est
+                    // taken at the sleep (`util_est_dequeue`); it waits for a wakeup.
+                    self.pelt_dequeue(c, t, 0, true, false);
+                    continue;
+                }
                 self.policy.enqueue(&mut self.se, c, t, Arrival::New, 0);
             }
             self.qsync(c);

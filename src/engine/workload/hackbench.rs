@@ -5,17 +5,33 @@
 //! - The parent creates, per group, 20 receivers (each owns one `socketpair(AF_UNIX,
 //!   SOCK_STREAM)` or `pipe()`), then 20 senders that hold the write end of every receiver
 //!   of their group. Task 0 here is the parent; group `g` is tasks `1 + 40g ..`, receivers first.
-//! - Ready/start barrier (`ready()`): each child writes one byte to the shared ready pipe and
-//!   `poll()`s the shared wakeup pipe. The parent reads one byte per child, takes the start
-//!   time, and writes one byte to the wakeup pipe: that one `pipe_write` wakes every
-//!   poller (a non-exclusive wait queue, `wake_up_interruptible_sync_poll`: WF_SYNC).
+//! - Ready/start barrier (`ready()`): each child, right after it starts, writes one byte to
+//!   the shared ready fd and `poll()`s the shared wakeup fd (sched-messaging.c 5.15: both
+//!   made by `fdpair`, a socketpair by default, a pipe with `-p`). The parent reads one byte
+//!   per child, takes the start time, and writes one byte to the wakeup fd: that one write
+//!   wakes every poller (`sock_def_readable` or `pipe_write`:
+//!   `wake_up_interruptible_sync_poll`, WF_SYNC; fs/select.c `pollwake` -> `__pollwake`
+//!   passes `sync` on to `default_wake_function` -> `try_to_wake_up`).
 //! - A sender does `for loops: for each receiver: write(fd, data, msg_size)`; a receiver does
 //!   `num_fds * loops` reads of `msg_size` bytes (a short read is completed by another read;
 //!   every write here is smaller than the buffer, so each read returns one whole message).
 //! - The parent reaps every child (`wait()`; a child's exit wakes it through
 //!   `do_notify_parent` -> `__wake_up_parent`, a sync wakeup), takes the stop time and prints
-//!   "Time: x.xxx" (seconds, lower is better): the result. Setup (fork) is outside the time,
-//!   so here all tasks exist at time 0.
+//!   "Time: x.xxx" (seconds, lower is better): the result.
+//!
+//! START: the fork loop and the ready bytes come before the start time, so the run begins
+//! at the kick. At time 0 every child exists, placed where the era's fork placement put it
+//! with the children before it asleep in poll() (`Workload::sleeps_at_start`, `sim::fork`),
+//! and sleeps there with its new-task averages as blocked load; the parent, on its CPU,
+//! takes the start time and writes the start byte, which wakes the children one after
+//! another through the normal wakeup path (`select_task_rq_fair` from the parent's CPU,
+//! WF_SYNC). Their order: each poll() queued its entry with `__pollwait` ->
+//! `add_wait_queue` -> `__add_wait_queue`, which `list_add`s it at the head of the wait
+//! queue (after any WQ_FLAG_PRIORITY entry; include/linux/wait.h 5.15), and
+//! `__wake_up_common` (kernel/sched/wait.c) walks the list from the head: the last child to
+//! poll is woken first. The children polled in creation order (each reaches poll() before
+//! the parent's next fork returns: ASSUMPTION, a fork costing more than a child's first
+//! two system calls), so the kick wakes the last-created child first and the first last.
 //!
 //! KERNEL SIDE (net/unix/af_unix.c, fs/pipe.c, net/core/sock.c):
 //! - Socket: the 20 senders of a receiver share one socket (the pair's write end), whose
@@ -148,11 +164,7 @@ pub fn skb_truesize(size: u64) -> u64 {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
-    /// Child: write the ready byte.
-    Ready,
-    /// Child: the ready byte is written; poll the wakeup pipe.
-    AfterReady,
-    /// Child: in poll, waiting for the start byte.
+    /// Child: in poll, waiting for the start byte (where each child begins: module doc: START).
     Poll,
     /// Sender: try the next write. Receiver: try the next read.
     Work,
@@ -160,8 +172,8 @@ enum Phase {
     AfterWork,
     /// Child: run the exit path.
     Exiting,
-    /// Parent: read ready bytes.
-    MainReady,
+    /// Parent: every ready byte read; take the start time and write the start byte.
+    MainStart,
     /// Parent: the start byte's write ended.
     MainAfterStart,
     /// Parent: reap children.
@@ -211,8 +223,6 @@ pub struct Hackbench {
     /// Per child: messages sent (sender) or received (receiver).
     count: Vec<u64>,
     polling: Vec<bool>,
-    ready: usize,
-    ready_read: usize,
     exited: usize,
     reaped: usize,
     main_waiting: bool,
@@ -226,8 +236,12 @@ pub struct Hackbench {
 impl Hackbench {
     pub fn new(groups: usize, loops: u64, msg_size: u64, mode: Mode, ipc: Ipc, kernel: Kernel, costs: Costs) -> Self {
         let n = 1 + groups * TASKS_PER_GROUP;
-        let mut phase = vec![Phase::Ready; n];
-        phase[0] = Phase::MainReady;
+        // The run begins at the kick (module doc: START): every child has written its ready
+        // byte and sleeps in poll(); the parent has read all the bytes.
+        let mut phase = vec![Phase::Poll; n];
+        phase[0] = Phase::MainStart;
+        let mut polling = vec![true; n];
+        polling[0] = false;
         let msg_size = msg_size.clamp(1, PAGE_SIZE);
         Hackbench {
             groups,
@@ -246,9 +260,7 @@ impl Hackbench {
             waited: vec![false; n],
             phase,
             count: vec![0; n],
-            polling: vec![false; n],
-            ready: 0,
-            ready_read: 0,
+            polling,
             exited: 0,
             reaped: 0,
             main_waiting: false,
@@ -386,16 +398,7 @@ impl Hackbench {
     fn main_next(&mut self, now: Ns, fx: &mut Fx) -> Step {
         loop {
             match self.phase[0] {
-                Phase::MainReady => {
-                    if self.ready_read < self.ready {
-                        // read(readyfds[0], &dummy, 1), one per child.
-                        self.ready_read += 1;
-                        return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
-                    }
-                    if self.ready_read < self.children() {
-                        self.main_waiting = true;
-                        return Step::Block;
-                    }
+                Phase::MainStart => {
                     // gettimeofday(&start), then write(wakefds[1], &dummy, 1).
                     self.start = now;
                     self.phase[0] = Phase::MainAfterStart;
@@ -403,7 +406,8 @@ impl Hackbench {
                 }
                 Phase::MainAfterStart => {
                     self.started = true;
-                    for t in 1..self.polling.len() {
+                    // The poll wait queue, newest entry first (module doc: START).
+                    for t in (1..self.polling.len()).rev() {
                         if std::mem::take(&mut self.polling[t]) {
                             fx.wakes.push((t, true));
                         }
@@ -432,6 +436,12 @@ impl Workload for Hackbench {
     /// sched-messaging.c: the main process forks (or `pthread_create`s) every worker.
     fn parent(&self, task: usize) -> Option<Parent> {
         (task > 0).then_some(Parent::Task(0))
+    }
+
+    /// Every child sleeps in `ready()`'s poll() from right after its creation (module
+    /// doc: START).
+    fn sleeps_at_start(&self, task: usize) -> bool {
+        task > 0
     }
 
     fn tasks(&mut self) -> Vec<TaskSpec> {
@@ -476,17 +486,6 @@ impl Workload for Hackbench {
         let (g, i, sender) = Self::role(task);
         loop {
             match self.phase[task] {
-                Phase::Ready => {
-                    self.phase[task] = Phase::AfterReady;
-                    return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
-                }
-                Phase::AfterReady => {
-                    self.ready += 1;
-                    self.wake_main(fx);
-                    self.phase[task] = Phase::Poll;
-                    // The poll() call itself.
-                    return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
-                }
                 Phase::Poll => {
                     if !self.started {
                         self.polling[task] = true;
@@ -650,6 +649,8 @@ mod tests {
         let (_, wakes) = drive(h, 0);
         assert_eq!(wakes.len(), n - 1, "one write of the wakeup pipe wakes every child");
         assert!(wakes.iter().all(|w| w.1), "sync wakeups");
+        let order: Vec<usize> = wakes.iter().map(|w| w.0).collect();
+        assert_eq!(order, (1..n).rev().collect::<Vec<_>>(), "the poll wait queue, newest entry first");
     }
 
     #[test]

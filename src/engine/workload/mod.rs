@@ -144,6 +144,13 @@ pub trait Workload {
     fn parent(&self, _task: usize) -> Option<Parent> {
         None
     }
+    /// The task blocks as soon as its parent has created it, before the part the program
+    /// measures (hackbench's children in `ready()`): the run starts with it blocked on
+    /// its CPU, waiting for a wakeup, and the fork placement of the tasks created after it
+    /// sees its CPU idle (`sim::fork`).
+    fn sleeps_at_start(&self, _task: usize) -> bool {
+        false
+    }
     /// A task's `sched_attr.sched_runtime` (a custom slice, honoured from 6.12), if it sets one.
     fn sched_runtime(&self, _task: usize) -> Option<Ns> {
         None
@@ -249,6 +256,9 @@ impl Workload for AnyWorkload {
     }
     fn parent(&self, task: usize) -> Option<Parent> {
         each_wl!(self, w => w.parent(task))
+    }
+    fn sleeps_at_start(&self, task: usize) -> bool {
+        each_wl!(self, w => w.sleeps_at_start(task))
     }
     fn sched_runtime(&self, task: usize) -> Option<Ns> {
         each_wl!(self, w => w.sched_runtime(task))

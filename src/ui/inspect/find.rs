@@ -372,9 +372,14 @@ mod tests {
             .unwrap();
         assert!(other(w) > 0, "a wakeup with an 'other' part");
         let ran = ran_instead(t, w);
-        let tasks: Ns =
-            ran.iter().filter(|(n, _)| n != "idle" && t.tasks.iter().any(|k| &k.name == n)).map(|r| r.1).sum();
-        assert!(tasks >= other(w), "the tasks that ran ({ran:?}) cover 'other' ({} ns)", other(w));
+        // The core's other work: the other tasks' runs and its kernel work for them (the
+        // wakeup path of the tasks woken onto it, switches, ticks). Since hackbench starts at
+        // its kick (800 children woken from CPU 0), a wakeup early in the run can wait
+        // behind the wakeup path of the others woken onto the same CPU.
+        let busy: Ns = ran.iter().filter(|(n, _)| n != "idle").map(|r| r.1).sum();
+        assert!(busy >= other(w), "what ran ({ran:?}) covers 'other' ({} ns)", other(w));
+        let tasks: Ns = ran.iter().filter(|(n, _)| t.tasks.iter().any(|k| &k.name == n)).map(|r| r.1).sum();
+        assert!(tasks > 0, "other tasks ran: {ran:?}");
         let total: Ns = ran.iter().map(|r| r.1).sum();
         assert!(total <= w.latency().unwrap(), "inside the latency");
         assert!(ran.windows(2).all(|p| p[0].1 >= p[1].1), "largest first");
