@@ -449,3 +449,42 @@ fn a_latency_figure_asks_the_worker_for_its_wakeup_and_opens_it() {
     let same = |r: &crate::engine::explain::WakeRecord| r.task == w.task && r.ran_at == w.ran_at;
     assert!(!page_records.wakeups.iter().any(same), "the page's records already held the p99's wakeup");
 }
+
+/// A latency figure's wakeup whose run lies in a busier part of the run than the stretch
+/// the page holds: the stretch asked for (as long as the held one) was cut by its item
+/// budget before the run, and the wakeup never opened, with no word said (the max of a
+/// 30 ms messaging-run-to-parity run: 22.5 ms, its run at 23 ms, the first stretch ending
+/// at 21.4 ms). The stretch is asked again from later until it holds the run.
+#[test]
+fn a_wakeup_past_a_busier_stretch_asks_again_from_later_and_opens() {
+    use crate::ui::inspect::state::InspectAction;
+    use crate::ui::worker::execute::execute;
+    use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS};
+    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=30ms"));
+    let gen = s.gen;
+    let run = execute(&Request::Run { id: 1, config: s.config.clone(), trace_items: LIVE_TRACE_ITEMS });
+    let Response::Run { result, .. } = run else { panic!() };
+    let mut s = yew::Reducible::reduce(s, Action::RunDone { gen, result, preview: false });
+    let max = s.result.as_ref().unwrap().metrics.wakeup_latency_us.max;
+    s = yew::Reducible::reduce(s, Action::Inspect(InspectAction::FindWakeup { percent: 100 }));
+    let job = s.wanted_jobs().wakeup.expect("a job for the worker");
+    let Response::Run { result, .. } = execute(&Request::Wakeup { id: 2, config: job.value, percent: 100 }) else {
+        panic!()
+    };
+    s = yew::Reducible::reduce(s, Action::Inspect(InspectAction::WakeupDone { gen, percent: 100, result }));
+    let mut asks = Vec::new();
+    while let Some((g, from)) = s.window_req {
+        assert!(asks.last().is_none_or(|&l| from > l), "each stretch starts later: {asks:?} then {from}");
+        assert!(asks.len() < 20, "the asks end: {asks:?}");
+        asks.push(from);
+        let req = Request::Window { id: 3, config: s.config.clone(), from, trace_items: LIVE_TRACE_ITEMS };
+        let Response::Run { result, .. } = execute(&req) else { panic!() };
+        s = yew::Reducible::reduce(s, Action::WindowDone { gen: g, from, result });
+    }
+    assert!(asks.len() >= 2, "this case needs a second stretch (else it tests nothing): {asks:?}");
+    let o = s.inspect.open.unwrap_or_else(|| panic!("opened: {:?}", s.notices));
+    let span = s.result.as_ref().unwrap().trace.spans[o.span];
+    let od = s.inspect.on_demand.as_ref().expect("its records");
+    let w = od.find(&span).wake.expect("the run is explained by its wakeup");
+    assert_eq!(w.latency().unwrap() as f64 / 1e3, max, "the max's own wakeup");
+}

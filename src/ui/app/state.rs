@@ -464,7 +464,10 @@ impl State {
                         let view = Rc::make_mut(view);
                         view.trace = Rc::new(r.trace);
                         view.windowed = true;
-                        s.inspect.window_arrived(gen, &view.trace);
+                        s.inspect.window_arrived(gen, &view.trace, &mut s.notices);
+                        if let Some(from) = s.inspect.take_window_ask() {
+                            s.window_req = Some((gen, from));
+                        }
                     }
                     Ok(_) => s.notices.push(
                         "The timeline's stretch came from a different run (its digest differs); it was not shown.",

@@ -136,12 +136,26 @@ impl InspectState {
     }
 
     /// A stretch of `gen`'s run arrived on the timeline (`trace`): opens the pending wakeup
-    /// if it is there.
-    pub fn window_arrived(&mut self, gen: u64, trace: &Trace) {
-        if let Some((g, found, od)) = self.pending.take() {
-            if g != gen || !self.place(gen, trace, found, Rc::unwrap_or_clone(od)) {
-                self.pending = None;
-            }
+    /// if it is there. A stretch cut by its item budget before the run (a busier part of
+    /// the run than the one held when it was asked) is asked again from later: as long as
+    /// the one that arrived, with the run at 3/4 of it. It starts later each time, so the
+    /// asks end; when none can hold the run, a notice says so.
+    pub fn window_arrived(&mut self, gen: u64, trace: &Trace, notices: &mut Notices) {
+        let Some((g, found, od)) = self.pending.take() else { return };
+        if g != gen || self.place(gen, trace, found, (*od).clone()) {
+            return;
+        }
+        let end = trace.spans.iter().map(|s| s.end).max().unwrap_or(trace.start);
+        let from = found.start.saturating_sub(end.saturating_sub(trace.start) * 3 / 4);
+        if trace.truncated && end <= found.start && from > trace.start {
+            self.pending = Some((g, found, od));
+            self.window_ask = Some(from);
+        } else {
+            notices.push(format!(
+                "That wakeup's run, at {}, did not load on the timeline; `schedscope run --explain` with this \
+                 config shows it.",
+                crate::engine::time::human_duration(found.start)
+            ));
         }
     }
 
