@@ -468,9 +468,13 @@ impl Policy for Eevdf {
         c: usize,
         curr: usize,
         woken: usize,
-        _resched: bool,
+        resched: bool,
     ) -> bool {
-        if !self.wakeup_preempt {
+        // 6.6/6.12 check_preempt_wakeup_fair: "We can come here with TIF_NEED_RESCHED
+        // already set" -> `if (test_tsk_need_resched(curr)) return;` before the
+        // WAKEUP_PREEMPTION test, `update_curr` and the pick (so a pending reschedule also
+        // keeps 6.12's PREEMPT_SHORT from cancelling curr's protection below).
+        if resched || !self.wakeup_preempt {
             return false;
         }
         // 6.12 PREEMPT_SHORT: a wakee with a shorter slice cancels curr's RUN_TO_PARITY
@@ -801,6 +805,27 @@ mod tests {
             assert!(shorter, "the wakee's deadline is earlier");
             assert_eq!(p.check_preempt_wakeup(&mut se, 0, curr, 2, false), preempts, "'{features}' slice {slice}");
         }
+    }
+
+    #[test]
+    fn a_wakeup_while_a_reschedule_is_pending_neither_preempts_nor_cancels_parity() {
+        // 6.6/6.12 check_preempt_wakeup_fair returns at `test_tsk_need_resched(curr)` before
+        // anything else: the short-slice wakee that preempts above (6.12, PREEMPT_SHORT)
+        // neither preempts again nor cancels curr's RUN_TO_PARITY protection.
+        let mut p = Eevdf::new(&cfg(Kernel::V612, ""));
+        let mut se = nice0(3);
+        p.enqueue(&mut se, 0, 0, Arrival::Wakeup { from: 0 }, 0);
+        p.enqueue(&mut se, 0, 1, Arrival::Wakeup { from: 0 }, 0);
+        let curr = p.pick_next(&mut se, 0, 0).unwrap();
+        se[1 - curr].vruntime += 100 * US;
+        p.rekey(&se, 0);
+        p.update_curr(&mut se, 0, curr, 10 * US);
+        se[2].custom_slice = 200 * US;
+        se[2].vlag = 20_000;
+        p.enqueue(&mut se, 0, 2, Arrival::Wakeup { from: 0 }, 0);
+        assert_eq!(p.rqs[0].picked_deadline, se[curr].deadline, "curr protected");
+        assert!(!p.check_preempt_wakeup(&mut se, 0, curr, 2, true), "a reschedule is already pending");
+        assert_eq!(p.rqs[0].picked_deadline, se[curr].deadline, "the protection stays");
     }
 }
 

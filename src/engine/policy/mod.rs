@@ -103,7 +103,7 @@ pub trait Policy {
     /// The periodic tick (or the hrtick's expiry) on a core running `curr`: true to reschedule.
     fn task_tick(&mut self, se: &mut [SchedEntity], c: usize, curr: usize, now: Ns) -> bool;
     /// Should `woken`, just enqueued on core `c`, preempt `curr`? `resched`: curr already
-    /// has TIF_NEED_RESCHED (a reschedule is pending), which the CFS of 2.6.28+ checks
+    /// has TIF_NEED_RESCHED (a reschedule is pending), which the CFS of 2.6.28+ and the EEVDF of 6.6 and 6.12 check
     /// before comparing (`test_tsk_need_resched(curr)`; `policy::cfs` module doc).
     fn check_preempt_wakeup(
         &mut self,
