@@ -809,6 +809,19 @@ impl Kernel {
         }
     }
 
+    /// Which `find_idlest_group` fork placement runs (`sim::fork`; None: not modelled, the
+    /// task keeps `TaskSpec::core`): 4.17's runnable-load form, or the group types of 5.5's
+    /// 57abff067a08 ("sched/fair: Rework find_idlest_group()", 5.5) for 5.15, 6.6 and 6.12.
+    pub fn fork_form(self) -> Option<ForkForm> {
+        if self >= Kernel::V515 {
+            Some(ForkForm::Types515)
+        } else if self >= Kernel::V417 {
+            Some(ForkForm::Load417)
+        } else {
+            None
+        }
+    }
+
     /// SIS_PROP's form (`sim::wakeup`, SIS; used only where the era lists SIS_PROP): 4.13's
     /// 1ad3aaf3fcd2 (the 4.17 era) scales `this_rq()->avg_idle / 512`; 5.13's 94aafc3ee31d
     /// ("sched/fair: Age the average idle time", 5.15 and 6.6) `rq->wake_avg_idle`, halved
@@ -1005,6 +1018,15 @@ pub fn keep_features(kernel: Kernel, overrides: &[String]) -> Vec<String> {
 /// The name of a modelled feature in an era, if it has one.
 pub fn feature_name(kernel: Kernel, feat: Feat) -> Option<&'static str> {
     kernel.features().iter().find(|d| d.feat == Some(feat)).map(|d| d.name)
+}
+
+/// Which `find_idlest_group` an era's fork placement runs (`Kernel::fork_form`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForkForm {
+    /// 4.17: runnable load and `imbalance_scale`.
+    Load417,
+    /// 5.5+ (5.15, 6.6, 6.12): group types.
+    Types515,
 }
 
 /// Which form of `recent_used_cpu` an era has (`Kernel::recent_used_cpu`).

@@ -86,7 +86,7 @@
 //! kbuild's exec) is not modelled: a job's CPU changes only by wakeups and the balancer.
 
 use super::domain::{sd, Domains};
-use crate::engine::kernel::Kernel;
+use crate::engine::kernel::{ForkForm as Form, Kernel};
 use crate::engine::workload::Parent;
 
 /// `SCHED_CAPACITY_SCALE`: one CPU's capacity.
@@ -130,25 +130,6 @@ impl Rq {
         if self.nr_running == 0 {
             self.idle_stamp = stamp;
         }
-    }
-}
-
-/// Which `find_idlest_group` the era runs (None: fork placement not modelled).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Form {
-    /// 4.17: runnable load and `imbalance_scale`.
-    Load417,
-    /// 5.5+ (5.15, 6.6, 6.12): group types.
-    Types515,
-}
-
-pub(super) fn form(k: Kernel) -> Option<Form> {
-    if k >= Kernel::V515 {
-        Some(Form::Types515)
-    } else if k >= Kernel::V417 {
-        Some(Form::Load417)
-    } else {
-        None
     }
 }
 
@@ -392,7 +373,7 @@ pub(super) fn place_all(
     pinned: &[bool],
     sleeps: &[bool],
 ) {
-    let Some(form) = form(k) else { return };
+    let Some(form) = k.fork_form() else { return };
     let n = doms.of.len();
     if n < 2 {
         return;
