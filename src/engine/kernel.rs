@@ -810,7 +810,7 @@ impl Kernel {
     }
 
     /// Which `find_idlest_group` fork placement runs (`sim::fork`; None: not modelled, the
-    /// task keeps `TaskSpec::core`): 4.17's runnable-load form, or the group types of 5.5's
+    /// task keeps `TaskSpec::core`): 4.17's runnable-load form, or the group types of
     /// 57abff067a08 ("sched/fair: Rework find_idlest_group()", 5.5) for 5.15, 6.6 and 6.12.
     pub fn fork_form(self) -> Option<ForkForm> {
         if self >= Kernel::V515 {
