@@ -21,7 +21,7 @@
 //! records on demand; in the browser it hands the seam as wire bytes to the views module
 //! (`common::lazy`, asked for once the first figure is in), which draws `view::InspectView`
 //! into a `<div>` this component's yew leaves empty (`lazy`), and the panel's close button
-//! comes back as `on_close`. Meanwhile the mount says "Loading…", and if the module fails,
+//! comes back as `on_close`. Meanwhile a selection says "Loading…", and if the module fails,
 //! why (the timeline, its selection and the config untouched; the next selection retries:
 //! `use_views` asks again once the handle is back to `Idle`).
 //! Natively (yew's server renderer, the SSR tests) the panel is drawn in place.
@@ -98,9 +98,10 @@ mod web {
     pub fn inspector(p: &InspectProps) -> Html {
         let ctx = use_context::<crate::ui::StateCtx>();
         let node = use_node_ref();
-        // The first figure first: the module is asked for once a run is shown (a timeline
-        // is one).
-        let load = lazy::use_views(ctx.as_ref().is_none_or(|s| s.result.is_some() || s.run_error.is_some()));
+        // The first figure first: the module is asked for once the full run's figures are
+        // in (a preview's are not the first figure), or when a span is selected.
+        let shown = |s: &crate::ui::StateCtx| s.result.as_ref().is_some_and(|r| !r.preview) || s.run_error.is_some();
+        let load = lazy::use_views(p.span.is_some() || ctx.as_ref().is_none_or(shown));
         let seam = use_seam(p);
         // After a failure, the next selection tries again.
         {
@@ -132,7 +133,9 @@ mod web {
         }
         html! {
             <>
-                if matches!(*load, Load::Idle | Load::Loading) {
+                // Only for a selection: before one, the hint is all the panel would say (and
+                // an embed hides it), so no line under every timeline while the module loads.
+                if p.span.is_some() && matches!(*load, Load::Idle | Load::Loading) {
                     <p class="note inspect-loading" role="status">{"Loading the inspector…"}</p>
                 }
                 if let Load::Failed(e) = &*load {
