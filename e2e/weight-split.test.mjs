@@ -1,5 +1,5 @@
 // Code splitting (issue 26) in headless Chromium against dist/: the views the first figure
-// does not need (the Experiments page, the sweep panel) are a second wasm (src/bin/views.rs)
+// does not need (the Experiments page, the sweep panel, the inspector) are a second wasm (src/bin/views.rs)
 // that the page does not download before its first figure; the sweep panel then loads it and
 // its pickers and heatmap cells come back to the page as actions (the URL follows); opening
 // the Experiments page shows the tables, a row's Load comes back to the explorer; if the
@@ -97,6 +97,61 @@ test('the views module loads after the first figure: the sweep panel from it, it
   }
 });
 
+test('the inspector comes from the views module after the first figure: the keyboard, a click and its close button work', async () => {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    const requested = [];
+    browser.context.on('request', (r) => requested.push(r.url()));
+    const seen = await watchLazy(browser.context);
+    const { page, problems } = await open(browser.context, `${server.url}?v=1&preset=nohz-pipe&loops=2000`);
+    await firstFigures(page);
+    // Before a selection, the module's panel says how to select.
+    await page.waitForSelector('.inspect-mount .inspector .inspect-hint', { timeout: 60_000 });
+    assert.ok(seen.length >= 1 && seen.every(Boolean), `the views module was asked for before the first figure: ${seen}`);
+    assert.equal(await page.locator('.inspect-loading').count(), 0, 'the loading line is gone');
+    // Each yew numbers its roots and handles the events under the numbers it owns: the
+    // module's must not be the page's (the close button ran the page's listener of the
+    // same number, the Experiments tab's).
+    const roots = await page.evaluate(() => ({
+      page: document.querySelector('main').__yew_subtree_id,
+      mounts: [...document.querySelectorAll('.inspect-mount, .sweep-mount')].map((m) => m.__yew_subtree_id),
+    }));
+    assert.ok(roots.mounts.length === 2 && roots.mounts.every((m) => m !== undefined && m !== roots.page), JSON.stringify(roots));
+    // The keyboard (page side) selects; the module draws the span's lines and its records.
+    const canvas = '.timeline canvas[role=img]:not(.counters)';
+    await page.focus(canvas);
+    for (let i = 0; i < 4; i++) await page.keyboard.press('+');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.inspect-mount .inspector .inspect-details li', { timeout: 10_000 });
+    const first = await page.locator('.inspector .inspect-details').textContent();
+    await page.keyboard.press(']');
+    await page.waitForFunction(
+      (t) => document.querySelector('.inspector .inspect-details')?.textContent !== t,
+      first,
+      { timeout: 10_000 },
+    );
+    // A click on a run: a decision record (or why there is none) comes with it.
+    const box = await page.locator(canvas).boundingBox();
+    let record = false;
+    for (let i = 1; i < 40 && !record; i++) {
+      await page.mouse.click(box.x + (box.width * i) / 40, box.y + box.height * 0.3);
+      await page.waitForFunction(() => !document.querySelector('.inspector .inspect-finding'), null, { timeout: 60_000 });
+      record = (await page.locator('.inspector :is(.inspect-wake, .inspect-pick, .inspect-idle, .inspect-move)').count()) > 0;
+    }
+    assert.ok(record, 'a click showed a decision record');
+    // Its close button comes back to the page: the selection goes, the hint is back.
+    await page.click('.inspector button[aria-label="Close the inspector"]');
+    await page.waitForSelector('.inspect-mount .inspector .inspect-hint', { timeout: 10_000 });
+    assert.equal(await page.locator('nav[aria-label=Views] button[aria-pressed=true]').textContent(), 'Explore', 'still the explorer');
+    const fetched = requested.filter(isLazy).map((u) => new URL(u).pathname).sort();
+    assert.deepEqual(fetched, ['/views.js', '/views_bg.wasm'], 'fetched once (the sweep and the inspector share it)');
+    assert.deepEqual(problems, [], 'console errors or failed requests');
+  } finally {
+    await browser.close();
+  }
+});
+
 test('the embed\'s plot view draws the sweep from the views module', async () => {
   const browser = await launch({ width: 1280, height: 800 });
   try {
@@ -157,6 +212,10 @@ test('if the views module cannot load, the sweep and the Experiments page say so
     await sweepAlert.waitFor({ timeout: 20_000 });
     assert.match(await sweepAlert.textContent(), /sweep could not be loaded \(.*views\.js.*\).*config/);
     assert.ok((await page.locator('section.metrics [data-metric]').count()) > 0, 'the metrics are shown');
+    // So does the inspector, under a timeline that still works.
+    const inspectAlert = page.locator('.timeline [role=alert]');
+    await inspectAlert.waitFor({ timeout: 20_000 });
+    assert.match(await inspectAlert.textContent(), /inspector could not be loaded \(.*views\.js.*\).*config/);
     await page.click('nav[aria-label=Views] button:has-text("Experiments")');
     const alert = page.locator('.seeds-page [role=alert]');
     await alert.waitFor({ timeout: 10_000 });
@@ -177,6 +236,11 @@ test('if the views module cannot load, the sweep and the Experiments page say so
     await page.click('nav[aria-label=Views] button:has-text("Explore")');
     await page.waitForSelector('.sweep-mount figure.plot.sweep', { timeout: 60_000 });
     assert.equal(await page.locator('section[aria-label=Sweep] [role=alert]').count(), 0);
+    // The inspector, now from the loaded module too: a selection shows the span.
+    await page.focus('.timeline canvas[role=img]:not(.counters)');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.inspect-mount .inspector .inspect-details li', { timeout: 20_000 });
+    assert.equal(await page.locator('.timeline [role=alert]').count(), 0);
     // The refused script: its 404, Chromium's console line for it, and the aborted request.
     const expected = (p) =>
       /HTTP 404: .*\/views\.js(\?.*)?$/.test(p) ||

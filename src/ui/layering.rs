@@ -22,6 +22,7 @@ const PURE: &[&str] = &[
     "explore/replicas.rs",
     "explore/seeds.rs",
     "inspect/find.rs",
+    "inspect/seam.rs",
     "inspect/state.rs",
     "share/files.rs",
     "share/tests.rs",
@@ -71,6 +72,10 @@ const RULES: &[(&str, &[&str])] = &[
     ("experiments/scoreboard.rs", &[]),
     ("experiments/lazy.rs", &["common", "worker"]),
     ("inspect/state.rs", &["common", "worker"]),
+    // The inspector's module side (the views module): the selection it is handed, no app
+    // state, no trace (the app's side of the seam is `inspect/mod.rs`, `inspect/seam.rs`).
+    ("inspect/view.rs", &[]),
+    ("inspect/lazy.rs", &["common", "worker"]),
     ("sweep/state.rs", &["common", "explore", "worker"]),
     // The sweep panel's module side (the views module): the inputs it is handed, no app
     // state (the app's side of the seam is `sweep/mount.rs`).

@@ -71,14 +71,15 @@ fn start_loading(done: Callback<Result<(), String>>) {
 }
 
 /// The module, asked for once `wanted` holds (boot.js imports it once; a failure is
-/// forgotten there, so the next mount retries). The handle's setter lets a view's call
-/// that fails say so.
+/// forgotten there, so the next mount retries, and so does a view that sets the handle back
+/// to `Idle`). The handle's setter lets a view's call that fails say so.
 #[hook]
 pub fn use_views(wanted: bool) -> UseStateHandle<Load> {
     let load = use_state(|| Load::Idle);
     {
         let load = load.clone();
-        use_effect_with(wanted, move |wanted| {
+        let idle = *load == Load::Idle;
+        use_effect_with((wanted, idle), move |(wanted, _)| {
             if *wanted && *load == Load::Idle {
                 load.set(Load::Loading);
                 let load = load.setter();
@@ -119,6 +120,34 @@ impl<C: BaseComponent> Mounts<C> {
                 let app = yew::Renderer::<C>::with_root_and_props(node.clone(), props).render();
                 *m = Some((node, app));
             }
+        }
+    }
+}
+
+/// App roots the page's yew holds: its one app (`ui::start`; no portals).
+#[cfg(target_arch = "wasm32")]
+const PAGE_ROOTS: u32 = 1;
+
+#[cfg(target_arch = "wasm32")]
+#[function_component(Nothing)]
+fn nothing() -> Html {
+    html! {}
+}
+
+/// Numbers the module's app roots past the page's (called once, by the module's `main`,
+/// before any view is shown). Each yew numbers its roots from 1 (yew 0.23,
+/// dom_bundle/subtree_root.rs `next_root_id`) and handles, in the capture phase on its own
+/// root, every event whose closest numbered element has its number, running its own
+/// listener of the element's listener number. The module's first root was 1 like the
+/// page's, so a click in it also ran the page's listener of the same number: the
+/// inspector's close button opened the Experiments page. Each throwaway app here takes one
+/// number.
+#[cfg(target_arch = "wasm32")]
+pub fn reserve_roots() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    for _ in 0..PAGE_ROOTS {
+        if let Ok(el) = doc.create_element("div") {
+            yew::Renderer::<Nothing>::with_root(el).render().destroy();
         }
     }
 }

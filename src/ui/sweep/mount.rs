@@ -69,8 +69,9 @@ mod web {
     pub fn sweep_mount(props: &SweepMountProps) -> Html {
         let ctx = use_context::<StateCtx>().expect("StateCtx");
         let node = use_node_ref();
-        // The first figure first: the module is asked for once a run is shown.
-        let load = lazy::use_views(ctx.result.is_some() || ctx.run_error.is_some());
+        // The first figure first: the module is asked for once the full run's figures are
+        // in (a preview's are not the first figure; the module is shared with the inspector).
+        let load = lazy::use_views(ctx.result.as_ref().is_some_and(|r| !r.preview) || ctx.run_error.is_some());
         let seam = Seam::of(&ctx, &props.sweep, props.plot_only);
         // The module's answers: a new view (wire bytes of `SweepView`), a cell's [[key, value], …].
         let js_view: Rc<JsValue> = {
