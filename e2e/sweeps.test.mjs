@@ -69,6 +69,8 @@ test('the y-axis metric is in the URL, changes the plot, and a bad one gets a me
     await bad.page.waitForSelector('.notices', { timeout: 20_000 });
     const text = await bad.page.$eval('.notices', (n) => n.textContent);
     assert.match(text, /sweep_y=latency: unknown metric/);
+    // The sweep panel loads with the views module after the first figure, maybe after the notice.
+    await bad.page.waitForSelector('figure.plot.sweep', { timeout: 60_000 });
     assert.equal(await bad.page.$eval('figure.plot.sweep', (f) => f.dataset.metric), 'ticks', 'the fallback: the preset\'s metric');
   } finally {
     await bad.browser.close();

@@ -145,11 +145,23 @@ impl InspectState {
         if g != gen || self.place(gen, trace, found, (*od).clone()) {
             return;
         }
-        let end = trace.spans.iter().map(|s| s.end).max().unwrap_or(trace.start);
-        let from = found.start.saturating_sub(end.saturating_sub(trace.start) * 3 / 4);
+        // How far the stretch reached on the run's CPU: other CPUs, ahead of global time
+        // when the budget ran out, can reach past the run when its own CPU did not.
+        let core = trace.spans.iter().filter(|s| s.core == found.core);
+        let end = core.map(|s| s.end).max().unwrap_or(trace.start).max(trace.start);
+        let from = found.start.saturating_sub((end - trace.start) * 3 / 4);
         if trace.truncated && end <= found.start && from > trace.start {
             self.pending = Some((g, found, od));
             self.window_ask = Some(from);
+        } else if end > found.start {
+            // The stretch holds the run's CPU past it, and no span of the task starts there:
+            // it was switched in and out with no time between (a woken task that blocks
+            // again at once, e.g. a hackbench receiver finding its socket empty).
+            notices.push(format!(
+                "That wakeup's run, at {}, took no time (switched in and straight out), so the timeline has no \
+                 span to open; `schedscope run --explain` with this config shows its record.",
+                crate::engine::time::human_duration(found.start)
+            ));
         } else {
             notices.push(format!(
                 "That wakeup's run, at {}, did not load on the timeline; `schedscope run --explain` with this \
