@@ -33,7 +33,7 @@ async function timelineLabel(page) {
 test('80 CPUs of a two-socket Cascade Lake: topology line and lanes grouped by socket and LLC', { timeout: 300_000 }, async () => {
   const b = await launch();
   try {
-    const url = '/?v=1&cpu=cascadelake-2s&cores=80&workload=hackbench&groups=30&loops=20';
+    const url = '/?v=1&cpu=cascadelake-2s&cores=80&workload=rtapp&tasks=160x1ms/4ms&duration=20ms';
     const { page, problems } = await open(b.context, new URL(url, server.url).href);
     const label = await timelineLabel(page);
     assert.match(label, /timeline of 80 CPUs/);
