@@ -114,7 +114,7 @@ impl InspectState {
     /// trace of `gen`, with its records `od`: the task's first span on that CPU from the
     /// switch on (the switch and the refill are the task's: its start). False when `trace`
     /// does not hold it.
-    fn place(&mut self, gen: u64, trace: &Trace, found: Span, od: OnDemand) -> bool {
+    fn place(&mut self, gen: u64, trace: &Trace, found: Span, od: &OnDemand) -> bool {
         let SpanKind::Run { task, .. } = found.kind else { return false };
         let at = trace
             .spans
@@ -124,7 +124,7 @@ impl InspectState {
             .filter(|(_, s)| matches!(s.kind, SpanKind::Run { task: t, .. } if t == task))
             .min_by_key(|(_, s)| s.start);
         let Some((i, s)) = at else { return false };
-        self.on_demand = Some(Rc::new(OnDemand { at: s.start, ..od }));
+        self.on_demand = Some(Rc::new(OnDemand { at: s.start, ..od.clone() }));
         let serial = self.open.map_or(0, |o| o.serial + 1);
         self.open = Some(OpenSpan { serial, gen, preview: false, a: false, span: i });
         true
@@ -142,7 +142,7 @@ impl InspectState {
     /// asks end; when none can hold the run, a notice says so.
     pub fn window_arrived(&mut self, gen: u64, trace: &Trace, notices: &mut Notices) {
         let Some((g, found, od)) = self.pending.take() else { return };
-        if g != gen || self.place(gen, trace, found, (*od).clone()) {
+        if g != gen || self.place(gen, trace, found, &od) {
             return;
         }
         // How far the stretch reached on the run's CPU: other CPUs, ahead of global time
@@ -211,7 +211,7 @@ impl InspectState {
                 };
                 let wake = r.trace.decisions.wakeups.iter().find(|w| w.ran_at == Some(found.start)).map(|w| w.time);
                 let od = OnDemand::new(gen, r.metrics.digest, found.start, r.trace.decisions);
-                if self.place(gen, trace, found, od.clone()) {
+                if self.place(gen, trace, found, &od) {
                     return true;
                 }
                 // A part of its run (`timeline::window::is_partial`): more of it can load.
