@@ -57,6 +57,11 @@
 //! Charging a refill of the private caches would need a private-cache size and an
 //! LLC-to-L2 refill bandwidth per profile, which the profiles do not have (their refill
 //! bandwidth is the DRAM-bound one). The old `flushes_cache` flag was never read; it is gone.
+//! The same holds for a switch's private-cache refill (what other tasks evicted from the
+//! L1/L2 since a task last ran on a CPU): tried for hackbench as an experiment and not
+//! built, since with its declared working set it costs next to nothing against a
+//! 512 KB-1 MB L2, and no profile has a sourced L3-hit latency yet (BENCHMARKS.md, "A
+//! switch's private-cache cost").
 //!
 //! Over 800 lines: every machine's table (topology, C-states, costs, latencies), each figure
 //! beside its source, kept side by side so two machines can be compared in one read.
