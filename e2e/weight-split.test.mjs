@@ -282,3 +282,30 @@ test('a tour link draws its card from the views module; if the module cannot loa
     await browser.close();
   }
 });
+
+test("the plots' SVG and PNG files come from the views module; if it cannot load, the share bar says why", async () => {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    await browser.context.route('**/views.js*', (r) => r.fulfill({ status: 404, body: 'gone' }));
+    const { page } = await open(browser.context, `${server.url}?v=1&preset=rr-kbuild&hz=100`);
+    await firstFigures(page);
+    await page.click('details.exports > summary');
+    // The distribution plot is the page's own (the sweep's would wait for a reload).
+    await page.waitForSelector('figure.plot.dist svg', { timeout: 20_000 });
+    await page.click('button[data-export="Distribution SVG"]');
+    const alert = page.locator('.sharebar [role=alert]');
+    await alert.waitFor({ timeout: 20_000 });
+    assert.match(await alert.textContent(), /Cannot export Distribution SVG: .*views\.js/);
+    // The next click retries: the same button downloads the file, made by the module.
+    await browser.context.unroute('**/views.js*');
+    if (!(await page.isVisible('button[data-export="Distribution SVG"]'))) await page.click('details.exports > summary');
+    const [d] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.click('button[data-export="Distribution SVG"]'),
+    ]);
+    assert.match(d.suggestedFilename(), /distribution\.svg$/);
+    assert.equal(await page.locator('.sharebar [role=alert]').count(), 0, 'the message went with the file');
+  } finally {
+    await browser.close();
+  }
+});

@@ -73,6 +73,17 @@ fn start_loading(done: Callback<Result<(), String>>) {
     }
 }
 
+/// Loads the module if need be (boot.js imports it once), then calls `window[name].show(...args)`;
+/// a failure, the module's or the call's, goes to `fail`.
+pub fn call(name: &'static str, args: js_sys::Array, fail: Callback<String>) {
+    start_loading(Callback::from(move |r: Result<(), String>| {
+        let r = r.and_then(|()| api(name)?.apply(&JsValue::NULL, &args).map(|_| ()).map_err(|e| text_of(&e)));
+        if let Err(e) = r {
+            fail.emit(e);
+        }
+    }));
+}
+
 /// The module, asked for once `wanted` holds (boot.js imports it once; a failure is
 /// forgotten there, so the next mount retries, and so does a view that sets the handle back
 /// to `Idle`). The handle's setter lets a view's call that fails say so.
