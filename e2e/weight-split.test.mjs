@@ -1,10 +1,11 @@
 // Code splitting (issue 26) in headless Chromium against dist/: the views the first figure
-// does not need (the Experiments page, the sweep panel, the inspector) are a second wasm (src/bin/views.rs)
+// does not need (the Experiments page, the sweep panel, the inspector, the tour card) are a second wasm (src/bin/views.rs)
 // that the page does not download before its first figure; the sweep panel then loads it and
 // its pickers and heatmap cells come back to the page as actions (the URL follows); opening
 // the Experiments page shows the tables, a row's Load comes back to the explorer; if the
 // module cannot load, the page says so, the explorer and the config stay, and opening a view
-// again retries. Needs dist/ (trunk build --release --offline).
+// again retries. A tour link is the exception: its first screen is the card (the figures
+// wait for the answer), so the card asks for the module at once. Needs dist/ (trunk build --release --offline).
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -248,6 +249,62 @@ test('if the views module cannot load, the sweep and the Experiments page say so
       /request failed: .*\/views\.js(\?\S*)? \(net::ERR_ABORTED\)$/.test(p);
     assert.deepEqual(problems.filter((p) => !expected(p)), [], 'other console errors or failed requests');
     assert.ok(problems.some(expected), 'the 404 was seen');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a tour link draws its card from the views module; if the module cannot load, the card says so and closing the tour shows the figures', async () => {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    // Loaded: the card is the module's, in the page's mount, and its answer comes back.
+    let { page, problems } = await open(browser.context, `${server.url}?tour=intro&step=1`);
+    await page.waitForSelector('.tour-mount section.tour[data-step="1"]', { timeout: 60_000 });
+    assert.equal(await page.locator('.tour-loading').count(), 0, 'the loading line is gone');
+    await page.click('.tour-mount button.tour-choice[data-choice="1"]');
+    await page.waitForSelector('.tour-mount .tour-verdict.right', { timeout: 10_000 });
+    await firstFigures(page);
+    assert.deepEqual(problems, [], 'console errors or failed requests');
+    await page.close();
+
+    // Refused: the figures wait for an answer the card would take, so the line offers to
+    // close the tour; closing it shows them.
+    await browser.context.route('**/views.js*', (r) => r.fulfill({ status: 404, body: 'gone' }));
+    ({ page, problems } = await open(browser.context, `${server.url}?tour=intro&step=1`));
+    const alert = page.locator('[role=alert]:has-text("tour could not be loaded")');
+    await alert.waitFor({ timeout: 20_000 });
+    assert.match(await alert.textContent(), /tour could not be loaded \(.*views\.js.*\).*config/);
+    assert.equal(await page.locator('section.metrics').count(), 0, 'the figures wait for the answer');
+    await alert.locator('button.tour-close').click();
+    await firstFigures(page);
+    assert.equal(await page.locator('[role=alert]:has-text("tour could not be loaded")').count(), 0);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("the plots' SVG and PNG files come from the views module; if it cannot load, the share bar says why", async () => {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    await browser.context.route('**/views.js*', (r) => r.fulfill({ status: 404, body: 'gone' }));
+    const { page } = await open(browser.context, `${server.url}?v=1&preset=rr-kbuild&hz=100`);
+    await firstFigures(page);
+    await page.click('details.exports > summary');
+    // The distribution plot is the page's own (the sweep's would wait for a reload).
+    await page.waitForSelector('figure.plot.dist svg', { timeout: 20_000 });
+    await page.click('button[data-export="Distribution SVG"]');
+    const alert = page.locator('.sharebar [role=alert]');
+    await alert.waitFor({ timeout: 20_000 });
+    assert.match(await alert.textContent(), /Cannot export Distribution SVG: .*views\.js/);
+    // The next click retries: the same button downloads the file, made by the module.
+    await browser.context.unroute('**/views.js*');
+    if (!(await page.isVisible('button[data-export="Distribution SVG"]'))) await page.click('details.exports > summary');
+    const [d] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.click('button[data-export="Distribution SVG"]'),
+    ]);
+    assert.match(d.suggestedFilename(), /distribution\.svg$/);
+    assert.equal(await page.locator('.sharebar [role=alert]').count(), 0, 'the message went with the file');
   } finally {
     await browser.close();
   }

@@ -33,7 +33,7 @@ use crate::ui::inspect::state::InspectAction;
 use crate::ui::inspect::state::OpenSpan;
 use crate::ui::share::{self, EmbedPage, Notices, ShareBar};
 use crate::ui::timeline::{Timeline, ViewLink};
-use crate::ui::tour::view::{figures_revealed, TourCard, TourOffer};
+use crate::ui::tour::mount::{figures_revealed, TourCard, TourOffer};
 use crate::ui::StateCtx;
 
 #[derive(Properties, Default)]

@@ -1,8 +1,11 @@
 //! The views loaded on first use (issue 26's code splitting; ARCHITECTURE.md "Code
 //! splitting"): one second wasm, the `views` module (src/bin/views.rs, its own yew), that
-//! static/boot.js `schedscopeLazy("views")` imports once. The page's side: `use_views`
-//! (loading, ready or why not) and `api` (a function a view registered on `window`); the
+//! static/boot.js `schedscopeLazy("views")` imports once. The page's side: `LazyMount` (every
+//! view's mount: `use_views`, loading, ready or why not, and the call of the function a view
+//! registered on `window` with its wire bytes); the
 //! module's side: `Mounts` (one yew app per mount node, updated in place).
+
+use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -70,6 +73,17 @@ fn start_loading(done: Callback<Result<(), String>>) {
     }
 }
 
+/// Loads the module if need be (boot.js imports it once), then calls `window[name].show(...args)`;
+/// a failure, the module's or the call's, goes to `fail`.
+pub fn call(name: &'static str, args: js_sys::Array, fail: Callback<String>) {
+    start_loading(Callback::from(move |r: Result<(), String>| {
+        let r = r.and_then(|()| api(name)?.apply(&JsValue::NULL, &args).map(|_| ()).map_err(|e| text_of(&e)));
+        if let Err(e) = r {
+            fail.emit(e);
+        }
+    }));
+}
+
 /// The module, asked for once `wanted` holds (boot.js imports it once; a failure is
 /// forgotten there, so the next mount retries, and so does a view that sets the handle back
 /// to `Idle`). The handle's setter lets a view's call that fails say so.
@@ -93,6 +107,83 @@ pub fn use_views(wanted: bool) -> UseStateHandle<Load> {
         });
     }
     load
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LazyMountProps {
+    /// The view's name on `window` (`register`): its `show(node, bytes, ...args)` draws it.
+    pub api: AttrValue,
+    /// Ask for the module (a mount waits for the first figure, or for its view to be opened).
+    pub wanted: bool,
+    /// The view's inputs as `worker::wire` bytes; compared by value, so the module is called
+    /// again only when they change.
+    pub bytes: Rc<Vec<u8>>,
+    /// What `show` gets after the bytes (the view's callbacks, made once by the mount).
+    pub args: Rc<Vec<JsValue>>,
+    /// The class of the `<div>` the module draws into (this yew leaves it empty).
+    pub class: AttrValue,
+    /// The line while the module loads, and its class; None: no line.
+    #[prop_or_default]
+    pub loading: Option<(AttrValue, AttrValue)>,
+    /// Whether a failure is shown, and what it names: "{what} could not be loaded ({why}). {then}".
+    pub show_failure: bool,
+    pub what: AttrValue,
+    pub then: AttrValue,
+    /// After a failure, a new value asks again (the inspector's selection, the tour's step).
+    #[prop_or_default]
+    pub retry: u64,
+    /// After the failure's text (the tour's close button).
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// Hands the module a view's inputs (`window[api].show(node, bytes, ...args)`).
+fn show_in(api_name: &str, node: &web_sys::Element, bytes: &[u8], args: &[JsValue]) -> Result<(), String> {
+    let all = js_sys::Array::of2(node, &js_sys::Uint8Array::from(bytes));
+    for a in args {
+        all.push(a);
+    }
+    api(api_name)?.apply(&JsValue::NULL, &all).map(|_| ()).map_err(|e| text_of(&e))
+}
+
+/// One mount for every view of the module (one instance of its hooks on the page, not one per
+/// view): asks for the module when `wanted`, says so meanwhile, hands it the bytes whenever
+/// they change, and says why if it could not.
+#[function_component(LazyMount)]
+pub fn lazy_mount(p: &LazyMountProps) -> Html {
+    let node = use_node_ref();
+    let load = use_views(p.wanted);
+    {
+        let load = load.clone();
+        use_effect_with(p.retry, move |_| {
+            if matches!(*load, Load::Failed(_)) {
+                load.set(Load::Idle);
+            }
+        });
+    }
+    {
+        let (node, failed) = (node.clone(), load.setter());
+        let ready = *load == Load::Ready;
+        let deps = (p.bytes.clone(), ready, p.args.clone(), p.api.clone());
+        use_effect_with(deps, move |(bytes, ready, args, api)| {
+            if let (true, Some(el)) = (*ready, node.cast::<web_sys::Element>()) {
+                if let Err(e) = show_in(api, &el, bytes, args) {
+                    failed.set(Load::Failed(e));
+                }
+            }
+        });
+    }
+    html! {
+        <>
+            if let (Some((text, class)), Load::Idle | Load::Loading) = (&p.loading, &*load) {
+                <p class={class.clone()} role="status">{text.clone()}</p>
+            }
+            if let (true, Load::Failed(e)) = (p.show_failure, &*load) {
+                <p class="status error" role="alert">{format!("{} could not be loaded ({e}). {}", p.what, p.then)}{p.children.clone()}</p>
+            }
+            <div class={p.class.clone()} ref={node}></div>
+        </>
+    }
 }
 
 /// The module's yew apps, one per mount node: the same node updates its app's props, a new

@@ -84,67 +84,34 @@ mod web {
     use super::*;
     use wasm_bindgen::prelude::*;
 
-    use crate::ui::common::lazy::{self, text_of, Load};
+    use crate::ui::common::lazy::LazyMount;
 
-    /// Hands the module the panel's inputs.
-    fn show(node: &web_sys::Element, seam: &Seam, on_close: &JsValue) -> Result<(), String> {
-        let bytes = js_sys::Uint8Array::from(crate::ui::worker::wire::encode(seam).as_slice());
-        let args = js_sys::Array::of3(node, &bytes, on_close);
-        lazy::api("schedscopeInspector")?.apply(&JsValue::NULL, &args).map(|_| ()).map_err(|e| text_of(&e))
-    }
-
-    /// In the browser: the module's mount node, and a line while it loads or if it could not.
+    /// In the browser: the module's mount (`lazy::LazyMount`).
     #[function_component(Inspector)]
     pub fn inspector(p: &InspectProps) -> Html {
         let ctx = use_context::<crate::ui::StateCtx>();
-        let node = use_node_ref();
         // The first figure first: the module is asked for once the full run's figures are
         // in (a preview's are not the first figure), or when a span is selected.
         let shown = |s: &crate::ui::StateCtx| s.result.as_ref().is_some_and(|r| !r.preview) || s.run_error.is_some();
-        let load = lazy::use_views(p.span.is_some() || ctx.as_ref().is_none_or(shown));
-        let seam = use_seam(p);
-        // After a failure, the next selection tries again.
-        {
-            let load = load.clone();
-            use_effect_with(p.span, move |_| {
-                if matches!(*load, Load::Failed(_)) {
-                    load.set(Load::Idle);
-                }
-            });
-        }
+        let wanted = p.span.is_some() || ctx.as_ref().is_none_or(shown);
+        let bytes = Rc::new(crate::ui::worker::wire::encode(&use_seam(p)));
         // The module's close button.
-        let js_close: Rc<JsValue> = {
+        let args: Rc<Vec<JsValue>> = {
             let on_close = p.on_close.clone();
             use_memo(on_close, |on_close| {
                 let on_close = on_close.clone();
-                Closure::<dyn Fn()>::new(move || on_close.emit(())).into_js_value()
+                vec![Closure::<dyn Fn()>::new(move || on_close.emit(())).into_js_value()]
             })
         };
-        {
-            let (node, failed) = (node.clone(), load.setter());
-            let ready = *load == Load::Ready;
-            use_effect_with((seam, ready, js_close), move |(seam, ready, js_close)| {
-                if let (true, Some(el)) = (*ready, node.cast::<web_sys::Element>()) {
-                    if let Err(e) = show(&el, seam, js_close) {
-                        failed.set(Load::Failed(e));
-                    }
-                }
-            });
-        }
+        // After a failure, the next selection tries again. A loading line only for a
+        // selection: before one, the hint is all the panel would say (and an embed hides
+        // it), so no line under every timeline while the module loads.
         html! {
-            <>
-                // Only for a selection: before one, the hint is all the panel would say (and
-                // an embed hides it), so no line under every timeline while the module loads.
-                if p.span.is_some() && matches!(*load, Load::Idle | Load::Loading) {
-                    <p class="note inspect-loading" role="status">{"Loading the inspector…"}</p>
-                }
-                if let Load::Failed(e) = &*load {
-                    <p class="status error" role="alert">{format!(
-                        "The inspector could not be loaded ({e}). The timeline and your config are as they were; select a span again to try again."
-                    )}</p>
-                }
-                <div class="inspect-mount" ref={node}></div>
-            </>
+            <LazyMount api="schedscopeInspector" {wanted} {bytes} {args} class="inspect-mount"
+                retry={p.span.map_or(0, |s| s as u64 + 1)}
+                loading={p.span.is_some().then(|| ("Loading the inspector…".into(), "note inspect-loading".into()))}
+                show_failure=true what="The inspector"
+                then="The timeline and your config are as they were; select a span again to try again." />
         }
     }
 }

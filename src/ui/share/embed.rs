@@ -202,7 +202,7 @@ pub fn embed_page() -> Html {
                     style="margin-left:auto">{"open in schedscope ↗"}</a>
             </header>
             <Notices />
-            <crate::ui::tour::view::TourCard />
+            <crate::ui::tour::mount::TourCard />
             { for views.into_iter().map(view) }
         </div>
     }

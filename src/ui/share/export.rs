@@ -1,5 +1,6 @@
 //! The Export… menu: the run's trace and figures written by the worker, the timeline as a
-//! PNG, and the plots as SVG or PNG files, each downloaded through the browser.
+//! PNG, and the plots as SVG or PNG files (made by the views module, `plots.rs`), each
+//! downloaded through the browser.
 
 use std::rc::Rc;
 
@@ -8,17 +9,14 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::address::window;
-use super::files::{
-    caption_height, config_text, export_request, file_stem, svg_file, sweep_csv_request, SvgCaption, SvgColours,
-};
+use super::files::{config_text, export_request, file_stem, sweep_csv_request};
 use crate::ui::app::state::RunView;
-use crate::ui::common::palette::{SERIES_A, SERIES_B};
 use crate::ui::timeline::render_png_data_url;
 use crate::ui::worker::protocol::{Export, Request};
 use crate::ui::StateCtx;
 
 /// Starts a download of `href` (an object or data URL) as `name` through a temporary link.
-fn click_download(href: &str, name: &str) -> Result<(), String> {
+pub(super) fn click_download(href: &str, name: &str) -> Result<(), String> {
     let document = window().and_then(|w| w.document()).ok_or("no document")?;
     let a: web_sys::HtmlAnchorElement = document
         .create_element("a")
@@ -46,68 +44,8 @@ pub fn download_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     download_blob(&blob, name)
 }
 
-/// The computed colours and font the plot styles use, for a standalone SVG.
-fn page_colours(el: &web_sys::Element) -> SvgColours {
-    let mut c = SvgColours::default();
-    if let Some(style) = window().and_then(|w| w.get_computed_style(el).ok().flatten()) {
-        let get = |v: &str, allowed: &str, slot: &mut String| {
-            let value = style.get_property_value(v).unwrap_or_default();
-            let value = value.trim();
-            // Only plain colour or font-name tokens go into the file.
-            if !value.is_empty() && value.chars().all(|ch| ch.is_ascii_alphanumeric() || allowed.contains(ch)) {
-                *slot = value.to_string();
-            }
-        };
-        get("--panel", "#(),. %", &mut c.bg);
-        get("--fg", "#(),. %", &mut c.fg);
-        get("--muted", "#(),. %", &mut c.muted);
-        get("--line", "#(),. %", &mut c.line);
-        get("--focus", "#(),. %", &mut c.focus);
-        get("font-family", ", -_\"'", &mut c.font);
-    }
-    c
-}
-
-/// The caption of the figure around a plot's `<svg>`: its title line, or its A/B legend.
-fn plot_caption(svg: &web_sys::Element) -> SvgCaption {
-    let mut cap = SvgCaption::default();
-    let figcaption = svg.closest("figure").ok().flatten().and_then(|f| f.query_selector("figcaption").ok().flatten());
-    let Some(fc) = figcaption else { return cap };
-    if fc.class_name().split_whitespace().any(|c| c == "legend") {
-        for (sel, colour) in [(".key.a", SERIES_A), (".key.b", SERIES_B)] {
-            if let Some(label) = fc.query_selector(sel).ok().flatten().and_then(|k| k.text_content()) {
-                cap.keys.push((label.trim().to_string(), colour.to_string()));
-            }
-        }
-    } else if let Some(title) = fc.first_element_child().and_then(|t| t.text_content()) {
-        cap.text = title.split_whitespace().collect::<Vec<_>>().join(" ");
-    }
-    cap
-}
-
-/// The plot under `selector` as a standalone SVG file, with the file's CSS size.
-fn plot_file(selector: &str) -> Result<(String, u32, u32), String> {
-    let document = window().and_then(|w| w.document()).ok_or("no document")?;
-    let svg = document.query_selector(selector).ok().flatten().ok_or("that plot has nothing drawn yet")?;
-    let rect = svg.get_bounding_client_rect();
-    let (w, h) = (rect.width().round().max(1.0) as u32, rect.height().round().max(1.0) as u32);
-    // XML, not HTML, serialization: a file is parsed as XML (no `&nbsp;`, every tag closed).
-    let markup = web_sys::XmlSerializer::new()
-        .and_then(|x| x.serialize_to_string(&svg))
-        .map_err(|e| format!("cannot serialize the plot: {e:?}"))?;
-    let caption = plot_caption(&svg);
-    let file = svg_file(&markup, &page_colours(&svg), w, h, &caption)?;
-    Ok((file, w, h + caption_height(&caption)))
-}
-
-/// Downloads the plot under `selector` as a standalone SVG file.
-fn export_svg(selector: &str, name: &str) -> Result<(), String> {
-    let (file, _, _) = plot_file(selector)?;
-    download_text(name, "image/svg+xml", &file)
-}
-
 /// Downloads `blob` as `name` (object URL, revoked once the download has started).
-fn download_blob(blob: &web_sys::Blob, name: &str) -> Result<(), String> {
+pub(super) fn download_blob(blob: &web_sys::Blob, name: &str) -> Result<(), String> {
     let url = web_sys::Url::create_object_url_with_blob(blob).map_err(|e| format!("cannot make the file: {e:?}"))?;
     let res = click_download(&url, name);
     gloo::timers::callback::Timeout::new(2_000, move || {
@@ -117,78 +55,18 @@ fn download_blob(blob: &web_sys::Blob, name: &str) -> Result<(), String> {
     res
 }
 
-/// Downloads the plot under `selector` as a PNG at the screen's pixel density (at least 2x):
-/// its standalone SVG file is decoded as an image, drawn on an offscreen canvas and encoded.
-/// The decoding and encoding answer later: a failure then reaches `fail`.
-fn export_png(selector: &str, name: String, fail: Callback<String>) -> Result<(), String> {
-    let (file, w, h) = plot_file(selector)?;
-    let scale = window().map_or(2.0, |w| w.device_pixel_ratio()).clamp(2.0, 4.0);
-    let (cw, ch) = ((w as f64 * scale).round() as u32, (h as f64 * scale).round() as u32);
-    let parts = js_sys::Array::of1(&JsValue::from_str(&file));
-    let bag = web_sys::BlobPropertyBag::new();
-    bag.set_type("image/svg+xml;charset=utf-8");
-    let svg_blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
-        .map_err(|e| format!("cannot make the image: {e:?}"))?;
-    let src =
-        web_sys::Url::create_object_url_with_blob(&svg_blob).map_err(|e| format!("cannot make the image: {e:?}"))?;
-    let img = web_sys::HtmlImageElement::new().map_err(|e| format!("cannot make an image: {e:?}"))?;
-    // One of the two handlers runs; the other stays behind (a few bytes per export).
-    let onerror = {
-        let (src, fail) = (src.clone(), fail.clone());
-        Closure::once_into_js(move || {
-            let _ = web_sys::Url::revoke_object_url(&src);
-            fail.emit("the browser could not draw the plot as an image".into());
-        })
+/// Downloads the plot under `selector` as an SVG file or a PNG image. The file is made by the
+/// views module (`plots.rs`: the plot read from the page's DOM, its styles, the PNG's canvas),
+/// loaded here if need be; any failure, the module's too, reaches `fail`.
+fn export_plot(selector: &'static str, name: String, png: bool, fail: Callback<String>) -> Result<(), String> {
+    let on_fail = {
+        let fail = fail.clone();
+        // Called at most once; left behind when the file is made (a few bytes per export).
+        Closure::once_into_js(move |e: String| fail.emit(e))
     };
-    let onload = {
-        let (img, src) = (img.clone(), src.clone());
-        Closure::once_into_js(move || {
-            let _ = web_sys::Url::revoke_object_url(&src);
-            if let Err(e) = encode_png(&img, cw, ch, name, fail.clone()) {
-                fail.emit(e);
-            }
-        })
-    };
-    img.set_onerror(Some(onerror.unchecked_ref()));
-    img.set_onload(Some(onload.unchecked_ref()));
-    img.set_src(&src);
+    let args = js_sys::Array::of4(&selector.into(), &name.into(), &png.into(), &on_fail);
+    crate::ui::common::lazy::call("schedscopePlotFiles", args, fail);
     Ok(())
-}
-
-/// Draws the decoded plot `img` on a `cw` x `ch` canvas and downloads it as a PNG named `name`.
-fn encode_png(
-    img: &web_sys::HtmlImageElement,
-    cw: u32,
-    ch: u32,
-    name: String,
-    fail: Callback<String>,
-) -> Result<(), String> {
-    let document = window().and_then(|w| w.document()).ok_or("no document")?;
-    let canvas: web_sys::HtmlCanvasElement =
-        document.create_element("canvas").ok().and_then(|c| c.dyn_into().ok()).ok_or("cannot make a canvas")?;
-    canvas.set_width(cw);
-    canvas.set_height(ch);
-    let ctx: web_sys::CanvasRenderingContext2d = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into().ok())
-        .ok_or("the browser gave no 2D canvas")?;
-    ctx.draw_image_with_html_image_element_and_dw_and_dh(img, 0.0, 0.0, cw as f64, ch as f64)
-        .map_err(|e| format!("cannot draw the plot: {e:?}"))?;
-    let keep = canvas.clone();
-    let done = Closure::once_into_js(move |blob: JsValue| {
-        drop(keep); // the canvas lives until its PNG is out
-        match blob.dyn_into::<web_sys::Blob>() {
-            Ok(blob) => {
-                if let Err(e) = download_blob(&blob, &name) {
-                    fail.emit(e);
-                }
-            }
-            Err(_) => fail.emit("the browser could not encode the PNG".into()),
-        }
-    });
-    canvas.to_blob(done.unchecked_ref()).map_err(|e| format!("cannot encode the PNG: {e:?}"))
 }
 
 /// The stretch a cut trace recorded, `(from, to, in words)`; None for a whole run.
@@ -347,22 +225,18 @@ pub fn export_menu(props: &ExportMenuProps) -> Html {
             click_download(&url, &format!("{stem}-timeline.png"))
         })
     };
-    let sweep_svg: Rc<dyn Fn() -> Result<(), String>> = {
-        let stem = stem.clone();
-        Rc::new(move || export_svg("figure.plot.sweep svg", &format!("{stem}-sweep.svg")))
-    };
-    let dist_svg: Rc<dyn Fn() -> Result<(), String>> = {
-        let stem = stem.clone();
-        Rc::new(move || export_svg("figure.plot.dist svg", &format!("{stem}-distribution.svg")))
-    };
-    // The PNGs finish after the click: a later failure is shown the same way.
-    let png = |selector: &'static str, plot: &'static str, label: &'static str| -> Rc<dyn Fn() -> Result<(), String>> {
-        let (stem, message) = (stem.clone(), message.clone());
-        let fail = Callback::from(move |e: String| message.emit(Some(format!("Cannot export {label}: {e}"))));
-        Rc::new(move || export_png(selector, format!("{stem}-{plot}.png"), fail.clone()))
-    };
-    let sweep_png = png("figure.plot.sweep svg", "sweep", "Sweep PNG");
-    let dist_png = png("figure.plot.dist svg", "distribution", "Distribution PNG");
+    // The plots' files finish after the click (the views module makes them): a later
+    // failure is shown the same way.
+    let plot =
+        |selector: &'static str, file: &'static str, label: &'static str| -> Rc<dyn Fn() -> Result<(), String>> {
+            let (stem, message) = (stem.clone(), message.clone());
+            let fail = Callback::from(move |e: String| message.emit(Some(format!("Cannot export {label}: {e}"))));
+            Rc::new(move || export_plot(selector, format!("{stem}-{file}"), file.ends_with(".png"), fail.clone()))
+        };
+    let sweep_svg = plot("figure.plot.sweep svg", "sweep.svg", "Sweep SVG");
+    let dist_svg = plot("figure.plot.dist svg", "distribution.svg", "Distribution SVG");
+    let sweep_png = plot("figure.plot.sweep svg", "sweep.png", "Sweep PNG");
+    let dist_png = plot("figure.plot.dist svg", "distribution.png", "Distribution PNG");
     let png_title: AttrValue = match result.as_ref().and_then(|r| png_stretch(&r.trace)) {
         Some((.., what)) => format!("The timeline as a PNG image: {what}").into(),
         None => "The whole timeline as a PNG image".into(),

@@ -7,14 +7,16 @@
 //! file is ever written as markup: only parsed values reach the page, through yew.
 //!
 //! Files: `address` (the address bar and history), `embed` (snippet, dialog, embedded page),
-//! `files` (the export files' pure parts), `export` (the Export… menu), `import` (rt-app and
-//! tour import); this file is the share bar that holds them (copy link) and the notices.
+//! `files` (the export files' pure parts), `export` (the Export… menu), `plots` (its plots'
+//! SVG and PNG files, in the views module), `import` (rt-app and tour import); this file is the share bar that holds them (copy link) and the notices.
 
 mod address;
 mod embed;
 mod export;
 mod files;
 mod import;
+#[cfg(target_arch = "wasm32")]
+pub mod plots;
 #[cfg(test)]
 mod tests;
 

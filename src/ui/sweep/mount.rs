@@ -54,41 +54,27 @@ mod web {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
 
-    use crate::ui::common::lazy::{self, text_of, Load};
+    use crate::ui::common::lazy::LazyMount;
     use crate::ui::sweep::seam::key_named;
 
-    /// Hands the module the panel's inputs.
-    fn show(node: &web_sys::Element, seam: &Seam, on_view: &JsValue, on_cell: &JsValue) -> Result<(), String> {
-        let bytes = js_sys::Uint8Array::from(crate::ui::worker::wire::encode(seam).as_slice());
-        let args = js_sys::Array::of4(node, &bytes, on_view, on_cell);
-        lazy::api("schedscopeSweep")?.apply(&JsValue::NULL, &args).map(|_| ()).map_err(|e| text_of(&e))
-    }
-
-    /// In the browser: the module's mount node, and a line while it loads or if it could not.
+    /// In the browser: the module's mount (`lazy::LazyMount`).
     #[function_component(SweepMount)]
     pub fn sweep_mount(props: &SweepMountProps) -> Html {
         let ctx = use_context::<StateCtx>().expect("StateCtx");
-        let node = use_node_ref();
         // The first figure first: the module is asked for once the full run's figures are
         // in (a preview's are not the first figure; the module is shared with the inspector).
-        let load = lazy::use_views(ctx.result.as_ref().is_some_and(|r| !r.preview) || ctx.run_error.is_some());
-        let seam = Seam::of(&ctx, &props.sweep, props.plot_only);
+        let wanted = ctx.result.as_ref().is_some_and(|r| !r.preview) || ctx.run_error.is_some();
+        let bytes = Rc::new(crate::ui::worker::wire::encode(&Seam::of(&ctx, &props.sweep, props.plot_only)));
         // The module's answers: a new view (wire bytes of `SweepView`), a cell's [[key, value], …].
-        let js_view: Rc<JsValue> = {
-            let on_view = on_view(&ctx);
+        let args: Rc<Vec<JsValue>> = {
+            let (on_view, on_cell) = (on_view(&ctx), on_cell(&ctx));
             use_memo((), move |_| {
-                Closure::<dyn Fn(js_sys::Uint8Array)>::new(move |b: js_sys::Uint8Array| {
+                let view = Closure::<dyn Fn(js_sys::Uint8Array)>::new(move |b: js_sys::Uint8Array| {
                     if let Ok(v) = crate::ui::worker::wire::decode::<SweepView>(&b.to_vec()) {
                         on_view.emit(v);
                     }
-                })
-                .into_js_value()
-            })
-        };
-        let js_cell: Rc<JsValue> = {
-            let on_cell = on_cell(&ctx);
-            use_memo((), move |_| {
-                Closure::<dyn Fn(js_sys::Array)>::new(move |sets: js_sys::Array| {
+                });
+                let cell = Closure::<dyn Fn(js_sys::Array)>::new(move |sets: js_sys::Array| {
                     let sets: Vec<(&'static str, String)> = sets
                         .iter()
                         .filter_map(|p| {
@@ -99,33 +85,15 @@ mod web {
                     if !sets.is_empty() {
                         on_cell.emit(sets);
                     }
-                })
-                .into_js_value()
+                });
+                vec![view.into_js_value(), cell.into_js_value()]
             })
         };
-        {
-            let (node, failed) = (node.clone(), load.setter());
-            let ready = *load == Load::Ready;
-            use_effect_with((seam, ready), move |(seam, ready)| {
-                if let (true, Some(el)) = (*ready, node.cast::<web_sys::Element>()) {
-                    if let Err(e) = show(&el, seam, &js_view, &js_cell) {
-                        failed.set(Load::Failed(e));
-                    }
-                }
-            });
-        }
         html! {
-            <>
-                if matches!(*load, Load::Idle | Load::Loading) {
-                    <p class="note sweep-loading" role="status">{"Loading the sweep…"}</p>
-                }
-                if let Load::Failed(e) = &*load {
-                    <p class="status error" role="alert">{format!(
-                        "The sweep could not be loaded ({e}). The rest of the page and your config are as they were; reload the page to try again."
-                    )}</p>
-                }
-                <div class="sweep-mount" ref={node}></div>
-            </>
+            <LazyMount api="schedscopeSweep" {wanted} {bytes} {args} class="sweep-mount"
+                loading={Some(("Loading the sweep…".into(), "note sweep-loading".into()))}
+                show_failure=true what="The sweep"
+                then="The rest of the page and your config are as they were; reload the page to try again." />
         }
     }
 }

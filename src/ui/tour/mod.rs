@@ -12,7 +12,8 @@
 //! the page holds no JSON parser. `parse` reads an imported one, in a worker
 //! (`worker::execute::import`), like rt-app import: never a panic, a clear error with the
 //! line of the problem.
-//! This module is pure (no yew or web-sys), so it is tested natively; `view` renders it.
+//! This module is pure (no yew or web-sys), so it is tested natively; `view` renders a step
+//! (in the views module: `seam` is what crosses, `mount` the page's side, `lazy` the module's).
 
 use std::collections::BTreeMap;
 
@@ -23,6 +24,10 @@ use crate::engine::presets::{preset, PRESETS};
 
 #[cfg(test)]
 mod figures;
+#[cfg(target_arch = "wasm32")]
+pub mod lazy;
+pub mod mount;
+pub mod seam;
 pub mod state;
 pub mod view;
 
