@@ -103,9 +103,9 @@
 //! a side at 100 bytes); a read that found the queue empty is in the read's share too
 //! (see EMPTY READ, about a tenth of the reads here).
 //!
-//! EMPTY READ (`Phase::ReadWait`). A receiver that finds its socket or pipe empty does not
-//! block for free: the read has entered the kernel, looked, and prepared to wait, and after
-//! the wakeup it takes the locks again before the read proper. Socket (6.6
+//! EMPTY READ (`Phase::Claim`, `Phase::Woken`). A receiver that finds its socket or pipe
+//! empty does not block for free: the read has entered the kernel, looked, and prepared
+//! to wait, and after the wakeup it takes the locks again before the read proper. Socket (6.6
 //! `unix_stream_read_generic` and `unix_stream_data_wait`): `mutex_lock(&u->iolock)`,
 //! `unix_state_lock(sk)`, `skb_peek` finds nothing, `unix_state_unlock`,
 //! `mutex_unlock(&u->iolock)`; `unix_stream_data_wait`: `unix_state_lock`,
@@ -124,14 +124,26 @@
 //! b1bdd97a2671 measured ~17 on AMD Jaguar), 8 ns at the reference's 2.4 GHz. The look
 //! itself holds the lock over the queue's lines (socket: `SOCK_QUEUE_LINES`; pipe: the
 //! mutex and `head`/`tail`, `EMPTY_PIPE_LINES`), pulled from the last op's CPU as a stall.
-//! This burst runs before the block; a message that arrives during it is found at its end
-//! (the kernel's `skb_peek_tail` after `prepare_to_wait`, or `pipe_readable` in
-//! `___wait_event`), and the read goes on without sleeping. Simplified: the same counts in
-//! every era (counted in 6.6 and 5.15 only; 2.6's `pipe_wait` and 3.x's own wait loop in
-//! `unix_stream_recvmsg` are not counted apart); the plain instructions between the locked ones (the checks, the list ops) are not counted,
-//! so the figure is a floor; the read after the wakeup is charged as a whole read
-//! (including the `vfs_read` dispatch the kernel does not repeat); a sender that finds the
-//! socket full (`sock_wait_for_wmem`) or the pipe full still blocks without such a burst.
+//! The sender's side is the same mechanism: a socket send finding
+//! `sk_wmem_alloc >= sk_sndbuf` (6.6 `sock_alloc_send_pskb`: `sk_set_bit(NOSPACE)`,
+//! `set_bit(SOCK_NOSPACE)`; `sock_wait_for_wmem`: `sk_clear_bit`, `set_bit`,
+//! `prepare_to_wait` (lock and store); woken: `set_bit`, `prepare_to_wait` again,
+//! `finish_wait` (lock): 10) reads `sk_wmem_alloc`'s line; a pipe write finding the pipe
+//! full (5.15 `pipe_write`: `__pipe_lock`, `__pipe_unlock`,
+//! `wait_event_interruptible_exclusive(pipe->wr_wait, ...)`, as the read: 7) looks under
+//! the mutex. A woken task that must sleep again (a 5.6+ pipe writer woken by a read that
+//! freed no buffer, finding all 16 taken) pays one more round of its wait loop: a pipe's
+//! `prepare_to_wait_event` (2), a socket read's `unix_state_lock`, `sk_clear_bit`,
+//! `prepare_to_wait`, `sk_set_bit` (5), a socket write's `set_bit` and `prepare_to_wait`
+//! (3). Each look runs before the block; a message (or room) that arrives during it is found
+//! at its end (the kernel's `skb_peek_tail` after `prepare_to_wait`, the wmem test in
+//! `sock_wait_for_wmem`, `pipe_readable`/`pipe_writable` in `___wait_event`), and the op
+//! goes on without sleeping. Simplified: the same counts in every era (counted in 6.6 and
+//! 5.15 only; 2.6's `pipe_wait` and 3.x's own wait loop in `unix_stream_recvmsg` are not
+//! counted apart); the plain instructions between the locked ones (the checks, the list
+//! ops) are not counted, so the figure is a floor; the first look charges the wakeup's
+//! part too, even when the op then goes on without sleeping; the op after the wakeup is
+//! charged as a whole op (including the dispatch the kernel does not repeat).
 //!
 //! TRANSFER AND MUTEX: a pipe read or write pulls the pipe's shared cache lines from the CPU
 //! of the pipe's previous op (`pipe::Lines`, counted from 5.15 fs/pipe.c), at the profile's
@@ -178,7 +190,7 @@
 //! threads in the one main process, so a switch between two of them skips `switch_mm`
 //! (`TaskSpec::mm`, `sim::schedule` SWITCH_MM). SIMPLIFIED: a sender woken after waiting for space
 //! re-checks and continues inside the same system call (no second entry cost), as the
-//! kernel does; the wait itself costs nothing extra.
+//! kernel does; the wait costs its locks (EMPTY READ).
 
 use std::collections::VecDeque;
 
@@ -221,6 +233,15 @@ pub(crate) const LOCKED_OP_REF: Ns = 8;
 /// Locked instructions a read that finds its socket / pipe empty adds (module doc: EMPTY READ).
 pub(crate) const SOCK_EMPTY_READ_LOCKED: Ns = 11;
 pub(crate) const PIPE_EMPTY_READ_LOCKED: Ns = 7;
+/// Locked instructions a socket send that finds the send buffer full adds (module doc:
+/// EMPTY READ: `sock_alloc_send_pskb` and `sock_wait_for_wmem`); a pipe write that finds
+/// the pipe full, as many as the empty read (`PIPE_EMPTY_READ_LOCKED`).
+pub(crate) const SOCK_FULL_WRITE_LOCKED: Ns = 10;
+/// Locked instructions of a woken task's next round of its wait loop when it must sleep
+/// again: socket read, socket write, pipe (module doc: EMPTY READ).
+pub(crate) const SOCK_READ_ROUND_LOCKED: Ns = 5;
+pub(crate) const SOCK_WRITE_ROUND_LOCKED: Ns = 3;
+pub(crate) const PIPE_ROUND_LOCKED: Ns = 2;
 /// Pipe: the lines an empty read's look pulls in series, the mutex's and `head`/`tail`'s.
 const EMPTY_PIPE_LINES: u64 = 2;
 /// Socket (module doc: SOCKET LINES): lines pulled in series under `unix_state_lock`, the
@@ -248,9 +269,11 @@ enum Phase {
     Poll,
     /// Sender: try the next write. Receiver: try the next read.
     Work,
-    /// Receiver: the read found nothing and has prepared to wait (module doc: EMPTY READ);
-    /// look again, then read or sleep.
-    ReadWait,
+    /// The op may proceed (after a look that found the socket or pipe empty or full and
+    /// prepared to wait, module doc: EMPTY READ): claim the message or the space, else sleep.
+    Claim,
+    /// Woken from that sleep: look again (the kernel's wait loop), then claim.
+    Woken,
     /// The write / read burst ended: make it visible.
     AfterWork,
     /// Child: run the exit path.
@@ -461,17 +484,43 @@ impl Hackbench {
         ns + post + work
     }
 
-    /// A read of channel `c` that finds it empty, on `fx.cpu` at `now` (module doc: EMPTY
-    /// READ): the look under the lock over the queue's lines (a stall when they come from
-    /// another CPU or the lock is held) and the locked instructions of preparing to wait and
-    /// of waking. No entry/exit of its own: the read that follows pays the system call's.
-    fn empty_read(&mut self, c: usize, now: Ns, fx: &mut Fx) -> Ns {
+    /// Whether `task`'s read (`send` false) or write of channel `c` must wait: nothing
+    /// queued, or no room (`sk_wmem_alloc >= sk_sndbuf`; a pipe whose 16 buffers are taken
+    /// and, for a new write, whose last page has no room to merge into).
+    fn must_wait(&self, c: usize, task: usize, send: bool) -> bool {
+        match (self.ipc, send) {
+            (Ipc::Socket, true) => self.chans[c].wmem >= WMEM_DEFAULT,
+            (Ipc::Socket, false) => self.chans[c].queued == 0,
+            (Ipc::Pipe, true) => self.pipes[c].write_must_wait(!self.waited[task]),
+            (Ipc::Pipe, false) => self.pipes[c].queued() == 0,
+        }
+    }
+
+    /// A read or write (`send`) of channel `c` that must wait, on `fx.cpu` at `now` (module
+    /// doc: EMPTY READ). `first`: the op's first look, under the lock over the queue's lines
+    /// (a stall when they come from another CPU or the lock is held) or, for a socket send,
+    /// `sk_wmem_alloc`'s line, with the locked instructions of preparing to wait and of the
+    /// wakeup; else a woken task's next round of its wait loop. No entry/exit of its own:
+    /// the op that follows pays the system call's.
+    fn wait_look(&mut self, c: usize, now: Ns, send: bool, first: bool, fx: &mut Fx) -> Ns {
         let (cpu, costs) = (fx.cpu, self.costs);
-        let (locked, lines, look) = match self.ipc {
-            Ipc::Pipe => (PIPE_EMPTY_READ_LOCKED, EMPTY_PIPE_LINES, &mut self.lines[c]),
-            Ipc::Socket => (SOCK_EMPTY_READ_LOCKED, SOCK_QUEUE_LINES, &mut self.chans[c].queue),
+        let locked = match (self.ipc, send, first) {
+            (Ipc::Socket, false, true) => SOCK_EMPTY_READ_LOCKED,
+            (Ipc::Socket, true, true) => SOCK_FULL_WRITE_LOCKED,
+            (Ipc::Pipe, _, true) => PIPE_EMPTY_READ_LOCKED,
+            (Ipc::Socket, false, false) => SOCK_READ_ROUND_LOCKED,
+            (Ipc::Socket, true, false) => SOCK_WRITE_ROUND_LOCKED,
+            (Ipc::Pipe, _, false) => PIPE_ROUND_LOCKED,
         };
-        let (held, stall) = look.locked_op(cpu, now, 0, lines, 0, &costs);
+        let (held, stall) = match (first, self.ipc, send) {
+            (false, _, _) => (0, 0),
+            (true, Ipc::Pipe, _) => self.lines[c].locked_op(cpu, now, 0, EMPTY_PIPE_LINES, 0, &costs),
+            (true, Ipc::Socket, false) => self.chans[c].queue.locked_op(cpu, now, 0, SOCK_QUEUE_LINES, 0, &costs),
+            (true, Ipc::Socket, true) => {
+                let t = self.chans[c].wmem_line.touch(cpu, 1, &costs);
+                (t, t)
+            }
+        };
         fx.stall = stall;
         held + costs.work(locked * LOCKED_OP_REF)
     }
@@ -596,17 +645,27 @@ impl Workload for Hackbench {
                         self.phase[task] = Phase::Exiting;
                         continue;
                     }
+                    self.phase[task] = Phase::Claim;
+                    let c = g * FDS + (self.count[task] % FDS as u64) as usize;
+                    if self.must_wait(c, task, true) {
+                        // The look and the preparation to wait (module doc: EMPTY READ).
+                        return Step::Run { ns: self.wait_look(c, now, true, true, fx), sys: true };
+                    }
+                }
+                Phase::Claim if sender => {
                     let c = g * FDS + (self.count[task] % FDS as u64) as usize;
                     match self.ipc {
                         Ipc::Socket => {
                             if !self.claim_space(c) {
                                 self.chans[c].blocked.push_back(task);
+                                self.phase[task] = Phase::Woken;
                                 return Step::Block;
                             }
                         }
                         Ipc::Pipe => {
                             if !self.pipes[c].claim_write(task, !self.waited[task]) {
                                 self.waited[task] = true;
+                                self.phase[task] = Phase::Woken;
                                 return Step::Block;
                             }
                         }
@@ -619,35 +678,40 @@ impl Workload for Hackbench {
                         self.phase[task] = Phase::Exiting;
                         continue;
                     }
-                    let c = g * FDS + i;
-                    let empty = match self.ipc {
-                        Ipc::Pipe => self.pipes[c].queued() == 0,
-                        Ipc::Socket => self.chans[c].queued == 0,
-                    };
-                    if empty {
+                    self.phase[task] = Phase::Claim;
+                    if self.must_wait(g * FDS + i, task, false) {
                         // The look and the preparation to wait (module doc: EMPTY READ).
-                        self.phase[task] = Phase::ReadWait;
-                        return Step::Run { ns: self.empty_read(c, now, fx), sys: true };
+                        return Step::Run { ns: self.wait_look(g * FDS + i, now, false, true, fx), sys: true };
                     }
-                    self.phase[task] = Phase::ReadWait;
                 }
-                Phase::ReadWait => {
+                Phase::Claim => {
                     // Claim the message now so it is read once; none: sleep until a write.
                     let c = g * FDS + i;
                     if self.ipc == Ipc::Pipe {
                         if !self.pipes[c].claim_read() {
+                            self.phase[task] = Phase::Woken;
                             return Step::Block;
                         }
                     } else {
                         let ch = &mut self.chans[c];
                         if ch.queued == 0 {
                             ch.reader_waiting = true;
+                            self.phase[task] = Phase::Woken;
                             return Step::Block;
                         }
                         ch.queued -= 1;
                     }
                     self.phase[task] = Phase::AfterWork;
                     return Step::Run { ns: self.op_on(c, now, false, fx), sys: true };
+                }
+                Phase::Woken => {
+                    // The wait loop's next round: still nothing to do means another round
+                    // of `prepare_to_wait` before the sleep (module doc: EMPTY READ).
+                    self.phase[task] = Phase::Claim;
+                    let c = if sender { g * FDS + (self.count[task] % FDS as u64) as usize } else { g * FDS + i };
+                    if self.must_wait(c, task, sender) {
+                        return Step::Run { ns: self.wait_look(c, now, sender, false, fx), sys: true };
+                    }
                 }
                 Phase::AfterWork if sender => {
                     let c = g * FDS + (self.count[task] % FDS as u64) as usize;
@@ -970,6 +1034,51 @@ mod tests {
             assert!(matches!(rx_step(&mut h, 0, 10_000).0, Step::Run { .. }));
             assert_eq!(h.totals().1, 0, "{ipc:?}: the read is under way");
         }
+    }
+
+    /// Task `t`'s steps on CPU 0 until it blocks: the last Run's burst before the block.
+    fn last_burst_before_block(h: &mut Hackbench, t: usize) -> Option<Ns> {
+        let mut last = None;
+        for _ in 0..100_000 {
+            let mut fx = Fx::default();
+            match h.next(t, 0, &mut fx) {
+                Step::Run { ns, .. } => last = Some(ns),
+                Step::Block => return last,
+                s => panic!("task {t}: {s:?}"),
+            }
+        }
+        panic!("task {t} never blocked")
+    }
+
+    #[test]
+    fn a_send_that_finds_the_socket_full_pays_its_locked_instructions_before_it_sleeps() {
+        // 6.6 `sock_alloc_send_pskb` -> `sock_wait_for_wmem`: 10 locked instructions of 8 ns
+        // (module doc: EMPTY READ); before, the sender blocked in 0 ns.
+        let mut h = bench(1, 1000, Ipc::Socket);
+        start_all(&mut h);
+        let look = last_burst_before_block(&mut h, 21);
+        assert_eq!(look, Some(h.costs.work(10 * 8)));
+        assert!(h.sender_blocked(21));
+        // The receiver drains to a quarter and wakes it: it sends at once, no second look.
+        let mut fx = Fx::default();
+        while fx.wakes.is_empty() {
+            assert!(matches!(h.next(1, 0, &mut fx), Step::Run { .. }));
+        }
+        let mut fx = Fx::default();
+        assert_eq!(h.next(21, 0, &mut fx), Step::Run { ns: h.op_cost(true), sys: true });
+    }
+
+    #[test]
+    fn a_woken_writer_that_finds_the_pipe_full_again_pays_a_round_of_its_wait_loop() {
+        // 5.15: a read of a full pipe wakes one writer, which finds all 16 buffers taken and
+        // goes round `___wait_event` again: `prepare_to_wait_event`'s lock and store.
+        let mut h = bench_on(Kernel::V515, Ipc::Pipe);
+        start_all(&mut h);
+        assert_eq!(last_burst_before_block(&mut h, 21), Some(h.costs.work(7 * 8)), "the first look");
+        let (reads, wakes) = read_until_a_wake(&mut h);
+        assert_eq!((reads, wakes), (1, vec![(21, true)]));
+        assert_eq!(last_burst_before_block(&mut h, 21), Some(h.costs.work(2 * 8)), "one more round");
+        assert!(h.sender_blocked(21));
     }
 
     #[test]
