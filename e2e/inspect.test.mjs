@@ -123,14 +123,11 @@ test('nohz-pipe: clicking p99 or max opens that wakeup in the inspector', { time
 // stretch of the timeline that holds its run, and the inspector explains it: its latency
 // is the figure's (within the histogram's bucket, 1/64 of an octave, and the figure's
 // rounding), its parts add up, no notice.
-// TODO (a named engine gap, not a page bug): since hackbench starts at the parent's kick
-// (issue 31), this run's p99 wakeup is a receiver woken by the kick that finds its socket
-// empty and blocks again in 0 ns: the engine charges no time for a failed read
-// (`unix_stream_recvmsg` -> `unix_stream_data_wait` -> `schedule`, workload/hackbench.rs
-// `Phase::Work`), so its run has no span and the inspector says so instead of opening it.
-// The max opens (the SSR test a_wakeup_past_a_busier_stretch...). Charge the failed read and
-// this passes again.
-test('busy run: p99 and max open exactly their wakeup, past the records the page keeps', { timeout: 400_000, todo: 'p99 is a 0 ns run: the engine charges no time for a failed read (see above)' }, async () => {
+// Its p99 wakeup is a receiver woken by the parent's kick that finds its socket empty: that
+// look (`unix_stream_read_generic` -> `unix_stream_data_wait`) is a burst of its own before
+// it sleeps again (workload/hackbench.rs, EMPTY READ), so the run has a span to open. It was
+// a todo while the engine blocked such a read in 0 ns.
+test('busy run: p99 and max open exactly their wakeup, past the records the page keeps', { timeout: 400_000 }, async () => {
   const b = await launch();
   try {
     const { page, problems } = await open(b.context, new URL('/?v=1&preset=messaging-run-to-parity&duration=30ms', server.url).href);

@@ -315,6 +315,13 @@ impl PipeBuf {
         true
     }
 
+    /// Whether a write would sleep now (`claim_write` would return false), without
+    /// claiming: every buffer taken and, for a `fresh` write, no room to merge.
+    pub fn write_must_wait(&self, fresh: bool) -> bool {
+        let merges = fresh && self.per_slot > 1 && self.slots.back().is_some_and(|last| last.0 < self.per_slot);
+        !merges && self.full()
+    }
+
     /// The claimed write is done: the message is visible; wake as the era does.
     /// `waited`: the writer slept during this write.
     pub fn write_done(&mut self, waited: bool, reader: usize, fx: &mut Fx) {
