@@ -37,12 +37,16 @@ fn global(name: &str) -> Option<JsValue> {
     js_sys::Reflect::get(&w, &name.into()).ok().filter(|v| !v.is_undefined() && !v.is_null())
 }
 
-/// `window[api].show`, registered by the module's entry for one view.
-pub fn api(name: &str) -> Result<js_sys::Function, String> {
+/// Calls `window[name].show(...args)`, registered by the module's entry for one view; a
+/// missing function or a throw comes back as its text.
+fn show(name: &str, args: &js_sys::Array) -> Result<(), String> {
     global(name)
         .and_then(|api| js_sys::Reflect::get(&api, &"show".into()).ok())
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .ok_or_else(|| format!("the views module has no {name}.show()"))
+        .ok_or_else(|| format!("the views module has no {name}.show()"))?
+        .apply(&JsValue::NULL, args)
+        .map(|_| ())
+        .map_err(|e| text_of(&e))
 }
 
 /// Loads the module (boot.js's loader) and tells `done` how it went.
@@ -77,7 +81,7 @@ fn start_loading(done: Callback<Result<(), String>>) {
 /// a failure, the module's or the call's, goes to `fail`.
 pub fn call(name: &'static str, args: js_sys::Array, fail: Callback<String>) {
     start_loading(Callback::from(move |r: Result<(), String>| {
-        let r = r.and_then(|()| api(name)?.apply(&JsValue::NULL, &args).map(|_| ()).map_err(|e| text_of(&e)));
+        let r = r.and_then(|()| show(name, &args));
         if let Err(e) = r {
             fail.emit(e);
         }
@@ -143,7 +147,7 @@ fn show_in(api_name: &str, node: &web_sys::Element, bytes: &[u8], args: &[JsValu
     for a in args {
         all.push(a);
     }
-    api(api_name)?.apply(&JsValue::NULL, &all).map(|_| ()).map_err(|e| text_of(&e))
+    show(api_name, &all)
 }
 
 /// One mount for every view of the module (one instance of its hooks on the page, not one per
