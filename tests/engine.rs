@@ -988,11 +988,15 @@ fn scaled_wakeup_granularity_cuts_wakeup_preemptions_of_an_overloaded_machine() 
         vanilla.preemptions,
         scaled.preemptions
     );
-    // Lightly loaded (40 tasks on 128 cores) the knob changes nothing: nr_running stays under 2.
+    // Lightly loaded (40 tasks on 128 cores) the knob changes no wakeup preemption: a wakee
+    // rarely finds its CPU busy. It was a digest check; since cost27's sourced pipe costs a
+    // run can still schedule differently (seed 1: 4 preemptions either way, another digest,
+    // seeds 2-5 the same digest), so the check is on what the knob scales.
     let light = cfg_with(base.clone(), &[("groups", "1"), ("cores", "128"), ("cpu", "zen3-2s")]);
     let a = run(&light, None).unwrap().metrics;
     let b = run(&cfg_with(light, &[("wakeup_gran_scale", "on")]), None).unwrap().metrics;
-    assert_eq!(a.digest, b.digest, "40 tasks on 128 cores: never two on a runqueue at a wakeup");
+    assert_eq!(a.preemptions, b.preemptions, "40 tasks on 128 cores: the same wakeup preemptions");
+    assert!(a.preemptions * 100 < a.wakeups, "lightly loaded: under 1% of wakeups preempt");
 }
 
 #[test]

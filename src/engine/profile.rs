@@ -38,7 +38,17 @@
 //! speed, and every later x86 profile's is skylake-sp's scaled by clock (and IPC where said);
 //! rpi5's is skylake-sp's taken as is (ASSUMPTION). So every profile from x5675 on descends
 //! from one unsourced figure; the one independent anchor read is Lutomirski's (a cross-process
-//! switch of ~0.9-1 us on a 2016 Skylake laptop, x5675's note), which agrees with skylake-sp's 900 ns.
+//! switch of ~0.9-1 us on a 2016 Skylake laptop, x5675's note), which agrees with skylake-sp's 900 ns,
+//! and Sigoure's pinned futex ping-pong (2010, 2.0-2.83 GHz Xeons, x5675's note) bounds
+//! x5675's at ~0.65-1.7 us, read through a summary only. No lmbench `lat_ctx` or
+//! `perf bench sched pipe` figure for a Westmere, Skylake-SP, Cascade Lake or Zen 3 was found
+//! (three searches, x5675's note).
+//!
+//! System call ([`Profile::syscall`]): the entry and exit of one call. core2duo's, q6600's and
+//! x5675's are Sigoure's measured `gettid` loop (2010) on the same cores, scaled by clock;
+//! cascadelake-2s's is the entry/exit share of LKP's will-it-scale `pipe1` profile on a
+//! Cascade Lake (`workload::pipe::PIPE_OP_REF`); skylake-sp's and every later profile's are
+//! still the old estimate chain (skylake-sp's note).
 //!
 //! Idle: each profile names the cpuidle driver Linux binds on it ([`IdleDriver`]) and how
 //! each state is entered ([`IdleEntry`]: MWAIT, HLT or an ACPI I/O-port read), which decides
@@ -566,8 +576,14 @@ pub const PROFILES: &[Profile] = &[
         // stored copy (r3-calibration.md), so this is a located, unverified figure.
         ctx_switch: 3_800,
         tlb: TlbTags::Untagged, // Core 2 predates PCID (Intel's from 2010: TlbTags::Pcid)
-        syscall: 250,           // estimate: ~600 cycles entry/exit at 2.4 GHz (no Core 2 figure found)
-        ttwu: 600,              // estimate: enqueue + preemption check, ~1500 cycles at 2.4 GHz
+        // Benoit Sigoure, "How long does it take to make a context switch?" (blog.tsunanet.net,
+        // Nov 2010; its figures read in a stored translation of the post and its code in
+        // tsuna/contextswitch, timesyscall.c: 10 M `syscall(SYS_gettid)`, whose body is
+        // trivial, so the time is the entry and exit): "Intel 5150: 105ns/syscall" (Woodcrest,
+        // the E6600's Core microarchitecture, 2.67 GHz, Ubuntu 2.6.28). Scaled by clock to
+        // 2.4 GHz: 105 x 2.67 / 2.4 = 117 ns. (It was 250, an estimate of ~600 cycles.)
+        syscall: 117,
+        ttwu: 600, // estimate: enqueue + preemption check, ~1500 cycles at 2.4 GHz
         // kernel-mechanisms.md: a lapic timer write is "about 1 us class" (not a primary source).
         reprogram: US,
         ipi_send: 300,         // estimate: xAPIC ICR write (MMIO) + smp_send_reschedule, ~700 cycles
@@ -592,7 +608,7 @@ pub const PROFILES: &[Profile] = &[
         // Same core and clock as core2duo: every cost as there (same sources and estimates).
         ctx_switch: 3_800,
         tlb: TlbTags::Untagged, // Core 2 predates PCID (Intel's from 2010: TlbTags::Pcid)
-        syscall: 250,
+        syscall: 117,           // core2duo's: Sigoure's Intel 5150 (Core) gettid, 105 ns at 2.67 GHz
         ttwu: 600,
         reprogram: US,
         ipi_send: 300,
@@ -629,10 +645,27 @@ pub const PROFILES: &[Profile] = &[
         // puts a cross-process switch on a 2016 Skylake laptop at ~0.9-1 us (100 ns is "a
         // little over 10%"); scaled by speed_permille (Skylake-class 2000 vs 1500 here) that
         // is ~1.2-1.3 us, the same class as this figure. Kept, and still an ASSUMPTION.
+        // Searched a third time (issue 27, cost27): the stored pages, LKML and code corpora
+        // for lmbench `lat_ctx`/`lat_pipe`, `perf bench sched pipe`, Ingo Molnar's
+        // `pipe-test` and will-it-scale `context_switch1` on X5650/X5670/X5675/X5680/L5640/
+        // E5620-class Xeons: none found (LKP's Westmere hosts, lkp-ws02 and lkp-wsx01, appear
+        // only in dd-write and tlbflush tables). Sigoure's post (syscall above) was read this
+        // time in a stored translation that stops before its pinned table: its unpinned
+        // futex ping-pong is "Intel L5630: ~3000ns/context switch", which includes two futex
+        // calls a switch and a cross-CPU wakeup, an upper bound only; a stored summary of the
+        // post gives the pinned figures as "~1,100-1,900 ns" a switch over all his CPUs
+        // (2.0-2.83 GHz; the E5440 quoted: "~1300ns/process context switch"), each with 1.5
+        // system calls in it (timectxsw.c: 6 calls a 4 counted switches). Scaled to 3.07 GHz
+        // (which chip gave which end is not in the summary) and less 1.5 x 40 ns, that is
+        // ~0.65-1.7 us: a bound this figure is inside, not a source for it.
         ctx_switch: 1_200,
         tlb: TlbTags::Pcid, // Intel PCID since 2010 (Westmere; TlbTags::Pcid)
-        syscall: 150,       // estimate: core2duo's 250 ns scaled by clock (2.4/3.07) and rounded down
-        ttwu: 300,          // estimate: core2duo's 600 ns scaled by clock and IPC (speed_permille)
+        // Sigoure (core2duo's syscall): "Intel L5630: 58ns/syscall" (gettid; Westmere-EP,
+        // the X5675's core, at 2.13 GHz; an Ubuntu kernel of his 2.6.24-3.4 range). Scaled
+        // by clock to 3.07 GHz: 58 x 2.13 / 3.07 = 40 ns. Not seed 3's row: another machine
+        // and benchmark. (It was 150, core2duo's 250 ns estimate scaled by clock.)
+        syscall: 40,
+        ttwu: 300, // estimate: core2duo's 600 ns scaled by clock and IPC (speed_permille)
         // Westmere has no TSC-deadline mode: the lapic one-shot write as on Core 2. Estimate:
         // core2duo's 1 us (kernel-mechanisms.md) scaled by clock, 2.4/3.07 GHz. (It was 1 us,
         // justified by seed 3's own arithmetic, which that row judges.)
@@ -656,9 +689,13 @@ pub const PROFILES: &[Profile] = &[
         refill_bytes_per_us: 10_000, // estimate: 6 DDR4-2666 channels (Intel 6148 datasheet), x5675 scaled
         cstates: SKX,
         idle_driver: INTEL_IDLE_DEMOTE,
-        ctx_switch: 900,       // estimate: x5675's 1.2 us scaled by speed_permille (1.5/2.0)
-        tlb: TlbTags::Pcid,    // Intel PCID since 2010 (Westmere; TlbTags::Pcid)
-        syscall: 120,          // estimate (before mitigations): x5675's 150 ns scaled, rounded
+        ctx_switch: 900,    // estimate: x5675's 1.2 us scaled by speed_permille (1.5/2.0)
+        tlb: TlbTags::Pcid, // Intel PCID since 2010 (Westmere; TlbTags::Pcid)
+        // estimate (before mitigations): x5675's old 150 ns estimate scaled. Kept although the
+        // same core's sourced figure (cascadelake-2s, 67 ns at 2.5 GHz: ~70 here) is lower:
+        // every later profile's syscall descends from this one, and re-anchoring them is a
+        // change of its own (BENCHMARKS.md, issue 27 cost27).
+        syscall: 120,
         ttwu: 250,             // estimate: x5675's 300 ns scaled
         reprogram: 300,        // estimate: TSC-deadline timer (one WRMSR to IA32_TSC_DEADLINE) + clockevents
         ipi_send: 150,         // estimate: x2APIC ICR write is an MSR write; x5675's 200 ns scaled
@@ -706,9 +743,15 @@ pub const PROFILES: &[Profile] = &[
         idle_driver: INTEL_IDLE_DEMOTE,
         // Costs: estimates, skylake-sp's scaled by base clock (2.4 / 2.5 GHz, Intel specifications);
         // the same Skylake core.
-        ctx_switch: 860,       // estimate: skylake-sp's 900 ns x 2.4/2.5
-        tlb: TlbTags::Pcid,    // Intel PCID since 2010 (Westmere; TlbTags::Pcid)
-        syscall: 115,          // estimate: skylake-sp's 120 ns x 2.4/2.5 (no mitigations modelled)
+        ctx_switch: 860,    // estimate: skylake-sp's 900 ns x 2.4/2.5
+        tlb: TlbTags::Pcid, // Intel PCID since 2010 (Westmere; TlbTags::Pcid)
+        // The entry and exit measured in the will-it-scale `pipe1` profile that sources
+        // `workload::pipe::PIPE_OP_REF` (2 x Xeon Platinum 9242, Cascade Lake, v5.8-rc3, every
+        // hardware thread busy): 21.47% of 956.4 ns a write and read, 102.7 ns a call
+        // (`unix1` in the same report: 106.5 ns); a lone thread at the engine's SMT rule
+        // (650 permille beside a busy sibling): 102.7 x 0.65 = 67 ns. The 9242 is taken as the
+        // 6248 unscaled (the same core). (It was 115, skylake-sp's 120 ns estimate scaled.)
+        syscall: 67,
         ttwu: 240,             // estimate: skylake-sp's 250 ns x 2.4/2.5
         reprogram: 290,        // estimate: TSC-deadline timer, skylake-sp's 300 ns x 2.4/2.5
         ipi_send: 145,         // estimate: skylake-sp's 150 ns x 2.4/2.5

@@ -408,9 +408,11 @@ fn a_latency_figure_asks_the_worker_for_its_wakeup_and_opens_it() {
     use crate::ui::inspect::state::InspectAction;
     use crate::ui::worker::execute::execute;
     use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS};
-    // 40 ms: at 60 ms the p99's run fell inside the stretch the live trace holds (after
-    // hackbench's empty reads took time), and this case needs it past that stretch.
-    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=40ms"));
+    // 50 ms: this case needs the p99's run past the stretch the live trace holds, and its
+    // wakeup outside the page's own records. At 60 ms the run fell inside the stretch (after
+    // hackbench's empty reads took time), so it was 40 ms; with cost27's sourced pipe and
+    // socket costs the page's records held the p99's wakeup at 40 ms (and 30), not at 50-80.
+    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=50ms"));
     let gen = s.gen;
     let run = execute(&Request::Run { id: 1, config: s.config.clone(), trace_items: LIVE_TRACE_ITEMS });
     let Response::Run { result, .. } = run else { panic!() };

@@ -3,8 +3,8 @@
 //! Task A: {write p1; read p2} x loops. Task B: {read p1; write p2} x loops. Exactly one
 //! task is runnable at a time; each write wakes the reader synchronously (WF_SYNC). Each
 //! read and write is a system call: the profile's entry/exit cost plus the pipe work
-//! (copying 1 byte, waking the other side: ~0.5 us on the 2007 reference, an estimate in
-//! line with `perf bench sched pipe` figures of about 2-5 us per same-CPU round trip).
+//! (copying 1 byte, waking the other side: `PIPE_OP_REF`, 468 ns on the 2007 reference,
+//! from a published profile of will-it-scale's `pipe1` on a Cascade Lake; see there).
 //! Result: microseconds per round trip (lower is better); elapsed is the whole run.
 //!
 //! `PipeBuf` is a pipe's buffers and wait queues for the workloads whose pipes fill
@@ -59,8 +59,30 @@ use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::kernel::PipeWake;
 use crate::engine::time::Ns;
 
-/// Kernel work of one pipe read or write on the reference machine.
-pub(crate) const PIPE_OP_REF: Ns = 500;
+/// Kernel work of one pipe read or write on the reference machine (`ksys_read` /
+/// `ksys_write` and below: the fd lookup, `vfs_*`, the security hooks, `pipe_read` /
+/// `pipe_write` with the copy and the wait-queue walk; not the entry/exit, which is
+/// `Profile::syscall`, nor the wakee's enqueue, which is `Profile::ttwu`).
+///
+/// Source: the kernel test robot's will-it-scale report on lkp-csl-2ap4, 2 x Xeon Platinum
+/// 9242 (Cascade Lake, 192 threads), v5.8-rc3 base column, `pipe1` (each copy writes one
+/// byte to its own pipe and reads it back: one `pipe_write` and one `pipe_read`, nobody to
+/// wake), `mode=thread`, `nr_task=100%` ("[fs] b6509f6a8c: will-it-scale.per_thread_ops
+/// -12.6% regression", 6 Jul 2020, Message-ID `<20200706012029.GZ3874@shao2-debian>`, read
+/// in Xing Zhengjun's reply of 12 Oct 2020, `<6b301f34-f8fe-c626-e5e5-9af5c257c5c3@linux.intel.com>`):
+/// 1,045,643 ops a second a thread, 956.4 ns a write and read. Its profile (children
+/// cycles): `ksys_read` 36.87% + `ksys_write` 35.45% = 72.32% is this work, 345.8 ns an
+/// op; `entry_SYSCALL_64_after_hwframe` less those (7.85%), `entry_SYSCALL_64` (7.28%) and
+/// `syscall_return_via_sysret` (6.34%), 21.47%, is the entry and exit, 102.7 ns a call
+/// (`Profile::syscall` of cascadelake-2s). All 192 hardware threads ran a copy, so each
+/// shared its core with a busy sibling: by the engine's own SMT rule (`SMT_INTEL`, each of
+/// two busy siblings at 650 permille of a lone thread) a lone thread does the op in
+/// 345.8 x 0.65 = 224.8 ns, which is 468 ns at cascadelake-2s's 2083 permille speed.
+/// Simplified: the 9242 is taken as the profile's Gold 6248 unscaled (the same core; the
+/// run's cycles per op and time per op put its clock at ~2.86 GHz), and the kernel is 5.8,
+/// not each preset's era. Not from a judged row: no corpus or seed row is this benchmark
+/// or machine. (It was 500, an estimate: ~0.5 us on the 2007 reference.)
+pub(crate) const PIPE_OP_REF: Ns = 468;
 
 /// Lines of `struct pipe_inode_info` (two) and the `pipe_buffer` slot (one) that every
 /// read and write writes (module doc: TRANSFER).
