@@ -1056,6 +1056,21 @@ mod tests {
         assert!((0..40).all(|c| clx.place(c).thread == 0 && clx.place(c).llc == c / 20));
     }
 
+    /// The sourced system calls (cost27): Sigoure's gettid loop scaled by clock (Intel 5150
+    /// 105 ns at 2.67 GHz, L5630 58 ns at 2.13 GHz) and LKP's pipe1 entry/exit on a Cascade
+    /// Lake (21.47% of 956.4 ns, two calls, a lone thread at the SMT rule).
+    #[test]
+    fn system_calls_are_the_measured_ones() {
+        let of = |name: &str| profile(name).unwrap().syscall;
+        let clock = |ns: f64, from_ghz: f64, to_ghz: f64| (ns * from_ghz / to_ghz).round() as Ns;
+        assert_eq!(of("core2duo"), clock(105.0, 2.67, 2.4));
+        assert_eq!(of("q6600"), of("core2duo"));
+        assert_eq!(of("x5675"), clock(58.0, 2.13, 3.07));
+        let clx = profile("cascadelake-2s").unwrap();
+        let busy = 1e9 / 1_045_643.0 * 0.2147 / 2.0;
+        assert_eq!(clx.syscall, (busy * clx.topo.smt_yield_permille as f64 / 2000.0).round() as Ns);
+    }
+
     #[test]
     fn westmere_matches_intel_idle() {
         let p = profile("x5675").unwrap();

@@ -423,6 +423,20 @@ impl PipeBuf {
 mod tests {
     use super::*;
 
+    /// `PIPE_OP_REF` is LKP's `pipe1` on a Cascade Lake (its doc): 1,045,643 write+read pairs
+    /// a second a thread, 72.32% of the cycles in `ksys_read` + `ksys_write`, a lone thread at
+    /// the engine's SMT rule (two busy siblings at yield / 2 each), in cascadelake-2s's
+    /// reference ns.
+    #[test]
+    fn the_pipe_op_is_lkp_pipe1_s_work_at_a_lone_thread() {
+        let p = crate::engine::profile::profile("cascadelake-2s").unwrap();
+        let pair_ns = 1e9 / 1_045_643.0;
+        let op_busy = pair_ns * 0.7232 / 2.0;
+        let lone = op_busy * (p.topo.smt_yield_permille as f64 / 2000.0);
+        let reference = lone * p.speed_permille as f64 / 1000.0;
+        assert_eq!(reference.round() as Ns, PIPE_OP_REF, "{op_busy:.1} ns busy, {lone:.1} lone");
+    }
+
     /// MUTEX: two ops on one pipe entering the kernel together run one after the other:
     /// the second spins through the first's hold, then holds it for its own work.
     #[test]
