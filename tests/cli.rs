@@ -82,6 +82,25 @@ fn usage_lists_subcommands_flags_and_every_key() {
 }
 
 #[test]
+fn a_run_cut_by_its_event_budget_says_so_on_stderr_in_every_format() {
+    // issue 31's helper measured a 7-group Zen 3 run cut at the 50 M default and took its
+    // time for the run's: with --json only `stop_reason` said so.
+    for fmt in [&["--json"][..], &[]] {
+        let mut args = vec!["run", "--preset", "intro", "--set", "duration=10s", "--set", "max_events=1000"];
+        args.extend_from_slice(fmt);
+        let r = cli(&args);
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        assert!(
+            r.stderr.contains("stopped on its event budget after") && r.stderr.contains("--set max_events="),
+            "{fmt:?}: {}",
+            r.stderr
+        );
+    }
+    let r = cli(&["run", "--preset", "intro", "--set", "duration=10ms", "--json"]);
+    assert!(!r.stderr.contains("event budget"), "{}", r.stderr);
+}
+
+#[test]
 fn version_prints_the_crate_version() {
     let r = cli(&["--version"]);
     assert_eq!((r.status, r.stdout.trim()), (0, format!("schedscope {}", env!("CARGO_PKG_VERSION")).as_str()));

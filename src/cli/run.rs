@@ -149,6 +149,17 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
             .map_err(|m| CliError::failure(format!("--trace: {m}")))?;
         std::fs::write(path, json).map_err(|e| CliError::failure(format!("--trace: cannot write '{path}': {e}")))?;
     }
+    // A run cut by its event budget reports the cut's figures; `--json` readers see only
+    // `stop_reason`, so say it on stderr as well, with the key that raises it.
+    let mut notes = setup.notes.clone();
+    if outcome.metrics.stop_reason == Some(crate::engine::metrics::StopReason::EventBudget) {
+        notes.push(format!(
+            "the run stopped on its event budget after {} events (max_events={}): its figures cover a partial run; raise it with --set max_events=N (at most {})",
+            outcome.metrics.events,
+            setup.config.max_events,
+            crate::engine::config::MAX_EVENTS
+        ));
+    }
     let text = if parsed.has("--json") {
         report::run_json(&setup.config, &outcome.metrics)?
     } else {
@@ -160,7 +171,7 @@ pub fn run(words: &[String]) -> Result<Out, CliError> {
         }
         t
     };
-    Ok(Out { text, notes: setup.notes, status: 0 })
+    Ok(Out { text, notes, status: 0 })
 }
 
 /// Splits a `--values` list: on `;` if there is one (values such as task lists contain

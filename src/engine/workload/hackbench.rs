@@ -115,42 +115,49 @@
 //!
 //! EMPTY READ (`Phase::Claim`, `Phase::Woken`). A receiver that finds its socket or pipe
 //! empty does not block for free: the read has entered the kernel, looked, and prepared
-//! to wait, and after the wakeup it takes the locks again before the read proper. Socket (6.6
-//! `unix_stream_read_generic` and `unix_stream_data_wait`): `mutex_lock(&u->iolock)`,
-//! `unix_state_lock(sk)`, `skb_peek` finds nothing, `unix_state_unlock`,
-//! `mutex_unlock(&u->iolock)`; `unix_stream_data_wait`: `unix_state_lock`,
-//! `prepare_to_wait` (the wait queue's spinlock and `set_current_state`'s `smp_store_mb`),
-//! `skb_peek_tail` unchanged, `sk_set_bit(SOCKWQ_ASYNC_WAITDATA)`, `unix_state_unlock`,
-//! `schedule_timeout`; woken: `unix_state_lock`, `sk_clear_bit`, `prepare_to_wait` again
-//! (lock and store), the tail moved, `finish_wait` (the entry was removed by
-//! `autoremove_wake_function`: no lock), `unix_state_unlock`, `mutex_lock(&u->iolock)` and
-//! the read. That is 11 locked instructions beyond a read that finds data (the unlocks of
-//! spinlocks are plain stores). Pipe (5.15 `pipe_read`): `__pipe_lock`, empty,
-//! `__pipe_unlock`, `wait_event_interruptible_exclusive(pipe->rd_wait, ...)`:
-//! `prepare_to_wait_event` (lock and store), `schedule`; woken: `prepare_to_wait_event`
-//! again (lock and store), `finish_wait` (the entry is back on the list: lock): 7. Each
-//! locked instruction costs `LOCKED_OP_REF` (19 cycles: uops.info's measured throughput of
+//! to wait, and after the wakeup it takes the locks again before the read proper
+//! (`WaitLocked`, counted per release; the unlocks of spinlocks are plain stores, a mutex's
+//! unlock is a `LOCK CMPXCHG`). Socket, 6.6 `unix_stream_read_generic` and
+//! `unix_stream_data_wait`: `mutex_lock(&u->iolock)`, `unix_state_lock(sk)`, `skb_peek`
+//! finds nothing, `unix_state_unlock`, `mutex_unlock(&u->iolock)`; `unix_stream_data_wait`:
+//! `unix_state_lock`, `prepare_to_wait` (the wait queue's spinlock and `set_current_state`'s
+//! `smp_store_mb`), `skb_peek_tail` unchanged, `sk_set_bit(SOCKWQ_ASYNC_WAITDATA)` (no
+//! atomic: include/net/sock.h returns early for a socket without SOCK_FASYNC), `unix_state_unlock`,
+//! `schedule_timeout`; woken: `unix_state_lock`, `sk_clear_bit` (no atomic), `prepare_to_wait`
+//! again (lock and store; it puts the entry back on the queue that
+//! `autoremove_wake_function` took it off), the tail moved, `finish_wait` (the entry is on
+//! the queue: lock), `unix_state_unlock`, `mutex_lock(&u->iolock)` and the read: 10 locked
+//! instructions beyond a read that finds data. 3.11 (`unix_stream_recvmsg`, the same
+//! steps) sets and clears SOCK_ASYNC_WAITDATA with `set_bit`/`clear_bit` on every wait: 12.
+//! Pipe, 5.15 `pipe_read`: `__pipe_lock`, empty, `__pipe_unlock`,
+//! `wait_event_interruptible_exclusive(pipe->rd_wait, ...)`: `prepare_to_wait_event` (lock
+//! and store), `schedule`; woken: `prepare_to_wait_event` again (lock and store),
+//! `finish_wait` (the entry is back on the list: lock): 7. 3.11's `pipe_read` holds the
+//! mutex across its loop and waits in `pipe_wait`: `prepare_to_wait` (lock and store),
+//! `pipe_unlock`, `schedule`; woken: `finish_wait` (the entry was taken off: no lock),
+//! `pipe_lock`: 4. Each locked instruction costs `LOCKED_OP_REF` (19 cycles: uops.info's measured throughput of
 //! `LOCK CMPXCHG m64, r64` on Alder Lake-P, 19.07 cycles a loop iteration; LLVM commit
 //! b1bdd97a2671 measured ~17 on AMD Jaguar), 8 ns at the reference's 2.4 GHz. The look
 //! itself holds the lock over the queue's lines (socket: `SOCK_QUEUE_LINES`; pipe: the
 //! mutex and `head`/`tail`, `EMPTY_PIPE_LINES`), pulled from the last op's CPU as a stall.
 //! The sender's side is the same mechanism: a socket send finding
-//! `sk_wmem_alloc >= sk_sndbuf` (6.6 `sock_alloc_send_pskb`: `sk_set_bit(NOSPACE)`,
-//! `set_bit(SOCK_NOSPACE)`; `sock_wait_for_wmem`: `sk_clear_bit`, `set_bit`,
-//! `prepare_to_wait` (lock and store); woken: `set_bit`, `prepare_to_wait` again,
-//! `finish_wait` (lock): 10) reads `sk_wmem_alloc`'s line; a pipe write finding the pipe
-//! full (5.15 `pipe_write`: `__pipe_lock`, `__pipe_unlock`,
-//! `wait_event_interruptible_exclusive(pipe->wr_wait, ...)`, as the read: 7) looks under
-//! the mutex. A woken task that must sleep again (a 5.6+ pipe writer woken by a read that
-//! freed no buffer, finding all 16 taken) pays one more round of its wait loop: a pipe's
-//! `prepare_to_wait_event` (2), a socket read's `unix_state_lock`, `sk_clear_bit`,
-//! `prepare_to_wait`, `sk_set_bit` (5), a socket write's `set_bit` and `prepare_to_wait`
-//! (3). Each look runs before the block; a message (or room) that arrives during it is found
+//! `sk_wmem_alloc >= sk_sndbuf` (6.6 `sock_alloc_send_pskb`: `sk_set_bit(NOSPACE)` (no
+//! atomic), `set_bit(SOCK_NOSPACE)`; `sock_wait_for_wmem`: `sk_clear_bit` (no atomic),
+//! `set_bit`, `prepare_to_wait` (lock and store); woken: `set_bit`, `prepare_to_wait` again,
+//! `finish_wait` (lock): 8; 3.11's unconditional `set_bit`/`clear_bit` of
+//! SOCK_ASYNC_NOSPACE make it 10) reads `sk_wmem_alloc`'s line; a pipe write finding the
+//! pipe full (5.15 `pipe_write`: `__pipe_lock`, `__pipe_unlock`,
+//! `wait_event_interruptible_exclusive(pipe->wr_wait, ...)`, as the read: 7; 3.11's
+//! `pipe_wait`: 4) looks under the mutex. A woken task that must sleep again (a 5.6+ pipe
+//! writer woken by a read that freed no buffer, finding all 16 taken) pays one more round of
+//! its wait loop: a 5.15 pipe's `prepare_to_wait_event` (2), a 3.11 pipe's `pipe_wait`
+//! with its `pipe_lock` (4), a socket read's `unix_state_lock` and `prepare_to_wait` (3;
+//! 3.11 adds `clear_bit` and `set_bit`: 5), a socket write's `set_bit` and
+//! `prepare_to_wait` (3). Each look runs before the block; a message (or room) that arrives during it is found
 //! at its end (the kernel's `skb_peek_tail` after `prepare_to_wait`, the wmem test in
 //! `sock_wait_for_wmem`, `pipe_readable`/`pipe_writable` in `___wait_event`), and the op
-//! goes on without sleeping. Simplified: the same counts in every era (counted in 6.6 and
-//! 5.15 only; 2.6's `pipe_wait` and 3.x's own wait loop in `unix_stream_recvmsg` are not
-//! counted apart); the plain instructions between the locked ones (the checks, the list
+//! goes on without sleeping. Simplified: two eras each (2.6 and 4.17 take the counts of
+//! 3.11 and 6.6, whose code they share in these paths); the plain instructions between the locked ones (the checks, the list
 //! ops) are not counted, so the figure is a floor; the first look charges the wakeup's
 //! part too, even when the op then goes on without sleeping; the op after the wakeup is
 //! charged as a whole op (including the dispatch the kernel does not repeat).
@@ -207,7 +214,7 @@ use std::collections::VecDeque;
 use super::pipe::{copy_chain, pipe_op_chain, Lines, PipeBuf, PIPE_OP_REF};
 use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::config::values::{HACKBENCH_FDS, HACKBENCH_TASKS_PER_GROUP};
-use crate::engine::kernel::Kernel;
+use crate::engine::kernel::{Kernel, PipeWake};
 use crate::engine::time::Ns;
 
 /// Senders and receivers per group (hackbench's `num_fds`, 20 by default).
@@ -241,18 +248,37 @@ pub(crate) const SOCK_RECV_REF: Ns = SOCK_PAIR_REF * RECV_SHARE / (SEND_SHARE + 
 /// One locked instruction on a line already in this core's cache, reference ns: 19 cycles
 /// (uops.info, `LOCK CMPXCHG m64, r64`) at 2.4 GHz (module doc: EMPTY READ).
 pub(crate) const LOCKED_OP_REF: Ns = 8;
-/// Locked instructions a read that finds its socket / pipe empty adds (module doc: EMPTY READ).
-pub(crate) const SOCK_EMPTY_READ_LOCKED: Ns = 11;
-pub(crate) const PIPE_EMPTY_READ_LOCKED: Ns = 7;
-/// Locked instructions a socket send that finds the send buffer full adds (module doc:
-/// EMPTY READ: `sock_alloc_send_pskb` and `sock_wait_for_wmem`); a pipe write that finds
-/// the pipe full, as many as the empty read (`PIPE_EMPTY_READ_LOCKED`).
-pub(crate) const SOCK_FULL_WRITE_LOCKED: Ns = 10;
-/// Locked instructions of a woken task's next round of its wait loop when it must sleep
-/// again: socket read, socket write, pipe (module doc: EMPTY READ).
-pub(crate) const SOCK_READ_ROUND_LOCKED: Ns = 5;
-pub(crate) const SOCK_WRITE_ROUND_LOCKED: Ns = 3;
-pub(crate) const PIPE_ROUND_LOCKED: Ns = 2;
+/// The locked instructions a wait adds, counted in the release's code (module doc: EMPTY
+/// READ): a read that finds its socket or pipe empty, a send that finds the socket's send
+/// buffer or the pipe full, and a woken task's next round of its wait loop when it must sleep
+/// again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WaitLocked {
+    pub empty_read: Ns,
+    pub full_write: Ns,
+    pub read_round: Ns,
+    pub write_round: Ns,
+}
+
+impl WaitLocked {
+    pub(crate) fn of(ipc: Ipc, kernel: Kernel) -> WaitLocked {
+        // Sockets: `sk_set_bit`/`sk_clear_bit` skip the SOCKWQ_ASYNC_* bits of a socket
+        // without FASYNC (hackbench's) in every release modelled after 3.11 (4.17 on); 3.11
+        // and before set and clear them unconditionally. Pipes: `pipe_wait` up to 5.4,
+        // `wait_event_interruptible_exclusive` after (the same boundary as `pipe_wake`).
+        let fasync_test = kernel >= Kernel::V417;
+        match ipc {
+            Ipc::Socket if fasync_test => WaitLocked { empty_read: 10, full_write: 8, read_round: 3, write_round: 3 },
+            Ipc::Socket => WaitLocked { empty_read: 12, full_write: 10, read_round: 5, write_round: 3 },
+            Ipc::Pipe => match kernel.pipe_wake() {
+                PipeWake::WasFull | PipeWake::FreedWhileFull => {
+                    WaitLocked { empty_read: 7, full_write: 7, read_round: 2, write_round: 2 }
+                }
+                PipeWake::SharedQueue => WaitLocked { empty_read: 4, full_write: 4, read_round: 4, write_round: 4 },
+            },
+        }
+    }
+}
 /// Pipe: the lines an empty read's look pulls in series, the mutex's and `head`/`tail`'s.
 const EMPTY_PIPE_LINES: u64 = 2;
 /// Socket (module doc: SOCKET LINES): lines pulled in series under `unix_state_lock`, the
@@ -326,6 +352,8 @@ pub struct Hackbench {
     msg_size: u64,
     mode: Mode,
     ipc: Ipc,
+    /// The release's locked instructions of a wait (module doc: EMPTY READ).
+    wait_locked: WaitLocked,
     costs: Costs,
     truesize: u64,
     chans: Vec<Chan>,
@@ -366,6 +394,7 @@ impl Hackbench {
             msg_size,
             mode,
             ipc,
+            wait_locked: WaitLocked::of(ipc, kernel),
             costs,
             truesize: skb_truesize(msg_size),
             chans: vec![Chan::default(); groups * FDS],
@@ -515,13 +544,12 @@ impl Hackbench {
     /// the op that follows pays the system call's.
     fn wait_look(&mut self, c: usize, now: Ns, send: bool, first: bool, fx: &mut Fx) -> Ns {
         let (cpu, costs) = (fx.cpu, self.costs);
-        let locked = match (self.ipc, send, first) {
-            (Ipc::Socket, false, true) => SOCK_EMPTY_READ_LOCKED,
-            (Ipc::Socket, true, true) => SOCK_FULL_WRITE_LOCKED,
-            (Ipc::Pipe, _, true) => PIPE_EMPTY_READ_LOCKED,
-            (Ipc::Socket, false, false) => SOCK_READ_ROUND_LOCKED,
-            (Ipc::Socket, true, false) => SOCK_WRITE_ROUND_LOCKED,
-            (Ipc::Pipe, _, false) => PIPE_ROUND_LOCKED,
+        let w = self.wait_locked;
+        let locked = match (send, first) {
+            (false, true) => w.empty_read,
+            (true, true) => w.full_write,
+            (false, false) => w.read_round,
+            (true, false) => w.write_round,
         };
         let (held, stall) = match (first, self.ipc, send) {
             (false, _, _) => (0, 0),
@@ -1032,9 +1060,9 @@ mod tests {
 
     #[test]
     fn a_read_that_finds_its_socket_or_pipe_empty_pays_its_locked_instructions_before_it_sleeps() {
-        // Socket: 11 locked instructions of 8 ns reference work (module doc: EMPTY READ),
+        // 6.6 socket: 10 locked instructions of 8 ns reference work (module doc: EMPTY READ),
         // then the block; before, the receiver blocked in 0 ns.
-        for (ipc, locked) in [(Ipc::Socket, 11), (Ipc::Pipe, 7)] {
+        for (ipc, locked) in [(Ipc::Socket, 10), (Ipc::Pipe, 7)] {
             let mut h = bench(1, 10, ipc);
             start_all(&mut h);
             let want = h.costs.work(locked * 8);
@@ -1046,6 +1074,29 @@ mod tests {
             assert!(wakes.contains(&(1, true)), "{ipc:?}: the first message wakes the reader");
             assert!(matches!(rx_step(&mut h, 0, 10_000).0, Step::Run { .. }));
             assert_eq!(h.totals().1, 0, "{ipc:?}: the read is under way");
+        }
+    }
+
+    #[test]
+    fn the_wait_s_locked_instructions_are_the_release_s() {
+        // Counted in each release's code (module doc: EMPTY READ). 3.11 sets and clears the
+        // SOCK_ASYNC_* bits on every socket wait (2 more for a read and a send, 2 more in a
+        // read's round); from 4.4/4.5 `sk_set_bit` skips them without FASYNC. 3.11's pipe
+        // waits in `pipe_wait` under its loop's mutex (4 a wait and a round); 5.15 in
+        // `wait_event_interruptible_exclusive` after dropping it (7, and 2 a round).
+        let of = |ipc, k| {
+            let w = WaitLocked::of(ipc, k);
+            (w.empty_read, w.full_write, w.read_round, w.write_round)
+        };
+        assert_eq!(of(Ipc::Socket, Kernel::V311), (12, 10, 5, 3));
+        assert_eq!(of(Ipc::Socket, Kernel::V66), (10, 8, 3, 3));
+        assert_eq!(of(Ipc::Pipe, Kernel::V311), (4, 4, 4, 4));
+        assert_eq!(of(Ipc::Pipe, Kernel::V515), (7, 7, 2, 2));
+        // And the workload charges them: a 3.11 receiver's look before it sleeps.
+        for (ipc, k, locked) in [(Ipc::Socket, Kernel::V311, 12), (Ipc::Pipe, Kernel::V311, 4)] {
+            let mut h = bench_on(k, ipc);
+            start_all(&mut h);
+            assert_eq!(rx_step(&mut h, 0, 0), (Step::Run { ns: h.costs.work(locked * 8), sys: true }, 0), "{ipc:?}");
         }
     }
 
@@ -1065,12 +1116,12 @@ mod tests {
 
     #[test]
     fn a_send_that_finds_the_socket_full_pays_its_locked_instructions_before_it_sleeps() {
-        // 6.6 `sock_alloc_send_pskb` -> `sock_wait_for_wmem`: 10 locked instructions of 8 ns
+        // 6.6 `sock_alloc_send_pskb` -> `sock_wait_for_wmem`: 8 locked instructions of 8 ns
         // (module doc: EMPTY READ); before, the sender blocked in 0 ns.
         let mut h = bench(1, 1000, Ipc::Socket);
         start_all(&mut h);
         let look = last_burst_before_block(&mut h, 21);
-        assert_eq!(look, Some(h.costs.work(10 * 8)));
+        assert_eq!(look, Some(h.costs.work(8 * 8)));
         assert!(h.sender_blocked(21));
         // The receiver drains to a quarter and wakes it: it sends at once, no second look.
         let mut fx = Fx::default();
@@ -1121,7 +1172,7 @@ mod tests {
         op(&mut h, 21, 1, 0);
         op(&mut h, 21, 1, 0);
         op(&mut h, 1, 2, 1_000_000);
-        let locked = h.costs.work(11 * 8);
+        let locked = h.costs.work(10 * 8);
         let mut fx = Fx { cpu: 3, ..Fx::default() };
         let s = h.next(1, 1_010_000, &mut fx);
         assert_eq!((s, fx.stall), (Step::Run { ns: 2 * 47 + locked, sys: true }, 2 * 47));

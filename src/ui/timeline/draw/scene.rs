@@ -219,6 +219,14 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
     // Label every k-th tick so labels stay at least ~70 CSS px apart.
     let tick_px = axis.step as f64 / view.len() * cols as f64;
     let every = ((70.0 * s / tick_px.max(1.0)).ceil() as usize).max(1);
+    // The base ("15.742 ms +") ends at the gutter's edge, or further right when it is wider
+    // than the gutter (~0.6 em per character); tick labels that would run into it are left out.
+    let base = axis.base.as_ref().map(|(_, b)| {
+        let text = format!("{b} +");
+        let right = (gx - 4.0 * s).max(4.0 * s + text.chars().count() as f64 * label_px * 0.6);
+        (text, right)
+    });
+    let clear_of = base.as_ref().map_or(0.0, |(_, right)| right + 6.0 * s);
     for (k, (t, label)) in axis.ticks.iter().enumerate() {
         let x = layout.x_of(view, *t as f64).round() + 0.5;
         sc.fill(ch.grid).rects.push([x - 0.5, layout.axis_h - 5.0 * s, 1.0, lanes_bottom - layout.axis_h + 5.0 * s]);
@@ -226,11 +234,13 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
             // Keep the label inside the plot (estimated width: ~0.6 em per character).
             let half = label.chars().count() as f64 * label_px * 0.3;
             let lx = x.clamp(gx + half, (w - half).max(gx + half));
-            sc.text(lx, layout.axis_h * 0.45, label.clone(), label_px, Align::Center, layout.chrome.text);
+            if lx - half >= clear_of {
+                sc.text(lx, layout.axis_h * 0.45, label.clone(), label_px, Align::Center, layout.chrome.text);
+            }
         }
     }
-    if let Some((_, base)) = &axis.base {
-        sc.text(gx - 4.0 * s, layout.axis_h * 0.45, format!("{base} +"), label_px, Align::Right, layout.chrome.text);
+    if let Some((text, right)) = base {
+        sc.text(right, layout.axis_h * 0.45, text, label_px, Align::Right, layout.chrome.text);
     }
     sc.stroke(ch.tick_mark, 1.0, false).segs.push([gx, layout.axis_h - 0.5, w, layout.axis_h - 0.5]);
     // Spans, over the backgrounds and grid: one pixel row per band, stretched to its height.

@@ -501,6 +501,29 @@ fn axis_labels_stay_inside_the_canvas() {
 }
 
 #[test]
+fn a_long_axis_base_stays_on_the_canvas_and_clear_of_the_ticks() {
+    // Zoomed to 11 ns at 15.744 ms: the ticks are "+1.982 µs"... after a base "15.742 ms +"
+    // wider than the gutter (the wide inspector's screenshot cut its first digits off).
+    let trace = trace_of(1, vec![run(0, 0, 40 * MS, 0)], 40 * MS);
+    let layout = Layout::new(900.0, 1, 2.0);
+    let view = View { t0: 15_743_981.0, t1: 15_743_992.0 };
+    let scene = build_scene(&trace, &TraceIndex::new(&trace), &view, &layout);
+    let width = |t: &Text| t.text.chars().count() as f64 * t.px * 0.6;
+    let base = scene.texts.iter().find(|t| t.text.ends_with(" +")).expect("a base label");
+    let (left, right) = match base.align {
+        Align::Right => (base.x - width(base), base.x),
+        Align::Left => (base.x, base.x + width(base)),
+        Align::Center => (base.x - width(base) / 2.0, base.x + width(base) / 2.0),
+    };
+    assert!(left >= 0.0, "the base starts off the canvas: {base:?}");
+    let ticks: Vec<&Text> = scene.texts.iter().filter(|t| t.text.starts_with('+')).collect();
+    assert!(ticks.len() >= 3, "{:?}", scene.texts);
+    for t in ticks {
+        assert!(t.x - width(t) / 2.0 >= right, "a tick label overlaps the base {base:?}: {t:?}");
+    }
+}
+
+#[test]
 fn summary_names_the_view() {
     let (trace, index, _, view) = hit_fixture();
     let s = summary(&trace, &index, &view, 5, "CFS");
