@@ -211,10 +211,12 @@
 
 use std::collections::VecDeque;
 
-use super::pipe::{copy_chain, pipe_op_chain, Lines, PipeBuf, PIPE_OP_REF};
+use super::pipe::{
+    copy_chain, pipe_op_chain, pipe_wait_locked, Lines, PipeBuf, EMPTY_PIPE_LINES, LOCKED_OP_REF, PIPE_OP_REF,
+};
 use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::config::values::{HACKBENCH_FDS, HACKBENCH_TASKS_PER_GROUP};
-use crate::engine::kernel::{Kernel, PipeWake};
+use crate::engine::kernel::Kernel;
 use crate::engine::time::Ns;
 
 /// Senders and receivers per group (hackbench's `num_fds`, 20 by default).
@@ -245,9 +247,6 @@ const RECV_SHARE: Ns = 3721;
 /// profile's shares.
 pub(crate) const SOCK_SEND_REF: Ns = SOCK_PAIR_REF * SEND_SHARE / (SEND_SHARE + RECV_SHARE);
 pub(crate) const SOCK_RECV_REF: Ns = SOCK_PAIR_REF * RECV_SHARE / (SEND_SHARE + RECV_SHARE);
-/// One locked instruction on a line already in this core's cache, reference ns: 19 cycles
-/// (uops.info, `LOCK CMPXCHG m64, r64`) at 2.4 GHz (module doc: EMPTY READ).
-pub(crate) const LOCKED_OP_REF: Ns = 8;
 /// The locked instructions a wait adds, counted in the release's code (module doc: EMPTY
 /// READ): a read that finds its socket or pipe empty, a send that finds the socket's send
 /// buffer or the pipe full, and a woken task's next round of its wait loop when it must sleep
@@ -270,17 +269,13 @@ impl WaitLocked {
         match ipc {
             Ipc::Socket if fasync_test => WaitLocked { empty_read: 10, full_write: 8, read_round: 3, write_round: 3 },
             Ipc::Socket => WaitLocked { empty_read: 12, full_write: 10, read_round: 5, write_round: 3 },
-            Ipc::Pipe => match kernel.pipe_wake() {
-                PipeWake::WasFull | PipeWake::FreedWhileFull => {
-                    WaitLocked { empty_read: 7, full_write: 7, read_round: 2, write_round: 2 }
-                }
-                PipeWake::SharedQueue => WaitLocked { empty_read: 4, full_write: 4, read_round: 4, write_round: 4 },
-            },
+            Ipc::Pipe => {
+                let (first, round) = pipe_wait_locked(kernel.pipe_wake());
+                WaitLocked { empty_read: first, full_write: first, read_round: round, write_round: round }
+            }
         }
     }
 }
-/// Pipe: the lines an empty read's look pulls in series, the mutex's and `head`/`tail`'s.
-const EMPTY_PIPE_LINES: u64 = 2;
 /// Socket (module doc: SOCKET LINES): lines pulled in series under `unix_state_lock`, the
 /// lock's own (`unix_sk(sk)->lock`) and `sk_receive_queue`'s (its lock, head and `qlen`).
 const SOCK_QUEUE_LINES: u64 = 2;

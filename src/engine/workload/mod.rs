@@ -203,12 +203,12 @@ impl AnyWorkload {
         let costs = Costs::new(cfg.profile());
         let rng = SimRng::new(cfg.seed, stream::WORKLOAD);
         match cfg.workload {
-            WorkloadKind::Pipe => AnyWorkload::Pipe(pipe::Pipe::new(cfg.loops, costs)),
+            WorkloadKind::Pipe => AnyWorkload::Pipe(pipe::Pipe::new(cfg.loops, cfg.kernel, costs)),
             WorkloadKind::Iperf => AnyWorkload::Iperf(iperf::Iperf::new(cfg.streams as usize, costs)),
             WorkloadKind::Kbuild => AnyWorkload::Kbuild(kbuild::Kbuild::new(cfg.jobs as usize, costs, rng)),
             WorkloadKind::Rtapp => AnyWorkload::Rtapp(rtapp::Rtapp::new(&cfg.tasks, costs, rng)),
             WorkloadKind::Token => {
-                AnyWorkload::Token(token::Token::new(cfg.pairs as usize, cfg.loops, cfg.work, costs))
+                AnyWorkload::Token(token::Token::new(cfg.pairs as usize, cfg.loops, cfg.work, cfg.kernel, costs))
             }
             WorkloadKind::Hackbench => AnyWorkload::Hackbench(hackbench::Hackbench::new(
                 cfg.groups as usize,

@@ -7,6 +7,13 @@
 //! from a published profile of will-it-scale's `pipe1` on a Cascade Lake; see there).
 //! Result: microseconds per round trip (lower is better); elapsed is the whole run.
 //!
+//! EMPTY READ (`empty_look`): a read that finds its pipe empty (in a ping-pong, nearly every
+//! read) looks under the mutex, pulling the pipe's lines (`EMPTY_PIPE_LINES`), and pays the
+//! release's wait, its locked instructions (`pipe_wait_locked`: 3.11's `pipe_wait` 4, 5.15's
+//! `wait_event_interruptible_exclusive` 7; counted in hackbench's module doc, EMPTY READ),
+//! before it sleeps; a write during the look is found at its end. The read after the wakeup
+//! is charged as the whole op.
+//!
 //! `PipeBuf` is a pipe's buffers and wait queues for the workloads whose pipes fill
 //! (hackbench `-p`, stress-ng `--pipe`), with each era's wake rules (`PipeWake`,
 //! `Kernel::pipe_wake`); a 1-byte ping-pong never fills a pipe, so it needs none of it.
@@ -56,7 +63,7 @@
 use std::collections::VecDeque;
 
 use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
-use crate::engine::kernel::PipeWake;
+use crate::engine::kernel::{Kernel, PipeWake};
 use crate::engine::time::Ns;
 
 /// Kernel work of one pipe read or write on the reference machine (`ksys_read` /
@@ -83,6 +90,31 @@ use crate::engine::time::Ns;
 /// not each preset's era. Not from a judged row: no corpus or seed row is this benchmark
 /// or machine. (It was 500, an estimate: ~0.5 us on the 2007 reference.)
 pub(crate) const PIPE_OP_REF: Ns = 468;
+
+/// One locked instruction on a line already in this core's cache, reference ns: 19 cycles
+/// (uops.info, `LOCK CMPXCHG m64, r64`) at 2.4 GHz (hackbench's module doc: EMPTY READ).
+pub(crate) const LOCKED_OP_REF: Ns = 8;
+/// The lines an empty pipe's look pulls in series, the mutex's and `head`/`tail`'s.
+pub(crate) const EMPTY_PIPE_LINES: u64 = 2;
+
+/// The locked instructions a pipe wait adds, counted in the release's `pipe_read` /
+/// `pipe_write` (hackbench's module doc: EMPTY READ): (the first wait, each further round of
+/// the wait loop). Up to 5.4 `pipe_wait` under the loop's mutex (4 and 4); from 5.6
+/// `wait_event_interruptible_exclusive` after `__pipe_unlock` (7 and 2).
+pub(crate) fn pipe_wait_locked(wake: PipeWake) -> (Ns, Ns) {
+    match wake {
+        PipeWake::SharedQueue => (4, 4),
+        PipeWake::WasFull | PipeWake::FreedWhileFull => (7, 2),
+    }
+}
+
+/// A read that finds a ping-pong's pipe empty (`Pipe`, `token::Token`): the look under the
+/// mutex pulls the pipe's lines (a stall), then the wait's locked instructions; the read
+/// after the wakeup is charged as a whole op. Returns (burst, stall).
+pub(crate) fn empty_look(lines: &mut Lines, cpu: usize, wake: PipeWake, costs: &Costs) -> (Ns, Ns) {
+    let stall = lines.touch(cpu, EMPTY_PIPE_LINES, costs);
+    (stall + costs.work(pipe_wait_locked(wake).0 * LOCKED_OP_REF), stall)
+}
 
 /// Lines of `struct pipe_inode_info` (two) and the `pipe_buffer` slot (one) that every
 /// read and write writes (module doc: TRANSFER).
@@ -176,10 +208,14 @@ pub struct Pipe {
     phase: [Phase; 2],
     /// Each pipe's shared cache lines (module doc: TRANSFER).
     lines: [Lines; 2],
+    /// The release's wait (module doc: EMPTY READ).
+    wake: PipeWake,
+    /// Whether A / B has looked at its empty pipe in this read (module doc: EMPTY READ).
+    looked: [bool; 2],
 }
 
 impl Pipe {
-    pub fn new(loops: u64, costs: Costs) -> Self {
+    pub fn new(loops: u64, kernel: Kernel, costs: Costs) -> Self {
         Pipe {
             loops,
             done_loops: 0,
@@ -188,6 +224,8 @@ impl Pipe {
             waiting: [false; 2],
             phase: [Phase::Write, Phase::Read],
             lines: [Lines::default(); 2],
+            wake: kernel.pipe_wake(),
+            looked: [false; 2],
         }
     }
 
@@ -246,8 +284,16 @@ impl Workload for Pipe {
                 Phase::Read => {
                     if self.data[rpipe] > 0 {
                         self.data[rpipe] -= 1;
+                        self.looked[task] = false;
                         self.phase[task] = Phase::AfterRead;
                         return Step::Run { ns: self.op(rpipe, fx), sys: true };
+                    }
+                    // Empty: look and prepare to wait first (a write during the look is found
+                    // at its end), then sleep (module doc: EMPTY READ).
+                    if !std::mem::replace(&mut self.looked[task], true) {
+                        let (ns, stall) = empty_look(&mut self.lines[rpipe], fx.cpu, self.wake, &self.costs);
+                        fx.stall = stall;
+                        return Step::Run { ns, sys: true };
                     }
                     self.waiting[task] = true;
                     return Step::Block;
@@ -467,7 +513,7 @@ mod tests {
         let costs = Costs::new(p);
         // 100 round trips, A on CPU 0 and B on `b`; the run's CPU time and stall, ns.
         let trip = |b: usize| {
-            let mut w = Pipe::new(100, costs);
+            let mut w = Pipe::new(100, Kernel::V66, costs);
             let mut fx = Fx::default();
             let (mut total, mut stall) = (0, 0);
             let mut runnable = [true, true];
@@ -499,10 +545,34 @@ mod tests {
         assert_eq!(pipe_op_chain(1), 4);
         for (b, c2c) in [(1, 23), (8, 107), (64, 197), (128, 10)] {
             // 4 ops a round trip, 4 lines each; each pipe's first op finds its lines nowhere.
-            let want = (100 * 4 - 2) * 4 * c2c;
+            // Each read finds its pipe empty first and looks (EMPTY_PIPE_LINES, 2): the look
+            // comes before the other side's write, so the lines are where this side's own
+            // last read left them, except B's first look, which pulls p1's 2 from A's write.
+            let want = (100 * 4 - 2) * 4 * c2c + 2 * c2c;
             let (total, stall) = trip(b);
             assert_eq!(total - same, want, "B on CPU {b}");
             assert_eq!(stall, want, "B on CPU {b}: the transfer is the stall");
+        }
+    }
+
+    /// EMPTY READ: a ping-pong read that finds its pipe empty pays the release's wait before
+    /// it sleeps (3.11's `pipe_wait`: 4 locked instructions; 5.15's exclusive wait: 7; 8 ns
+    /// of reference work each); before, it blocked in 0 ns. Its read after the wakeup is
+    /// the whole op, with no second look.
+    #[test]
+    fn a_ping_pong_read_of_an_empty_pipe_pays_the_release_s_wait_before_it_sleeps() {
+        let costs = Costs::new(crate::engine::Config::default().profile());
+        for (kernel, locked) in [(Kernel::V311, 4), (Kernel::V515, 7)] {
+            let mut w = Pipe::new(10, kernel, costs);
+            let mut fx = Fx::default();
+            // B (task 1) reads first: nothing written yet.
+            assert_eq!(w.next(1, 0, &mut fx), Step::Run { ns: costs.work(locked * 8), sys: true }, "{kernel:?}");
+            assert_eq!(w.next(1, 0, &mut fx), Step::Block, "{kernel:?}: still empty, it sleeps");
+            // A writes and wakes it; its read is one op.
+            assert!(matches!(w.next(0, 0, &mut fx), Step::Run { .. }));
+            assert!(matches!(w.next(0, 0, &mut fx), Step::Run { .. }), "A's own look at its empty pipe");
+            assert_eq!(fx.wakes, vec![(1, true)]);
+            assert_eq!(w.next(1, 0, &mut fx), Step::Run { ns: costs.syscall(PIPE_OP_REF), sys: true });
         }
     }
 

@@ -10,6 +10,9 @@
 //! out-pipe}. A starts holding the token. Each read and write is a system call costed as in
 //! `pipe.rs` (the profile's entry/exit plus `PIPE_OP_REF` of pipe work), and the write wakes
 //! the blocked reader synchronously (pipe_write -> wake_up_interruptible_sync_poll: WF_SYNC).
+//! A read that finds its pipe empty first pays the release's wait, its locked instructions
+//! (`pipe::pipe_wait_locked`; hackbench's module doc: EMPTY READ), then sleeps; the pipe's
+//! cache lines are not modelled here (each pipe stays between two pinned CPUs).
 //! `work` is CPU time on the simulated machine (like rt-app's run), not reference work.
 //!
 //! One *loop* is one pass: a token hand-off and the work at the stop it reaches; each pair
@@ -17,8 +20,9 @@
 //! `loops` (lower is better). Smythies' program and its exact loop accounting were not read
 //! (validation-corpus.md section 3 only describes it); this is a reading of that description.
 
-use super::pipe::PIPE_OP_REF;
+use super::pipe::{pipe_wait_locked, LOCKED_OP_REF, PIPE_OP_REF};
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
+use crate::engine::kernel::{Kernel, PipeWake};
 use crate::engine::time::Ns;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,10 +50,13 @@ pub struct Token {
     last_reader: Vec<Option<usize>>,
     /// Reads that took the token from the thread that did not just hand it over (must stay 0).
     pub out_of_turn: u64,
+    /// The release's pipe wait, and whether each thread has paid it in its current read.
+    wake: PipeWake,
+    looked: Vec<bool>,
 }
 
 impl Token {
-    pub fn new(pairs: usize, loops: u64, work: Ns, costs: Costs) -> Self {
+    pub fn new(pairs: usize, loops: u64, work: Ns, kernel: Kernel, costs: Costs) -> Self {
         let pairs = pairs.max(1);
         let phase = (0..2 * pairs).map(|i| if i % 2 == 0 { Phase::Work } else { Phase::Read }).collect();
         Token {
@@ -63,6 +70,8 @@ impl Token {
             phase,
             last_reader: vec![None; pairs],
             out_of_turn: 0,
+            wake: kernel.pipe_wake(),
+            looked: vec![false; 2 * pairs],
         }
     }
 
@@ -112,8 +121,13 @@ impl Workload for Token {
                             self.out_of_turn += 1;
                         }
                         self.last_reader[p] = Some(task);
+                        self.looked[task] = false;
                         self.phase[task] = Phase::AfterRead;
                         return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                    }
+                    if !std::mem::replace(&mut self.looked[task], true) {
+                        let locked = pipe_wait_locked(self.wake).0;
+                        return Step::Run { ns: self.costs.work(locked * LOCKED_OP_REF), sys: true };
                     }
                     self.waiting[task] = true;
                     return Step::Block;
@@ -199,7 +213,7 @@ mod tests {
 
     #[test]
     fn the_token_alternates_strictly_within_each_pair() {
-        let mut t = Token::new(2, 50, 1_000, costs());
+        let mut t = Token::new(2, 50, 1_000, Kernel::V66, costs());
         let works = drive(&mut t);
         assert!(t.done());
         assert_eq!(t.out_of_turn, 0);
@@ -213,8 +227,20 @@ mod tests {
     }
 
     #[test]
+    fn a_read_of_an_empty_pipe_pays_the_release_s_wait_before_it_sleeps() {
+        // pipe::pipe_wait_locked: 3.11's `pipe_wait` 4 locked instructions, 6.6's exclusive
+        // wait 7, 8 ns of reference work each; then the block (before: 0 ns).
+        for (kernel, locked) in [(Kernel::V311, 4), (Kernel::V66, 7)] {
+            let mut t = Token::new(1, 5, 0, kernel, costs());
+            let mut fx = Fx::default();
+            assert_eq!(t.next(1, 0, &mut fx), Step::Run { ns: t.costs.work(locked * 8), sys: true }, "{kernel:?}");
+            assert_eq!(t.next(1, 0, &mut fx), Step::Block, "{kernel:?}");
+        }
+    }
+
+    #[test]
     fn threads_are_pinned_to_distinct_cpus() {
-        let mut t = Token::new(3, 1, 0, costs());
+        let mut t = Token::new(3, 1, 0, Kernel::V66, costs());
         let specs = t.tasks();
         let cpus: Vec<_> = (0..specs.len()).map(|i| t.pinned(i).unwrap()).collect();
         assert_eq!(cpus, (0..6).collect::<Vec<_>>());
