@@ -404,6 +404,8 @@ async function waterfall(url) {
         app_wasm_started: mark('schedscope:app-started'),
         first_contentful_paint: p.perf.paints['first-contentful-paint'],
         first_job_posted: sim?.posts[0]?.at ?? null,
+        second_job_posted: sim?.posts[1]?.at ?? null,
+        worker_first_handled: wk?.marks.find((m) => m.name === 'schedscope:worker-handled')?.at ?? null,
         first_answer_at_page: sim?.messages[1]?.at ?? null,
         first_figure_frame: p.perf.firstFigure.frame,
         first_figure_dom: p.perf.firstFigure.dom,

@@ -454,7 +454,7 @@ pub(crate) mod web {
         web._ready_timeout = None;
     }
 
-    /// The worker `static/boot.js` started at page load, before the app's own wasm (so it
+    /// The worker `static/early.js` started at page load, before the app's own wasm (so it
     /// loads and compiles meanwhile: the first figure waits for it), with the events it sent
     /// before the app took it over; or the reason it could not be made. Taken once.
     fn adopt_early() -> Option<Result<(Worker, js_sys::Array), String>> {
@@ -469,6 +469,26 @@ pub(crate) mod web {
         let worker = field("worker")?.dyn_into::<Worker>().ok()?;
         let events = field("events").and_then(|e| e.dyn_into::<js_sys::Array>().ok()).unwrap_or_default();
         Some(Ok((worker, events)))
+    }
+
+    /// Posts `config`'s first request (`scheduler::first_request`) to the worker
+    /// `static/early.js` made, marked as a prefetch (`execute::Prefetched`): the page calls
+    /// this before its first render (`ui::start`), so the worker computes the first figure's
+    /// run while the app starts; the runner's own request for it, later, is answered at once.
+    /// Nothing happens without an early worker (the runner makes its own).
+    pub fn prefetch(config: &crate::engine::config::Config) {
+        use crate::ui::worker::protocol::{PREFETCH_ID, PREFETCH_TAG};
+        let Some(window) = web_sys::window() else { return };
+        let Some(worker) = js_sys::Reflect::get(&window, &JsValue::from_str("schedscopeEarlyWorker"))
+            .ok()
+            .filter(|v| v.is_object())
+            .and_then(|early| js_sys::Reflect::get(&early, &JsValue::from_str("worker")).ok())
+            .and_then(|w| w.dyn_into::<Worker>().ok())
+        else {
+            return;
+        };
+        let request = crate::ui::worker::scheduler::first_request(PREFETCH_ID, config);
+        let _ = worker.post_message(&js_sys::Array::of2(&encode(&request), &JsValue::from_str(PREFETCH_TAG)));
     }
 
     /// A worker's `error` event: what it says, else that its script did not load.

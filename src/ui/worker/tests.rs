@@ -779,3 +779,43 @@ fn a_latency_figures_wakeup_is_the_one_of_its_rank() {
         }
     }
 }
+
+/// The prefetch the page posts before its first render is the request its scheduler posts
+/// first for the same config (its id aside): else the worker's kept answer never matches.
+#[test]
+fn the_prefetched_request_is_the_schedulers_first_for_that_config() {
+    let config = (crate::engine::presets::preset("intro").expect("preset").config)();
+    let mut s = Scheduler::default();
+    s.want_live(3, &config);
+    let first = s.next_request().expect("a job");
+    assert_eq!(first_request(first.id(), &config), first);
+    assert_ne!(first.id(), PREFETCH_ID, "a job's id is never the prefetch's");
+}
+
+/// The worker answers the request it prefetched from the kept answer, under the request's
+/// id, once; another request (the page moved on) is computed as usual.
+#[test]
+fn a_prefetched_run_answers_the_same_request_once_under_its_id() {
+    let config = (crate::engine::presets::preset("intro").expect("preset").config)();
+    let answer_of = |bytes: Vec<u8>| parse_response(&bytes);
+    let mut p = Prefetched::default();
+    p.run(&to_bytes(&first_request(PREFETCH_ID, &config)));
+    let asked = first_request(7, &config);
+    let fresh = execute(&asked);
+    assert!(matches!(fresh, Response::Run { id: 7, result: Ok(_) }), "{fresh:?}");
+    assert_eq!(answer_of(p.handle_with(&to_bytes(&asked), &mut |_| {})), fresh);
+    // Used once: the same request again is computed (the same figures: deterministic).
+    assert_eq!(
+        answer_of(p.handle_with(&to_bytes(&first_request(8, &config)), &mut |_| {})),
+        execute(&first_request(8, &config))
+    );
+    // A different run after a prefetch gets its own answer, not the kept one.
+    let mut p = Prefetched::default();
+    p.run(&to_bytes(&first_request(PREFETCH_ID, &config)));
+    let other = Request::Run { id: 9, config: capped(&config, 1_000).0, trace_items: 0 };
+    assert_eq!(answer_of(p.handle_with(&to_bytes(&other), &mut |_| {})), execute(&other));
+    // A prefetch that is not a run keeps nothing.
+    let mut p = Prefetched::default();
+    p.run(&to_bytes(&Request::Import { id: PREFETCH_ID, text: String::new() }));
+    assert!(p.kept_nothing());
+}
