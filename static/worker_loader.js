@@ -9,9 +9,12 @@
 // The marks are the load waterfall's (e2e/perf.mjs PERF_ONLY=waterfall).
 const waiting = [];
 self.onmessage = (e) => waiting.push(e);
+// The wasm's fetch starts before the glue's (importScripts blocks until the glue is in and
+// has run): the two come in together rather than one after the other (issue 26's waterfall).
+const wasm = fetch('./worker_bg.wasm');
 importScripts('./worker.js');
 performance.mark('schedscope:worker-glue');
-wasm_bindgen({ module_or_path: './worker_bg.wasm' }).then(() => {
+wasm_bindgen({ module_or_path: wasm }).then(() => {
   performance.mark('schedscope:worker-ready');
   const handle = self.onmessage;
   if (!handle) return;
