@@ -84,19 +84,12 @@ pub fn start() {
     yew::set_custom_panic_hook(Box::new(panic_view));
     let document = web_sys::window().and_then(|w| w.document());
     let root = document.as_ref().and_then(|d| d.get_element_by_id("app"));
-    // The first state (from the page's link), read once here so that the worker can start
-    // on its first run before the app renders (issue 26: `runner::web::prefetch`).
-    let state = share::initial_state();
-    if let Some((_, config)) = state.wanted_jobs().live {
-        worker::runner::web::prefetch(&config);
-    }
-    let props = app::AppProps { initial: Some(std::rc::Rc::new(state)) };
     match root {
         Some(root) => {
-            yew::Renderer::<app::App>::with_root_and_props(root, props).render();
+            yew::Renderer::<app::App>::with_root(root).render();
         }
         None => {
-            yew::Renderer::<app::App>::with_props(props).render();
+            yew::Renderer::<app::App>::new().render();
         }
     }
 }

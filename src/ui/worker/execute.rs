@@ -305,51 +305,6 @@ pub fn handle_with(bytes: &[u8], progress: &mut dyn FnMut(Vec<u8>)) -> Vec<u8> {
     to_bytes(&resp)
 }
 
-/// The page's first run, computed before the page asks for it (issue 26). The page posts the
-/// preview its first state will want (`scheduler::first_request`, id `PREFETCH_ID`) as soon as
-/// its wasm starts, before it renders (`ui::start`); its runner posts the same request again
-/// once the app has rendered and the worker said Ready. The worker computes the first and
-/// keeps the answer, so the second is answered at once: the first figure's run overlaps the
-/// app's start-up instead of following it. Kept for the one next request: any other request
-/// (the page moved on) drops it, and is computed as usual.
-#[derive(Default)]
-pub struct Prefetched {
-    kept: Option<(Request, Response)>,
-}
-
-impl Prefetched {
-    /// Computes `bytes` (a `Request::Run`; anything else is ignored) and keeps its answer.
-    pub fn run(&mut self, bytes: &[u8]) {
-        self.kept = None;
-        if let Ok(req @ Request::Run { .. }) = parse_request(bytes) {
-            let answer = execute(&req);
-            self.kept = Some((req, answer));
-        }
-    }
-
-    /// Whether no answer is kept (tests).
-    #[cfg(test)]
-    pub fn kept_nothing(&self) -> bool {
-        self.kept.is_none()
-    }
-
-    /// `handle_with`, answering a run the same as the kept one (its id aside) with the kept
-    /// answer under the request's id.
-    pub fn handle_with(&mut self, bytes: &[u8], progress: &mut dyn FnMut(Vec<u8>)) -> Vec<u8> {
-        let Some((kept, answer)) = self.kept.take() else { return handle_with(bytes, progress) };
-        match (parse_request(bytes), kept) {
-            (
-                Ok(Request::Run { id, config, trace_items }),
-                Request::Run { config: kept_config, trace_items: kept_items, .. },
-            ) if config == kept_config && trace_items == kept_items => match answer {
-                Response::Run { result, .. } => to_bytes(&Response::Run { id, result }),
-                other => to_bytes(&other),
-            },
-            _ => handle_with(bytes, progress),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

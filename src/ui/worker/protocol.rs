@@ -130,12 +130,6 @@ pub enum Export {
     MetricsCsv,
 }
 
-/// The id the page gives a request it posts before it wants the answer
-/// (`execute::Prefetched`): never a job's (the page's scheduler counts its ids from 1).
-pub const PREFETCH_ID: u64 = 0;
-/// A prefetch travels as `[request bytes, PREFETCH_TAG]` (the worker bin tells it apart).
-pub const PREFETCH_TAG: &str = "prefetch";
-
 /// At most this many decision records answer a `Request::Decisions` (a few hundred KB).
 pub const ON_DEMAND_DECISIONS: usize = 300;
 /// The trace budget of a `Request::Decisions` run (its decision budget is an eighth of it).

@@ -471,26 +471,6 @@ pub(crate) mod web {
         Some(Ok((worker, events)))
     }
 
-    /// Posts `config`'s first request (`scheduler::first_request`) to the worker
-    /// `static/early.js` made, marked as a prefetch (`execute::Prefetched`): the page calls
-    /// this before its first render (`ui::start`), so the worker computes the first figure's
-    /// run while the app starts; the runner's own request for it, later, is answered at once.
-    /// Nothing happens without an early worker (the runner makes its own).
-    pub fn prefetch(config: &crate::engine::config::Config) {
-        use crate::ui::worker::protocol::{PREFETCH_ID, PREFETCH_TAG};
-        let Some(window) = web_sys::window() else { return };
-        let Some(worker) = js_sys::Reflect::get(&window, &JsValue::from_str("schedscopeEarlyWorker"))
-            .ok()
-            .filter(|v| v.is_object())
-            .and_then(|early| js_sys::Reflect::get(&early, &JsValue::from_str("worker")).ok())
-            .and_then(|w| w.dyn_into::<Worker>().ok())
-        else {
-            return;
-        };
-        let request = crate::ui::worker::scheduler::first_request(PREFETCH_ID, config);
-        let _ = worker.post_message(&js_sys::Array::of2(&encode(&request), &JsValue::from_str(PREFETCH_TAG)));
-    }
-
     /// A worker's `error` event: what it says, else that its script did not load.
     fn on_error_event(runner: &Runner, e: &Event) {
         e.prevent_default();

@@ -7,22 +7,6 @@ use crate::ui::worker::protocol::{
     capped, Request, LIVE_TRACE_ITEMS, ON_DEMAND_TRACE_ITEMS, PREVIEW_EVENT_BUDGET, PREVIEW_TRACE_ITEMS,
 };
 
-/// The config of `config`'s preview (capped for interactivity).
-fn preview_config(config: &Config) -> Config {
-    capped(config, PREVIEW_EVENT_BUDGET).0
-}
-
-fn preview_request(id: u64, config: Config) -> Request {
-    Request::Run { id, config, trace_items: PREVIEW_TRACE_ITEMS }
-}
-
-/// The request a `Scheduler` posts first for `config`'s live runs (its preview), under `id`:
-/// what the page asks the worker to compute before the app has rendered (`runner::web::prefetch`,
-/// `execute::Prefetched`).
-pub fn first_request(id: u64, config: &Config) -> Request {
-    preview_request(id, preview_config(config))
-}
-
 /// What an in-flight job was for, so its answer reaches the right place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JobKind {
@@ -134,7 +118,7 @@ impl Scheduler {
     /// Asks for a preview of `config` now and holds its full run (with the config's own
     /// `max_events`) until `release_full`; both replace older waiting ones.
     pub fn want_live(&mut self, gen: u64, config: &Config) {
-        self.preview = Some((gen, preview_config(config)));
+        self.preview = Some((gen, capped(config, PREVIEW_EVENT_BUDGET).0));
         self.held = Some((gen, config.clone()));
         self.live = None;
         self.window = None;
@@ -220,7 +204,7 @@ impl Scheduler {
         let id = self.next_id;
         if let Some((gen, config)) = self.preview.take() {
             self.in_flight = Some((id, JobKind::Live { gen, preview: true }));
-            return Some(preview_request(id, config));
+            return Some(Request::Run { id, config, trace_items: PREVIEW_TRACE_ITEMS });
         }
         if let Some((gen, config)) = self.live.take() {
             self.in_flight = Some((id, JobKind::Live { gen, preview: false }));
