@@ -6,6 +6,7 @@
 //   PATH=$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH trunk build --release --offline
 //   node e2e/perf.mjs [dist]          (SCHEDSCOPE_DIST also names the directory)
 //   PERF_ONLY=drawing node e2e/perf.mjs   (only the timeline drawing figures)
+//   PERF_ONLY=waterfall node e2e/perf.mjs (only the first figure's load waterfall, 3 fresh browsers)
 
 import { serve } from './serve.mjs';
 import { launch } from './browser.mjs';
@@ -24,7 +25,28 @@ const SETTLE_MS = 120_000;
  * input event -> the frame after the figures next change).
  */
 function instrument() {
-  const perf = (window.__perf = { longtasks: [], paints: {}, firstFigure: null, inputs: [] });
+  const perf = (window.__perf = { longtasks: [], paints: {}, firstFigure: null, inputs: [], workers: [] });
+  // Every Worker the page makes: when it was created, when each request was posted to it and
+  // when each of its messages reached the page (the load waterfall; `waterfall` below).
+  const Base = window.Worker;
+  if (Base) {
+    window.Worker = class extends Base {
+      constructor(...args) {
+        const created = performance.now();
+        super(...args);
+        const rec = { url: String(args[0]), created, posts: [], messages: [] };
+        perf.workers.push(rec);
+        this.__rec = rec;
+        this.addEventListener('message', (e) =>
+          rec.messages.push({ at: performance.now(), stamp: e.timeStamp, bytes: e.data?.byteLength ?? null }),
+        );
+      }
+      postMessage(...args) {
+        this.__rec.posts.push({ at: performance.now(), bytes: args[0]?.byteLength ?? null });
+        return super.postMessage(...args);
+      }
+    };
+  }
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) perf.longtasks.push({ start: e.startTime, duration: e.duration });
@@ -301,7 +323,119 @@ async function drawing(url) {
   }
 }
 
+/**
+ * The first figure's load waterfall (issue 26): for each of LOADS fresh browsers, the page's
+ * resources (fetch start, response end), boot.js's marks (static/boot.js), the simulation
+ * worker's creation, its own resources and marks (static/worker_loader.js; the worker's clock
+ * is shifted onto the page's by the two time origins), its first messages (Ready, then the
+ * first job's answer), the first request posted, first contentful paint and the first figure's
+ * frame, all in ms since navigation start; the median of each step is reported.
+ */
+async function waterfall(url) {
+  const loads = [];
+  for (let i = 0; i < LOADS; i++) {
+    const browser = await launch({ width: 1280, height: 800 });
+    try {
+      await browser.context.addInitScript(instrument);
+      const { page, problems } = await newPage(browser);
+      await page.goto(url, { waitUntil: 'load' });
+      await page.waitForFunction(() => window.__perf.firstFigure !== null, null, { timeout: SETTLE_MS });
+      await page.waitForTimeout(500);
+      const p = await page.evaluate(() => ({
+        perf: window.__perf,
+        origin: performance.timeOrigin,
+        nav: performance.getEntriesByType('navigation')[0]?.toJSON(),
+        resources: performance.getEntriesByType('resource').map((r) => ({
+          name: r.name.replace(/^.*\//, ''),
+          start: r.startTime,
+          response_start: r.responseStart,
+          end: r.responseEnd,
+          gzip_bytes: r.transferSize,
+        })),
+        marks: performance.getEntriesByType('mark').map((m) => ({ name: m.name, at: m.startTime })),
+      }));
+      const inWorker = [];
+      for (const w of page.workers()) {
+        const got = await w
+          .evaluate(() => ({
+            url: location.href.replace(/^.*\//, ''),
+            origin: performance.timeOrigin,
+            resources: performance.getEntriesByType('resource').map((r) => ({
+              name: r.name.replace(/^.*\//, ''),
+              start: r.startTime,
+              response_start: r.responseStart,
+              end: r.responseEnd,
+            })),
+            marks: performance.getEntriesByType('mark').map((m) => ({ name: m.name, at: m.startTime })),
+          }))
+          .catch((e) => ({ error: String(e) }));
+        if (got.error) continue;
+        const shift = (t) => round(t + got.origin - p.origin);
+        inWorker.push({
+          url: got.url,
+          origin: shift(0),
+          resources: got.resources.map((r) => ({ ...r, start: shift(r.start), response_start: shift(r.response_start), end: shift(r.end) })),
+          marks: got.marks.map((m) => ({ name: m.name, at: shift(m.at) })),
+        });
+      }
+      const sim = p.perf.workers.find((w) => w.url.includes('worker_loader')) ?? null;
+      // The simulation worker's answers (wire bytes): its Ready, then the first job's.
+      if (sim) sim.messages = sim.messages.filter((m) => m.bytes !== null);
+      const res = (re) => p.resources.find((r) => re.test(r.name));
+      const mark = (name) => p.marks.find((m) => m.name === name)?.at ?? null;
+      const wk = inWorker.find((w) => w.url.includes('worker_loader'));
+      const wres = (re) => wk?.resources.find((r) => re.test(r.name));
+      const wmark = (name) => wk?.marks.find((m) => m.name === name)?.at ?? null;
+      const steps = {
+        html_response_end: p.nav?.responseEnd,
+        dom_content_loaded: p.nav?.domContentLoadedEventEnd,
+        early_js_runs: mark('schedscope:early'),
+        boot_js_runs: mark('schedscope:boot'),
+        worker_created: sim?.created,
+        worker_time_origin: wk?.origin ?? null,
+        worker_script_end: wres(/^worker\.js/)?.end ?? null,
+        worker_wasm_fetch_start: wres(/^worker_bg\.wasm/)?.start ?? null,
+        worker_wasm_end: wres(/^worker_bg\.wasm/)?.end ?? null,
+        worker_wasm_ready: wmark('schedscope:worker-ready'),
+        worker_ready_at_page: sim?.messages[0]?.at ?? null,
+        app_js_end: res(/^schedscope-.*\.js$/)?.end ?? null,
+        app_wasm_fetch_start: res(/^schedscope-.*_bg\.wasm$/)?.start ?? null,
+        app_wasm_end: res(/^schedscope-.*_bg\.wasm$/)?.end ?? null,
+        app_wasm_started: mark('schedscope:app-started'),
+        first_contentful_paint: p.perf.paints['first-contentful-paint'],
+        first_job_posted: sim?.posts[0]?.at ?? null,
+        second_job_posted: sim?.posts[1]?.at ?? null,
+        worker_first_handled: wk?.marks.find((m) => m.name === 'schedscope:worker-handled')?.at ?? null,
+        first_answer_at_page: sim?.messages[1]?.at ?? null,
+        first_figure_frame: p.perf.firstFigure.frame,
+        first_figure_dom: p.perf.firstFigure.dom,
+      };
+      for (const k of Object.keys(steps)) steps[k] = round(steps[k] ?? null);
+      loads.push({
+        steps,
+        long_tasks: p.perf.longtasks.map((t) => ({ start: round(t.start), duration: round(t.duration) })),
+        posts: sim?.posts.map((x) => ({ at: round(x.at), bytes: x.bytes })),
+        messages: sim?.messages.map((x) => ({ at: round(x.at), bytes: x.bytes })),
+        page_resources: p.resources.map((r) => ({ ...r, start: round(r.start), response_start: round(r.response_start), end: round(r.end) })),
+        worker_resources: wk?.resources,
+        worker_marks: wk?.marks,
+        problems,
+      });
+    } finally {
+      await browser.close();
+    }
+  }
+  const medians = {};
+  for (const k of Object.keys(loads[0].steps)) medians[k] = median(loads.map((l) => l.steps[k]));
+  return { median_ms_since_navigation: medians, loads };
+}
+
 const server = await serve(DIST);
+if (process.env.PERF_ONLY === 'waterfall') {
+  console.log(JSON.stringify(await waterfall(server.url), null, 2));
+  await server.close();
+  process.exit(0);
+}
 if (process.env.PERF_ONLY === 'drawing') {
   // Quick look at the drawing figures alone.
   console.log(JSON.stringify(await drawing(server.url), null, 2));

@@ -3,19 +3,9 @@
 // pattern_script instead writes <script type="module" src="boot.js" data-js=… data-wasm=…>
 // with the hashed file names, and this external file does what the inline one did.
 //
-// First it starts the simulation worker (src/bin/worker.rs), so that its wasm loads and
-// compiles while the app's does: the page never simulates itself, so the first figure waits
-// for the worker. The app adopts it (src/ui/worker/runner.rs `adopt_early`) with the events it sent
-// meanwhile, or the reason it could not be made (the page then says so).
-const early = { worker: null, events: [], error: null };
-try {
-  early.worker = new Worker('./worker_loader.js');
-  early.worker.onmessage = (e) => early.events.push(e);
-  early.worker.onerror = (e) => { e.preventDefault(); early.events.push(e); };
-} catch (e) {
-  early.error = String(e?.message ?? e);
-}
-window.schedscopeEarlyWorker = early;
+// The simulation worker is already on its way (static/early.js, a classic script earlier in
+// the <head>): the app adopts it.
+performance.mark('schedscope:boot');
 const me = document.querySelector('script[data-js][data-wasm]');
 if (!me) throw new Error('schedscope: boot.js needs its <script data-js data-wasm> tag');
 // Views loaded on first use (issue 26's code splitting): `schedscopeLazy(name)` imports
@@ -40,4 +30,5 @@ const bindings = await import(me.dataset.js);
 const wasm = await bindings.default({ module_or_path: me.dataset.wasm });
 // As Trunk's own loader does: the exported functions, for the console and tests.
 window.wasmBindings = bindings;
+performance.mark('schedscope:app-started');
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));

@@ -2,5 +2,20 @@
 // calls wasm_bindgen("./worker_bg.wasm") with a positional argument, which wasm-bindgen 0.2.9x+
 // reports as "using deprecated parameters for the initialization function" on every load;
 // this one passes the single object it asks for. Trunk copies it next to worker.js.
+// The marks are the load waterfall's (e2e/perf.mjs PERF_ONLY=waterfall).
+//
+// The wasm's fetch starts before the glue's (importScripts blocks until the glue is in and
+// has run): the two come in together rather than one after the other (issue 26's waterfall).
+const wasm = fetch('./worker_bg.wasm');
 importScripts('./worker.js');
-wasm_bindgen({ module_or_path: './worker_bg.wasm' });
+performance.mark('schedscope:worker-glue');
+wasm_bindgen({ module_or_path: wasm }).then(() => {
+  performance.mark('schedscope:worker-ready');
+  const handle = self.onmessage;
+  if (!handle) return;
+  // Each message's end, for the waterfall: when the first run was computed.
+  self.onmessage = (e) => {
+    handle(e);
+    performance.mark('schedscope:worker-handled');
+  };
+});

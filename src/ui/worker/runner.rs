@@ -454,7 +454,7 @@ pub(crate) mod web {
         web._ready_timeout = None;
     }
 
-    /// The worker `static/boot.js` started at page load, before the app's own wasm (so it
+    /// The worker `static/early.js` started at page load, before the app's own wasm (so it
     /// loads and compiles meanwhile: the first figure waits for it), with the events it sent
     /// before the app took it over; or the reason it could not be made. Taken once.
     fn adopt_early() -> Option<Result<(Worker, js_sys::Array), String>> {
@@ -521,8 +521,17 @@ pub(crate) mod web {
             i.web._on_error = Some(on_error);
             i.web._ready_timeout = Some(ready_timeout);
         }
-        // What the early worker said before the app took it (its Ready, or its failure), in
-        // order, from a fresh task (the app may be mid-render).
+        // A Ready the early worker sent before the app took it is taken at once: it
+        // dispatches nothing, and the first request (posted right after this, in the same
+        // effect) then goes out before the first paint instead of after it (issue 26).
+        let ready_first =
+            early_events.get(0).dyn_into::<MessageEvent>().is_ok_and(|m| decode(&m.data()) == Response::Ready);
+        if ready_first {
+            early_events.shift();
+            runner.answer(Response::Ready);
+        }
+        // What else it said (its failure), in order, from a fresh task (the app may be
+        // mid-render).
         if early_events.length() > 0 {
             let me = runner.clone();
             gloo::timers::callback::Timeout::new(0, move || {
