@@ -115,16 +115,23 @@ async function newPage(browser) {
   return { page, problems };
 }
 
+/** A fresh instrumented page of `browser` loaded at `url` until its first figure, plus half a
+ * second for buffered long tasks to arrive. */
+async function toFirstFigure(browser, url) {
+  await browser.context.addInitScript(instrument);
+  const loaded = await newPage(browser);
+  await loaded.page.goto(url, { waitUntil: 'load' });
+  await loaded.page.waitForFunction(() => window.__perf.firstFigure !== null, null, { timeout: SETTLE_MS });
+  await loaded.page.waitForTimeout(500);
+  return loaded;
+}
+
 async function firstRender(url) {
   const samples = [];
   for (let i = 0; i < LOADS; i++) {
     const browser = await launch({ width: 1280, height: 800 });
     try {
-      await browser.context.addInitScript(instrument);
-      const { page } = await newPage(browser);
-      await page.goto(url, { waitUntil: 'load' });
-      await page.waitForFunction(() => window.__perf.firstFigure !== null, null, { timeout: SETTLE_MS });
-      await page.waitForTimeout(500); // let buffered long tasks arrive
+      const { page } = await toFirstFigure(browser, url);
       const p = await page.evaluate(() => window.__perf);
       samples.push({
         first_contentful_paint_ms: round(p.paints['first-contentful-paint']),
@@ -336,11 +343,7 @@ async function waterfall(url) {
   for (let i = 0; i < LOADS; i++) {
     const browser = await launch({ width: 1280, height: 800 });
     try {
-      await browser.context.addInitScript(instrument);
-      const { page, problems } = await newPage(browser);
-      await page.goto(url, { waitUntil: 'load' });
-      await page.waitForFunction(() => window.__perf.firstFigure !== null, null, { timeout: SETTLE_MS });
-      await page.waitForTimeout(500);
+      const { page, problems } = await toFirstFigure(browser, url);
       const p = await page.evaluate(() => ({
         perf: window.__perf,
         origin: performance.timeOrigin,
