@@ -13,8 +13,10 @@ wasm_bindgen({ module_or_path: wasm }).then(() => {
   performance.mark('schedscope:worker-ready');
   const handle = self.onmessage;
   if (!handle) return;
-  // Each message's end, for the waterfall: when the first run was computed.
+  // The first message's end, for the waterfall: when the first run was computed. Only the
+  // first: a mark per message would grow the timeline's buffer for as long as the page lives.
   self.onmessage = (e) => {
+    self.onmessage = handle;
     handle(e);
     performance.mark('schedscope:worker-handled');
   };
