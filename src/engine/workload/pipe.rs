@@ -113,7 +113,12 @@ pub(crate) fn pipe_wait_locked(wake: PipeWake) -> (Ns, Ns) {
 /// after the wakeup is charged as a whole op. Returns (burst, stall).
 pub(crate) fn empty_look(lines: &mut Lines, cpu: usize, wake: PipeWake, costs: &Costs) -> (Ns, Ns) {
     let stall = lines.touch(cpu, EMPTY_PIPE_LINES, costs);
-    (stall + costs.work(pipe_wait_locked(wake).0 * LOCKED_OP_REF), stall)
+    (stall + first_wait(wake, costs), stall)
+}
+
+/// The first wait's locked instructions (`pipe_wait_locked`) as work on this machine.
+pub(crate) fn first_wait(wake: PipeWake, costs: &Costs) -> Ns {
+    costs.work(pipe_wait_locked(wake).0 * LOCKED_OP_REF)
 }
 
 /// Lines of `struct pipe_inode_info` (two) and the `pipe_buffer` slot (one) that every

@@ -11,7 +11,7 @@
 //! `pipe.rs` (the profile's entry/exit plus `PIPE_OP_REF` of pipe work), and the write wakes
 //! the blocked reader synchronously (pipe_write -> wake_up_interruptible_sync_poll: WF_SYNC).
 //! A read that finds its pipe empty first pays the release's wait, its locked instructions
-//! (`pipe::pipe_wait_locked`; hackbench's module doc: EMPTY READ), then sleeps; the pipe's
+//! (`pipe::first_wait`; hackbench's module doc: EMPTY READ), then sleeps; the pipe's
 //! cache lines are not modelled here (each pipe stays between two pinned CPUs).
 //! `work` is CPU time on the simulated machine (like rt-app's run), not reference work.
 //!
@@ -20,7 +20,7 @@
 //! `loops` (lower is better). Smythies' program and its exact loop accounting were not read
 //! (validation-corpus.md section 3 only describes it); this is a reading of that description.
 
-use super::pipe::{pipe_wait_locked, LOCKED_OP_REF, PIPE_OP_REF};
+use super::pipe::{first_wait, PIPE_OP_REF};
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
 use crate::engine::kernel::{Kernel, PipeWake};
 use crate::engine::time::Ns;
@@ -126,8 +126,7 @@ impl Workload for Token {
                         return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
                     }
                     if !std::mem::replace(&mut self.looked[task], true) {
-                        let locked = pipe_wait_locked(self.wake).0;
-                        return Step::Run { ns: self.costs.work(locked * LOCKED_OP_REF), sys: true };
+                        return Step::Run { ns: first_wait(self.wake, &self.costs), sys: true };
                     }
                     self.waiting[task] = true;
                     return Step::Block;

@@ -220,10 +220,10 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
     let tick_px = axis.step as f64 / view.len() * cols as f64;
     let every = ((70.0 * s / tick_px.max(1.0)).ceil() as usize).max(1);
     // The base ("15.742 ms +") ends at the gutter's edge, or further right when it is wider
-    // than the gutter (~0.6 em per character); tick labels that would run into it are left out.
+    // than the gutter; tick labels that would run into it are left out.
     let base = axis.base.as_ref().map(|(_, b)| {
         let text = format!("{b} +");
-        let right = (gx - 4.0 * s).max(4.0 * s + text.chars().count() as f64 * label_px * 0.6);
+        let right = (gx - 4.0 * s).max(4.0 * s + axis_label_w(&text, label_px));
         (text, right)
     });
     let clear_of = base.as_ref().map_or(0.0, |(_, right)| right + 6.0 * s);
@@ -232,7 +232,7 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
         sc.fill(ch.grid).rects.push([x - 0.5, layout.axis_h - 5.0 * s, 1.0, lanes_bottom - layout.axis_h + 5.0 * s]);
         if k % every == 0 {
             // Keep the label inside the plot (estimated width: ~0.6 em per character).
-            let half = label.chars().count() as f64 * label_px * 0.3;
+            let half = axis_label_w(label, label_px) / 2.0;
             let lx = x.clamp(gx + half, (w - half).max(gx + half));
             if lx - half >= clear_of {
                 sc.text(lx, layout.axis_h * 0.45, label.clone(), label_px, Align::Center, layout.chrome.text);
@@ -356,4 +356,9 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
     }
     sc.spans = Some(img);
     sc
+}
+
+/// An axis label's estimated width in device pixels: ~0.6 em per character.
+fn axis_label_w(text: &str, px: f64) -> f64 {
+    text.chars().count() as f64 * px * 0.6
 }
