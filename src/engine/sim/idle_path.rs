@@ -936,7 +936,17 @@ mod tests {
         let refill = sim.m.overhead[super::super::oh_index(Overhead::Refill)];
         assert!(refill > 2 * SEC, "refills to sample: {refill}");
         assert!(sys <= sim.m.sys_ns, "sampled sys {sys} ns, exact kernel spans {} ns", sim.m.sys_ns);
-        assert!(sys * 100 >= sim.m.sys_ns * 95, "sampled sys {sys} ns, exact {} ns", sim.m.sys_ns);
+        // The system bursts are at least the exact system time less every kernel overhead
+        // (the switches, ticks, IPIs, ttwu, reprograms: 3.992 s here); sampled at 16 ms they
+        // come within 1% of it. Ticks in refills as system samples made 4.364 s, or 4.063 s
+        // if only the latest refill were known.
+        let kernel_spans: Ns = [Overhead::Switch, Overhead::Tick, Overhead::Ipi, Overhead::Wakeup, Overhead::Reprogram]
+            .iter()
+            .map(|&k| sim.m.overhead[super::super::oh_index(k)])
+            .sum();
+        let bursts = sim.m.sys_ns - kernel_spans;
+        assert!(sys * 100 <= bursts * 101, "sampled sys {sys} ns, system bursts at least {bursts} ns");
+        assert!(sys * 100 >= bursts * 99, "sampled sys {sys} ns, system bursts at least {bursts} ns");
         assert_eq!((user + sys) % sim.tick_period, 0, "raw samples");
     }
 
