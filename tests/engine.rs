@@ -234,13 +234,16 @@ fn a_shorter_rr_interval_means_more_switches_and_more_refill() {
     assert!(short.user_s > long.user_s, "refill is user time");
     // Each forced switch is kernel time, but 2.6.21's `time` prints the tick's raw samples
     // (`Kernel::cputime`): an expiry is found by the tick, which sampled user mode just
-    // before the switch, so most of the extra switches' cost is never sampled as system
-    // time (it was +4.6% of the build's system time when spans were exact).
+    // before the switch, so the extra switches' cost is never sampled as system time (the
+    // next test holds that on two hogs). What the build's sampled system time does between
+    // 1 and 16 ms is the phase of its system bursts against the tick: at a 1 ms quantum
+    // every switch follows a tick, and the fixed-length estimates of exec, exit and make's
+    // per-job work (workload/kbuild.rs) beat with it (BENCHMARKS.md, "rr-kbuild's system
+    // time"): up to about 4.5% either way as the estimates move by 5-10%.
     let extra_switch = short.overhead_s["switch"] - long.overhead_s["switch"];
     let extra_sys = short.sys_s - long.sys_s;
     assert!(extra_switch > 0.0);
-    assert!(extra_sys < 0.25 * extra_switch, "sys +{extra_sys} s, switches +{extra_switch} s");
-    assert!(extra_sys.abs() < 0.05 * long.sys_s, "system time moves little");
+    assert!(extra_sys.abs() < 0.05 * long.sys_s, "system time moves little: {extra_sys} s");
 }
 
 /// 2.6.21 (SD) `time`: kernel/exit.c `wait_task_zombie` adds the raw tick counts `p->utime`

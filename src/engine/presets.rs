@@ -20,8 +20,12 @@
 //!   every quantum expiry with others waiting is a forced switch; the incoming compiler
 //!   refills `ws * T / (T + llc)` of its working set, `T` = what the other jobs touched
 //!   meanwhile. A switch's direct cost is kernel time, the refill user time
-//!   (`sim/schedule.rs`), so shorter quanta grow user time by the refill and system time only
-//!   by the extra switches. Counters: `context_switches`, `overhead_s.refill`, `user_s`, `sys_s`.
+//!   (`sim/schedule.rs`), so shorter quanta grow user time by the refill. 2.6.21's `time`
+//!   prints tick samples, and an expiry is found by the tick, which samples user mode before
+//!   the switch: the extra switches are not seen as system time, and a tick in a refill is a
+//!   user sample. What the system time does between quanta is the phase of the build's
+//!   fixed-length system bursts against the tick (BENCHMARKS.md, "rr-kbuild's system time").
+//!   Counters: `context_switches`, `overhead_s.refill`, `user_s`, `sys_s`.
 //! - **nohz-pipe** (x5675, `kernel=3.11`, pip1m): each cross-CPU wakeup pays the waker's ttwu
 //!   and IPI send (3.11's idle loop clears the polling flag before every idle routine, so
 //!   every wakeup of an idle CPU sends an IPI, even in MWAIT; but MWAIT, armed on the thread

@@ -178,6 +178,10 @@ struct Core {
     idle: Option<IdleSpan>,
     /// The core is committed to overheads until this time.
     avail: Ns,
+    /// The cache refills laid after switches that global time has not yet passed,
+    /// `[start, end)` each: user time (the task's own loads missing), so a tick sampled in
+    /// one is a user sample (`Sim::sample_tick`). A core running ahead can lay more than one.
+    refills: Vec<(Ns, Ns)>,
     /// The task whose context the core holds (None after switching to idle).
     last_task: Option<usize>,
     /// When `last_task` (or the idle task) was switched in: its on-CPU time runs from here.
@@ -512,6 +516,7 @@ impl Sim {
                 since: 0,
                 idle: None,
                 avail: 0,
+                refills: Vec::new(),
                 last_task: None,
                 switched_at: 0,
                 mm: schedule::LoadedMm::new(),

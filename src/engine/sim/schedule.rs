@@ -465,6 +465,12 @@ impl Sim {
                 self.overhead(c, Overhead::Switch, cost);
                 let refill = self.refill_cost(c, n);
                 if refill > 0 {
+                    if self.cfg.kernel.tick_sampled_time() {
+                        let (at, now) = (self.cursor(c), self.now);
+                        let refills = &mut self.cores[c].refills;
+                        refills.retain(|r| r.1 > now);
+                        refills.push((at, at + refill));
+                    }
                     self.overhead(c, Overhead::Refill, refill);
                     self.tasks[n].stats.refill_ns += refill;
                     self.m.user_ns += refill;

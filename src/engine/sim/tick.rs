@@ -221,7 +221,9 @@ impl Sim {
 
     /// `account_process_tick` (3.11; 2.6.21's `update_process_times`; `Kernel::cputime`): the mode the tick interrupted
     /// on core `c`: kernel code in a task's context (an overhead span, a system burst) is a
-    /// system sample, a user burst a user sample; the idle task's ticks are idle time and
+    /// system sample, a user burst a user sample, and so is the cache refill after a switch
+    /// (the task's own user-mode loads missing: `user_mode(regs)` at the interrupt, as
+    /// the exact account has it, `Sim::overhead`); the idle task's ticks are idle time and
     /// do not enter a task's ratio.
     fn sample_tick(&mut self, c: usize) {
         let core = &self.cores[c];
@@ -229,7 +231,11 @@ impl Sim {
             return;
         }
         if core.avail > self.now {
-            if self.in_task_context(c) {
+            // The core is paying overheads it laid ahead: a cache refill is the task's
+            // user mode missing its lines (user time), the rest kernel code.
+            if core.refills.iter().any(|r| (r.0..r.1).contains(&self.now)) {
+                self.m.tick_user += 1;
+            } else if self.in_task_context(c) {
                 self.m.tick_sys += 1;
             }
         } else if core.running {
