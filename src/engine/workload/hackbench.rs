@@ -484,7 +484,7 @@ impl Hackbench {
     /// `sk_wmem_alloc`'s and the slab objects' lines and the work outside the lock, then
     /// `unix_state_lock(other)` over the queue's two lines and the old tail skb's.
     fn sock_send(&mut self, c: usize, now: Ns, fx: &mut Fx) -> Ns {
-        let (cpu, costs) = (fx.cpu, self.costs);
+        let (cpu, costs) = (fx.cpu, &self.costs);
         let thread = self.mode == Mode::Thread;
         let rx = self.chans[c].rx_cpu;
         let objects = self.line_from(rx, cpu);
@@ -504,7 +504,7 @@ impl Hackbench {
     /// SOCKET LINES): the syscall, `unix_state_lock(sk)` over the queue's two lines, then the
     /// skb and its data, the next skb's `prev`, `sk_wmem_alloc` and the two slab frees.
     fn sock_recv(&mut self, c: usize, now: Ns, fx: &mut Fx) -> Ns {
-        let (cpu, costs) = (fx.cpu, self.costs);
+        let (cpu, costs) = (fx.cpu, &self.costs);
         let work = self.op_cost(false) - costs.syscall;
         let msg_lines = SOCK_RECV_SKB_LINES + copy_chain(self.msg_size);
         let ch = &mut self.chans[c];
@@ -538,7 +538,7 @@ impl Hackbench {
     /// wakeup; else a woken task's next round of its wait loop. No entry/exit of its own:
     /// the op that follows pays the system call's.
     fn wait_look(&mut self, c: usize, now: Ns, send: bool, first: bool, fx: &mut Fx) -> Ns {
-        let (cpu, costs) = (fx.cpu, self.costs);
+        let (cpu, costs) = (fx.cpu, &self.costs);
         let w = self.wait_locked;
         let locked = match (send, first) {
             (false, true) => w.empty_read,

@@ -518,7 +518,7 @@ mod tests {
         let costs = Costs::new(p);
         // 100 round trips, A on CPU 0 and B on `b`; the run's CPU time and stall, ns.
         let trip = |b: usize| {
-            let mut w = Pipe::new(100, Kernel::V66, costs);
+            let mut w = Pipe::new(100, Kernel::V66, costs.clone());
             let mut fx = Fx::default();
             let (mut total, mut stall) = (0, 0);
             let mut runnable = [true, true];
@@ -568,7 +568,7 @@ mod tests {
     fn a_ping_pong_read_of_an_empty_pipe_pays_the_release_s_wait_before_it_sleeps() {
         let costs = Costs::new(crate::engine::Config::default().profile());
         for (kernel, locked) in [(Kernel::V311, 4), (Kernel::V515, 7)] {
-            let mut w = Pipe::new(10, kernel, costs);
+            let mut w = Pipe::new(10, kernel, costs.clone());
             let mut fx = Fx::default();
             // B (task 1) reads first: nothing written yet.
             assert_eq!(w.next(1, 0, &mut fx), Step::Run { ns: costs.work(locked * 8), sys: true }, "{kernel:?}");
