@@ -179,7 +179,11 @@ pub trait Workload {
 }
 
 /// The workloads as one enum, so the per-step calls inline instead of going through a `Box<dyn Workload>`.
+/// `repr(u8)`: a tag byte of its own, so each call's `match` reads one byte; without it the
+/// compiler hid the tag in a niche of a variant's field and decoded it at every call (two
+/// dispatches a step).
 #[allow(clippy::large_enum_variant)] // one per run: size does not matter, inlining does
+#[repr(u8)]
 pub enum AnyWorkload {
     Pipe(pipe::Pipe),
     Iperf(iperf::Iperf),
