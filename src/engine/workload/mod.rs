@@ -255,7 +255,10 @@ impl Workload for AnyWorkload {
     fn tasks(&mut self) -> Vec<TaskSpec> {
         each_wl!(self, w => w.tasks())
     }
-    #[inline]
+    // Not inlined: inlined into `Sim::continue_task` (release, LTO), the hackbench state
+    // machine's loop invariants were hoisted into continue_task's entry, ~80 instructions
+    // of spills paid on every call (BENCHMARKS.md, issue 27, speed-s23).
+    #[inline(never)]
     fn next(&mut self, task: usize, now: Ns, fx: &mut Fx) -> Step {
         each_wl!(self, w => w.next(task, now, fx))
     }
