@@ -786,8 +786,12 @@ impl Sim {
         while self.step() {}
     }
 
-    /// Handles the next event. False once the run has stopped.
-    #[inline]
+    /// Handles the next event. False once the run has stopped. Always inlined into the three
+    /// loops that call it (`simulate`, `advance`, `probe_queue`): as a call, its entry and
+    /// exit were paid per event, and the burst end's handler (nearly every event on the
+    /// hackbench rows) could not be inlined into the loop (release build, BENCHMARKS.md,
+    /// issue 27, speed-s23).
+    #[inline(always)]
     fn step(&mut self) -> bool {
         if self.stop.is_some() {
             return false;
