@@ -498,13 +498,13 @@ impl Hackbench {
         let rx = self.chans[c].rx_cpu;
         let objects = self.line_from(rx, cpu);
         let ch = &mut self.chans[c];
-        let file = if thread { ch.file_line.touch(cpu, 1, &costs) } else { 0 };
-        let pre_xfer = file + ch.wmem_line.touch(cpu, 1, &costs) + objects;
+        let file = if thread { ch.file_line.touch(cpu, 1, costs) } else { 0 };
+        let pre_xfer = file + ch.wmem_line.touch(cpu, 1, costs) + objects;
         let work = self.op_cost(true) - costs.syscall;
         let ch = &mut self.chans[c];
         let tail = ch.skb_cpu.back().map_or(0, |&f| costs.transfer(f as usize, cpu, 1));
         let (ns, held_stall) =
-            ch.queue.locked_op(cpu, now, costs.syscall + pre_xfer + work, SOCK_QUEUE_LINES, tail, &costs);
+            ch.queue.locked_op(cpu, now, costs.syscall + pre_xfer + work, SOCK_QUEUE_LINES, tail, costs);
         fx.stall = pre_xfer + held_stall + tail;
         ns
     }
@@ -517,10 +517,10 @@ impl Hackbench {
         let work = self.op_cost(false) - costs.syscall;
         let msg_lines = SOCK_RECV_SKB_LINES + copy_chain(self.msg_size);
         let ch = &mut self.chans[c];
-        let (ns, held_stall) = ch.queue.locked_op(cpu, now, costs.syscall, SOCK_QUEUE_LINES, 0, &costs);
+        let (ns, held_stall) = ch.queue.locked_op(cpu, now, costs.syscall, SOCK_QUEUE_LINES, 0, costs);
         let from = ch.skb_cpu.pop_front().map(|f| f as usize);
         let next = ch.skb_cpu.front().map_or(0, |&f| costs.transfer(f as usize, cpu, 1));
-        let wmem = ch.wmem_line.touch(cpu, 1, &costs);
+        let wmem = ch.wmem_line.touch(cpu, 1, costs);
         ch.rx_cpu = Some(cpu);
         let msg = from.map_or(0, |f| costs.transfer(f, cpu, msg_lines));
         let post = msg + next + wmem;
@@ -557,10 +557,10 @@ impl Hackbench {
         };
         let (held, stall) = match (first, self.ipc, send) {
             (false, _, _) => (0, 0),
-            (true, Ipc::Pipe, _) => self.lines[c].locked_op(cpu, now, 0, EMPTY_PIPE_LINES, 0, &costs),
-            (true, Ipc::Socket, false) => self.chans[c].queue.locked_op(cpu, now, 0, SOCK_QUEUE_LINES, 0, &costs),
+            (true, Ipc::Pipe, _) => self.lines[c].locked_op(cpu, now, 0, EMPTY_PIPE_LINES, 0, costs),
+            (true, Ipc::Socket, false) => self.chans[c].queue.locked_op(cpu, now, 0, SOCK_QUEUE_LINES, 0, costs),
             (true, Ipc::Socket, true) => {
-                let t = self.chans[c].wmem_line.touch(cpu, 1, &costs);
+                let t = self.chans[c].wmem_line.touch(cpu, 1, costs);
                 (t, t)
             }
         };
