@@ -572,7 +572,12 @@ impl Menu311 {
                     var += d * d;
                 }
             }
-            let stddev = isqrt((var / divisor as u128) as u64);
+            // The same quotient in u64 when the sum fits (a 128-bit division is a library call).
+            let var = match u64::try_from(var) {
+                Ok(v) => v / divisor,
+                Err(_) => (var / divisor as u128) as u64,
+            };
+            let stddev = isqrt(var);
             if (avg > stddev.saturating_mul(6) && divisor * 4 >= INTERVALS as u64 * 3) || stddev <= 20 {
                 self.predicted_us = avg;
                 return;

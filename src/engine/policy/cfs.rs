@@ -241,6 +241,7 @@ impl Cfs {
         }
     }
 
+    #[inline]
     fn update_min_vruntime(&mut self, se: &[SchedEntity], c: usize) {
         let mut v = self.rqs[c].curr.map(|t| se[t].vruntime);
         if let Some(left) = self.leftmost(se, c).map(|t| se[t].vruntime) {

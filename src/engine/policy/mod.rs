@@ -133,6 +133,8 @@ pub trait Policy {
 
 /// The policies as one enum: the simulation calls a policy several times per event,
 /// and a `match` lets each call inline where a `Box<dyn Policy>` needed an indirect call.
+/// `repr(u8)`: a tag byte of its own (as `workload::AnyWorkload`), read in one load.
+#[repr(u8)]
 pub enum AnyPolicy {
     Cfs(cfs::Cfs),
     /// 2.6.23's wait_runtime CFS (`kernel=2.6.23`).

@@ -50,7 +50,7 @@ use super::idle::{GovernorState, IdleState};
 use super::kernel::Feat;
 use super::metrics::{Metrics, Percentiles, StopReason, TaskStats};
 use super::policy::{self, cfs::weight_of_nice, AnyPolicy, Arrival, Policy, SchedEntity};
-use super::profile::Profile;
+use super::profile::{Place, Profile};
 use super::queue::EventQueue;
 use super::time::{Ns, SEC, US};
 use super::trace::{Overhead, PrevState, Recorder, SpanKind, Switch, TaskInfo, TraceOptions};
@@ -342,6 +342,8 @@ pub struct Sim {
     policy: AnyPolicy,
     wl: AnyWorkload,
     fx: Fx,
+    /// Each CPU's `Topology::place` (`wakeup::transfer` reads two per line moved).
+    places: Vec<Place>,
     /// Per LLC: bytes touched by all tasks so far.
     touched: Vec<u64>,
     /// Per LLC: its CPUs in CPU-number order (`sd_llc`'s span), for `select_idle_sibling`.
@@ -634,6 +636,7 @@ impl Sim {
             wl,
             fx: Fx::default(),
             touched: vec![0; ndomains],
+            places,
             preempted_on: vec![0; ncores],
             has_idle_cores: vec![std::cell::Cell::new(true); ndomains],
             smt_active,
@@ -788,8 +791,12 @@ impl Sim {
         while self.step() {}
     }
 
-    /// Handles the next event. False once the run has stopped.
-    #[inline]
+    /// Handles the next event. False once the run has stopped. Always inlined into the three
+    /// loops that call it (`simulate`, `advance`, `probe_queue`): as a call, its entry and
+    /// exit were paid per event, and the burst end's handler (nearly every event on the
+    /// hackbench rows) could not be inlined into the loop (release build, BENCHMARKS.md,
+    /// issue 27, speed-s23).
+    #[inline(always)]
     fn step(&mut self) -> bool {
         if self.stop.is_some() {
             return false;

@@ -91,7 +91,7 @@ use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
 use crate::engine::kernel::{Feat, Kernel, RecentUsedCpu};
 use crate::engine::policy::{Arrival, Policy};
-use crate::engine::profile::Profile;
+use crate::engine::profile::{Distance, Profile};
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
 
@@ -314,7 +314,8 @@ impl Sim {
 
     /// `lines` cache lines last written on CPU `from`, moved to CPU `to` (`profile::C2c`).
     pub(super) fn transfer(&self, from: usize, to: usize, lines: u64) -> Ns {
-        self.prof.c2c.at(self.prof.topo.distance(from as u32, to as u32)) * lines
+        let d = if from == to { Distance::Same } else { self.places[from].distance_to(&self.places[to]) };
+        self.prof.c2c.at(d) * lines
     }
 
     /// select_task_rq: wake_affine, then select_idle_sibling (5.15 fair.c: the target, prev
@@ -1391,6 +1392,26 @@ mod tests {
     /// and keeps the busy target; 0 looks at none; NO_SIS_UTIL scans to idle CPU 4. The
     /// LLC's periodic balance sets it from the CPUs' util: 4 of 8 spinning for a while
     /// leave fewer than 8.
+    #[test]
+    fn a_line_moved_between_cpus_costs_the_topologys_distance() {
+        // `Sim::transfer` reads its table of places; the figure is `Topology::distance`'s,
+        // on a machine with every distance (Zen 3: siblings, CCXs, packages) and on one
+        // repeated past its CPUs.
+        for (cpu, cores) in [("zen3-2s", "256"), ("x5675", "40")] {
+            let mut c = Config::default();
+            c.set("cpu", cpu).unwrap();
+            c.set("cores", cores).unwrap();
+            let sim = Sim::new(&c, None);
+            let (p, n) = (sim.prof, sim.cores.len());
+            for a in 0..n {
+                for b in 0..n {
+                    let want = p.c2c.at(p.topo.distance(a as u32, b as u32)) * 2;
+                    assert_eq!(sim.transfer(a, b, 2), want, "{cpu}: CPUs {a} and {b}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn sis_util_limits_the_scan_to_nr_idle_scan() {
         let busy = [0, 1, 2, 3];

@@ -351,6 +351,11 @@ pub struct Hackbench {
     wait_locked: WaitLocked,
     costs: Costs,
     truesize: u64,
+    /// `op_cost` of a read (0) and of a write (1), and a pipe op's chain of lines
+    /// (`pipe_op_chain`): fixed by the message size and the machine, so computed once (a
+    /// division by the machine's speed per op was most of an op's own cost).
+    op_ns: [Ns; 2],
+    op_lines: u64,
     chans: Vec<Chan>,
     /// Pipe mode: each receiver's pipe, with the era's wake rules.
     pipes: Vec<PipeBuf>,
@@ -383,7 +388,7 @@ impl Hackbench {
         let mut polling = vec![true; n];
         polling[0] = false;
         let msg_size = msg_size.clamp(1, PAGE_SIZE);
-        Hackbench {
+        let mut h = Hackbench {
             groups,
             loops,
             msg_size,
@@ -392,6 +397,8 @@ impl Hackbench {
             wait_locked: WaitLocked::of(ipc, kernel),
             costs,
             truesize: skb_truesize(msg_size),
+            op_ns: [0; 2],
+            op_lines: pipe_op_chain(msg_size),
             chans: vec![Chan::default(); groups * FDS],
             pipes: match ipc {
                 Ipc::Pipe => vec![PipeBuf::new(msg_size, false, kernel.pipe_wake()); groups * FDS],
@@ -410,7 +417,9 @@ impl Hackbench {
             stop: None,
             sent: 0,
             received: 0,
-        }
+        };
+        h.op_ns = [h.op_cost_of(false), h.op_cost_of(true)];
+        h
     }
 
     fn children(&self) -> usize {
@@ -465,8 +474,8 @@ impl Hackbench {
                 // Under `pipe->mutex` (`pipe::Lines::locked_op`): the work past the syscall's
                 // entry; the spin and the transfer are a stall (`Fx::stall`).
                 let work = self.op_cost(send) - self.costs.syscall;
-                let lines = pipe_op_chain(self.msg_size);
-                let (ns, stall) = self.lines[c].locked_op(fx.cpu, now, self.costs.syscall, lines, work, &self.costs);
+                let (ns, stall) =
+                    self.lines[c].locked_op(fx.cpu, now, self.costs.syscall, self.op_lines, work, &self.costs);
                 fx.stall = stall;
                 ns
             }
@@ -484,18 +493,18 @@ impl Hackbench {
     /// `sk_wmem_alloc`'s and the slab objects' lines and the work outside the lock, then
     /// `unix_state_lock(other)` over the queue's two lines and the old tail skb's.
     fn sock_send(&mut self, c: usize, now: Ns, fx: &mut Fx) -> Ns {
-        let (cpu, costs) = (fx.cpu, self.costs);
+        let (cpu, costs) = (fx.cpu, &self.costs);
         let thread = self.mode == Mode::Thread;
         let rx = self.chans[c].rx_cpu;
         let objects = self.line_from(rx, cpu);
         let ch = &mut self.chans[c];
-        let file = if thread { ch.file_line.touch(cpu, 1, &costs) } else { 0 };
-        let pre_xfer = file + ch.wmem_line.touch(cpu, 1, &costs) + objects;
+        let file = if thread { ch.file_line.touch(cpu, 1, costs) } else { 0 };
+        let pre_xfer = file + ch.wmem_line.touch(cpu, 1, costs) + objects;
         let work = self.op_cost(true) - costs.syscall;
         let ch = &mut self.chans[c];
         let tail = ch.skb_cpu.back().map_or(0, |&f| costs.transfer(f as usize, cpu, 1));
         let (ns, held_stall) =
-            ch.queue.locked_op(cpu, now, costs.syscall + pre_xfer + work, SOCK_QUEUE_LINES, tail, &costs);
+            ch.queue.locked_op(cpu, now, costs.syscall + pre_xfer + work, SOCK_QUEUE_LINES, tail, costs);
         fx.stall = pre_xfer + held_stall + tail;
         ns
     }
@@ -504,14 +513,14 @@ impl Hackbench {
     /// SOCKET LINES): the syscall, `unix_state_lock(sk)` over the queue's two lines, then the
     /// skb and its data, the next skb's `prev`, `sk_wmem_alloc` and the two slab frees.
     fn sock_recv(&mut self, c: usize, now: Ns, fx: &mut Fx) -> Ns {
-        let (cpu, costs) = (fx.cpu, self.costs);
+        let (cpu, costs) = (fx.cpu, &self.costs);
         let work = self.op_cost(false) - costs.syscall;
         let msg_lines = SOCK_RECV_SKB_LINES + copy_chain(self.msg_size);
         let ch = &mut self.chans[c];
-        let (ns, held_stall) = ch.queue.locked_op(cpu, now, costs.syscall, SOCK_QUEUE_LINES, 0, &costs);
+        let (ns, held_stall) = ch.queue.locked_op(cpu, now, costs.syscall, SOCK_QUEUE_LINES, 0, costs);
         let from = ch.skb_cpu.pop_front().map(|f| f as usize);
         let next = ch.skb_cpu.front().map_or(0, |&f| costs.transfer(f as usize, cpu, 1));
-        let wmem = ch.wmem_line.touch(cpu, 1, &costs);
+        let wmem = ch.wmem_line.touch(cpu, 1, costs);
         ch.rx_cpu = Some(cpu);
         let msg = from.map_or(0, |f| costs.transfer(f, cpu, msg_lines));
         let post = msg + next + wmem;
@@ -538,7 +547,7 @@ impl Hackbench {
     /// wakeup; else a woken task's next round of its wait loop. No entry/exit of its own:
     /// the op that follows pays the system call's.
     fn wait_look(&mut self, c: usize, now: Ns, send: bool, first: bool, fx: &mut Fx) -> Ns {
-        let (cpu, costs) = (fx.cpu, self.costs);
+        let (cpu, costs) = (fx.cpu, &self.costs);
         let w = self.wait_locked;
         let locked = match (send, first) {
             (false, true) => w.empty_read,
@@ -548,10 +557,10 @@ impl Hackbench {
         };
         let (held, stall) = match (first, self.ipc, send) {
             (false, _, _) => (0, 0),
-            (true, Ipc::Pipe, _) => self.lines[c].locked_op(cpu, now, 0, EMPTY_PIPE_LINES, 0, &costs),
-            (true, Ipc::Socket, false) => self.chans[c].queue.locked_op(cpu, now, 0, SOCK_QUEUE_LINES, 0, &costs),
+            (true, Ipc::Pipe, _) => self.lines[c].locked_op(cpu, now, 0, EMPTY_PIPE_LINES, 0, costs),
+            (true, Ipc::Socket, false) => self.chans[c].queue.locked_op(cpu, now, 0, SOCK_QUEUE_LINES, 0, costs),
             (true, Ipc::Socket, true) => {
-                let t = self.chans[c].wmem_line.touch(cpu, 1, &costs);
+                let t = self.chans[c].wmem_line.touch(cpu, 1, costs);
                 (t, t)
             }
         };
@@ -559,7 +568,14 @@ impl Hackbench {
         held + costs.work(locked * LOCKED_OP_REF)
     }
 
+    /// A read's or write's (`send`) system call and its work (`op_ns`).
+    #[inline]
     fn op_cost(&self, send: bool) -> Ns {
+        self.op_ns[usize::from(send)]
+    }
+
+    /// `op_cost` computed: the op's reference work and the copy, on this machine.
+    fn op_cost_of(&self, send: bool) -> Ns {
         let copy = self.msg_size * COPY_PS_PER_BYTE / 1000;
         let base = match (self.ipc, send) {
             (Ipc::Pipe, _) => PIPE_OP_REF,
@@ -971,6 +987,26 @@ mod tests {
         match h.next(t, now, &mut fx) {
             Step::Run { ns, .. } => (ns, fx.stall),
             s => panic!("task {t}: {s:?}"),
+        }
+    }
+
+    #[test]
+    fn an_ops_cost_is_its_reference_work_and_copy_on_this_machine_for_either_ipc() {
+        // `op_cost` reads what `new` computed once: the syscall plus the op's reference work
+        // and the message's copy at the machine's speed; a pipe op pulls `pipe_op_chain` lines.
+        for name in ["cascadelake-2s", "zen3-2s", "core2duo"] {
+            let costs = Costs::new(crate::engine::profile::profile(name).unwrap());
+            for (ipc, msg) in [(Ipc::Pipe, 100), (Ipc::Pipe, 4096), (Ipc::Socket, 100), (Ipc::Socket, 1)] {
+                let h = Hackbench::new(1, 10, msg, Mode::Process, ipc, Kernel::V66, costs.clone());
+                let copy = msg * COPY_PS_PER_BYTE / 1000;
+                let (send_ref, recv_ref) = match ipc {
+                    Ipc::Pipe => (PIPE_OP_REF, PIPE_OP_REF),
+                    Ipc::Socket => (SOCK_SEND_REF, SOCK_RECV_REF),
+                };
+                assert_eq!(h.op_cost(true), costs.syscall(send_ref + copy), "{name} {ipc:?} {msg}: write");
+                assert_eq!(h.op_cost(false), costs.syscall(recv_ref + copy), "{name} {ipc:?} {msg}: read");
+                assert_eq!(h.op_lines, pipe_op_chain(msg));
+            }
         }
     }
 

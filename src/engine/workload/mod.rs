@@ -19,7 +19,9 @@ pub mod stressng;
 pub mod token;
 
 use super::config::{Config, WorkloadKind};
-use super::profile::{C2c, Profile, Topology};
+use std::sync::Arc;
+
+use super::profile::{C2c, Distance, Place, Profile, Topology};
 use super::rng::{stream, SimRng};
 use super::time::Ns;
 
@@ -83,23 +85,32 @@ pub struct Fx {
 }
 
 /// Machine facts a workload needs to cost its work.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Costs {
     pub syscall: Ns,
     pub speed_permille: u64,
     /// Where each CPU sits and what a cache line costs between two (`pipe::Lines`).
     pub topo: Topology,
     pub c2c: C2c,
+    /// `topo.places()`: `transfer` reads two entries instead of dividing eight times.
+    places: Arc<[Place]>,
 }
 
 impl Costs {
     pub fn new(p: &Profile) -> Self {
-        Costs { syscall: p.syscall, speed_permille: p.speed_permille.max(1), topo: p.topo, c2c: p.c2c }
+        let places = p.topo.places().into();
+        Costs { syscall: p.syscall, speed_permille: p.speed_permille.max(1), topo: p.topo, c2c: p.c2c, places }
     }
     /// `lines` cache lines last written on CPU `from`, moved to CPU `to`.
     #[inline]
     pub fn transfer(&self, from: usize, to: usize, lines: u64) -> Ns {
-        self.c2c.at(self.topo.distance(from as u32, to as u32)) * lines
+        let d = match (self.places.get(from), self.places.get(to)) {
+            _ if from == to => Distance::Same,
+            (Some(x), Some(y)) => x.distance_to(y),
+            // A config with more CPUs than the machine (`Topology::place` repeats it).
+            _ => self.topo.distance(from as u32, to as u32),
+        };
+        self.c2c.at(d) * lines
     }
     /// Reference-machine work scaled to this CPU.
     #[inline]
@@ -168,7 +179,11 @@ pub trait Workload {
 }
 
 /// The workloads as one enum, so the per-step calls inline instead of going through a `Box<dyn Workload>`.
+/// `repr(u8)`: a tag byte of its own, so each call's `match` reads one byte; without it the
+/// compiler hid the tag in a niche of a variant's field and decoded it at every call (two
+/// dispatches a step).
 #[allow(clippy::large_enum_variant)] // one per run: size does not matter, inlining does
+#[repr(u8)]
 pub enum AnyWorkload {
     Pipe(pipe::Pipe),
     Iperf(iperf::Iperf),
@@ -240,7 +255,10 @@ impl Workload for AnyWorkload {
     fn tasks(&mut self) -> Vec<TaskSpec> {
         each_wl!(self, w => w.tasks())
     }
-    #[inline]
+    // Not inlined: inlined into `Sim::continue_task` (release, LTO), the hackbench state
+    // machine's loop invariants were hoisted into continue_task's entry, ~80 instructions
+    // of spills paid on every call (BENCHMARKS.md, issue 27, speed-s23).
+    #[inline(never)]
     fn next(&mut self, task: usize, now: Ns, fx: &mut Fx) -> Step {
         each_wl!(self, w => w.next(task, now, fx))
     }
@@ -295,6 +313,22 @@ mod tests {
         d.sort_unstable();
         d.dedup();
         d.len()
+    }
+
+    #[test]
+    fn a_transfer_costs_the_lines_at_the_topologys_distance_on_every_profile() {
+        // `Costs` reads a table of places; the figure is `Topology::distance`'s, also past
+        // the machine's CPUs (a config larger than the machine repeats it).
+        for p in crate::engine::profile::PROFILES {
+            let costs = Costs::new(p);
+            let n = p.topo.cpus() as usize + 3;
+            for a in 0..n {
+                for b in 0..n {
+                    let want = p.c2c.at(p.topo.distance(a as u32, b as u32)) * 3;
+                    assert_eq!(costs.transfer(a, b, 3), want, "{}: CPUs {a} and {b}", p.name);
+                }
+            }
+        }
     }
 
     #[test]

@@ -110,10 +110,11 @@ pub(crate) fn pipe_wait_locked(wake: PipeWake) -> (Ns, Ns) {
 
 /// A read that finds a ping-pong's pipe empty (`Pipe`, `token::Token`): the look under the
 /// mutex pulls the pipe's lines (a stall), then the wait's locked instructions; the read
-/// after the wakeup is charged as a whole op. Returns (burst, stall).
-pub(crate) fn empty_look(lines: &mut Lines, cpu: usize, wake: PipeWake, costs: &Costs) -> (Ns, Ns) {
+/// after the wakeup is charged as a whole op. `wait` is the release's `first_wait`. Returns
+/// (burst, stall).
+pub(crate) fn empty_look(lines: &mut Lines, cpu: usize, wait: Ns, costs: &Costs) -> (Ns, Ns) {
     let stall = lines.touch(cpu, EMPTY_PIPE_LINES, costs);
-    (stall + first_wait(wake, costs), stall)
+    (stall + wait, stall)
 }
 
 /// The first wait's locked instructions (`pipe_wait_locked`) as work on this machine.
@@ -213,8 +214,10 @@ pub struct Pipe {
     phase: [Phase; 2],
     /// Each pipe's shared cache lines (module doc: TRANSFER).
     lines: [Lines; 2],
-    /// The release's wait (module doc: EMPTY READ).
-    wake: PipeWake,
+    /// A read's or write's system call (`PIPE_OP_REF` on this machine) and the release's
+    /// first wait (`first_wait`, module doc: EMPTY READ): fixed for the run, computed once.
+    op_ns: Ns,
+    wait_ns: Ns,
     /// Whether A / B has looked at its empty pipe in this read (module doc: EMPTY READ).
     looked: [bool; 2],
 }
@@ -224,13 +227,14 @@ impl Pipe {
         Pipe {
             loops,
             done_loops: 0,
-            costs,
             data: [0; 2],
             waiting: [false; 2],
             phase: [Phase::Write, Phase::Read],
             lines: [Lines::default(); 2],
-            wake: kernel.pipe_wake(),
+            op_ns: costs.syscall(PIPE_OP_REF),
+            wait_ns: first_wait(kernel.pipe_wake(), &costs),
             looked: [false; 2],
+            costs,
         }
     }
 
@@ -239,7 +243,7 @@ impl Pipe {
     fn op(&mut self, p: usize, fx: &mut Fx) -> Ns {
         let xfer = self.lines[p].touch(fx.cpu, pipe_op_chain(1), &self.costs);
         fx.stall = xfer;
-        self.costs.syscall(PIPE_OP_REF) + xfer
+        self.op_ns + xfer
     }
 }
 
@@ -296,7 +300,7 @@ impl Workload for Pipe {
                     // Empty: look and prepare to wait first (a write during the look is found
                     // at its end), then sleep (module doc: EMPTY READ).
                     if !std::mem::replace(&mut self.looked[task], true) {
-                        let (ns, stall) = empty_look(&mut self.lines[rpipe], fx.cpu, self.wake, &self.costs);
+                        let (ns, stall) = empty_look(&mut self.lines[rpipe], fx.cpu, self.wait_ns, &self.costs);
                         fx.stall = stall;
                         return Step::Run { ns, sys: true };
                     }
@@ -518,7 +522,7 @@ mod tests {
         let costs = Costs::new(p);
         // 100 round trips, A on CPU 0 and B on `b`; the run's CPU time and stall, ns.
         let trip = |b: usize| {
-            let mut w = Pipe::new(100, Kernel::V66, costs);
+            let mut w = Pipe::new(100, Kernel::V66, costs.clone());
             let mut fx = Fx::default();
             let (mut total, mut stall) = (0, 0);
             let mut runnable = [true, true];
@@ -568,7 +572,7 @@ mod tests {
     fn a_ping_pong_read_of_an_empty_pipe_pays_the_release_s_wait_before_it_sleeps() {
         let costs = Costs::new(crate::engine::Config::default().profile());
         for (kernel, locked) in [(Kernel::V311, 4), (Kernel::V515, 7)] {
-            let mut w = Pipe::new(10, kernel, costs);
+            let mut w = Pipe::new(10, kernel, costs.clone());
             let mut fx = Fx::default();
             // B (task 1) reads first: nothing written yet.
             assert_eq!(w.next(1, 0, &mut fx), Step::Run { ns: costs.work(locked * 8), sys: true }, "{kernel:?}");

@@ -22,7 +22,7 @@
 
 use super::pipe::{first_wait, PIPE_OP_REF};
 use super::{Costs, Fx, Result, Step, TaskSpec, Workload};
-use crate::engine::kernel::{Kernel, PipeWake};
+use crate::engine::kernel::Kernel;
 use crate::engine::time::Ns;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +38,6 @@ pub struct Token {
     pairs: usize,
     loops: u64,
     work: Ns,
-    costs: Costs,
     /// Passes made by each pair.
     passes: Vec<u64>,
     /// Tokens waiting in each pair's pipes: [A->B, B->A].
@@ -50,8 +49,11 @@ pub struct Token {
     last_reader: Vec<Option<usize>>,
     /// Reads that took the token from the thread that did not just hand it over (must stay 0).
     pub out_of_turn: u64,
-    /// The release's pipe wait, and whether each thread has paid it in its current read.
-    wake: PipeWake,
+    /// A pipe read's or write's system call (`PIPE_OP_REF` on this machine) and the
+    /// release's pipe wait (`first_wait`), computed once; whether each thread has paid the
+    /// wait in its current read.
+    op_ns: Ns,
+    wait_ns: Ns,
     looked: Vec<bool>,
 }
 
@@ -63,14 +65,14 @@ impl Token {
             pairs,
             loops,
             work,
-            costs,
             passes: vec![0; pairs],
             data: vec![[0; 2]; pairs],
             waiting: vec![false; 2 * pairs],
             phase,
             last_reader: vec![None; pairs],
             out_of_turn: 0,
-            wake: kernel.pipe_wake(),
+            op_ns: costs.syscall(PIPE_OP_REF),
+            wait_ns: first_wait(kernel.pipe_wake(), &costs),
             looked: vec![false; 2 * pairs],
         }
     }
@@ -123,10 +125,10 @@ impl Workload for Token {
                         self.last_reader[p] = Some(task);
                         self.looked[task] = false;
                         self.phase[task] = Phase::AfterRead;
-                        return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                        return Step::Run { ns: self.op_ns, sys: true };
                     }
                     if !std::mem::replace(&mut self.looked[task], true) {
-                        return Step::Run { ns: first_wait(self.wake, &self.costs), sys: true };
+                        return Step::Run { ns: self.wait_ns, sys: true };
                     }
                     self.waiting[task] = true;
                     return Step::Block;
@@ -140,7 +142,7 @@ impl Workload for Token {
                 }
                 Phase::Write => {
                     self.phase[task] = Phase::AfterWrite;
-                    return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
+                    return Step::Run { ns: self.op_ns, sys: true };
                 }
                 Phase::AfterWrite => {
                     self.data[p][wpipe] += 1;
@@ -232,7 +234,7 @@ mod tests {
         for (kernel, locked) in [(Kernel::V311, 4), (Kernel::V66, 7)] {
             let mut t = Token::new(1, 5, 0, kernel, costs());
             let mut fx = Fx::default();
-            assert_eq!(t.next(1, 0, &mut fx), Step::Run { ns: t.costs.work(locked * 8), sys: true }, "{kernel:?}");
+            assert_eq!(t.next(1, 0, &mut fx), Step::Run { ns: costs().work(locked * 8), sys: true }, "{kernel:?}");
             assert_eq!(t.next(1, 0, &mut fx), Step::Block, "{kernel:?}");
         }
     }
