@@ -320,6 +320,9 @@ struct Counters {
     tick_user: u64,
     /// Runtime the stale rq clock adds to tasks switched in from idle (3.11).
     stale_ns: u64,
+    /// The switches from a task to the idle task: kernel time in the blocking task's
+    /// context that no `sum_exec_runtime` holds (`Sim::go_idle`, `time_user_sys`).
+    idle_switch_ns: u64,
     overhead: [u64; 7],
     idle_ns: Vec<u64>,
     idle_entries: Vec<u64>,
