@@ -131,7 +131,27 @@ impl RbTimeline {
         self.recompute();
     }
 
-    /// `__rb_insert`.
+    /// A child: the right one if `right`, else the left.
+    fn kid(&self, n: u32, right: bool) -> u32 {
+        let x = &self.nodes[n as usize];
+        if right {
+            x.right
+        } else {
+            x.left
+        }
+    }
+
+    fn set_kid(&mut self, n: u32, right: bool, child: u32) {
+        let x = &mut self.nodes[n as usize];
+        if right {
+            x.right = child;
+        } else {
+            x.left = child;
+        }
+    }
+
+    /// `__rb_insert`. The kernel writes its two mirrored halves out; here one half serves
+    /// both, `u` being the uncle's side (right when the parent is a left child).
     fn insert_fixup(&mut self, c: usize, mut node: u32) {
         let mut parent = self.nodes[node as usize].parent;
         loop {
@@ -143,75 +163,40 @@ impl RbTimeline {
                 break;
             }
             let gparent = self.nodes[parent as usize].parent;
-            let mut tmp = self.nodes[gparent as usize].right;
-            if parent != tmp {
-                // parent == gparent->rb_left
-                if self.is_red(tmp) {
-                    // Case 1: the uncle is red (colour flips).
-                    self.set_pc(tmp, gparent, false);
-                    self.set_pc(parent, gparent, false);
-                    node = gparent;
-                    parent = self.nodes[node as usize].parent;
-                    self.set_pc(node, parent, true);
-                    continue;
-                }
-                tmp = self.nodes[parent as usize].right;
-                if node == tmp {
-                    // Case 2: left rotate at parent.
-                    tmp = self.nodes[node as usize].left;
-                    self.nodes[parent as usize].right = tmp;
-                    self.nodes[node as usize].left = parent;
-                    if tmp != NIL {
-                        self.set_pc(tmp, parent, false);
-                    }
-                    self.set_pc(parent, node, true);
-                    self.touched.push(parent);
-                    self.touched.push(node);
-                    parent = node;
-                    tmp = self.nodes[node as usize].right;
-                }
-                // Case 3: right rotate at gparent.
-                self.nodes[gparent as usize].left = tmp;
-                self.nodes[parent as usize].right = gparent;
-                if tmp != NIL {
-                    self.set_pc(tmp, gparent, false);
-                }
-                self.rotate_set_parents(gparent, parent, c, true);
-                break;
-            } else {
-                tmp = self.nodes[gparent as usize].left;
-                if self.is_red(tmp) {
-                    self.set_pc(tmp, gparent, false);
-                    self.set_pc(parent, gparent, false);
-                    node = gparent;
-                    parent = self.nodes[node as usize].parent;
-                    self.set_pc(node, parent, true);
-                    continue;
-                }
-                tmp = self.nodes[parent as usize].left;
-                if node == tmp {
-                    // Case 2: right rotate at parent.
-                    tmp = self.nodes[node as usize].right;
-                    self.nodes[parent as usize].left = tmp;
-                    self.nodes[node as usize].right = parent;
-                    if tmp != NIL {
-                        self.set_pc(tmp, parent, false);
-                    }
-                    self.set_pc(parent, node, true);
-                    self.touched.push(parent);
-                    self.touched.push(node);
-                    parent = node;
-                    tmp = self.nodes[node as usize].left;
-                }
-                // Case 3: left rotate at gparent.
-                self.nodes[gparent as usize].right = tmp;
-                self.nodes[parent as usize].left = gparent;
-                if tmp != NIL {
-                    self.set_pc(tmp, gparent, false);
-                }
-                self.rotate_set_parents(gparent, parent, c, true);
-                break;
+            let u = parent != self.nodes[gparent as usize].right;
+            let mut tmp = self.kid(gparent, u);
+            if self.is_red(tmp) {
+                // Case 1: the uncle is red (colour flips).
+                self.set_pc(tmp, gparent, false);
+                self.set_pc(parent, gparent, false);
+                node = gparent;
+                parent = self.nodes[node as usize].parent;
+                self.set_pc(node, parent, true);
+                continue;
             }
+            tmp = self.kid(parent, u);
+            if node == tmp {
+                // Case 2: node is on the uncle's side of parent: rotate at parent.
+                tmp = self.kid(node, !u);
+                self.set_kid(parent, u, tmp);
+                self.set_kid(node, !u, parent);
+                if tmp != NIL {
+                    self.set_pc(tmp, parent, false);
+                }
+                self.set_pc(parent, node, true);
+                self.touched.push(parent);
+                self.touched.push(node);
+                parent = node;
+                tmp = self.kid(node, u);
+            }
+            // Case 3: rotate at gparent, toward the uncle.
+            self.set_kid(gparent, !u, tmp);
+            self.set_kid(parent, u, gparent);
+            if tmp != NIL {
+                self.set_pc(tmp, gparent, false);
+            }
+            self.rotate_set_parents(gparent, parent, c, true);
+            break;
         }
     }
 
@@ -286,114 +271,62 @@ impl RbTimeline {
         self.recompute();
     }
 
-    /// `____rb_erase_color`.
+    /// `____rb_erase_color`, its two mirrored halves as one: `r` is the sibling's side
+    /// (right when the short path runs through parent's left).
     fn erase_color(&mut self, c: usize, mut parent: u32) {
         let mut node = NIL;
         loop {
-            let mut sibling = self.nodes[parent as usize].right;
-            if node != sibling {
-                // node == parent->rb_left
-                if self.is_red(sibling) {
-                    // Case 1: left rotate at parent.
-                    let tmp1 = self.nodes[sibling as usize].left;
-                    self.nodes[parent as usize].right = tmp1;
-                    self.nodes[sibling as usize].left = parent;
-                    self.set_pc(tmp1, parent, false);
-                    self.rotate_set_parents(parent, sibling, c, true);
-                    sibling = tmp1;
-                }
-                let mut tmp1 = self.nodes[sibling as usize].right;
-                if !self.is_red(tmp1) {
-                    let tmp2 = self.nodes[sibling as usize].left;
-                    if !self.is_red(tmp2) {
-                        // Case 2: sibling colour flip.
-                        self.set_pc(sibling, parent, true);
-                        if self.nodes[parent as usize].red {
-                            self.nodes[parent as usize].red = false;
-                        } else {
-                            node = parent;
-                            parent = self.nodes[node as usize].parent;
-                            if parent != NIL {
-                                continue;
-                            }
-                        }
-                        break;
-                    }
-                    // Case 3: right rotate at sibling.
-                    tmp1 = self.nodes[tmp2 as usize].right;
-                    self.nodes[sibling as usize].left = tmp1;
-                    self.nodes[tmp2 as usize].right = sibling;
-                    self.nodes[parent as usize].right = tmp2;
-                    if tmp1 != NIL {
-                        self.set_pc(tmp1, sibling, false);
-                    }
-                    self.touched.push(sibling);
-                    self.touched.push(tmp2);
-                    tmp1 = sibling;
-                    sibling = tmp2;
-                }
-                // Case 4: left rotate at parent and colour flips.
-                let tmp2 = self.nodes[sibling as usize].left;
-                self.nodes[parent as usize].right = tmp2;
-                self.nodes[sibling as usize].left = parent;
-                self.set_pc(tmp1, sibling, false);
-                if tmp2 != NIL {
-                    self.nodes[tmp2 as usize].parent = parent;
-                }
-                self.rotate_set_parents(parent, sibling, c, false);
-                break;
-            } else {
-                sibling = self.nodes[parent as usize].left;
-                if self.is_red(sibling) {
-                    // Case 1: right rotate at parent.
-                    let tmp1 = self.nodes[sibling as usize].right;
-                    self.nodes[parent as usize].left = tmp1;
-                    self.nodes[sibling as usize].right = parent;
-                    self.set_pc(tmp1, parent, false);
-                    self.rotate_set_parents(parent, sibling, c, true);
-                    sibling = tmp1;
-                }
-                let mut tmp1 = self.nodes[sibling as usize].left;
-                if !self.is_red(tmp1) {
-                    let tmp2 = self.nodes[sibling as usize].right;
-                    if !self.is_red(tmp2) {
-                        // Case 2: sibling colour flip.
-                        self.set_pc(sibling, parent, true);
-                        if self.nodes[parent as usize].red {
-                            self.nodes[parent as usize].red = false;
-                        } else {
-                            node = parent;
-                            parent = self.nodes[node as usize].parent;
-                            if parent != NIL {
-                                continue;
-                            }
-                        }
-                        break;
-                    }
-                    // Case 3: left rotate at sibling.
-                    tmp1 = self.nodes[tmp2 as usize].left;
-                    self.nodes[sibling as usize].right = tmp1;
-                    self.nodes[tmp2 as usize].left = sibling;
-                    self.nodes[parent as usize].left = tmp2;
-                    if tmp1 != NIL {
-                        self.set_pc(tmp1, sibling, false);
-                    }
-                    self.touched.push(sibling);
-                    self.touched.push(tmp2);
-                    tmp1 = sibling;
-                    sibling = tmp2;
-                }
-                // Case 4: right rotate at parent and colour flips.
-                let tmp2 = self.nodes[sibling as usize].right;
-                self.nodes[parent as usize].left = tmp2;
-                self.nodes[sibling as usize].right = parent;
-                self.set_pc(tmp1, sibling, false);
-                if tmp2 != NIL {
-                    self.nodes[tmp2 as usize].parent = parent;
-                }
-                self.rotate_set_parents(parent, sibling, c, false);
-                break;
+            let r = node != self.nodes[parent as usize].right;
+            let mut sibling = self.kid(parent, r);
+            if self.is_red(sibling) {
+                // Case 1: rotate at parent, away from the sibling.
+                let tmp1 = self.kid(sibling, !r);
+                self.set_kid(parent, r, tmp1);
+                self.set_kid(sibling, !r, parent);
+                self.set_pc(tmp1, parent, false);
+                self.rotate_set_parents(parent, sibling, c, true);
+                sibling = tmp1;
             }
+            let mut tmp1 = self.kid(sibling, r);
+            if !self.is_red(tmp1) {
+                let tmp2 = self.kid(sibling, !r);
+                if !self.is_red(tmp2) {
+                    // Case 2: sibling colour flip.
+                    self.set_pc(sibling, parent, true);
+                    if self.nodes[parent as usize].red {
+                        self.nodes[parent as usize].red = false;
+                    } else {
+                        node = parent;
+                        parent = self.nodes[node as usize].parent;
+                        if parent != NIL {
+                            continue;
+                        }
+                    }
+                    break;
+                }
+                // Case 3: rotate at sibling.
+                tmp1 = self.kid(tmp2, r);
+                self.set_kid(sibling, !r, tmp1);
+                self.set_kid(tmp2, r, sibling);
+                self.set_kid(parent, r, tmp2);
+                if tmp1 != NIL {
+                    self.set_pc(tmp1, sibling, false);
+                }
+                self.touched.push(sibling);
+                self.touched.push(tmp2);
+                tmp1 = sibling;
+                sibling = tmp2;
+            }
+            // Case 4: rotate at parent and colour flips.
+            let tmp2 = self.kid(sibling, !r);
+            self.set_kid(parent, r, tmp2);
+            self.set_kid(sibling, !r, parent);
+            self.set_pc(tmp1, sibling, false);
+            if tmp2 != NIL {
+                self.nodes[tmp2 as usize].parent = parent;
+            }
+            self.rotate_set_parents(parent, sibling, c, false);
+            break;
         }
     }
 
