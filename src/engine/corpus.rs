@@ -86,8 +86,10 @@ pub fn hackbench_zen3() -> Config {
     hackbench_pipes("zen3-2s", 256)
 }
 
+/// The tip tree of 63304558ba5d (Aug 2023) still had EEVDF's first `pick_eevdf`
+/// (`pick_eevdf_v1`; fixed by b01db23d5923 in Sep 2023, before 6.6.0).
 pub fn messaging_rtp() -> Config {
-    on(
+    let mut c = on(
         Kernel::V66,
         Config {
             cpu: "cascadelake-2s".into(),
@@ -103,7 +105,9 @@ pub fn messaging_rtp() -> Config {
             seed: 23,
             ..Config::default()
         },
-    )
+    );
+    c.pick_eevdf_v1 = true;
+    c
 }
 
 pub fn token_governors() -> Config {

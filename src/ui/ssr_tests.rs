@@ -412,7 +412,8 @@ fn a_latency_figure_asks_the_worker_for_its_wakeup_and_opens_it() {
     // wakeup outside the page's own records. At 60 ms the run fell inside the stretch (after
     // hackbench's empty reads took time), so it was 40 ms; with cost27's sourced pipe and
     // socket costs the page's records held the p99's wakeup at 40 ms (and 30), not at 50-80.
-    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=50ms"));
+    // The preset with 6.6.0's pick (`pick_eevdf_v1=off`): the run this case was set on.
+    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=50ms&pick_eevdf_v1=off"));
     let gen = s.gen;
     let run = execute(&Request::Run { id: 1, config: s.config.clone(), trace_items: LIVE_TRACE_ITEMS });
     let Response::Run { result, .. } = run else { panic!() };
@@ -468,7 +469,8 @@ fn a_wakeup_past_a_busier_stretch_asks_again_from_later_and_opens() {
     use crate::ui::inspect::state::InspectAction;
     use crate::ui::worker::execute::execute;
     use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS};
-    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=30ms"));
+    // The preset with 6.6.0's pick (`pick_eevdf_v1=off`): the run this case was set on.
+    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=30ms&pick_eevdf_v1=off"));
     let gen = s.gen;
     let run = execute(&Request::Run { id: 1, config: s.config.clone(), trace_items: LIVE_TRACE_ITEMS });
     let Response::Run { result, .. } = run else { panic!() };

@@ -211,6 +211,21 @@ keys {
             Ok(())
         },
     }
+    /// EEVDF's first `pick_eevdf` (147f3efaa241, May 2023; 6.6-rc1 and the tip tree of Aug
+    /// 2023), replaced by b01db23d5923 "sched/eevdf: Fix pick_eevdf()" (Sep 2023) before
+    /// 6.6.0 (`policy::eevdf`, `Eevdf::pick_v1`).
+    #[serde(default)]
+    pick_eevdf_v1: bool = false => {
+        group: "Scheduler",
+        kind: KeyKind::Bool,
+        help: "EEVDF (6.6): pick_eevdf as first merged (6.6-rc1, the tip tree of Aug 2023), before 'sched/eevdf: Fix pick_eevdf()' (b01db23d5923, in 6.6.0): its walk of the vruntime-ordered tree can pass over the earliest eligible deadline.",
+        applies: |c| c.kernel == Kernel::V66 && c.policy == PolicyKind::Eevdf,
+        get: |c| on_off(c.pick_eevdf_v1),
+        set: |c, d, v| {
+            c.pick_eevdf_v1 = parse_bool(d.key, v)?;
+            Ok(())
+        },
+    }
     /// `preempt=none|voluntary|full`; `None`: the era's default (`Kernel::preempt_default`).
     #[serde(default)]
     preempt: Option<PreemptModel> = None => {

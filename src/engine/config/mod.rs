@@ -529,10 +529,20 @@ mod tests {
         let workload_keys: Vec<&str> = own.iter().flat_map(|(_, k)| k.iter().copied()).collect();
         // Per era: the class's keys that do not apply.
         let eras: &[(&str, &[&str])] = &[
-            ("2.6.21-sd", &["sched_latency", "min_granularity", "wakeup_granularity", "wakeup_gran_scale", "features"]),
-            ("2.6.23", &["rr_interval", "wakeup_gran_scale"]),
-            ("sched-devel-2007", &["rr_interval", "wakeup_gran_scale"]),
-            ("4.17", &["rr_interval"]),
+            (
+                "2.6.21-sd",
+                &[
+                    "sched_latency",
+                    "min_granularity",
+                    "wakeup_granularity",
+                    "wakeup_gran_scale",
+                    "features",
+                    "pick_eevdf_v1",
+                ],
+            ),
+            ("2.6.23", &["rr_interval", "wakeup_gran_scale", "pick_eevdf_v1"]),
+            ("sched-devel-2007", &["rr_interval", "wakeup_gran_scale", "pick_eevdf_v1"]),
+            ("4.17", &["rr_interval", "pick_eevdf_v1"]),
             ("6.6", &["rr_interval", "sched_latency", "wakeup_granularity", "wakeup_gran_scale"]),
         ];
         let mut checked = 0;

@@ -85,15 +85,25 @@
 //!   An exiting task is never delayed (`task_dead_fair` dequeues it). The load balancer
 //!   here does not move a delayed task (simplified; 6.12.0's `detach_tasks` can).
 //!
+//! - `pick_eevdf_v1` (config key; 6.6 only): the pick as first merged (147f3efaa241, May
+//!   2023), which the tip tree of Aug 2023 and 6.6-rc1 ran: a walk of the tree sorted by
+//!   vruntime with `min_deadline` per subtree (`rbtree::RbTimeline`, lib/rbtree.c's shape),
+//!   that follows the least deadline and never comes back, so it can miss the earliest
+//!   eligible deadline when the least one is not eligible (`pick_v1`). Replaced by
+//!   b01db23d5923 "sched/eevdf: Fix pick_eevdf()" (Ben Segall, Sep 2023) before 6.6.0.
+//!   Not modelled with it: 8dafa9d0eb1a's heap-integrity fix (the `min_deadline` that
+//!   `reweight_entity` left stale: group entities, which the engine has none of).
+//!
 //! Not modelled: NEXT_BUDDY (off by default).
 //!
 //! Over 800 lines with its tests (about 490 of code): one scheduling class is one file, as
 //! EEVDF is one part of the kernel's `fair.c`; its tests follow the code they check.
 
+use super::rbtree::RbTimeline;
 use super::runq::{Fifo, MinVruntime, Timeline};
 use super::{calc_delta_fair, Arrival, Policy, Queued, SchedEntity, VRUNTIME_BASE};
 use crate::engine::config::Config;
-use crate::engine::kernel::Feat;
+use crate::engine::kernel::{Feat, Kernel};
 use crate::engine::time::{Ns, SEC};
 
 #[derive(Clone, Debug, Default)]
@@ -137,6 +147,9 @@ pub struct Eevdf {
     delay_zero: bool,
     /// `se->sched_delayed` per task: asleep but still on its runqueue (grown on demand).
     sched_delayed: Vec<bool>,
+    /// 6.6-rc1's `pick_eevdf` (before b01db23d5923) over the kernel's vruntime-ordered tree.
+    pick_v1: bool,
+    rb: RbTimeline,
 }
 
 impl Eevdf {
@@ -160,6 +173,8 @@ impl Eevdf {
             delay_dequeue: fs.has(Feat::DelayDequeue),
             delay_zero: fs.has(Feat::DelayZero),
             sched_delayed: Vec::new(),
+            pick_v1: cfg.pick_eevdf_v1 && cfg.kernel == Kernel::V66,
+            rb: RbTimeline::new(cfg.cores.max(1) as usize),
         }
     }
 
@@ -180,6 +195,9 @@ impl Eevdf {
         let s = &se[task];
         self.fifo.push(c, task, s.weight);
         self.timeline.insert(c, task, (s.deadline, task as u32), MinVruntime(s.vruntime, task as u32));
+        if self.pick_v1 {
+            self.rb.insert(c, task, s.vruntime, s.deadline);
+        }
         let rq = &mut self.rqs[c];
         rq.avg_vruntime += (s.vruntime as i128 - VRUNTIME_BASE as i128) * s.weight as i128;
         rq.avg_load += s.weight;
@@ -196,6 +214,9 @@ impl Eevdf {
         debug_assert_eq!((v, deadline, w), (se[task].vruntime, se[task].deadline, se[task].weight));
         self.timeline.remove(c, task);
         self.fifo.remove(c, task);
+        if self.pick_v1 {
+            self.rb.erase(c, task);
+        }
         let rq = &mut self.rqs[c];
         rq.avg_vruntime -= (v as i128 - VRUNTIME_BASE as i128) * w as i128;
         rq.avg_load -= w;
@@ -211,6 +232,10 @@ impl Eevdf {
             let ((_, _), MinVruntime(v, _)) = self.timeline.entry(t);
             self.timeline.remove(c, t);
             self.timeline.insert(c, t, (se[t].deadline, t as u32), MinVruntime(se[t].vruntime, t as u32));
+            if self.pick_v1 {
+                self.rb.erase(c, t);
+                self.rb.insert(c, t, se[t].vruntime, se[t].deadline);
+            }
             let rq = &mut self.rqs[c];
             rq.avg_vruntime += (se[t].vruntime as i128 - v as i128) * w as i128;
         }
@@ -312,6 +337,9 @@ impl Eevdf {
                 return Some(k);
             }
         }
+        if self.pick_v1 {
+            return self.pick_v1(se, c, curr, v);
+        }
         // __pick_eevdf's heap search over the tree, then curr if eligible and earlier.
         let tree = self.timeline.first_where(c, |m| m.0 <= v);
         let key = |t: usize| (se[t].deadline, t);
@@ -327,6 +355,55 @@ impl Eevdf {
         let least = self.timeline.total(c).map(|m| (m.0, m.1 as usize));
         let curr_v = curr.map(|k| (se[k].vruntime, k));
         [least, curr_v].into_iter().flatten().min().map(|(_, t)| t)
+    }
+}
+
+impl Eevdf {
+    /// 6.6-rc1 `pick_eevdf` (63304558ba5d's tree; replaced by b01db23d5923 "sched/eevdf:
+    /// Fix pick_eevdf()", Sep 2023, before 6.6.0): from the root of the vruntime-ordered
+    /// tree, an ineligible node sends the walk left; an eligible one becomes `best` if its
+    /// deadline is earlier, and ends the walk if it holds its subtree's least deadline;
+    /// else the walk goes left if the left subtree holds that least deadline, right
+    /// otherwise, and never comes back: if the least deadline on the right is not
+    /// eligible, an eligible earlier deadline in a left subtree passed over is missed.
+    /// Then curr if eligible with an earlier deadline; if nothing, the leftmost.
+    fn pick_v1(&self, se: &[SchedEntity], c: usize, curr: Option<usize>, v: u64) -> Option<usize> {
+        let before = |a: u64, b: u64| (a.wrapping_sub(b) as i64) < 0;
+        let mut best: Option<usize> = None;
+        let mut node = self.rb.root(c);
+        while let Some(n) = node {
+            let x = self.rb.view(n);
+            if x.vruntime > v {
+                node = x.left;
+                continue;
+            }
+            if best.is_none_or(|b| before(x.deadline, se[b].deadline)) {
+                best = Some(n);
+                if x.deadline == x.min_deadline {
+                    break;
+                }
+            }
+            if let Some(l) = x.left {
+                if self.rb.view(l).min_deadline == x.min_deadline {
+                    node = Some(l);
+                    continue;
+                }
+            }
+            node = x.right;
+        }
+        let curr = curr.filter(|&k| se[k].vruntime <= v);
+        if let Some(k) = curr {
+            if best.is_none_or(|b| before(se[k].deadline, se[b].deadline)) {
+                best = Some(k);
+            }
+        }
+        best.or_else(|| {
+            let mut n = self.rb.root(c)?;
+            while let Some(l) = self.rb.view(n).left {
+                n = l;
+            }
+            Some(n)
+        })
     }
 }
 
@@ -543,6 +620,44 @@ mod tests {
         for t in 0..3 {
             assert_eq!(order.iter().filter(|&&x| x == t).count(), 2, "fair rotation {order:?}");
         }
+    }
+
+    /// Seven queued tasks inserted by vruntime (lib/rbtree.c's shape: 2 at the root, 1 on
+    /// its left, 4 on its right over 3 and 6), 1-3 eligible, 4-7 not; task 1 has the earliest
+    /// eligible deadline and task 7, not eligible, the least deadline of all. Task 8 is curr.
+    fn v1_queue(pick_v1: bool) -> (Eevdf, Vec<SchedEntity>) {
+        let mut c = cfg(Kernel::V66, "NO_RUN_TO_PARITY");
+        c.set("pick_eevdf_v1", if pick_v1 { "on" } else { "off" }).unwrap();
+        let mut p = Eevdf::new(&c);
+        let mut se = nice0(9);
+        let b = VRUNTIME_BASE;
+        let v = [0, 0, 10, 20, 100, 101, 102, 103];
+        let d = [0, 1000, 2000, 3000, 5000, 5000, 5000, 500];
+        for t in 1..=7 {
+            se[t].vruntime = b + v[t];
+            se[t].deadline = b + d[t];
+            p.push(&se, 0, t);
+        }
+        se[8].vruntime = b + 62;
+        se[8].deadline = b + 9000;
+        p.rqs[0].curr = Some(8);
+        (p, se)
+    }
+
+    #[test]
+    fn the_first_pick_eevdf_walks_toward_an_ineligible_least_deadline_and_misses_the_earliest_eligible() {
+        // V = (0 + 10 + 20 + 100 + 101 + 102 + 103 + 62) / 8 = 62: tasks 1-3 and curr are eligible.
+        let (mut p, se) = v1_queue(false);
+        assert_eq!(p.avg_vruntime(&se, 0), VRUNTIME_BASE + 62);
+        assert_eq!(p.pick(&se, 0, None), Some(1), "6.6.0: the earliest eligible deadline");
+        assert!(p.check_preempt_wakeup(&mut se.clone(), 0, 8, 1, false), "6.6.0: task 1 woken preempts curr");
+        // 6.6-rc1: root 2 is eligible and becomes best, but its subtree's least deadline (7's)
+        // is not on its left, so the walk goes right: 4 is not eligible (left to 3), 3 is
+        // later than 2 and has no children. Task 1, on the left, is never seen.
+        let (mut p, se) = v1_queue(true);
+        assert_eq!(p.rb.root(0), Some(2));
+        assert_eq!(p.pick(&se, 0, None), Some(2), "6.6-rc1: the walk's best");
+        assert!(!p.check_preempt_wakeup(&mut se.clone(), 0, 8, 1, false), "6.6-rc1: the wakee is not picked");
     }
 
     #[test]

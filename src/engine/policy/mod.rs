@@ -14,6 +14,7 @@
 pub mod cfs;
 pub mod cfs_2623;
 pub mod eevdf;
+pub mod rbtree;
 pub mod runq;
 pub mod sd;
 

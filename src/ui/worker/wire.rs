@@ -462,7 +462,7 @@ wire_struct! {
     PeriodicTask { count, run, period, slice }
     Config {
         cores, cpu, hz, kernel, policy, features, sched_latency, min_granularity, wakeup_granularity,
-        wakeup_gran_scale, preempt, migration_cost, rr_interval, cstates, governor, latency_limit, idle, nohz,
+        wakeup_gran_scale, pick_eevdf_v1, preempt, migration_cost, rr_interval, cstates, governor, latency_limit, idle, nohz,
         nohz_ratelimit, nohz_exit_reprograms, workload, loops, streams, jobs, tasks, pairs, work, groups, msg_size,
         hackbench_mode, ipc, schbench_message_threads, schbench_workers, schbench_operations, schbench_footprint,
         schbench_sleep, schbench_locking, workers, duration, seed, max_events,
