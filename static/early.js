@@ -12,9 +12,7 @@
   performance.mark('schedscope:early');
   const early = { worker: null, events: [], error: null };
   try {
-    // Named: this worker (and no later one) compiles its code before the first request
-    // (src/bin/worker.rs FIRST_WORKER, ui::worker::execute::warm_up).
-    early.worker = new Worker('./worker_loader.js', { name: 'schedscope-first' });
+    early.worker = new Worker('./worker_loader.js');
     early.worker.onmessage = (e) => early.events.push(e);
     early.worker.onerror = (e) => {
       e.preventDefault();

@@ -1,10 +1,6 @@
 //! The simulation Web Worker (wasm32): answers `ui::worker` requests off the main thread.
 //! Natively it does nothing (the CLI is the native entry point).
 
-/// The name `static/early.js` gives the page's first worker (`new Worker(url, { name })`).
-#[cfg(target_arch = "wasm32")]
-const FIRST_WORKER: &str = "schedscope-first";
-
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use wasm_bindgen::prelude::*;
@@ -14,16 +10,12 @@ fn main() {
     schedscope::ui::worker::execute::set_clock(js_sys::Date::now);
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply = scope.clone();
-    // Whether a request has come: the warm-up below is then no longer needed.
-    let asked = std::rc::Rc::new(std::cell::Cell::new(false));
-    let asked_here = asked.clone();
     // Every message is a Uint8Array of `ui::worker::wire` bytes, its buffer transferred.
     let send = move |to: &web_sys::DedicatedWorkerGlobalScope, bytes: Vec<u8>| {
         let array = js_sys::Uint8Array::from(bytes.as_slice());
         let _ = to.post_message_with_transfer(&array, &js_sys::Array::of1(&array.buffer()));
     };
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        asked_here.set(true);
         let data = e.data();
         // Progress reports go out between chunks of a long run (the page may terminate this
         // worker to cancel it: it reads no message until the run is done).
@@ -51,19 +43,6 @@ fn main() {
     let _ = js_sys::Reflect::set(&scope, &JsValue::from_str("schedscope_describe"), describe.as_ref());
     describe.forget();
     send(&scope, schedscope::ui::worker::wire::to_bytes(&schedscope::ui::worker::protocol::Response::Ready));
-    // The page's first worker (static/early.js names it) compiles the engine's code while
-    // the page is still starting, by running the page's usual first request once
-    // (`execute::warm_up`): from a fresh task, so a request already waiting goes first and
-    // makes it unnecessary; a request that comes during it waits for it (one thread). Later
-    // workers (a restart, the sweep pool) find the module's code compiled already.
-    if scope.name() == FIRST_WORKER {
-        gloo::timers::callback::Timeout::new(0, move || {
-            if !asked.get() {
-                schedscope::ui::worker::execute::warm_up();
-            }
-        })
-        .forget();
-    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -8,7 +8,7 @@ use crate::engine::metrics::Metrics;
 use crate::engine::trace::TraceOptions;
 use crate::engine::validate;
 use crate::ui::worker::protocol::{
-    capped, Export, Imported, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS,
+    Export, Imported, Request, Response, RunProgress, RunResult, ON_DEMAND_DECISIONS, PAGE_DECISIONS,
     PREVIEW_EVENT_BUDGET, PREVIEW_TRACE_ITEMS, PROGRESS_CHUNK_EVENTS,
 };
 use crate::ui::worker::wire::{parse_request, to_bytes};
@@ -303,26 +303,6 @@ pub fn handle_with(bytes: &[u8], progress: &mut dyn FnMut(Vec<u8>)) -> Vec<u8> {
         Err(error) => Response::Garbled { error },
     };
     to_bytes(&resp)
-}
-
-/// The request a page opened without a link sends first: the first preset's quick preview,
-/// as `scheduler::Scheduler` posts it for `State::default()` (a test holds the two equal).
-pub fn first_request() -> Request {
-    let config = (crate::engine::presets::PRESETS[0].config)();
-    Request::Run { id: 0, config: capped(&config, PREVIEW_EVENT_BUDGET).0, trace_items: PREVIEW_TRACE_ITEMS }
-}
-
-/// Handles `first_request` once, through the path a page's request takes (its bytes read,
-/// the run, the answer written), and drops the answer: the worker calls this while it waits
-/// for the page's first request. A browser compiles a WebAssembly function when it is first
-/// called (V8's lazy compilation, then its tier-up of the hot ones), so the worker's first
-/// run paid for compiling the engine: in a fresh browser the page's first preview took
-/// 150 ms in the worker, the same request in a second worker of that page 3 ms (issue 26,
-/// BENCHMARKS "The worker's code compiled before the first request"). Done beforehand, in
-/// the time between the worker's start and the page's first request, that cost leaves the
-/// first figure's path. Nothing is kept: the page's request is answered by its own run.
-pub fn warm_up() {
-    let _ = handle(&to_bytes(&first_request()));
 }
 
 #[cfg(test)]

@@ -779,21 +779,3 @@ fn a_latency_figures_wakeup_is_the_one_of_its_rank() {
         }
     }
 }
-
-// The page's first worker compiles its code by handling, before any request comes, what a
-// page opened without a link asks first (`execute::warm_up`, issue 26): it must be that very
-// request (the code compiled is then the code the first figure's run needs), and it must run
-// (a request the worker cannot read would compile only the error path).
-#[test]
-fn the_warm_up_is_the_first_request_of_a_page_without_a_link_and_it_runs() {
-    let state = crate::ui::app::state::State::default();
-    let (gen, config) = state.wanted_jobs().live.expect("a page without a link wants its first config run");
-    let mut s = Scheduler::default();
-    s.want_live(gen, &config);
-    let Some(Request::Run { config, trace_items, .. }) = s.next_request() else { panic!("the preview goes first") };
-    assert_eq!(first_request(), Request::Run { id: 0, config, trace_items });
-    let Response::Run { result: Ok(run), .. } = parse_response(&handle(&to_bytes(&first_request()))) else {
-        panic!("the warm-up's request runs");
-    };
-    assert!(run.metrics.events > 0 && !run.trace.spans.is_empty(), "a whole run, trace and all");
-}
