@@ -17,6 +17,9 @@ export const FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // V8 flags for a diagnostic run (e.g. CHROMIUM_JS_FLAGS=--no-wasm-lazy-compilation with
+  // `PERF_ONLY=waterfall node e2e/perf.mjs`, BENCHMARKS "The worker's first run is compiling").
+  ...(process.env.CHROMIUM_JS_FLAGS ? [`--js-flags=${process.env.CHROMIUM_JS_FLAGS}`] : []),
 ];
 
 /** A fresh headless browser context with the given viewport. Resolves to { context, close() }. */

@@ -7,6 +7,7 @@
 //   node e2e/perf.mjs [dist]          (SCHEDSCOPE_DIST also names the directory)
 //   PERF_ONLY=drawing node e2e/perf.mjs   (only the timeline drawing figures)
 //   PERF_ONLY=waterfall node e2e/perf.mjs (only the first figure's load waterfall, 3 fresh browsers)
+//   PERF_ONLY=interaction node e2e/perf.mjs (only the slider drags: keyboard and mouse)
 
 import { serve } from './serve.mjs';
 import { launch } from './browser.mjs';
@@ -436,6 +437,14 @@ async function waterfall(url) {
 const server = await serve(DIST);
 if (process.env.PERF_ONLY === 'waterfall') {
   console.log(JSON.stringify(await waterfall(server.url), null, 2));
+  await server.close();
+  process.exit(0);
+}
+if (process.env.PERF_ONLY === 'interaction') {
+  // The drags alone (keyboard and mouse, rr-kbuild's rr_interval and the default scenario).
+  const drag = await interaction(server.url, 'rr-kbuild', 'rr_interval');
+  const dragDefault = await interaction(server.url, null, null);
+  console.log(JSON.stringify({ interaction: drag, interaction_default: dragDefault }, null, 2));
   await server.close();
   process.exit(0);
 }

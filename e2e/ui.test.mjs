@@ -292,3 +292,33 @@ test('finding things: workload and kernel first, unused knobs one click away, a 
     await browser.close();
   }
 });
+
+// The result line (a phone's main figure kept in view) is hidden on a desktop, and whether the
+// figure it repeats is on screen was read there all the same: a layout forced by
+// getBoundingClientRect in every task that rendered a knob's change or a result (issue 26's
+// keyboard latency, BENCHMARKS "The result line's forced layout"). A desktop reads nothing;
+// the phone's behaviour is e2e/phone.test.mjs's.
+test('a desktop does not measure the metrics panel for the result line it never shows', async () => {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    await browser.context.addInitScript(() => {
+      window.__measured = 0;
+      const read = Element.prototype.getBoundingClientRect;
+      Element.prototype.getBoundingClientRect = function () {
+        if (this.matches('section.metrics, section.metrics .metric.main')) window.__measured++;
+        return read.call(this);
+      };
+    });
+    const { page, problems } = await open(browser.context, `${server.url}?v=1&preset=intro`);
+    const gen = await freshFigures(page, 0);
+    const slider = page.locator('input[type=range]:not([disabled])').first();
+    await slider.focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    await freshFigures(page, gen);
+    assert.equal(await page.evaluate(() => window.__measured), 0, 'the metrics panel was measured');
+    assert.equal(await page.getAttribute('.result-line', 'data-covered'), null);
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});

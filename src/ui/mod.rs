@@ -62,6 +62,10 @@ impl std::ops::Deref for StateCtx {
     }
 }
 
+/// The stylesheet's phone layout (static/style.css `@media (max-width: 720px)`): the Controls
+/// in a drawer, the result line kept in view.
+pub const PHONE_QUERY: &str = "(max-width: 720px)";
+
 /// Whether the page's CSS media query `query` matches (false off the browser, as in SSR).
 pub fn media_matches(query: &str) -> bool {
     #[cfg(target_arch = "wasm32")]

@@ -54,7 +54,7 @@ impl PartialEq for AppProps {
 }
 
 fn is_phone() -> bool {
-    crate::ui::media_matches("(max-width: 720px)")
+    crate::ui::media_matches(crate::ui::PHONE_QUERY)
 }
 
 #[function_component(App)]

@@ -184,7 +184,15 @@ fn result_line_watch(p: &ResultLineWatchProps) -> Html {
 }
 
 /// Marks the result line covered while the metrics panel's main figure lies wholly on screen.
+/// Only in the phone layout, the one that shows the line: the figure's place is read with
+/// `getBoundingClientRect`, a layout forced in the middle of the task that rendered a result
+/// or a knob's change, and on a desktop that was a layout per keypress for a line never shown
+/// (issue 26's keyboard latency, BENCHMARKS "The result line's forced layout"). A window made
+/// narrow is measured again by the resize listener.
 fn mark_covered() {
+    if !crate::ui::media_matches(crate::ui::PHONE_QUERY) {
+        return;
+    }
     let Some(win) = web_sys::window() else { return };
     let Some(doc) = win.document() else { return };
     let Some(line) = doc.query_selector(".result-line").ok().flatten() else { return };
