@@ -498,8 +498,29 @@ const ZEN_ACPI: &[CState] = &[st("C1", 1, 2, Mwait), pkg("C2", 400, 800, 15, Io)
 // the package (a core does not go below its C6/C7 power-gated state), which every core of
 // the package must reach first. So the core part of C2_ACPI and C3_ACPI is taken as
 // `skl_cstates`' C6 exit latency, 85 us: a declared worst case of the same core, not a
-// measurement (no wult figure for this CPU was found); the rest (35 and 949 us) is the
-// package's exit. C1_ACPI (0x00) is a core state.
+// measurement; the rest (35 and 949 us) is the package's exit. C1_ACPI (0x00) is a core state.
+//
+// Measured CC6 exit, searched for (issue 27, exit-s23, 2026-12-06) and not found for a
+// Skylake-family client core, so the declared 85 us stays (it is the worst case: Len Brown's
+// "mwait_idle: Skylake Client Support", Linux 493f133f4775, read in Xen's port of it, gives
+// skl_cstates "updated worst-case latency"). Queries (search tool, corpora pages, docs,
+// code, issues): "wult C6 exit latency Skylake client", "wult CC6 ... Kaby Lake Coffee
+// Lake", "intel_idle C6 exit latency measured wult", "i7-6700K C6 wake-up latency", "Doug
+// Smythies i5-10600K exit latency", "Skylake-SP C-state wake-up latency", and the exact
+// strings "measured with wult", "CC6 exit latency", "C6 exit latency was measured". What
+// they held:
+// - intel_idle "Adjust the SKX C6 parameters if PC6 is disabled" (Chen Yu, 2021): CC6 with the
+//   package up 92 us on SKX, 96 on CLX, 89 on CPX, by wult via NIC, the 99.99th percentile:
+//   a server part's tail, not a typical client exit.
+// - wult's "How it works" page: Xeon E5-2697 v2 (Ivy Bridge server) C6 median 73.8 us (NIC)
+//   and 17.6 us (timer, with C-state pre-wake): another core and a server part.
+// - Smejkal et al., "Sleep Well" (BDCAT 2023) measured an i7-6700K's idle-state latencies;
+//   only the abstract is stored, no figure.
+// - Schöne, Molka, Werner (CSRD 2015, pre-Skylake parts) and Schöne et al. on Skylake-SP
+//   (arXiv 1905.12468): abstracts only, and not client parts. gVisor PR 14526: Xeon server
+//   C6 ~150-230 us, no client Intel figure.
+// - Doug Smythies' linux-pm posts on this i5-10600K: idle-state usage and power, no exit
+//   latency measurement.
 const CML_ACPI: &[CState] =
     &[st("C1_ACPI", 1, 1, Mwait), pkg("C2_ACPI", 120, 360, 85, Mwait), pkg("C3_ACPI", 1034, 3102, 85, Mwait)];
 
@@ -1004,6 +1025,9 @@ mod tests {
                 assert_eq!(s.core_exit < s.exit_latency, split, "{}: {}", p.name, s.name);
             }
         }
+        // Comet Lake's core part is intel_idle `skl_cstates`' declared C6 exit latency, 85 us
+        // (drivers/idle/intel_idle.c, a worst case). No measured typical CC6 exit of a
+        // Skylake-family client core was found (the sources searched are listed at CML_ACPI).
         let p = profile("i5-10600k").unwrap();
         assert!(p.cstates[1..].iter().all(|s| s.core_exit == 85 * US));
         let z = profile("zen3-2s").unwrap();
