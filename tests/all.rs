@@ -13,6 +13,7 @@ mod explain;
 mod export;
 mod fuzz_props;
 mod preempt;
+mod scripts;
 mod slice;
 mod tidy;
 mod traces;
