@@ -319,6 +319,20 @@ impl Topology {
         (0..self.cpus()).map(|c| self.place(c)).collect()
     }
 
+    /// `distance` read from a table of `place`s (`places`, or one per simulated CPU): two
+    /// loads for the hot paths (`workload::Costs::transfer`, `Sim::transfer`); a CPU past
+    /// the table's end (a config larger than the machine) is placed as `distance` does.
+    #[inline]
+    pub fn distance_in(&self, places: &[Place], a: usize, b: usize) -> Distance {
+        if a == b {
+            return Distance::Same;
+        }
+        match (places.get(a), places.get(b)) {
+            (Some(x), Some(y)) => x.distance_to(y),
+            _ => self.distance(a as u32, b as u32),
+        }
+    }
+
     /// `lscpu`'s summary: "2 sockets x 20 cores x 2 threads = 80 CPUs, 1 LLC per socket".
     pub fn describe(&self) -> String {
         let llc = if self.llcs_per_package == 1 {

@@ -91,7 +91,7 @@ use super::{Ev, Sim, TaskState};
 use crate::engine::explain::Delivery;
 use crate::engine::kernel::{Feat, Kernel, RecentUsedCpu};
 use crate::engine::policy::{Arrival, Policy};
-use crate::engine::profile::{Distance, Profile};
+use crate::engine::profile::Profile;
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, Overhead};
 
@@ -314,8 +314,7 @@ impl Sim {
 
     /// `lines` cache lines last written on CPU `from`, moved to CPU `to` (`profile::C2c`).
     pub(super) fn transfer(&self, from: usize, to: usize, lines: u64) -> Ns {
-        let d = if from == to { Distance::Same } else { self.places[from].distance_to(&self.places[to]) };
-        self.prof.c2c.at(d) * lines
+        self.prof.c2c.at(self.prof.topo.distance_in(&self.places, from, to)) * lines
     }
 
     /// select_task_rq: wake_affine, then select_idle_sibling (5.15 fair.c: the target, prev
@@ -1388,10 +1387,6 @@ mod tests {
         assert_eq!(super::nr_idle_scan(1024 * 40, 40, 117), 0);
     }
 
-    /// Issue 31, SIS_UTIL in the scan: `nr_idle_scan` 2 looks at 2 CPUs (1 and 2, busy)
-    /// and keeps the busy target; 0 looks at none; NO_SIS_UTIL scans to idle CPU 4. The
-    /// LLC's periodic balance sets it from the CPUs' util: 4 of 8 spinning for a while
-    /// leave fewer than 8.
     #[test]
     fn a_line_moved_between_cpus_costs_the_topologys_distance() {
         // `Sim::transfer` reads its table of places; the figure is `Topology::distance`'s,
@@ -1412,6 +1407,10 @@ mod tests {
         }
     }
 
+    /// Issue 31, SIS_UTIL in the scan: `nr_idle_scan` 2 looks at 2 CPUs (1 and 2, busy)
+    /// and keeps the busy target; 0 looks at none; NO_SIS_UTIL scans to idle CPU 4. The
+    /// LLC's periodic balance sets it from the CPUs' util: 4 of 8 spinning for a while
+    /// leave fewer than 8.
     #[test]
     fn sis_util_limits_the_scan_to_nr_idle_scan() {
         let busy = [0, 1, 2, 3];

@@ -21,7 +21,7 @@ pub mod token;
 use super::config::{Config, WorkloadKind};
 use std::sync::Arc;
 
-use super::profile::{C2c, Distance, Place, Profile, Topology};
+use super::profile::{C2c, Place, Profile, Topology};
 use super::rng::{stream, SimRng};
 use super::time::Ns;
 
@@ -92,7 +92,8 @@ pub struct Costs {
     /// Where each CPU sits and what a cache line costs between two (`pipe::Lines`).
     pub topo: Topology,
     pub c2c: C2c,
-    /// `topo.places()`: `transfer` reads two entries instead of dividing eight times.
+    /// `topo.places()`: `transfer` reads two entries instead of dividing eight times
+    /// (`Topology::distance_in`).
     places: Arc<[Place]>,
 }
 
@@ -104,13 +105,7 @@ impl Costs {
     /// `lines` cache lines last written on CPU `from`, moved to CPU `to`.
     #[inline]
     pub fn transfer(&self, from: usize, to: usize, lines: u64) -> Ns {
-        let d = match (self.places.get(from), self.places.get(to)) {
-            _ if from == to => Distance::Same,
-            (Some(x), Some(y)) => x.distance_to(y),
-            // A config with more CPUs than the machine (`Topology::place` repeats it).
-            _ => self.topo.distance(from as u32, to as u32),
-        };
-        self.c2c.at(d) * lines
+        self.c2c.at(self.topo.distance_in(&self.places, from, to)) * lines
     }
     /// Reference-machine work scaled to this CPU.
     #[inline]
