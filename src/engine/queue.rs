@@ -144,6 +144,9 @@ pub struct EventQueue<E> {
     heap: Heap<E>,
     /// Sorted by (time, seq): `push_late` appends only keys after the back.
     lane: VecDeque<Entry<E>>,
+    /// The key at the lane's front, `u128::MAX` while it is empty: `pop` compares it with
+    /// the heap's top without computing the ring buffer's front.
+    lane_front: u128,
     next_seq: u64,
 }
 
@@ -155,7 +158,12 @@ impl<E: Copy> Default for EventQueue<E> {
 
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: Heap::with_capacity(256), lane: VecDeque::with_capacity(256), next_seq: 0 }
+        EventQueue {
+            heap: Heap::with_capacity(256),
+            lane: VecDeque::with_capacity(256),
+            lane_front: u128::MAX,
+            next_seq: 0,
+        }
     }
 
     #[inline]
@@ -179,6 +187,9 @@ impl<E: Copy> EventQueue<E> {
         let e = self.entry(time, event);
         // `seq` is the newest, so the key is after the back iff the time is not before it.
         if self.lane.back().is_none_or(|b| time_of(b.key) <= time) {
+            if self.lane.is_empty() {
+                self.lane_front = e.key;
+            }
             self.lane.push_back(e);
         } else {
             self.heap.push(e);
@@ -188,13 +199,17 @@ impl<E: Copy> EventQueue<E> {
     /// Removes and returns the earliest event.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<(Ns, E)> {
-        let from_lane = match (self.heap.peek(), self.lane.front()) {
-            (Some(h), Some(l)) => l.key < h.key,
-            (None, Some(_)) => true,
-            _ => false,
-        };
-        let e = if from_lane { self.lane.pop_front() } else { self.heap.pop() };
+        // With both empty this takes the (empty) lane.
+        let from_lane = self.heap.peek().is_none_or(|h| self.lane_front < h.key);
+        let e = if from_lane { self.pop_lane() } else { self.heap.pop() };
         e.map(|e| (time_of(e.key), e.event))
+    }
+
+    #[inline]
+    fn pop_lane(&mut self) -> Option<Entry<E>> {
+        let e = self.lane.pop_front();
+        self.lane_front = self.lane.front().map_or(u128::MAX, |l| l.key);
+        e
     }
 
     /// Time of the earliest event.
