@@ -341,6 +341,25 @@ struct Chan {
     rx_cpu: Option<usize>,
 }
 
+/// A task's own state, in one record per task (issue 27: four vectors had cost a pointer
+/// and a bounds check per field in each round of `next`'s loop), with its `role` worked
+/// out once at the start instead of by a division in every call.
+#[derive(Clone, Copy, Debug)]
+struct TaskState {
+    phase: Phase,
+    /// In poll() waiting for the start byte (module doc: START).
+    polling: bool,
+    /// Sender: slept in its current write (`PipeBuf::claim_write`'s `fresh`, `write_done`'s
+    /// `waited`).
+    waited: bool,
+    /// Child: messages sent (sender) or received (receiver).
+    count: u64,
+    /// Child: `role`'s group and index in it, and whether it sends, kept from the start.
+    group: u32,
+    index: u32,
+    sender: bool,
+}
+
 pub struct Hackbench {
     groups: usize,
     loops: u64,
@@ -361,13 +380,8 @@ pub struct Hackbench {
     pipes: Vec<PipeBuf>,
     /// Pipe mode: where each pipe's shared cache lines are (`pipe::Lines`).
     lines: Vec<Lines>,
-    /// Per task: the sender slept in its current write (`PipeBuf::claim_write`'s `fresh`,
-    /// `write_done`'s `waited`).
-    waited: Vec<bool>,
-    phase: Vec<Phase>,
-    /// Per child: messages sent (sender) or received (receiver).
-    count: Vec<u64>,
-    polling: Vec<bool>,
+    /// Per task (the parent at 0), its state in one record.
+    state: Vec<TaskState>,
     exited: usize,
     reaped: usize,
     main_waiting: bool,
@@ -383,10 +397,14 @@ impl Hackbench {
         let n = 1 + groups * TASKS_PER_GROUP;
         // The run begins at the kick (module doc: START): every child has written its ready
         // byte and sleeps in poll(); the parent has read all the bytes.
-        let mut phase = vec![Phase::Poll; n];
-        phase[0] = Phase::MainStart;
-        let mut polling = vec![true; n];
-        polling[0] = false;
+        let mut state: Vec<_> = (0..n)
+            .map(|t| {
+                let (g, i, sender) = if t == 0 { (0, 0, false) } else { Self::role(t) };
+                let (group, index) = (g as u32, i as u32);
+                TaskState { phase: Phase::Poll, polling: true, waited: false, count: 0, group, index, sender }
+            })
+            .collect();
+        state[0] = TaskState { phase: Phase::MainStart, polling: false, ..state[0] };
         let msg_size = msg_size.clamp(1, PAGE_SIZE);
         let mut h = Hackbench {
             groups,
@@ -405,10 +423,7 @@ impl Hackbench {
                 Ipc::Socket => Vec::new(),
             },
             lines: vec![Lines::default(); groups * FDS],
-            waited: vec![false; n],
-            phase,
-            count: vec![0; n],
-            polling,
+            state,
             exited: 0,
             reaped: 0,
             main_waiting: false,
@@ -531,11 +546,11 @@ impl Hackbench {
     /// Whether `task`'s read (`send` false) or write of channel `c` must wait: nothing
     /// queued, or no room (`sk_wmem_alloc >= sk_sndbuf`; a pipe whose 16 buffers are taken
     /// and, for a new write, whose last page has no room to merge into).
-    fn must_wait(&self, c: usize, task: usize, send: bool) -> bool {
+    fn must_wait(&self, c: usize, waited: bool, send: bool) -> bool {
         match (self.ipc, send) {
             (Ipc::Socket, true) => self.chans[c].wmem >= WMEM_DEFAULT,
             (Ipc::Socket, false) => self.chans[c].queued == 0,
-            (Ipc::Pipe, true) => self.pipes[c].write_must_wait(!self.waited[task]),
+            (Ipc::Pipe, true) => self.pipes[c].write_must_wait(!waited),
             (Ipc::Pipe, false) => self.pipes[c].queued() == 0,
         }
     }
@@ -592,24 +607,154 @@ impl Hackbench {
         }
     }
 
+    /// `next` for child `task`.
+    fn child_next(&mut self, task: usize, now: Ns, fx: &mut Fx) -> Step {
+        let TaskState { group, index, sender, .. } = self.state[task];
+        let (g, i) = (group as usize, index as usize);
+        loop {
+            match self.state[task].phase {
+                Phase::Poll => {
+                    if !self.started {
+                        self.state[task].polling = true;
+                        return Step::Block;
+                    }
+                    self.state[task].phase = Phase::Work;
+                }
+                Phase::Work if sender => {
+                    if self.state[task].count >= self.per_child() {
+                        self.state[task].phase = Phase::Exiting;
+                        continue;
+                    }
+                    self.state[task].phase = Phase::Claim;
+                    let c = g * FDS + (self.state[task].count % FDS as u64) as usize;
+                    if self.must_wait(c, self.state[task].waited, true) {
+                        // The look and the preparation to wait (module doc: EMPTY READ).
+                        return Step::Run { ns: self.wait_look(c, now, true, true, fx), sys: true };
+                    }
+                }
+                Phase::Claim if sender => {
+                    let c = g * FDS + (self.state[task].count % FDS as u64) as usize;
+                    match self.ipc {
+                        Ipc::Socket => {
+                            if !self.claim_space(c) {
+                                self.chans[c].blocked.push_back(task);
+                                self.state[task].phase = Phase::Woken;
+                                return Step::Block;
+                            }
+                        }
+                        Ipc::Pipe => {
+                            if !self.pipes[c].claim_write(task, !self.state[task].waited) {
+                                self.state[task].waited = true;
+                                self.state[task].phase = Phase::Woken;
+                                return Step::Block;
+                            }
+                        }
+                    }
+                    self.state[task].phase = Phase::AfterWork;
+                    return Step::Run { ns: self.op_on(c, now, true, fx), sys: true };
+                }
+                Phase::Work => {
+                    if self.state[task].count >= self.per_child() {
+                        self.state[task].phase = Phase::Exiting;
+                        continue;
+                    }
+                    self.state[task].phase = Phase::Claim;
+                    if self.must_wait(g * FDS + i, self.state[task].waited, false) {
+                        // The look and the preparation to wait (module doc: EMPTY READ).
+                        return Step::Run { ns: self.wait_look(g * FDS + i, now, false, true, fx), sys: true };
+                    }
+                }
+                Phase::Claim => {
+                    // Claim the message now so it is read once; none: sleep until a write.
+                    let c = g * FDS + i;
+                    if self.ipc == Ipc::Pipe {
+                        if !self.pipes[c].claim_read() {
+                            self.state[task].phase = Phase::Woken;
+                            return Step::Block;
+                        }
+                    } else {
+                        let ch = &mut self.chans[c];
+                        if ch.queued == 0 {
+                            ch.reader_waiting = true;
+                            self.state[task].phase = Phase::Woken;
+                            return Step::Block;
+                        }
+                        ch.queued -= 1;
+                    }
+                    self.state[task].phase = Phase::AfterWork;
+                    return Step::Run { ns: self.op_on(c, now, false, fx), sys: true };
+                }
+                Phase::Woken => {
+                    // The wait loop's next round: still nothing to do means another round
+                    // of `prepare_to_wait` before the sleep (module doc: EMPTY READ).
+                    self.state[task].phase = Phase::Claim;
+                    let c = if sender { g * FDS + (self.state[task].count % FDS as u64) as usize } else { g * FDS + i };
+                    if self.must_wait(c, self.state[task].waited, sender) {
+                        return Step::Run { ns: self.wait_look(c, now, sender, false, fx), sys: true };
+                    }
+                }
+                Phase::AfterWork if sender => {
+                    let c = g * FDS + (self.state[task].count % FDS as u64) as usize;
+                    if self.ipc == Ipc::Pipe {
+                        let waited = std::mem::take(&mut self.state[task].waited);
+                        self.pipes[c].write_done(waited, Self::receiver_task(c), fx);
+                    } else {
+                        let ch = &mut self.chans[c];
+                        ch.queued += 1;
+                        ch.skb_cpu.push_back(fx.cpu as u32);
+                        if std::mem::take(&mut ch.reader_waiting) {
+                            fx.wakes.push((Self::receiver_task(c), true));
+                        }
+                    }
+                    self.state[task].count += 1;
+                    self.sent += 1;
+                    self.state[task].phase = Phase::Work;
+                }
+                Phase::AfterWork => {
+                    match self.ipc {
+                        Ipc::Pipe => self.pipes[g * FDS + i].read_done(fx),
+                        Ipc::Socket => self.release_space(g * FDS + i, fx),
+                    }
+                    self.state[task].count += 1;
+                    self.received += 1;
+                    self.state[task].phase = Phase::Work;
+                }
+                Phase::Exiting => {
+                    self.state[task].phase = Phase::Done;
+                    let work = match self.mode {
+                        Mode::Process => EXIT_PROCESS_REF,
+                        Mode::Thread => EXIT_THREAD_REF,
+                    };
+                    return Step::Run { ns: self.costs.syscall(work), sys: true };
+                }
+                Phase::Done => {
+                    self.exited += 1;
+                    self.wake_main(fx);
+                    return Step::Exit;
+                }
+                _ => return Step::Exit,
+            }
+        }
+    }
+
     fn main_next(&mut self, now: Ns, fx: &mut Fx) -> Step {
         loop {
-            match self.phase[0] {
+            match self.state[0].phase {
                 Phase::MainStart => {
                     // gettimeofday(&start), then write(wakefds[1], &dummy, 1).
                     self.start = now;
-                    self.phase[0] = Phase::MainAfterStart;
+                    self.state[0].phase = Phase::MainAfterStart;
                     return Step::Run { ns: self.costs.syscall(PIPE_OP_REF), sys: true };
                 }
                 Phase::MainAfterStart => {
                     self.started = true;
                     // The poll wait queue, newest entry first (module doc: START).
-                    for t in (1..self.polling.len()).rev() {
-                        if std::mem::take(&mut self.polling[t]) {
+                    for t in (1..self.state.len()).rev() {
+                        if std::mem::take(&mut self.state[t].polling) {
                             fx.wakes.push((t, true));
                         }
                     }
-                    self.phase[0] = Phase::MainReap;
+                    self.state[0].phase = Phase::MainReap;
                 }
                 Phase::MainReap => {
                     if self.reaped < self.exited {
@@ -621,7 +766,7 @@ impl Hackbench {
                         return Step::Block;
                     }
                     self.stop = Some(now);
-                    self.phase[0] = Phase::Done;
+                    self.state[0].phase = Phase::Done;
                 }
                 _ => return Step::Exit,
             }
@@ -680,131 +825,7 @@ impl Workload for Hackbench {
         if task == 0 {
             return self.main_next(now, fx);
         }
-        let (g, i, sender) = Self::role(task);
-        loop {
-            match self.phase[task] {
-                Phase::Poll => {
-                    if !self.started {
-                        self.polling[task] = true;
-                        return Step::Block;
-                    }
-                    self.phase[task] = Phase::Work;
-                }
-                Phase::Work if sender => {
-                    if self.count[task] >= self.per_child() {
-                        self.phase[task] = Phase::Exiting;
-                        continue;
-                    }
-                    self.phase[task] = Phase::Claim;
-                    let c = g * FDS + (self.count[task] % FDS as u64) as usize;
-                    if self.must_wait(c, task, true) {
-                        // The look and the preparation to wait (module doc: EMPTY READ).
-                        return Step::Run { ns: self.wait_look(c, now, true, true, fx), sys: true };
-                    }
-                }
-                Phase::Claim if sender => {
-                    let c = g * FDS + (self.count[task] % FDS as u64) as usize;
-                    match self.ipc {
-                        Ipc::Socket => {
-                            if !self.claim_space(c) {
-                                self.chans[c].blocked.push_back(task);
-                                self.phase[task] = Phase::Woken;
-                                return Step::Block;
-                            }
-                        }
-                        Ipc::Pipe => {
-                            if !self.pipes[c].claim_write(task, !self.waited[task]) {
-                                self.waited[task] = true;
-                                self.phase[task] = Phase::Woken;
-                                return Step::Block;
-                            }
-                        }
-                    }
-                    self.phase[task] = Phase::AfterWork;
-                    return Step::Run { ns: self.op_on(c, now, true, fx), sys: true };
-                }
-                Phase::Work => {
-                    if self.count[task] >= self.per_child() {
-                        self.phase[task] = Phase::Exiting;
-                        continue;
-                    }
-                    self.phase[task] = Phase::Claim;
-                    if self.must_wait(g * FDS + i, task, false) {
-                        // The look and the preparation to wait (module doc: EMPTY READ).
-                        return Step::Run { ns: self.wait_look(g * FDS + i, now, false, true, fx), sys: true };
-                    }
-                }
-                Phase::Claim => {
-                    // Claim the message now so it is read once; none: sleep until a write.
-                    let c = g * FDS + i;
-                    if self.ipc == Ipc::Pipe {
-                        if !self.pipes[c].claim_read() {
-                            self.phase[task] = Phase::Woken;
-                            return Step::Block;
-                        }
-                    } else {
-                        let ch = &mut self.chans[c];
-                        if ch.queued == 0 {
-                            ch.reader_waiting = true;
-                            self.phase[task] = Phase::Woken;
-                            return Step::Block;
-                        }
-                        ch.queued -= 1;
-                    }
-                    self.phase[task] = Phase::AfterWork;
-                    return Step::Run { ns: self.op_on(c, now, false, fx), sys: true };
-                }
-                Phase::Woken => {
-                    // The wait loop's next round: still nothing to do means another round
-                    // of `prepare_to_wait` before the sleep (module doc: EMPTY READ).
-                    self.phase[task] = Phase::Claim;
-                    let c = if sender { g * FDS + (self.count[task] % FDS as u64) as usize } else { g * FDS + i };
-                    if self.must_wait(c, task, sender) {
-                        return Step::Run { ns: self.wait_look(c, now, sender, false, fx), sys: true };
-                    }
-                }
-                Phase::AfterWork if sender => {
-                    let c = g * FDS + (self.count[task] % FDS as u64) as usize;
-                    if self.ipc == Ipc::Pipe {
-                        let waited = std::mem::take(&mut self.waited[task]);
-                        self.pipes[c].write_done(waited, Self::receiver_task(c), fx);
-                    } else {
-                        let ch = &mut self.chans[c];
-                        ch.queued += 1;
-                        ch.skb_cpu.push_back(fx.cpu as u32);
-                        if std::mem::take(&mut ch.reader_waiting) {
-                            fx.wakes.push((Self::receiver_task(c), true));
-                        }
-                    }
-                    self.count[task] += 1;
-                    self.sent += 1;
-                    self.phase[task] = Phase::Work;
-                }
-                Phase::AfterWork => {
-                    match self.ipc {
-                        Ipc::Pipe => self.pipes[g * FDS + i].read_done(fx),
-                        Ipc::Socket => self.release_space(g * FDS + i, fx),
-                    }
-                    self.count[task] += 1;
-                    self.received += 1;
-                    self.phase[task] = Phase::Work;
-                }
-                Phase::Exiting => {
-                    self.phase[task] = Phase::Done;
-                    let work = match self.mode {
-                        Mode::Process => EXIT_PROCESS_REF,
-                        Mode::Thread => EXIT_THREAD_REF,
-                    };
-                    return Step::Run { ns: self.costs.syscall(work), sys: true };
-                }
-                Phase::Done => {
-                    self.exited += 1;
-                    self.wake_main(fx);
-                    return Step::Exit;
-                }
-                _ => return Step::Exit,
-            }
-        }
+        self.child_next(task, now, fx)
     }
 
     fn done(&self) -> bool {
@@ -851,6 +872,19 @@ mod tests {
     fn bench(groups: usize, loops: u64, ipc: Ipc) -> Hackbench {
         let costs = Costs::new(Config::default().profile());
         Hackbench::new(groups, loops, 100, Mode::Process, ipc, Kernel::V66, costs)
+    }
+
+    /// Each child's record carries its `role` from the start (`next` reads it there, not
+    /// by dividing the task number), and starts in poll with nothing sent.
+    #[test]
+    fn each_child_s_record_holds_its_role() {
+        let h = bench(7, 10, Ipc::Pipe);
+        assert_eq!(h.state.len(), 1 + 7 * TASKS_PER_GROUP);
+        assert_eq!(h.state[0].phase, Phase::MainStart);
+        for (t, st) in h.state.iter().enumerate().skip(1) {
+            assert_eq!((st.group as usize, st.index as usize, st.sender), Hackbench::role(t), "task {t}");
+            assert!(st.polling && !st.waited && st.count == 0 && st.phase == Phase::Poll);
+        }
     }
 
     /// Runs task `t`'s steps until it blocks or exits, applying nothing; returns the wakes.
