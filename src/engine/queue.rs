@@ -102,10 +102,13 @@ impl<E: Copy> Heap<E> {
         let mut child = 1;
         let h = &mut v[..n];
         while let Some(kids) = h.get(child..child + ARITY) {
-            // Two independent comparisons, then one between their winners.
-            let a = usize::from(kids[1].key < kids[0].key);
-            let b = 2 + usize::from(kids[3].key < kids[2].key);
-            let m = if kids[b].key < kids[a].key { b } else { a };
+            // Two independent comparisons, then one between their winners' keys, selected
+            // into registers (not loaded again by the index they chose: that load would
+            // wait on the first comparisons).
+            let (k0, k1, k2, k3) = (kids[0].key, kids[1].key, kids[2].key, kids[3].key);
+            let (a, ka) = if k1 < k0 { (1, k1) } else { (0, k0) };
+            let (b, kb) = if k3 < k2 { (3, k3) } else { (2, k2) };
+            let m = if kb < ka { b } else { a };
             h[hole] = kids[m];
             hole = child + m;
             child = ARITY * hole + 1;
