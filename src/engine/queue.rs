@@ -333,8 +333,8 @@ mod tests {
     }
 
     /// The heap alone, at every size up to 70 and with many equal keys: each pop walks to
-    /// a leaf (both children, a lone last child, none), fills the hole with the last entry
-    /// and lifts it; the keys must come out sorted.
+    /// a leaf (four children, a last node with one to three, none), fills the hole with the
+    /// last entry and lifts it; the keys must come out sorted.
     #[test]
     fn the_heap_pops_sorted_at_every_size() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
