@@ -19,7 +19,7 @@ use crate::engine::profile::PROFILES;
 use crate::ui::app::state::{disabled_note, Action, State};
 use crate::ui::common::format::key_value;
 use crate::ui::common::scale::{mapping, SLIDER_STEPS};
-use crate::ui::StateCtx;
+use crate::ui::ConfigCtx;
 
 /// The groups a reader looks for first: what runs, then which kernel runs it.
 const FIRST_GROUPS: [&str; 2] = ["Workload", "Scheduler"];
@@ -55,17 +55,17 @@ pub struct ControlsProps {
 /// The whole panel: preset picker, its description, then the groups.
 #[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let ctx = use_context::<ConfigCtx>().expect("ConfigCtx");
     let onpreset = {
         let ctx = ctx.clone();
         Callback::from(move |e: Event| ctx.dispatch(Action::LoadPreset(select_value(&e))))
     };
-    let about = preset_about(&ctx.preset, &ctx.config);
-    let modified = preset(&ctx.preset).is_some_and(|p| (p.config)() != ctx.config);
+    let about = preset_about(ctx.preset(), ctx.config());
+    let modified = preset(ctx.preset()).is_some_and(|p| (p.config)() != *ctx.config());
     // Keys that do not apply stay out of the list (and out of the tab order) until asked for.
     let show_all = use_state(|| false);
-    let unused = KEYS.iter().filter(|k| ctx.config.applies(k.key) == Ok(false)).count();
-    let listed = |k: &&crate::engine::config::KeyDoc| *show_all || ctx.config.applies(k.key) != Ok(false);
+    let unused = KEYS.iter().filter(|k| ctx.config().applies(k.key) == Ok(false)).count();
+    let listed = |k: &&crate::engine::config::KeyDoc| *show_all || ctx.config().applies(k.key) != Ok(false);
     let toggle = {
         let show_all = show_all.clone();
         Callback::from(move |_: MouseEvent| show_all.set(!*show_all))
@@ -79,20 +79,20 @@ pub fn controls(props: &ControlsProps) -> Html {
                 </label>
                 <select id="ctl-preset" name="preset" onchange={onpreset}>
                     { for PRESETS.iter().map(|p| html! {
-                        <option value={p.name} selected={p.name == ctx.preset}>{p.title}</option>
+                        <option value={p.name} selected={p.name == ctx.preset()}>{p.title}</option>
                     }) }
                 </select>
                 <p class="help">{about}</p>
-                <p class="machine" data-testid="machine-line">{machine_line(&ctx.config)}</p>
-                <p class="machine topo" data-testid="machine-topology">{topology_line(&ctx.config)}</p>
+                <p class="machine" data-testid="machine-line">{machine_line(ctx.config())}</p>
+                <p class="machine topo" data-testid="machine-topology">{topology_line(ctx.config())}</p>
             </div>
             { for groups().into_iter().filter(|g| KEYS.iter().filter(listed).any(|k| k.group == *g)).map(|g| html! {
                 <details class="group" open=true key={g}>
                     <summary>{g}</summary>
                     { for KEYS.iter().filter(listed).filter(|k| k.group == g).map(|k| html! {
-                        <KeyControl key={k.key} name={k.key} current={ctx.config.get(k.key).unwrap_or_default()}
-                            note={disabled_note(&ctx.config, k.key)} cpu={ctx.config.cpu.clone()}
-                            kernel={ctx.config.kernel}
+                        <KeyControl key={k.key} name={k.key} current={ctx.config().get(k.key).unwrap_or_default()}
+                            note={disabled_note(ctx.config(), k.key)} cpu={ctx.config().cpu.clone()}
+                            kernel={ctx.config().kernel}
                             dispatch={ctx.dispatcher()} />
                     }) }
                 </details>
@@ -376,10 +376,10 @@ struct FeatureBoxesProps {
 /// One checkbox per `sched_features` entry of the config's era, checked when it is on.
 #[function_component(FeatureBoxes)]
 fn feature_boxes(props: &FeatureBoxesProps) -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
-    let kernel = ctx.config.kernel;
+    let ctx = use_context::<ConfigCtx>().expect("ConfigCtx");
+    let kernel = ctx.config().kernel;
     let defs = kernel.features();
-    let checked: Vec<bool> = defs.iter().map(|d| d.is_on(&ctx.config.features)).collect();
+    let checked: Vec<bool> = defs.iter().map(|d| d.is_on(&ctx.config().features)).collect();
     let changed = defs.iter().zip(&checked).filter(|(d, c)| d.default != **c).count();
     // Folded while every feature is at the era's default: 22 checkboxes were 22 tab stops.
     html! {
@@ -419,12 +419,12 @@ fn feature_boxes(props: &FeatureBoxesProps) -> Html {
 /// One checkbox per C-state of the chosen CPU (all checked = `all`, none = `off`: poll).
 #[function_component(CStateBoxes)]
 fn cstate_boxes() -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
-    let profile = ctx.config.profile();
+    let ctx = use_context::<ConfigCtx>().expect("ConfigCtx");
+    let profile = ctx.config().profile();
     let names: Vec<&'static str> = profile.cstates.iter().map(|s| s.name).collect();
     let checked: Vec<bool> = names
         .iter()
-        .map(|n| match &ctx.config.cstates {
+        .map(|n| match &ctx.config().cstates {
             CStates::All => true,
             CStates::Off => false,
             CStates::Only(list) => list.iter().any(|l| l == n),
