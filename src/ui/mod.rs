@@ -62,21 +62,22 @@ impl std::ops::Deref for StateCtx {
     }
 }
 
-/// What the controls read: the config, the preset it came from, and the dispatcher. Equal
-/// while the state's `ConfigKey` is (the config's generation and the preset), so a run's
-/// answer, a progress report or a notice (each a new `State`, so a new `StateCtx`) leaves the
-/// controls unrendered: they were ~300 of the page's 524 elements, reconciled in the answer's
-/// task and on every slider preview (issue 26). It gives no other field of the state: a reader
-/// of one would not be re-rendered when it changes.
+/// What the controls read, handed to them as a prop: the config, the preset it came from, and
+/// the dispatcher. Equal while the state's `ConfigKey` is (the config's generation and the
+/// preset), so a run's answer, a progress report or a notice (each a new `State`, so a new
+/// `StateCtx`) leaves the controls unrendered: they were ~300 of the page's 524 elements,
+/// reconciled in the answer's task and on every slider preview (issue 26). A prop, not a second
+/// context: a `ContextProvider` of its own cost 1.9 KB of page weight. It gives no other field
+/// of the state: a reader of one would not be re-rendered when it changes.
 #[derive(Clone)]
-pub struct ConfigCtx {
+pub struct ConfigView {
     state: StateCtx,
     key: app::state::ConfigKey,
 }
 
-impl ConfigCtx {
-    pub fn new(state: &StateCtx) -> ConfigCtx {
-        ConfigCtx { state: state.clone(), key: state.config_key() }
+impl ConfigView {
+    pub fn new(state: &StateCtx) -> ConfigView {
+        ConfigView { state: state.clone(), key: state.config_key() }
     }
     pub fn config(&self) -> &crate::engine::config::Config {
         &self.state.config
@@ -84,15 +85,12 @@ impl ConfigCtx {
     pub fn preset(&self) -> &str {
         &self.state.preset
     }
-    pub fn dispatch(&self, action: app::state::Action) {
-        self.state.dispatch(action)
-    }
     pub fn dispatcher(&self) -> yew::UseReducerDispatcher<app::state::State> {
         self.state.dispatcher()
     }
 }
 
-impl PartialEq for ConfigCtx {
+impl PartialEq for ConfigView {
     fn eq(&self, other: &Self) -> bool {
         self.key == other.key
     }

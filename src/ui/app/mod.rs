@@ -34,7 +34,7 @@ use crate::ui::inspect::state::OpenSpan;
 use crate::ui::share::{self, EmbedPage, Notices, ShareBar};
 use crate::ui::timeline::{Timeline, ViewLink};
 use crate::ui::tour::mount::{figures_revealed, TourCard, TourOffer};
-use crate::ui::{ConfigCtx, StateCtx};
+use crate::ui::{ConfigView, StateCtx};
 
 #[derive(Properties, Default)]
 pub struct AppProps {
@@ -75,18 +75,13 @@ pub fn app(props: &AppProps) -> Html {
         share::use_drop_import(!state.embed, Callback::from(move |a| d.dispatch(a)));
     }
 
-    let ctx = StateCtx::new(state.clone());
-    // The controls' context: unchanged (its consumers not re-rendered) while the config is.
-    let config = ConfigCtx::new(&ctx);
     html! {
-        <ContextProvider<StateCtx> context={ctx}>
-            <ContextProvider<ConfigCtx> context={config}>
+        <ContextProvider<StateCtx> context={StateCtx::new(state.clone())}>
             if state.embed {
                 <EmbedPage />
             } else {
                 <Shell collapsed={*phone} />
             }
-            </ContextProvider<ConfigCtx>>
         </ContextProvider<StateCtx>>
     }
 }
@@ -128,7 +123,7 @@ fn shell(props: &ShellProps) -> Html {
                 <div class="seeds-page"><h2>{"Experiments: reported vs simulated"}</h2><ExperimentsMount /></div>
             } else {
                 <div class="layout">
-                    <aside class="controls" aria-label="Controls"><Controls collapsed={props.collapsed} /></aside>
+                    <aside class="controls" aria-label="Controls"><Controls collapsed={props.collapsed} config={ConfigView::new(&ctx)} /></aside>
                     <Results />
                 </div>
             }

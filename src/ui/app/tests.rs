@@ -494,7 +494,7 @@ fn a_tour_started_on_the_run_shown_goes_on_to_its_b() {
     assert!(t.gen > s.gen, "B gets runs of its own");
 }
 
-/// The controls' context (`ui::ConfigCtx`) is keyed on `ConfigKey`: what a run's answer and
+/// The controls' prop (`ui::ConfigView`) is equal while `ConfigKey` is: what a run's answer and
 /// the other actions of a run leave alone keeps it, so the controls (~300 of the page's 524
 /// elements) are not re-rendered by the answer's task nor by a preview's (issue 26).
 #[test]
@@ -519,8 +519,8 @@ fn a_runs_answer_keeps_the_controls_key_and_a_config_or_preset_change_moves_it()
     let other = State::with_config(s.config.clone(), "nohz-pipe");
     assert_eq!((other.gen, &other.config), (s.gen, &s.config));
     assert_ne!(other.config_key(), key, "the same config under another preset's name");
-    // The controls read the config through that context only: the whole state's context
-    // changes with every answer.
+    // The controls read the config through that prop only: the state's context changes
+    // with every answer, and every reader of it is re-rendered then.
     let controls = include_str!("../explore/controls.rs");
-    assert!(!controls.contains("StateCtx"), "the controls read `ConfigCtx`, not `StateCtx`");
+    assert!(!controls.contains("use_context"), "the controls read `ConfigView`, no context");
 }

@@ -88,24 +88,6 @@ pub fn call(name: &'static str, args: js_sys::Array, fail: Callback<String>) {
     }));
 }
 
-thread_local! {
-    /// Whether the module has loaded once on this page (boot.js keeps it).
-    static LOADED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` after the next frame: a timeout queued from that frame's callback runs once the
-/// frame is drawn, so the task that asked (and the paint after it) is not lengthened.
-fn after_next_paint(f: impl FnOnce() + 'static) {
-    let Some(w) = web_sys::window() else { return f() };
-    let after = Closure::once_into_js(move || {
-        let run = Closure::once_into_js(f);
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback(run.unchecked_ref());
-        }
-    });
-    let _ = w.request_animation_frame(after.unchecked_ref());
-}
-
 /// The module, asked for once `wanted` holds (boot.js imports it once; a failure is
 /// forgotten there, so the next mount retries, and so does a view that sets the handle back
 /// to `Idle`). The handle's setter lets a view's call that fails say so.
@@ -119,24 +101,12 @@ pub fn use_views(wanted: bool) -> UseStateHandle<Load> {
             if *wanted && *load == Load::Idle {
                 load.set(Load::Loading);
                 let load = load.setter();
-                let start = move || {
-                    start_loading(Callback::from(move |r: Result<(), String>| {
-                        LOADED.with(|l| l.set(l.get() || r.is_ok()));
-                        load.set(match r {
-                            Ok(()) => Load::Ready,
-                            Err(e) => Load::Failed(e),
-                        })
-                    }))
-                };
-                // The first load waits for the frame that shows what asked for it: this effect
-                // runs in the task that rendered it (the first answer's, for the sweep), and
-                // the import's start was 6 ms of that task (issue 26). Once loaded, a view
-                // opened later (the inspector, the tour) is shown without waiting a frame.
-                if LOADED.with(|l| l.get()) {
-                    start();
-                } else {
-                    after_next_paint(start);
-                }
+                start_loading(Callback::from(move |r: Result<(), String>| {
+                    load.set(match r {
+                        Ok(()) => Load::Ready,
+                        Err(e) => Load::Failed(e),
+                    })
+                }));
             }
         });
     }
