@@ -309,3 +309,28 @@ test("the plots' SVG and PNG files come from the views module; if it cannot load
     await browser.close();
   }
 });
+
+// Issue 26: the first answer's task asked for the module (the sweep's mount), and starting
+// the import was 6 ms of it. boot.js starts a first import after the next frame instead.
+test("the views module's import starts after the frame that follows the call, not in the task that made it", async () => {
+  const browser = await launch({ width: 1280, height: 800 });
+  try {
+    // No simulation worker: no run, so nothing on the page asks for the module but this test.
+    await browser.context.route(/\/worker[^/]*$/, (r) => r.abort());
+    const { page } = await open(browser.context, server.url);
+    await page.waitForFunction(() => typeof window.schedscopeLazy === 'function');
+    const [asked, frame, fetched] = await page.evaluate(async () => {
+      const asked = performance.now();
+      const loading = window.schedscopeLazy('views');
+      // When the next frame's callbacks run (boot.js's, registered first, runs before this one).
+      const frame = await new Promise((go) => requestAnimationFrame(() => go(performance.now())));
+      await loading;
+      const e = performance.getEntriesByType('resource').find((x) => new URL(x.name).pathname === '/views.js');
+      return [asked, frame, e?.startTime];
+    });
+    assert.ok(fetched !== undefined, 'views.js was fetched');
+    assert.ok(fetched >= frame, `views.js requested at ${fetched} ms, asked at ${asked} ms, before the frame at ${frame} ms`);
+  } finally {
+    await browser.close();
+  }
+});

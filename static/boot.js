@@ -17,10 +17,17 @@ if (!me) throw new Error('schedscope: boot.js needs its <script data-js data-was
 const base = me.dataset.js.replace(/[^/]*$/, '');
 const lazy = new Map();
 let tries = 0;
+// An import starts after the frame that follows the call (a timeout queued from that frame's
+// callback runs once it is drawn): the call comes from the task that rendered what asked (the
+// first answer's, for the sweep), and starting the import was 6 ms of it (issue 26). Once
+// loaded, a later call is answered at once.
+const afterFrame = () => new Promise((go) => requestAnimationFrame(() => setTimeout(go)));
 window.schedscopeLazy = (name) => {
   if (!lazy.has(name)) {
     const again = tries++ ? `?try=${tries}` : '';
-    const loading = import(`${base}${name}.js${again}`).then((m) => m.default({ module_or_path: `${base}${name}_bg.wasm` }));
+    const loading = afterFrame()
+      .then(() => import(`${base}${name}.js${again}`))
+      .then((m) => m.default({ module_or_path: `${base}${name}_bg.wasm` }));
     lazy.set(name, loading);
     loading.catch(() => lazy.delete(name));
   }

@@ -62,6 +62,40 @@ impl std::ops::Deref for StateCtx {
     }
 }
 
+/// What the controls read, handed to them as a prop: the config, the preset it came from, and
+/// the dispatcher. Equal while the state's `ConfigKey` is (the config's generation and the
+/// preset), so a run's answer, a progress report or a notice (each a new `State`, so a new
+/// `StateCtx`) leaves the controls unrendered: they were ~300 of the page's 524 elements,
+/// reconciled in the answer's task and on every slider preview (issue 26). A prop, not a second
+/// context: a `ContextProvider` of its own cost 1.9 KB of page weight. It gives no other field
+/// of the state: a reader of one would not be re-rendered when it changes.
+#[derive(Clone)]
+pub struct ConfigView {
+    state: StateCtx,
+    key: app::state::ConfigKey,
+}
+
+impl ConfigView {
+    pub fn new(state: &StateCtx) -> ConfigView {
+        ConfigView { state: state.clone(), key: state.config_key() }
+    }
+    pub fn config(&self) -> &crate::engine::config::Config {
+        &self.state.config
+    }
+    pub fn preset(&self) -> &str {
+        &self.state.preset
+    }
+    pub fn dispatcher(&self) -> yew::UseReducerDispatcher<app::state::State> {
+        self.state.dispatcher()
+    }
+}
+
+impl PartialEq for ConfigView {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
 /// The stylesheet's phone layout (static/style.css `@media (max-width: 720px)`): the Controls
 /// in a drawer, the result line kept in view.
 pub const PHONE_QUERY: &str = "(max-width: 720px)";

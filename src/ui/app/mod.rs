@@ -34,7 +34,7 @@ use crate::ui::inspect::state::OpenSpan;
 use crate::ui::share::{self, EmbedPage, Notices, ShareBar};
 use crate::ui::timeline::{Timeline, ViewLink};
 use crate::ui::tour::mount::{figures_revealed, TourCard, TourOffer};
-use crate::ui::StateCtx;
+use crate::ui::{ConfigView, StateCtx};
 
 #[derive(Properties, Default)]
 pub struct AppProps {
@@ -123,7 +123,7 @@ fn shell(props: &ShellProps) -> Html {
                 <div class="seeds-page"><h2>{"Experiments: reported vs simulated"}</h2><ExperimentsMount /></div>
             } else {
                 <div class="layout">
-                    <aside class="controls" aria-label="Controls"><Controls collapsed={props.collapsed} /></aside>
+                    <aside class="controls" aria-label="Controls"><Controls collapsed={props.collapsed} config={ConfigView::new(&ctx)} /></aside>
                     <Results />
                 </div>
             }

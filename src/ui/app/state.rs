@@ -106,6 +106,15 @@ pub struct State {
     pub(super) next_pin: u64,
 }
 
+/// What the controls show depends on: the config's generation (`State::gen` bumps on every
+/// change of `config`, see `set_config`) and the preset's name (re-choosing a preset with the
+/// same config changes only the name). `ui::ConfigCtx` compares these.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ConfigKey {
+    gen: u64,
+    preset: String,
+}
+
 impl Default for State {
     fn default() -> Self {
         let p = &PRESETS[0];
@@ -249,6 +258,11 @@ impl State {
         let n = self.main_seeds as usize;
         let p = self.pin.as_ref()?;
         p.reps.as_ref().filter(|r| n > 1 && r.owner == p.id && r.seeds() == n)
+    }
+
+    /// The key of what the controls show (`ConfigKey`).
+    pub fn config_key(&self) -> ConfigKey {
+        ConfigKey { gen: self.gen, preset: self.preset.clone() }
     }
 
     /// Installs a new config: bumps the generation and keeps or replans the sweep.

@@ -493,3 +493,34 @@ fn a_tour_started_on_the_run_shown_goes_on_to_its_b() {
     assert!(t.pending_b.is_none() && t.config != pin.config, "B is the current config");
     assert!(t.gen > s.gen, "B gets runs of its own");
 }
+
+/// The controls' prop (`ui::ConfigView`) is equal while `ConfigKey` is: what a run's answer and
+/// the other actions of a run leave alone keeps it, so the controls (~300 of the page's 524
+/// elements) are not re-rendered by the answer's task nor by a preview's (issue 26).
+#[test]
+fn a_runs_answer_keeps_the_controls_key_and_a_config_or_preset_change_moves_it() {
+    let s = Rc::new(State::default());
+    let key = s.config_key();
+    let p = RunProgress { now: 1, duration: 10, events: 3, max_events: 50 };
+    let mut t = reduce(s.clone(), Action::RunDone { gen: s.gen, result: ok_run(1.0), preview: true });
+    for a in [
+        Action::RunDone { gen: s.gen, result: ok_run(2.0), preview: false },
+        Action::Progress { kind: JobKind::Live { gen: s.gen, preview: false }, progress: p },
+        Action::Notice("a notice".into()),
+        Action::PinA,
+        Action::Dist(DistMode::CStates),
+        Action::Tab(Tab::Seeds),
+    ] {
+        t = reduce(t, a);
+        assert_eq!(t.config_key(), key, "a run's answer, its progress and the page's other state keep it");
+    }
+    let set = reduce(t.clone(), Action::Set { key: "cores", value: "3".into() });
+    assert_ne!(set.config_key(), key, "a new config");
+    let other = State::with_config(s.config.clone(), "nohz-pipe");
+    assert_eq!((other.gen, &other.config), (s.gen, &s.config));
+    assert_ne!(other.config_key(), key, "the same config under another preset's name");
+    // The controls read the config through that prop only: the state's context changes
+    // with every answer, and every reader of it is re-rendered then.
+    let controls = include_str!("../explore/controls.rs");
+    assert!(!controls.contains("use_context"), "the controls read `ConfigView`, no context");
+}

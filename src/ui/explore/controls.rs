@@ -19,7 +19,7 @@ use crate::engine::profile::PROFILES;
 use crate::ui::app::state::{disabled_note, Action, State};
 use crate::ui::common::format::key_value;
 use crate::ui::common::scale::{mapping, SLIDER_STEPS};
-use crate::ui::StateCtx;
+use crate::ui::ConfigView;
 
 /// The groups a reader looks for first: what runs, then which kernel runs it.
 const FIRST_GROUPS: [&str; 2] = ["Workload", "Scheduler"];
@@ -50,22 +50,25 @@ pub struct ControlsProps {
     /// Start with the drawer closed (phones).
     #[prop_or_default]
     pub collapsed: bool,
+    /// The config and its preset: equal while they are, so a run's answer does not re-render
+    /// the panel (`ConfigView`; it reads no context).
+    pub config: ConfigView,
 }
 
 /// The whole panel: preset picker, its description, then the groups.
 #[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
+    let ctx = &props.config;
     let onpreset = {
-        let ctx = ctx.clone();
-        Callback::from(move |e: Event| ctx.dispatch(Action::LoadPreset(select_value(&e))))
+        let d = ctx.dispatcher();
+        Callback::from(move |e: Event| d.dispatch(Action::LoadPreset(select_value(&e))))
     };
-    let about = preset_about(&ctx.preset, &ctx.config);
-    let modified = preset(&ctx.preset).is_some_and(|p| (p.config)() != ctx.config);
+    let about = preset_about(ctx.preset(), ctx.config());
+    let modified = preset(ctx.preset()).is_some_and(|p| (p.config)() != *ctx.config());
     // Keys that do not apply stay out of the list (and out of the tab order) until asked for.
     let show_all = use_state(|| false);
-    let unused = KEYS.iter().filter(|k| ctx.config.applies(k.key) == Ok(false)).count();
-    let listed = |k: &&crate::engine::config::KeyDoc| *show_all || ctx.config.applies(k.key) != Ok(false);
+    let unused = KEYS.iter().filter(|k| ctx.config().applies(k.key) == Ok(false)).count();
+    let listed = |k: &&crate::engine::config::KeyDoc| *show_all || ctx.config().applies(k.key) != Ok(false);
     let toggle = {
         let show_all = show_all.clone();
         Callback::from(move |_: MouseEvent| show_all.set(!*show_all))
@@ -79,20 +82,20 @@ pub fn controls(props: &ControlsProps) -> Html {
                 </label>
                 <select id="ctl-preset" name="preset" onchange={onpreset}>
                     { for PRESETS.iter().map(|p| html! {
-                        <option value={p.name} selected={p.name == ctx.preset}>{p.title}</option>
+                        <option value={p.name} selected={p.name == ctx.preset()}>{p.title}</option>
                     }) }
                 </select>
                 <p class="help">{about}</p>
-                <p class="machine" data-testid="machine-line">{machine_line(&ctx.config)}</p>
-                <p class="machine topo" data-testid="machine-topology">{topology_line(&ctx.config)}</p>
+                <p class="machine" data-testid="machine-line">{machine_line(ctx.config())}</p>
+                <p class="machine topo" data-testid="machine-topology">{topology_line(ctx.config())}</p>
             </div>
             { for groups().into_iter().filter(|g| KEYS.iter().filter(listed).any(|k| k.group == *g)).map(|g| html! {
                 <details class="group" open=true key={g}>
                     <summary>{g}</summary>
                     { for KEYS.iter().filter(listed).filter(|k| k.group == g).map(|k| html! {
-                        <KeyControl key={k.key} name={k.key} current={ctx.config.get(k.key).unwrap_or_default()}
-                            note={disabled_note(&ctx.config, k.key)} cpu={ctx.config.cpu.clone()}
-                            kernel={ctx.config.kernel}
+                        <KeyControl key={k.key} name={k.key} current={ctx.config().get(k.key).unwrap_or_default()}
+                            note={disabled_note(ctx.config(), k.key)} cpu={ctx.config().cpu.clone()}
+                            kernel={ctx.config().kernel}
                             dispatch={ctx.dispatcher()} />
                     }) }
                 </details>
@@ -317,12 +320,12 @@ pub fn key_control(props: &KeyControlProps) -> Html {
         }
         KeyKind::Text if doc.key == "features" => html! {
             <>
-                <FeatureBoxes>{ text_input(false) }</FeatureBoxes>
+                { feature_boxes(props.kernel, &current, &props.dispatch, text_input(false)) }
             </>
         },
         KeyKind::Text if doc.key == "cstates" => html! {
             <>
-                <CStateBoxes />
+                { cstate_boxes(&props.cpu, &current, &props.dispatch) }
                 { text_input(false) }
             </>
         },
@@ -366,20 +369,24 @@ pub fn features_text(defs: &[FeatureDef], checked: &[bool]) -> String {
         .join(" ")
 }
 
-#[derive(Properties, PartialEq)]
-struct FeatureBoxesProps {
-    /// The raw `features` text input, shown under the boxes with its caption (it sat
-    /// unlabelled under the folded list, an empty box under "0 changed").
-    children: Html,
+/// The config a key's control stands for, as far as its props tell (the CPU, the era, the
+/// key's value): what the checkbox lists read, without the state's context.
+fn probe(cpu: &str, kernel: Kernel, key: &str, current: &str) -> Config {
+    let mut c = Config { cpu: cpu.to_string(), ..Config::default() };
+    c.set_kernel(kernel);
+    let _ = c.set(key, current);
+    c
 }
 
 /// One checkbox per `sched_features` entry of the config's era, checked when it is on.
-#[function_component(FeatureBoxes)]
-fn feature_boxes(props: &FeatureBoxesProps) -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
-    let kernel = ctx.config.kernel;
+/// A part of the key's control, not a component: it reads only the control's props (the era,
+/// the key's value), and the control re-renders only when they change. `rest` is the raw
+/// `features` text input, shown under the boxes with its caption (it sat unlabelled under the
+/// folded list, an empty box under "0 changed").
+fn feature_boxes(kernel: Kernel, current: &str, dispatch: &UseReducerDispatcher<State>, rest: Html) -> Html {
     let defs = kernel.features();
-    let checked: Vec<bool> = defs.iter().map(|d| d.is_on(&ctx.config.features)).collect();
+    let features = probe("", kernel, "features", current).features;
+    let checked: Vec<bool> = defs.iter().map(|d| d.is_on(&features)).collect();
     let changed = defs.iter().zip(&checked).filter(|(d, c)| d.default != **c).count();
     // Folded while every feature is at the era's default: 22 checkboxes were 22 tab stops.
     html! {
@@ -389,7 +396,7 @@ fn feature_boxes(props: &FeatureBoxesProps) -> Html {
             <legend>{format!("sched_features of {}", kernel.name())}</legend>
             { for defs.iter().enumerate().map(|(i, d)| {
                 let is_on = checked[i];
-                let (ctx, checked) = (ctx.clone(), checked.clone());
+                let (ctx, checked) = (dispatch.clone(), checked.clone());
                 let onchange = Callback::from(move |e: Event| {
                     let on = e.target_dyn_into::<HtmlInputElement>().map(|i| i.checked()).unwrap_or(false);
                     let mut c = checked.clone();
@@ -411,20 +418,20 @@ fn feature_boxes(props: &FeatureBoxesProps) -> Html {
             }) }
         </fieldset>
         <p class="features-text">{"The changes as text (what the link keeps; NO_ turns one off):"}</p>
-        { props.children.clone() }
+        { rest }
         </details>
     }
 }
 
-/// One checkbox per C-state of the chosen CPU (all checked = `all`, none = `off`: poll).
-#[function_component(CStateBoxes)]
-fn cstate_boxes() -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
-    let profile = ctx.config.profile();
+/// One checkbox per C-state of the chosen CPU (all checked = `all`, none = `off`: poll); a
+/// part of the key's control, as `feature_boxes`.
+fn cstate_boxes(cpu: &str, current: &str, dispatch: &UseReducerDispatcher<State>) -> Html {
+    let config = probe(cpu, Config::default().kernel, "cstates", current);
+    let profile = config.profile();
     let names: Vec<&'static str> = profile.cstates.iter().map(|s| s.name).collect();
     let checked: Vec<bool> = names
         .iter()
-        .map(|n| match &ctx.config.cstates {
+        .map(|n| match &config.cstates {
             CStates::All => true,
             CStates::Off => false,
             CStates::Only(list) => list.iter().any(|l| l == n),
@@ -435,7 +442,7 @@ fn cstate_boxes() -> Html {
             <legend>{format!("C-states of {}", profile.name)}</legend>
             { for profile.cstates.iter().enumerate().map(|(i, s)| {
                 let is_on = checked[i];
-                let (ctx, names, checked) = (ctx.clone(), names.clone(), checked.clone());
+                let (ctx, names, checked) = (dispatch.clone(), names.clone(), checked.clone());
                 let onchange = Callback::from(move |e: Event| {
                     let on = e.target_dyn_into::<HtmlInputElement>().map(|i| i.checked()).unwrap_or(false);
                     let mut c = checked.clone();
