@@ -518,6 +518,7 @@ impl Sim {
             }
             let t = self.cursor(c);
             self.fx.cpu = c;
+            self.fx.rate = self.smt_rate_of(c);
             let step = self.wl.next(n, t, &mut self.fx);
             if self.stop.is_none() && self.wl.done() {
                 self.stop = Some((StopReason::Completed, t));

@@ -165,7 +165,9 @@
 //! TRANSFER AND MUTEX: a pipe read or write pulls the pipe's shared cache lines from the CPU
 //! of the pipe's previous op (`pipe::Lines`, counted from 5.15 fs/pipe.c), at the profile's
 //! core-to-core latency for the pair, under `pipe->mutex`: the 20 senders and the receiver
-//! of a pipe take turns, a late one spinning (`pipe` module doc: MUTEX).
+//! of a pipe take turns, a late one spinning (`pipe` module doc: MUTEX) and paying the
+//! contended hand-off's extra line latencies (HAND-OFF); the holder unlocks when its work,
+//! at its CPU's SMT speed, is done (HOLDER'S SPEED).
 //!
 //! SOCKET LINES AND LOCK (`Hackbench::sock_send`, `sock_recv`; counted from 6.6
 //! net/unix/af_unix.c `unix_stream_sendmsg` and `unix_stream_read_generic`, net/core/sock.c
@@ -194,7 +196,9 @@
 //!   from the message's sender (the slab's owner stands for its last writer).
 //! - `unix_state_lock` is a spinlock held over the queue's lines (`pipe::Lines::locked_op`:
 //!   a sender or the receiver finding it held spins until it is free); the rest of the op
-//!   (its work, the alloc, the copy, the frees) runs outside it.
+//!   (its work, the alloc, the copy, the frees) runs outside it. Its hold is line transfers
+//!   only, which a busy SMT sibling does not lengthen; the work before it is timed at a
+//!   lone thread's speed (the pipe's HOLDER'S SPEED is not applied to sockets: simplified).
 //!
 //! Simplified: the state lock and the queue's own lock are one lock; `skb_unlink` retaking
 //! the queue lock after the copy is not charged again; `sock_def_readable` reads the reader's
@@ -422,7 +426,7 @@ impl Hackbench {
                 Ipc::Pipe => vec![PipeBuf::new(msg_size, false, kernel.pipe_wake()); groups * FDS],
                 Ipc::Socket => Vec::new(),
             },
-            lines: vec![Lines::default(); groups * FDS],
+            lines: vec![Lines::mutex(); groups * FDS],
             state,
             exited: 0,
             reaped: 0,
@@ -490,7 +494,7 @@ impl Hackbench {
                 // entry; the spin and the transfer are a stall (`Fx::stall`).
                 let work = self.op_cost(send) - self.costs.syscall;
                 let (ns, stall) =
-                    self.lines[c].locked_op(fx.cpu, now, self.costs.syscall, self.op_lines, work, &self.costs);
+                    self.lines[c].locked_op(fx.cpu, now, self.costs.syscall, self.op_lines, work, fx.rate, &self.costs);
                 fx.stall = stall;
                 ns
             }
@@ -519,7 +523,7 @@ impl Hackbench {
         let ch = &mut self.chans[c];
         let tail = ch.skb_cpu.back().map_or(0, |&f| costs.transfer(f as usize, cpu, 1));
         let (ns, held_stall) =
-            ch.queue.locked_op(cpu, now, costs.syscall + pre_xfer + work, SOCK_QUEUE_LINES, tail, costs);
+            ch.queue.locked_op(cpu, now, costs.syscall + pre_xfer + work, SOCK_QUEUE_LINES, tail, 1000, costs);
         fx.stall = pre_xfer + held_stall + tail;
         ns
     }
@@ -532,7 +536,7 @@ impl Hackbench {
         let work = self.op_cost(false) - costs.syscall;
         let msg_lines = SOCK_RECV_SKB_LINES + copy_chain(self.msg_size);
         let ch = &mut self.chans[c];
-        let (ns, held_stall) = ch.queue.locked_op(cpu, now, costs.syscall, SOCK_QUEUE_LINES, 0, costs);
+        let (ns, held_stall) = ch.queue.locked_op(cpu, now, costs.syscall, SOCK_QUEUE_LINES, 0, 1000, costs);
         let from = ch.skb_cpu.pop_front().map(|f| f as usize);
         let next = ch.skb_cpu.front().map_or(0, |&f| costs.transfer(f as usize, cpu, 1));
         let wmem = ch.wmem_line.touch(cpu, 1, costs);
@@ -572,8 +576,8 @@ impl Hackbench {
         };
         let (held, stall) = match (first, self.ipc, send) {
             (false, _, _) => (0, 0),
-            (true, Ipc::Pipe, _) => self.lines[c].locked_op(cpu, now, 0, EMPTY_PIPE_LINES, 0, costs),
-            (true, Ipc::Socket, false) => self.chans[c].queue.locked_op(cpu, now, 0, SOCK_QUEUE_LINES, 0, costs),
+            (true, Ipc::Pipe, _) => self.lines[c].locked_op(cpu, now, 0, EMPTY_PIPE_LINES, 0, fx.rate, costs),
+            (true, Ipc::Socket, false) => self.chans[c].queue.locked_op(cpu, now, 0, SOCK_QUEUE_LINES, 0, 1000, costs),
             (true, Ipc::Socket, true) => {
                 let t = self.chans[c].wmem_line.touch(cpu, 1, costs);
                 (t, t)

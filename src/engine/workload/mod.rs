@@ -69,7 +69,7 @@ pub enum Step {
 }
 
 /// Side effects of a step, applied by the simulation when the step's burst ends.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Fx {
     /// Tasks to wake: (task, synchronous wakeup as a pipe/socket write does: WF_SYNC).
     pub wakes: Vec<(usize, bool)>,
@@ -82,6 +82,29 @@ pub struct Fx {
     /// that long whatever the SMT sibling does (`sim::schedule` module doc: SMT). The
     /// simulation takes it (resets it to 0) with the step.
     pub stall: Ns,
+    /// Input, set with `cpu`: the speed at which `cpu` runs now, permille of a lone
+    /// thread's (below 1000 while its SMT sibling is busy: `sim::schedule` module doc,
+    /// SMT). A burst's work takes `work x 1000 / rate` ns of wall time (its stall does not
+    /// stretch); a workload that times something by another task's clock, such as the
+    /// moment a lock's holder unlocks (`pipe::Lines::locked_op`), needs it.
+    pub rate: u64,
+}
+
+impl Default for Fx {
+    fn default() -> Self {
+        Fx { wakes: Vec::new(), exec: false, cpu: 0, stall: 0, rate: 1000 }
+    }
+}
+
+/// `ns` of work at `rate` permille of a lone thread's speed, in wall-time ns (rounded up,
+/// as the simulation lays a burst: `sim::schedule::resume`).
+#[inline]
+pub fn at_rate(ns: Ns, rate: u64) -> Ns {
+    if rate >= 1000 {
+        ns
+    } else {
+        (ns * 1000).div_ceil(rate.max(1))
+    }
 }
 
 /// Machine facts a workload needs to cost its work.

@@ -54,15 +54,43 @@
 //! spins (`mutex_optimistic_spin`: while the owner runs on a CPU, which a pipe op's owner
 //! always does here, since a writer that must wait for room unlocks before it sleeps) and
 //! then does its op; the spin is kernel time in its burst, a stall like the transfer.
+//! HAND-OFF (`Lines::mutex`). A contended lock changes hands slower than a free one is taken:
+//! the waiter's spin reads the lock's line, and the holder's unlock must take it back.
+//! 5.15 kernel/locking/mutex.c: the waiter spins in `mutex_spin_on_owner`, re-reading
+//! `lock->owner` (`__mutex_owner`) with a `cpu_relax()` between reads, so the line sits in
+//! its cache; `mutex_unlock` -> `__mutex_unlock_fast` is `atomic_long_try_cmpxchg_release`
+//! on `lock->owner`, which must own the line: one latency from the waiter's CPU; the
+//! waiter's next read misses: one latency back; then `mutex_optimistic_spin`'s
+//! `__mutex_trylock_or_owner` takes the lock with `atomic_long_try_cmpxchg_acquire`, which
+//! must own the line the read brought in shared: one more. Three latencies of the mutex's
+//! line in series between the unlock and the acquire, where a free lock's taker pays the
+//! one its chain already counts (`pipe_op_chain`'s first line): `MUTEX_HANDOFF_LINES` (2)
+//! more, at the profile's core-to-core latency between the holder's CPU and the waiter's
+//! (the CAS ping-pong figure, `profile::C2c`). Only `pipe->mutex` is charged so: the
+//! sockets' `unix_state_lock` (a queued spinlock, whose waiter also re-reads the lock word)
+//! keeps the one latency (left alone here). Simplified: only the next owner's wait
+//! lengthens (the holder's unlock, already laid in its burst, does not); the OSQ queue of
+//! further spinners (`osq_lock`'s `xchg` on `lock->osq`, in the same line) is not charged;
+//! `cpu_relax()`'s PAUSE (up to ~140 cycles on Skylake-derived cores, which would delay the
+//! waiter's noticing the unlock) is not charged either.
+//!
+//! HOLDER'S SPEED: the holder unlocks when its burst has done the held work, so the hold
+//! is timed at the speed its CPU runs at when the op starts (`Fx::rate`: below a lone
+//! thread's while the SMT sibling is busy), as the simulation lays the burst: its stall
+//! (the spin and the lines) first, then its work at that rate (`sim::schedule` module doc:
+//! SMT). The entry and exit before the lock stretch the same way. (Until issue 27's hb25
+//! branch the hold was timed at a lone thread's speed, so beside a busy sibling the next
+//! op took the lock while the holder's burst still had a third of its work to do.)
 //! Simplified: the lock is taken after the syscall's whole entry and exit cost; the op's
-//! work estimate (`PIPE_OP_REF`, which includes the wakeup) is all held, at a lone
-//! thread's speed even beside a busy sibling; a CPU whose cursor runs ahead of global time
+//! work estimate (`PIPE_OP_REF`, which includes the wakeup) is all held; the rate is the
+//! one at the op's start (a sibling that goes idle or busy during the hold changes the
+//! burst, not the unlock time already set); a CPU whose cursor runs ahead of global time
 //! takes the lock at its own time; an op on a CPU behind it then takes the lock without
 //! waiting (it would have come first), and the two holds overlap.
 
 use std::collections::VecDeque;
 
-use super::{Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
+use super::{at_rate, Costs, Fx, Parent, Result, Step, TaskSpec, Workload};
 use crate::engine::kernel::{Kernel, PipeWake};
 use crate::engine::time::Ns;
 
@@ -152,6 +180,10 @@ pub fn copy_chain(msg_size: u64) -> u64 {
     msg_size.div_ceil(64).div_ceil(FILL_BUFFERS)
 }
 
+/// The mutex line's latencies a contended `mutex_lock` adds to the hand-off beyond the
+/// free lock's one (module doc: HAND-OFF).
+pub const MUTEX_HANDOFF_LINES: u64 = 2;
+
 /// Where a pipe's shared cache lines are (the CPU of its last read or write), and until
 /// when its `pipe->mutex` is held.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -160,29 +192,53 @@ pub struct Lines {
     /// When the holder took `pipe->mutex` and when it unlocks (module doc: MUTEX).
     locked_at: Ns,
     free_at: Ns,
+    /// Latencies of the lock's line a waiter pays at the hand-off beyond a free lock's
+    /// (module doc: HAND-OFF): `MUTEX_HANDOFF_LINES` for `pipe->mutex`, 0 by default.
+    handoff: u64,
 }
 
 impl Lines {
+    /// A pipe's lines under `pipe->mutex`, whose contended hand-off costs
+    /// `MUTEX_HANDOFF_LINES` more (module doc: HAND-OFF).
+    pub fn mutex() -> Self {
+        Lines { handoff: MUTEX_HANDOFF_LINES, ..Lines::default() }
+    }
+
     /// One read or write of the pipe by a task on `cpu` entering the kernel at `at`: the
     /// syscall's entry and exit (`syscall`), then `__pipe_lock` (spinning until the holder
     /// unlocks, module doc: MUTEX), the pipe's lines pulled to `cpu` and `work` under the
-    /// lock (`lines`: the latencies in series, `pipe_op_chain`). Returns the burst (entry
-    /// and exit, the spin, the transfer and the work) and its stall (the spin and the
+    /// lock (`lines`: the latencies in series, `pipe_op_chain`), the work timed at `rate`
+    /// permille of a lone thread's speed (`Fx::rate`, module doc: HOLDER'S SPEED). Returns
+    /// the burst (entry and exit, the spin, the transfer and the work, as work at a lone
+    /// thread's speed: the simulation stretches it) and its stall (the spin and the
     /// transfer: `Fx::stall`).
-    pub fn locked_op(&mut self, cpu: usize, at: Ns, syscall: Ns, lines: u64, work: Ns, costs: &Costs) -> (Ns, Ns) {
-        let lock = at + syscall;
+    #[allow(clippy::too_many_arguments)]
+    pub fn locked_op(
+        &mut self,
+        cpu: usize,
+        at: Ns,
+        syscall: Ns,
+        lines: u64,
+        work: Ns,
+        rate: u64,
+        costs: &Costs,
+    ) -> (Ns, Ns) {
+        let lock = at + at_rate(syscall, rate);
         // An op asked for at a time before the holder's (its CPU is behind the holder's,
         // which ran ahead of global time) would have gone first: it does not wait, and the
         // holder's burst, already laid, is left alone (module doc: MUTEX).
         let after = lock >= self.locked_at;
-        let spin = if after { self.free_at.saturating_sub(lock) } else { 0 };
+        let mut spin = if after { self.free_at.saturating_sub(lock) } else { 0 };
+        if spin > 0 && self.handoff > 0 {
+            // The holder (the last op's CPU) and this waiter trade the lock's line (HAND-OFF).
+            spin += self.last.map_or(0, |holder| costs.transfer(holder, cpu, self.handoff));
+        }
         let xfer = self.touch(cpu, lines, costs);
-        let hold = xfer + work;
         if after {
             self.locked_at = lock + spin;
         }
-        self.free_at = self.free_at.max(lock + spin + hold);
-        (syscall + spin + hold, spin + xfer)
+        self.free_at = self.free_at.max(lock + spin + xfer + at_rate(work, rate));
+        (syscall + spin + xfer + work, spin + xfer)
     }
 
     /// An op on `cpu` writing `lines` lines of the pipe: the time to pull them from the
@@ -590,15 +646,57 @@ mod tests {
         let mut l = Lines::default();
         let (sys, work) = (100, 400);
         assert_eq!(
-            l.locked_op(0, 1_000, sys, 5, work, &costs),
+            l.locked_op(0, 1_000, sys, 5, work, 1000, &costs),
             (sys + work, 0),
             "first op: nothing to pull or wait for"
         );
         // CPU 1 (same socket) enters at the same instant: it spins the first op's 400 ns,
         // then pulls 5 lines at 47 ns and works 400 ns; the spin and the pull are a stall.
-        assert_eq!(l.locked_op(1, 1_000, sys, 5, work, &costs), (sys + work + 5 * 47 + work, work + 5 * 47));
+        assert_eq!(l.locked_op(1, 1_000, sys, 5, work, 1000, &costs), (sys + work + 5 * 47 + work, work + 5 * 47));
         // Long after, CPU 20 (the other socket): no spin, 5 lines at 134 ns.
-        assert_eq!(l.locked_op(20, 10_000, sys, 5, work, &costs), (sys + 5 * 134 + work, 5 * 134));
+        assert_eq!(l.locked_op(20, 10_000, sys, 5, work, 1000, &costs), (sys + 5 * 134 + work, 5 * 134));
+    }
+
+    /// HAND-OFF: `pipe->mutex` taken from a holder that has not unlocked yet costs the
+    /// waiter two more latencies of the lock's line from the holder's CPU (the unlock's
+    /// `cmpxchg` takes the line back from the spinning waiter, whose read and `cmpxchg` then
+    /// take it again), on top of the spin and the chain; a free one costs nothing more, and
+    /// a lock without the rule (the default: the sockets' spinlock) keeps the plain spin.
+    #[test]
+    fn a_contended_pipe_mutex_changes_hands_two_line_latencies_later() {
+        let costs = Costs::new(crate::engine::profile::profile("cascadelake-2s").unwrap());
+        let (sys, work) = (100, 400);
+        let mut m = Lines::mutex();
+        assert_eq!(m.locked_op(0, 1_000, sys, 5, work, 1000, &costs), (sys + work, 0));
+        // CPU 1 asks at 1,100: the holder unlocks at 1,500; the line goes to CPU 0 and back
+        // twice over (2 x 47 ns) before CPU 1 owns the lock, then 5 lines at 47 ns.
+        let wait = 400 + 2 * 47;
+        assert_eq!(m.locked_op(1, 1_000, sys, 5, work, 1000, &costs), (sys + wait + 5 * 47 + work, wait + 5 * 47));
+        // Long after, free: no hand-off (CPU 20, the other socket: 5 lines at 134 ns).
+        assert_eq!(m.locked_op(20, 10_000, sys, 5, work, 1000, &costs), (sys + 5 * 134 + work, 5 * 134));
+        // The plain lock of the same two ops: the spin alone.
+        let mut plain = Lines::default();
+        plain.locked_op(0, 1_000, sys, 5, work, 1000, &costs);
+        assert_eq!(plain.locked_op(1, 1_000, sys, 5, work, 1000, &costs).1, 400 + 5 * 47);
+    }
+
+    /// HOLDER'S SPEED: a holder whose SMT sibling is busy (650 permille, cascadelake-2s's
+    /// rule) unlocks when its stretched burst is done, not after its work at a lone thread's
+    /// speed: the op behind it spins that much longer. Its unlock is where the simulation
+    /// ends its burst (entry, exit and work at 650 permille: 770 ns).
+    #[test]
+    fn a_holder_beside_a_busy_sibling_unlocks_when_its_slower_work_is_done() {
+        let costs = Costs::new(crate::engine::profile::profile("cascadelake-2s").unwrap());
+        let mut l = Lines::default();
+        let (sys, work) = (100, 400);
+        // CPU 0 at 650 permille: the lock at 1,000 + 154, the unlock 616 later, at 1,770.
+        assert_eq!(l.locked_op(0, 1_000, sys, 5, work, 650, &costs), (sys + work, 0));
+        assert_eq!(1_000 + at_rate(sys + work, 650), 1_770, "the burst as the simulation lays it");
+        // CPU 1 (alone on its core) enters at 1,100 and asks at 1,200: it spins to 1,770
+        // (570 ns; timed at a lone thread's speed the holder would have unlocked at 1,500:
+        // 300 ns), then pulls 5 lines.
+        let spin = 1_770 - 1_200;
+        assert_eq!(l.locked_op(1, 1_100, sys, 5, work, 1000, &costs), (sys + spin + 5 * 47 + work, spin + 5 * 47));
     }
 
     /// The transfer's defining behaviour: a ping-pong's round trip on 2 x EPYC 7763 costs
