@@ -17,8 +17,8 @@
 //!    250, not re-read), CascadeLake = 2 x Xeon Gold 6248 (the message says "2-socket
 //!    CascadeLake" only), Zen 3 = 2 x EPYC 7763 (size not stated), each with all its
 //!    hardware threads online (80 and 256 CPUs; 40 and 128 physical cores before issue 31). The full `validate`
-//!    runs mmtests' 10000 loops (`Length::Steady`: stopped once settled past
-//!    `HACKBENCH_WARMUP`, the rest extrapolated); the presets and the page's quick tables
+//!    runs mmtests' 10000 loops to the end (`Length::Iterations`: mmtests' 3 iterations up
+//!    to 30 groups, one above, `HACKBENCH_ONE_ABOVE`); the presets and the page's quick tables
 //!    run 100 loops, which still overflow a pipe (20 senders x 100 messages of 100 bytes
 //!    against 16 pages).
 //! 2. `messaging-run-to-parity`: Peter Zijlstra, 63304558ba5d "sched/eevdf: Curb
@@ -129,16 +129,16 @@ pub fn token_governors() -> Config {
     )
 }
 
-/// Loops a hackbench row runs before its steady state is checked (`Length::Steady`): a
-/// tenth of mmtests' 10,000. Not chosen on a verdict: the 48-group CascadeLake run's time
-/// per loop holds at ~0.36 ms for 600 loops and then changes regime (~0.5 ms per loop
-/// vanilla from ~700 loops on, traced with a progress print; with the patch it stays), so a
-/// check over the first few hundred loops would call a transient steady. Without
-/// `wake_affine_weight` the Zen 3 vanilla rows of 234-296 groups stayed in their transient
-/// past `STEADY_CAP` warm-ups (wakeup preemptions spreading CPU by CPU; BENCHMARKS.md "Why the
-/// Zen 3 vanilla rows do not settle"); with it they settle under 1,000 loops
-/// (`examples/steady_probe.rs`).
-const HACKBENCH_WARMUP: u64 = 1_000;
+/// The size (tasks x loops, `validate::task_loops`) above which a hackbench row runs one
+/// of mmtests' iterations instead of three (`Length::Iterations`): 15 M, between 30 groups
+/// (1,201 tasks x 10,000 loops = 12.0 M) and 48 (19.2 M). Not chosen on a verdict: a cost
+/// bound. Every row runs mmtests' 10,000 loops to the end (about 9 M events a group); three
+/// iterations of every row would be ~175 G events, about two hours on two cores; this way the
+/// tables' runs are ~58 G. The three are kept where seeds disagree: the 1-group CascadeLake
+/// run is bimodal by seed, and Zen 3's 4- and 7-group runs change regime by seed; from 48
+/// groups on the three seeds' figures of the earlier (extrapolated) runs agreed within ~1.5%
+/// (BENCHMARKS.md, "hackbench at its length").
+const HACKBENCH_ONE_ABOVE: u64 = 15_000_000;
 
 /// Runs of each row whose mean the table reports: mmtests' `HACKBENCH_ITERATIONS=3`
 /// (configs/config-scheduler-unbound; the message's figures are the mean, "Amean"). A
@@ -148,7 +148,7 @@ const HACKBENCH_WARMUP: u64 = 1_000;
 const HACKBENCH_ITERATIONS: u32 = 3;
 
 const HACKBENCH_COLUMNS: &[SeedColumn] = &[col("elapsed_s", "time", "s")];
-const HACKBENCH_NOTES: &str = "Judged: each vanilla row against 1 group (how the time grows with overload) and each scaled row against the vanilla row of the same size (the patch's gain). Changes under 5% are noise in this benchmark: they pass on no effect, or on the reported sign within 7.5%. The full run configures mmtests' 10000 loops and stops a row once its time per loop has settled (past 1000 loops: the last half of the work within 2% of the quarter before), extrapolating the rest, and reports the mean of mmtests' 3 iterations (seeds s, s+1, s+2); the quick tables (the page) run 100 loops of 1 to 48 groups against a hundredth of the reported times, verdicts that need the full run.";
+const HACKBENCH_NOTES: &str = "Judged: each vanilla row against 1 group (how the time grows with overload) and each scaled row against the vanilla row of the same size (the patch's gain). Changes under 5% are noise in this benchmark: they pass on no effect, or on the reported sign within 7.5%. The full run runs mmtests' 10000 loops to the end and reports the mean of mmtests' 3 iterations (seeds s, s+1, s+2) up to 30 groups, one iteration (seed s) from 48 groups on (a cost bound: their seeds agree within ~1.5%); the quick tables (the page) run 100 loops of 1 to 48 groups against a hundredth of the reported times, verdicts that need the full run.";
 
 /// A hackbench-wakeup-gran table: what the CascadeLake and Zen 3 tables share.
 const fn hackbench_table(title: &'static str, rows: &'static [SeedRow]) -> SeedTable {
@@ -160,7 +160,7 @@ const fn hackbench_table(title: &'static str, rows: &'static [SeedRow]) -> SeedT
         rows,
         corpus: true,
         noise: 0.05,
-        length: Length::Steady { loops: 10_000, warmup: HACKBENCH_WARMUP, iterations: HACKBENCH_ITERATIONS },
+        length: Length::Iterations { loops: 10_000, iterations: HACKBENCH_ITERATIONS, one_above: HACKBENCH_ONE_ABOVE },
         quick_rows: &[0, 1, 2, 3, 6, 7, 10, 11, 12, 13],
         notes: HACKBENCH_NOTES,
     }

@@ -52,22 +52,23 @@ pub struct SeedTable {
 }
 
 /// How long the full `validate` runs a table's rows (`validate::measure`): as the source
-/// ran them, or until the judged figures per unit of work are shown to have settled.
+/// ran them, or until the judged figures per unit of work are shown to have settled
+/// (`Doubling`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Length {
     /// The preset is the source's own length (nohz-pipe's 1,000,000 round trips, the whole
     /// build, messaging's 5,000 loops): run as it is.
     Source,
-    /// The source ran `loops` (hackbench: mmtests' 10,000). Each row is configured with them
-    /// and advanced in chunks of events; once at least `warmup` loops' worth of work is
-    /// done and the time per unit of work over the last half of the work done differs by
-    /// under 2% from the quarter before it (the figure per unit of work moves < 2% when the
-    /// run doubles), the run stops and the rest is extrapolated at the last half's rate. A
-    /// run that never settles runs to the end. `iterations`: how many times the source ran
-    /// each row (fresh processes; mmtests' `HACKBENCH_ITERATIONS`), reported as their mean:
-    /// each iteration here is the row's config with the next seed, measured as above, and
-    /// the row's figures are the iterations' mean.
-    Steady { loops: u64, warmup: u64, iterations: u32 },
+    /// The source ran each row `iterations` times at `loops` and reports their mean
+    /// (hackbench: mmtests' 10,000 loops and `HACKBENCH_ITERATIONS` = 3, fresh processes):
+    /// each iteration here runs the source's `loops` to the end with the row's config and
+    /// the next seed (the row's seed, then +1, +2), and the row's figures are the runs'
+    /// mean. A row larger than `one_above` (its tasks x `loops`, `validate::task_loops`)
+    /// runs one iteration, its own seed: running every iteration of every row at length
+    /// costs more than the full `validate` can spend (see `validate` module doc, RUN
+    /// LENGTH). Until issue 27's session 25 these rows stopped once the time per loop had
+    /// settled and extrapolated the rest; full-length runs showed that biased.
+    Iterations { loops: u64, iterations: u32, one_above: u64 },
     /// The preset's length (its `loops`, or its `duration` for a time-limited workload) and
     /// twice that, doubled again (up to 8x) until every judged figure per unit of work moves
     /// < 2%; the figure is the longest run's, scaled to `source` units of work when the
