@@ -384,8 +384,6 @@ async function waterfall(url) {
       }
       const sim = p.perf.workers.find((w) => w.url.includes('worker_loader')) ?? null;
       // The simulation worker's answers (wire bytes): its Ready, then the first job's.
-      // The early worker's first run posted unasked (an array: src/ui/worker/execute.rs Prefetched).
-      const early = sim?.messages.find((m) => m.bytes === null) ?? null;
       if (sim) sim.messages = sim.messages.filter((m) => m.bytes !== null);
       const jobs = sim?.posts.filter((x) => x.bytes !== null) ?? [];
       const res = (re) => p.resources.find((r) => re.test(r.name));
@@ -414,7 +412,6 @@ async function waterfall(url) {
         first_job_posted: jobs[0]?.at ?? null,
         second_job_posted: jobs[1]?.at ?? null,
         worker_prefetched: wmark('schedscope:worker-prefetched'),
-        early_run_at_page: early?.at ?? null,
         worker_first_handled: wk?.marks.find((m) => m.name === 'schedscope:worker-handled')?.at ?? null,
         first_answer_at_page: sim?.messages[1]?.at ?? null,
         first_figure_frame: p.perf.firstFigure.frame,

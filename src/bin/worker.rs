@@ -27,22 +27,13 @@ fn main() {
         // `[request, File]`: a trace request whose file the worker reads itself (`ui::traces`).
         let pair =
             data.dyn_ref::<js_sys::Array>().and_then(|a| Some((a.get(0), a.get(1).dyn_into::<web_sys::Blob>().ok()?)));
-        // `[PREFETCH_TAG, query]`: early.js's page query; its run goes to the page unasked.
+        // `[PREFETCH_TAG, query]`: early.js's page query; nothing is answered.
         let query = data
             .dyn_ref::<js_sys::Array>()
             .filter(|a| a.get(0).as_string().as_deref() == Some(schedscope::ui::worker::protocol::PREFETCH_TAG))
             .map(|a| a.get(1).as_string().unwrap_or_default());
         if let Some(query) = query {
-            // Posted to the page at once (`runner::web`: adopted if the app has not asked yet).
-            if let Some((request, answer)) = prefetched.run_for_query(&query) {
-                let tag = JsValue::from_str(schedscope::ui::worker::protocol::PREFETCH_TAG);
-                let (request, answer) =
-                    (js_sys::Uint8Array::from(request.as_slice()), js_sys::Uint8Array::from(answer.as_slice()));
-                let _ = reply.post_message_with_transfer(
-                    &js_sys::Array::of3(&tag, &request, &answer),
-                    &js_sys::Array::of2(&request.buffer(), &answer.buffer()),
-                );
-            }
+            prefetched.run_for_query(&query);
             return;
         }
         let answer = match pair {

@@ -318,13 +318,10 @@ pub struct Prefetched {
 }
 
 impl Prefetched {
-    /// Computes the page's first request for `query`, if it has one, and keeps it with its
-    /// answer; returns the two (the worker also posts them to the page at once, which
-    /// adopts the answer when its first request is those bytes: `runner::web`).
-    pub fn run_for_query(&mut self, query: &str) -> Option<(Vec<u8>, Vec<u8>)> {
+    /// Computes the page's first request for `query`, if it has one, and keeps its answer.
+    pub fn run_for_query(&mut self, query: &str) {
         self.kept = crate::ui::worker::scheduler::first_request_for_query(query)
             .map(|req| (to_bytes(&req), to_bytes(&execute(&req))));
-        self.kept.clone()
     }
 
     /// Whether an answer is kept (tests).

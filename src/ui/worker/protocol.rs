@@ -131,8 +131,7 @@ pub enum Export {
 }
 
 /// `static/early.js` tells the worker it makes the page's query as `[PREFETCH_TAG, query]`
-/// (`execute::Prefetched`), and the worker posts that query's first run to the page as
-/// `[PREFETCH_TAG, request, answer]` (both `wire` bytes): the two messages that are not.
+/// (`execute::Prefetched`): the one message that is not `wire` bytes.
 pub const PREFETCH_TAG: &str = "schedscope:first";
 
 /// At most this many decision records answer a `Request::Decisions` (a few hundred KB).

@@ -284,15 +284,6 @@ impl Runner {
     }
 
     fn send(&self, req: Request, backend: Backend) {
-        // The early worker's run of the page's first request, already here: its answer is
-        // taken without a round trip (`web::take_early_answer`).
-        #[cfg(target_arch = "wasm32")]
-        if backend == Backend::Worker {
-            if let Some(resp) = web::take_early_answer(self, &req) {
-                self.answer(resp);
-                return;
-            }
-        }
         #[cfg(target_arch = "wasm32")]
         if backend == Backend::Worker && !web::post(self, &req) {
             self.worker_failed("a request could not be posted to it".into());
@@ -436,26 +427,6 @@ pub(crate) mod web {
         pub _on_error: Option<Closure<dyn FnMut(Event)>>,
         pub _ready_timeout: Option<gloo::timers::callback::Timeout>,
         pub full_timer: Option<gloo::timers::callback::Timeout>,
-        /// The early worker's run of the page's first request (`execute::Prefetched`), as
-        /// it posted it before the app asked: the request's bytes and the answer's.
-        pub early_answer: Option<(Vec<u8>, Vec<u8>)>,
-    }
-
-    /// `[PREFETCH_TAG, request, answer]`: the early worker's first run, posted unasked.
-    fn prefetched(data: &JsValue) -> Option<(Vec<u8>, Vec<u8>)> {
-        let a = data.dyn_ref::<js_sys::Array>()?;
-        if a.get(0).as_string().as_deref() != Some(crate::ui::worker::protocol::PREFETCH_TAG) {
-            return None;
-        }
-        let bytes = |v: JsValue| v.dyn_into::<js_sys::Uint8Array>().ok().map(|b| b.to_vec());
-        Some((bytes(a.get(1))?, bytes(a.get(2))?))
-    }
-
-    /// The answer to `req` if it is the early worker's first run's very request (its bytes:
-    /// the same request of a deterministic engine has the same answer), taken once.
-    pub fn take_early_answer(runner: &Runner, req: &Request) -> Option<Response> {
-        let (request, answer) = runner.inner.borrow_mut().web.early_answer.take()?;
-        (request == to_bytes(req)).then(|| parse_response(&answer))
     }
 
     /// Where Trunk puts the worker's loader (`data-loader-shim` on the worker link).
@@ -528,11 +499,6 @@ pub(crate) mod web {
         let me = runner.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let data = e.data();
-            // The early worker's first run after the app has asked: the worker answers the
-            // app's request from it (`execute::Prefetched`), so it is not an answer here.
-            if prefetched(&data).is_some() {
-                return;
-            }
             let resp = decode(&data);
             me.answer(resp);
         });
@@ -564,17 +530,6 @@ pub(crate) mod web {
             early_events.shift();
             runner.answer(Response::Ready);
         }
-        // Its first run, if it came before the app: kept for the runner's first request.
-        let early_events: js_sys::Array = early_events
-            .iter()
-            .filter(|e| match e.dyn_ref::<MessageEvent>().and_then(|m| prefetched(&m.data())) {
-                Some(run) => {
-                    runner.inner.borrow_mut().web.early_answer = Some(run);
-                    false
-                }
-                None => true,
-            })
-            .collect();
         // What else it said (its failure), in order, from a fresh task (the app may be
         // mid-render).
         if early_events.length() > 0 {
