@@ -385,6 +385,7 @@ async function waterfall(url) {
       const sim = p.perf.workers.find((w) => w.url.includes('worker_loader')) ?? null;
       // The simulation worker's answers (wire bytes): its Ready, then the first job's.
       if (sim) sim.messages = sim.messages.filter((m) => m.bytes !== null);
+      const jobs = sim?.posts.filter((x) => x.bytes !== null) ?? [];
       const res = (re) => p.resources.find((r) => re.test(r.name));
       const mark = (name) => p.marks.find((m) => m.name === name)?.at ?? null;
       const wk = inWorker.find((w) => w.url.includes('worker_loader'));
@@ -407,8 +408,10 @@ async function waterfall(url) {
         app_wasm_end: res(/^schedscope-.*_bg\.wasm$/)?.end ?? null,
         app_wasm_started: mark('schedscope:app-started'),
         first_contentful_paint: p.perf.paints['first-contentful-paint'],
-        first_job_posted: sim?.posts[0]?.at ?? null,
-        second_job_posted: sim?.posts[1]?.at ?? null,
+        // early.js's page query (an array, no byteLength) is not a job: the jobs are wire bytes.
+        first_job_posted: jobs[0]?.at ?? null,
+        second_job_posted: jobs[1]?.at ?? null,
+        worker_prefetched: wmark('schedscope:worker-prefetched'),
         worker_first_handled: wk?.marks.find((m) => m.name === 'schedscope:worker-handled')?.at ?? null,
         first_answer_at_page: sim?.messages[1]?.at ?? null,
         first_figure_frame: p.perf.firstFigure.frame,

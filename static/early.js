@@ -7,12 +7,16 @@
 // and the thread starts while the app's wasm is still downloading. The app adopts it
 // (src/ui/worker/runner.rs `adopt_early`) with the events it sent meanwhile, or the reason it
 // could not be made (the page then says so); without this file the app makes its own.
+// It also hands the worker the page's query at once: the worker computes the page's first
+// run from it while the app's wasm compiles and mounts, and answers the app's first request
+// from it when that request is the one it computed (src/ui/worker/execute.rs `Prefetched`).
 'use strict';
 (() => {
   performance.mark('schedscope:early');
   const early = { worker: null, events: [], error: null };
   try {
     early.worker = new Worker('./worker_loader.js');
+    early.worker.postMessage(['schedscope:first', location.search]);
     early.worker.onmessage = (e) => early.events.push(e);
     early.worker.onerror = (e) => {
       e.preventDefault();

@@ -15,6 +15,8 @@ fn main() {
         let array = js_sys::Uint8Array::from(bytes.as_slice());
         let _ = to.post_message_with_transfer(&array, &js_sys::Array::of1(&array.buffer()));
     };
+    // The page's first run, computed from its query before the page asks (`execute::Prefetched`).
+    let mut prefetched = schedscope::ui::worker::execute::Prefetched::default();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         let data = e.data();
         // Progress reports go out between chunks of a long run (the page may terminate this
@@ -25,9 +27,18 @@ fn main() {
         // `[request, File]`: a trace request whose file the worker reads itself (`ui::traces`).
         let pair =
             data.dyn_ref::<js_sys::Array>().and_then(|a| Some((a.get(0), a.get(1).dyn_into::<web_sys::Blob>().ok()?)));
+        // `[PREFETCH_TAG, query]`: early.js's page query; nothing is answered.
+        let query = data
+            .dyn_ref::<js_sys::Array>()
+            .filter(|a| a.get(0).as_string().as_deref() == Some(schedscope::ui::worker::protocol::PREFETCH_TAG))
+            .map(|a| a.get(1).as_string().unwrap_or_default());
+        if let Some(query) = query {
+            prefetched.run_for_query(&query);
+            return;
+        }
         let answer = match pair {
             Some((request, blob)) => schedscope::ui::worker::trace_io::handle(&bytes_of(request), blob, &mut progress),
-            None => schedscope::ui::worker::execute::handle_with(&bytes_of(data), &mut progress),
+            None => prefetched.handle_with(&bytes_of(data), &mut progress),
         };
         send(&reply, answer);
     });

@@ -113,6 +113,11 @@ pub fn media_matches(query: &str) -> bool {
     }
 }
 
+/// Whether the page is in its phone layout (`PHONE_QUERY`; false off the browser).
+pub fn is_phone() -> bool {
+    media_matches(PHONE_QUERY)
+}
+
 /// Starts the app (wasm32): installs the panic view first, then renders `App` into
 /// `<main id="app">` (or the body).
 #[cfg(target_arch = "wasm32")]

@@ -53,16 +53,12 @@ impl PartialEq for AppProps {
     }
 }
 
-fn is_phone() -> bool {
-    crate::ui::media_matches(crate::ui::PHONE_QUERY)
-}
-
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
     let initial = props.initial.clone();
     // Without a given state, start from the page's link (`?v=1&...`, see share::url).
     let state = use_reducer(move || initial.map(|s| (*s).clone()).unwrap_or_else(share::initial_state));
-    let phone = use_state(is_phone);
+    let phone = use_state(crate::ui::is_phone);
     hooks::use_runner(&state);
     hooks::use_address_bar(&state);
     {

@@ -190,7 +190,7 @@ fn result_line_watch(p: &ResultLineWatchProps) -> Html {
 /// (issue 26's keyboard latency, BENCHMARKS "The result line's forced layout"). A window made
 /// narrow is measured again by the resize listener.
 fn mark_covered() {
-    if !crate::ui::media_matches(crate::ui::PHONE_QUERY) {
+    if !crate::ui::is_phone() {
         return;
     }
     let Some(win) = web_sys::window() else { return };

@@ -130,6 +130,10 @@ pub enum Export {
     MetricsCsv,
 }
 
+/// `static/early.js` tells the worker it makes the page's query as `[PREFETCH_TAG, query]`
+/// (`execute::Prefetched`): the one message that is not `wire` bytes.
+pub const PREFETCH_TAG: &str = "schedscope:first";
+
 /// At most this many decision records answer a `Request::Decisions` (a few hundred KB).
 pub const ON_DEMAND_DECISIONS: usize = 300;
 /// The trace budget of a `Request::Decisions` run (its decision budget is an eighth of it).

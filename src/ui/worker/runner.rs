@@ -730,4 +730,106 @@ mod tests {
         // A pinned A's own run answers A, even when its budget cut it (it is A's full run).
         assert!(matches!(action_for(JobKind::Pin { id: 5 }, cut()), Some(Action::PinDone { id: 5, result: Ok(_) })));
     }
+
+    /// The app's job sink (`app::hooks`'s `Jobs`) over a native runner: every wanted job to
+    /// the runner (natively there is no pool, so a sweep goes to the runner's queue).
+    struct Sink(Runner);
+
+    impl crate::ui::app::jobs::JobSink for Sink {
+        fn live(&mut self, gen: u64, config: &Config) {
+            self.0.request(gen, config);
+        }
+        fn sweep(&mut self, gen: u64, points: Vec<Config>) {
+            self.0.request_sweep(gen, points);
+        }
+        fn pin(&mut self, job: Option<(u64, Config)>) {
+            self.0.want_pin(job);
+        }
+        fn replicas(&mut self, jobs: Vec<(JobKind, Config)>) {
+            self.0.want_replicas(jobs);
+        }
+        fn cancel(&mut self, kind: JobKind) {
+            self.0.cancel(kind);
+        }
+        fn window(&mut self, gen: u64, config: &Config, from: u64) {
+            self.0.request_window(gen, config, from);
+        }
+        fn decisions(&mut self, gen: u64, config: &Config, range: (u64, u64, u64)) {
+            self.0.request_decisions(gen, config, range);
+        }
+        fn wakeup(&mut self, gen: u64, config: &Config, percent: u8) {
+            self.0.request_wakeup(gen, config, percent);
+        }
+        fn governors(&mut self, gen: u64, configs: Vec<Config>) {
+            self.0.request_governors(gen, configs);
+        }
+        fn seeds(&mut self) {
+            self.0.request_seeds();
+        }
+    }
+
+    /// The first request the app posts when the page loads with `query` (its state read as
+    /// `share::initial_state` reads it, its jobs handed over as `app::hooks::use_runner`
+    /// does), the worker's Ready read before (`ready_first`: the early worker's usual case)
+    /// or after the jobs.
+    fn first_posted(query: &str, ready_first: bool) -> Request {
+        let state = if query.trim_start_matches('?').is_empty() {
+            State::default()
+        } else {
+            let (u, notices) = crate::share::url::parse(query);
+            State::from_url(&u, &notices)
+        };
+        let (r, _) = runner();
+        if ready_first {
+            r.answer(Response::Ready);
+        }
+        let wanted = state.wanted_jobs();
+        crate::ui::app::jobs::reconcile(&Default::default(), &wanted, &mut Sink(r.clone()));
+        if !ready_first {
+            r.answer(Response::Ready);
+        }
+        let sent = r.inner.borrow().sent.clone();
+        sent.into_iter().next().expect("the page posts a first request")
+    }
+
+    /// The request the early worker computes from the page's query before the app has mounted
+    /// (`scheduler::first_request_for_query`, issue 26) is, byte for byte, the first one the
+    /// app posts for that query: the worker answers the app's request from it only then
+    /// (`execute::Prefetched`), so the adopted answer is the one the app asked for. Links whose
+    /// first state comes from more than the link's config (a tour step, a compare) have none.
+    #[test]
+    fn the_workers_first_run_from_the_query_is_the_apps_first_request() {
+        use crate::ui::worker::scheduler::first_request_for_query;
+        use crate::ui::worker::wire::to_bytes;
+        let queries = [
+            "",
+            "?",
+            "?v=1&preset=intro",
+            "?v=1&preset=rr-kbuild&rr_interval=5ms",
+            "?v=1&preset=nohz-pipe",
+            "?v=1&preset=intro&workload=hackbench&groups=8&kernel=6.6",
+            "?v=1&preset=intro&seeds=5",
+            "?v=1&preset=intro&embed=1&view=timeline",
+            "?v=1&preset=intro&view=seeds",
+            "?v=1&preset=intro&sweep=hz",
+            "?v=1&preset=intro&nonsense=3&hz=banana",
+            "?preset=no-such-preset",
+            "?v=1&cores=3",
+        ];
+        for q in queries {
+            let predicted = first_request_for_query(q).unwrap_or_else(|| panic!("{q:?}: no first request"));
+            for ready_first in [true, false] {
+                let posted = first_posted(q, ready_first);
+                assert_eq!(to_bytes(&predicted), to_bytes(&posted), "{q:?} (Ready first: {ready_first})");
+            }
+        }
+        // Another config's preview differs from intro's (the bytes do tell them apart).
+        assert_ne!(
+            to_bytes(&first_request_for_query("").unwrap()),
+            to_bytes(&first_posted("?v=1&preset=nohz-pipe", true))
+        );
+        for q in ["?v=1&preset=intro&compare=1&b.hz=1000", "?v=1&tour=intro&step=2"] {
+            assert_eq!(first_request_for_query(q), None, "{q:?}");
+        }
+    }
 }

@@ -7,6 +7,29 @@ use crate::ui::worker::protocol::{
     capped, Request, LIVE_TRACE_ITEMS, ON_DEMAND_TRACE_ITEMS, PREVIEW_EVENT_BUDGET, PREVIEW_TRACE_ITEMS,
 };
 
+/// The request the page's runner posts first when it loads with the query `query` (the
+/// address bar's `?...`, as `ui::share::initial_state` reads it): the preview of the link's
+/// config, under the first id a fresh `Scheduler` gives. The worker `static/early.js` makes
+/// computes it before the app has mounted (`execute::Prefetched`, issue 26) and answers the
+/// page's request from it only when that request is these very bytes. None where the app's
+/// first state is not the link's config alone (a tour step or a compare link: their configs
+/// come from the app's own reading), so such a page waits for its own request as before.
+pub fn first_request_for_query(query: &str) -> Option<Request> {
+    let query = query.trim_start_matches('?');
+    let config = if query.is_empty() {
+        (crate::engine::presets::PRESETS[0].config)()
+    } else {
+        let (u, _) = crate::share::url::parse(query);
+        if u.tour.is_some() || u.compare.is_some() {
+            return None;
+        }
+        u.config
+    };
+    let mut s = Scheduler::default();
+    s.want_live(1, &config);
+    s.next_request()
+}
+
 /// What an in-flight job was for, so its answer reaches the right place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JobKind {
@@ -256,6 +279,10 @@ impl Scheduler {
             }
             self.sweep = None;
         }
+        // No request: its id is not used up, so a page's first request is id 1 whether the
+        // worker's Ready (which asks for one) came before its first job or after
+        // (`first_request_for_query` names that id).
+        self.next_id -= 1;
         None
     }
 

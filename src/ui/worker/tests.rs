@@ -779,3 +779,39 @@ fn a_latency_figures_wakeup_is_the_one_of_its_rank() {
         }
     }
 }
+
+/// The worker answers the page's first request from the run it computed from the page's
+/// query (`Prefetched`, issue 26): the very bytes a fresh computation gives, once; another
+/// request (the page moved on, or its first state was not the link's config) is computed as
+/// usual, and a query with no first request keeps nothing.
+#[test]
+fn a_prefetched_first_run_answers_only_its_own_request_and_once() {
+    let query = "?v=1&preset=intro";
+    let first = first_request_for_query(query).expect("a first request");
+    let fresh = handle(&to_bytes(&first));
+    assert!(matches!(parse_response(&fresh), Response::Run { id: 1, result: Ok(_) }), "a run's answer");
+    let mut p = Prefetched::default();
+    p.run_for_query(query);
+    assert!(p.holds_an_answer());
+    assert_eq!(p.handle_with(&to_bytes(&first), &mut |_| {}), fresh, "the kept answer is the fresh one");
+    assert!(!p.holds_an_answer(), "used once");
+    // Another request after a prefetch: its own answer, and the kept one is dropped.
+    let mut p = Prefetched::default();
+    p.run_for_query(query);
+    let Request::Run { config, trace_items, .. } = first.clone() else { unreachable!() };
+    let other = Request::Run { id: 1, config: Config { seed: config.seed + 1, ..config }, trace_items };
+    let answer = p.handle_with(&to_bytes(&other), &mut |_| {});
+    assert_eq!(answer, handle(&to_bytes(&other)));
+    assert_ne!(answer, fresh, "a different seed, a different run");
+    assert!(!p.holds_an_answer());
+    // The same request under another id is not the kept one (the reply carries the id).
+    let mut p = Prefetched::default();
+    p.run_for_query(query);
+    let Request::Run { config, trace_items, .. } = first.clone() else { unreachable!() };
+    let again = Request::Run { id: 2, config, trace_items };
+    assert!(matches!(parse_response(&p.handle_with(&to_bytes(&again), &mut |_| {})), Response::Run { id: 2, .. }));
+    // A compare link has no first request from its query: nothing is computed or kept.
+    let mut p = Prefetched::default();
+    p.run_for_query("?v=1&preset=intro&compare=1&b.hz=1000");
+    assert!(!p.holds_an_answer());
+}
