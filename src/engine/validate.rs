@@ -20,7 +20,7 @@
 //! (`window_change`, kept for `examples/steady_probe.rs`). Full-length runs of the same
 //! configs showed the extrapolation biased, not just noisy: the runs change regime later
 //! (Zen 3 at 7 groups +13.9% over three seeds; the CascadeLake vanilla row at 141 groups
-//! +9.4% and its patch's gain -17.3% at length against -10.2% extrapolated, seed 21;
+//! +9.4% and, seed 21, its patch's gain -17.3% at length against -11.8% extrapolated;
 //! BENCHMARKS.md, "hackbench at its length"). All three iterations of every row at length
 //! would be ~175 G events (about two hours on two cores), so a row above `one_above` runs
 //! one iteration: the source's three are kept where the seeds disagree (1 group is bimodal
@@ -294,16 +294,6 @@ pub fn task_loops(c: &Config, units: u64) -> u64 {
     tasks.saturating_mul(units)
 }
 
-/// The iterations a `Length::Iterations` row of config `c` runs: the source's, or one for a
-/// row larger than `one_above` (`task_loops`).
-fn iterations_of(c: &Config, loops: u64, iterations: u32, one_above: u64) -> u32 {
-    if task_loops(c, loops) > one_above {
-        1
-    } else {
-        iterations.max(1)
-    }
-}
-
 /// The source's `iterations` runs of a row (its config with seeds `seed`, `seed + 1`, ...),
 /// each measured by `one`: the figures are their mean, the metrics the first run's, the
 /// convergence the largest change (if any), and the row is unsettled if any run is.
@@ -451,8 +441,8 @@ pub fn measure(p: &Preset, i: usize, quick: bool) -> Option<Measured> {
                 metrics: m,
             })
         }
-        Length::Iterations { loops, iterations, one_above } => {
-            let n = iterations_of(&cfg, loops, iterations, one_above);
+        Length::Iterations { loops, .. } => {
+            let n = parts(&t, &cfg, false);
             run_iterations(cfg, n, |c| run_at_length(c, loops, t.columns))
         }
         Length::Doubling { source } => run_doubling(cfg, source, t.columns, &judged),
@@ -474,12 +464,13 @@ pub struct RowJob {
     pub cost: u64,
 }
 
-/// How many independent runs measure a row of `t` whose config is `c`: the iterations of
-/// a `Length::Iterations` table's row in the full run (each its own seed,
-/// `run_iterations`; `iterations_of`), else 1.
+/// How many independent runs measure a row of `t` whose config is `c`: in the full run, a
+/// `Length::Iterations` row's iterations (each its own seed, `run_iterations`): the
+/// source's, or one for a row larger than `one_above` (`task_loops`); else 1.
 pub fn parts(t: &super::tables::SeedTable, c: &Config, quick: bool) -> u32 {
     match (quick, t.length) {
-        (false, Length::Iterations { loops, iterations, one_above }) => iterations_of(c, loops, iterations, one_above),
+        (false, Length::Iterations { loops, one_above, .. }) if task_loops(c, loops) > one_above => 1,
+        (false, Length::Iterations { iterations, .. }) => iterations.max(1),
         _ => 1,
     }
 }
