@@ -12,6 +12,16 @@ use crate::ui::sweep::model::{plan_sweep, sweep_key, sweepable};
 use crate::ui::tour;
 
 impl State {
+    /// The state a page loaded with the address bar's `search` (`?...`) starts from: the
+    /// link's (`from_url`), or the first preset's when there is no query.
+    pub fn from_query(search: &str) -> Self {
+        if search.trim_start_matches('?').is_empty() {
+            return State::default();
+        }
+        let (u, notices) = url::parse(search);
+        State::from_url(&u, &notices)
+    }
+
     /// The state a share link describes (see `share::url`), with one notice listing what
     /// the link could not use. In the URL, A is the main config and B (`compare`) is
     /// relative to it; here B is the current config and A is pinned. B waits in

@@ -16,11 +16,7 @@ pub(super) fn window() -> Option<web_sys::Window> {
 /// The state a page load starts from: the link's, or the first preset without a query.
 pub fn initial_state() -> State {
     let search = window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    if search.trim_start_matches('?').is_empty() {
-        return State::default();
-    }
-    let (u, notices) = crate::share::url::parse(&search);
-    State::from_url(&u, &notices)
+    State::from_query(&search)
 }
 
 /// Rewrites the address bar to `?query` without a history entry (unless it already is).

@@ -769,16 +769,11 @@ mod tests {
     }
 
     /// The first request the app posts when the page loads with `query` (its state read as
-    /// `share::initial_state` reads it, its jobs handed over as `app::hooks::use_runner`
-    /// does), the worker's Ready read before (`ready_first`: the early worker's usual case)
-    /// or after the jobs.
+    /// `share::initial_state` reads it, `State::from_query`; its jobs handed over as
+    /// `app::hooks::use_runner` does), the worker's Ready read before (`ready_first`: the
+    /// early worker's usual case) or after the jobs.
     fn first_posted(query: &str, ready_first: bool) -> Request {
-        let state = if query.trim_start_matches('?').is_empty() {
-            State::default()
-        } else {
-            let (u, notices) = crate::share::url::parse(query);
-            State::from_url(&u, &notices)
-        };
+        let state = State::from_query(query);
         let (r, _) = runner();
         if ready_first {
             r.answer(Response::Ready);
