@@ -489,17 +489,11 @@ proptest! {
 #[test]
 fn validate_reproduces_every_reported_headline_row() {
     // Every table's headline column (iperf's throughput, rr-kbuild's elapsed, pip1m's
-    // real) passes its relative check. The other columns are judged too and some fail
-    // honestly (rr-kbuild's system time moves 4% where the seed's moves 0.4%; pip1m's sys
-    // does not fall with the idle-side reprograms and C-state exits): see the report.
-    // Known miss, named (issue 27 c): with 3.11's own menu every idle of the pipe ping-pong
-    // is C1 (its interval detector sees ~6 us idles and C1 is the default), so the BIOS
-    // switch, which demotes requests to C1, changes nothing; the seed's 2.1 us saved per
-    // wakeup needs a mechanism the model lacks. 3.x intel_idle clears C1E promotion on
-    // Westmere, so it is not that; and the seed's C-states-off round trip (4.41 us) is
-    // below the model's own polling floor (idle=poll with the rate limit, 5.67 us): no idle
-    // mechanism can close it (BENCHMARKS.md, "pip1m and C-states").
-    const KNOWN_MISSES: &[(&str, &str)] = &[("nohz-pipe", "C-states off")];
+    // real) passes its relative check, except where the table names the miss
+    // (`SeedTable::misses`): pip1m's C-states-off row, whose reported round trip is below
+    // the model's own polling floor (BENCHMARKS.md, "pip1m and C-states"). The other columns
+    // are judged too and some fail honestly (rr-kbuild's system time); a failing row must
+    // carry its diagnosed cause, and a diagnosed row that passes makes the list stale.
     // Was a known miss (issue 27, preempt=): under the era default PREEMPT_NONE a 2.6.23
     // receiver no longer preempts its sender inside the send syscall and the sched-devel
     // row's gain fell to +4.1% (reported +14.5%); with the per-domain balancer (issue 31:
@@ -511,29 +505,50 @@ fn validate_reproduces_every_reported_headline_row() {
     // the judge's edge (ratio 0.54, `validate::judge` needs 0.5), the absolute gap remaining.
     let tables = schedscope::engine::validate::validate_seeds(false);
     assert_eq!(tables.len(), 3, "three seed experiments");
+    let mut headline_misses = Vec::new();
     for t in &tables {
-        for r in &t.rows {
+        let spec = schedscope::engine::presets::preset(&t.preset).and_then(|p| p.table).unwrap();
+        for (i, r) in t.rows.iter().enumerate() {
             assert_eq!(r.cells.len(), t.columns.len(), "{} / {}", t.preset, r.label);
-            let head = &r.cells[0];
-            let idle_miss = KNOWN_MISSES
-                .iter()
-                .any(|&(p, l)| t.preset == p && r.label.contains(l) && r.label.contains("rate limit"));
-            if idle_miss {
-                assert_eq!(head.pass, Some(false), "{} / {}: a known miss now passes", t.preset, r.label);
-                continue;
-            }
-            assert_ne!(
-                head.pass,
-                Some(false),
-                "{} / {}: simulated {:+.1}% vs reported {:+.1}%",
+            let diagnosed = spec.misses.iter().any(|m| m.rows.contains(&i));
+            assert_eq!(
+                r.pass == Some(false),
+                diagnosed,
+                "{} / {}: a miss without its cause, or a stale cause",
                 t.preset,
-                r.label,
-                head.simulated_change * 100.0,
-                head.reported_change.unwrap_or(0.0) * 100.0
+                r.label
             );
+            assert_eq!(r.miss.is_some(), diagnosed, "{} / {}", t.preset, r.label);
+            if r.cells[0].pass == Some(false) {
+                headline_misses.push(format!("{} / {}", t.preset, r.label));
+            }
         }
         assert!(t.rows.iter().any(|r| r.cells[0].pass == Some(true)), "{} judged no row", t.preset);
     }
+    assert_eq!(headline_misses, ["nohz-pipe / + Peter's patch + Mike's nohz rate limit, C-states off"]);
+}
+
+#[test]
+fn every_diagnosed_miss_names_real_rows_and_a_benchmarks_section() {
+    let bench = std::fs::read_to_string(format!("{}/BENCHMARKS.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let headings: Vec<&str> = bench.lines().filter_map(|l| l.strip_prefix("## ")).collect();
+    let mut n = 0;
+    for p in schedscope::engine::presets::PRESETS {
+        let Some(t) = p.table else { continue };
+        for m in t.misses {
+            n += 1;
+            assert!(!m.rows.is_empty() && m.rows.iter().all(|&i| i < t.rows.len()), "{}: {:?}", p.name, m.rows);
+            assert!(m.rows.iter().all(|&i| t.rows[i].vs != i), "{}: a baseline is never judged", p.name);
+            assert!(m.cause.len() > 80 && !m.cause.contains("BENCHMARKS.md"), "{}: {}", p.name, m.cause);
+            assert!(headings.iter().any(|h| h.starts_with(m.section)), "{}: no section \"{}\"", p.name, m.section);
+        }
+        for (k, a) in t.misses.iter().enumerate() {
+            for b in &t.misses[k + 1..] {
+                assert!(a.rows.iter().all(|i| !b.rows.contains(i)), "{}: a row with two causes", p.name);
+            }
+        }
+    }
+    assert!(n >= 8, "the misses of the last full validate are diagnosed ({n})");
 }
 
 // ------------------------------------------------------------ EEVDF (6.6, 6.12) and the hrtick

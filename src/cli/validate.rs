@@ -171,6 +171,10 @@ pub fn render(tables: &[SeedTable]) -> String {
             }
         }
         s.push_str(&t.render("  "));
+        for row in table.rows.iter().filter(|r| r.pass == Some(false)) {
+            let cause = row.miss.as_deref().unwrap_or("not diagnosed yet.");
+            s.push_str(&format!("  why \"{}\" misses: {cause}\n", row.label));
+        }
         s.push('\n');
     }
     if tables.iter().flat_map(|t| &t.rows).any(|r| r.needs_full_run) {
@@ -270,12 +274,17 @@ mod tests {
             corpus: false,
             notes: String::new(),
         };
-        let text = render(&[t]);
+        let text = render(std::slice::from_ref(&t));
         for want in
             ["baseline", "PASS", "predicted", "FAIL", "+14.5%", "+12.0%", "-5.3%", "1 pass, 1 fail, 1 predicted"]
         {
             assert!(text.contains(want), "{want} in\n{text}");
         }
+        // A failing row says why, or that nobody has found out; a passing row says nothing.
+        assert!(text.contains("why \"x\" misses: not diagnosed yet.") && !text.contains("why \"-d\""), "{text}");
+        let mut t = t;
+        t.rows[3].miss = Some("no cpufreq (BENCHMARKS.md, \"y\").".into());
+        assert!(render(&[t]).contains("why \"x\" misses: no cpufreq (BENCHMARKS.md, \"y\")."));
     }
 
     #[test]

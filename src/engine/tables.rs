@@ -49,6 +49,29 @@ pub struct SeedTable {
     pub quick_rows: &'static [usize],
     /// How the table is judged and what it assumes, for the reader.
     pub notes: &'static str,
+    /// The diagnosed misses: why a row the full `validate` fails misses (empty: none
+    /// diagnosed). `validate` puts the cause on a failing row (`validate::Row::miss`).
+    pub misses: &'static [Miss],
+}
+
+/// A diagnosed miss: rows of a table that the full `validate` fails, what the model lacks
+/// for them (a mechanism, or the source a figure needs), and the BENCHMARKS.md section with
+/// the experiment that showed it. Shown under a row only while that row fails; a cause is
+/// written from an experiment, never to excuse a row nobody looked at.
+#[derive(Clone, Copy, Debug)]
+pub struct Miss {
+    /// Indices into the table's `rows`.
+    pub rows: &'static [usize],
+    pub cause: &'static str,
+    /// The start of a BENCHMARKS.md section title (a test holds that it exists).
+    pub section: &'static str,
+}
+
+impl Miss {
+    /// The cause as `validate` and the Experiments view print it.
+    pub fn text(&self) -> String {
+        format!("{} (BENCHMARKS.md, \"{}\").", self.cause, self.section)
+    }
 }
 
 /// How long the full `validate` runs a table's rows (`validate::measure`): as the source

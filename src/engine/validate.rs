@@ -118,6 +118,10 @@ pub struct Row {
     /// A quick run: the verdict needs the full `validate`.
     #[serde(default)]
     pub needs_full_run: bool,
+    /// A failing row's diagnosed cause (`tables::Miss::text`); None while it passes, and
+    /// for a miss nobody has diagnosed.
+    #[serde(default)]
+    pub miss: Option<String>,
 }
 
 /// One seed experiment.
@@ -593,6 +597,9 @@ fn table_of(name: &str, measured: Vec<(usize, Option<Measured>)>) -> Option<Tabl
             .collect();
         figures[i] = Some(own);
         let judged: Vec<bool> = cells.iter().filter_map(|c| c.pass).collect();
+        let pass = (!judged.is_empty()).then(|| judged.iter().all(|&p| p));
+        let miss =
+            if pass == Some(false) { t.misses.iter().find(|m| m.rows.contains(&i)).map(|m| m.text()) } else { None };
         let head = &cells[0];
         rows.push(Row {
             label: r.label.to_string(),
@@ -601,7 +608,7 @@ fn table_of(name: &str, measured: Vec<(usize, Option<Measured>)>) -> Option<Tabl
             simulated: head.simulated,
             reported_change: head.reported_change,
             simulated_change: head.simulated_change,
-            pass: (!judged.is_empty()).then(|| judged.iter().all(|&p| p)),
+            pass,
             vs: t.rows[r.vs].label.to_string(),
             cells,
             context_switches: m.context_switches,
@@ -614,6 +621,7 @@ fn table_of(name: &str, measured: Vec<(usize, Option<Measured>)>) -> Option<Tabl
             convergence: me.convergence,
             stop_reason: me.stop_reason.clone(),
             needs_full_run: me.needs_full_run,
+            miss,
         });
     }
     let head = t.columns[0];

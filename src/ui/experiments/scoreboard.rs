@@ -136,7 +136,12 @@ pub fn row_miss(t: &Table, r: &Row) -> Option<String> {
     let parts: Vec<String> = r.cells.iter().filter_map(|c| cell_miss(c, &label(c))).collect();
     let what = if parts.is_empty() { "no failing column recorded".to_string() } else { parts.join("; ") };
     let full = if r.needs_full_run { " (a quick run: the full `schedscope validate` decides)" } else { "" };
-    Some(format!("Missed: {what}{full}. Cause: reason not recorded."))
+    let cause = match (&r.miss, r.needs_full_run) {
+        (Some(m), _) => m.as_str(),
+        (None, true) => "none diagnosed at this length.",
+        (None, false) => "not diagnosed yet.",
+    };
+    Some(format!("Missed: {what}{full}. Cause: {cause}"))
 }
 
 #[cfg(test)]
@@ -216,14 +221,17 @@ mod tests {
     }
 
     #[test]
-    fn a_miss_says_which_column_failed_how_and_that_its_cause_is_not_recorded() {
-        let t = table(vec![
+    fn a_miss_says_which_column_failed_how_and_its_diagnosed_cause() {
+        let mut t = table(vec![
             row("a", "a", None, vec![]),
             row("b", "a", Some(false), vec![cell(Some(0.20), 0.03, Some(false))]),
         ]);
         let m = row_miss(&t, &t.rows[1]).unwrap();
         assert!(m.contains("sys: simulated +3.0% against reported +20.0%, 0.15×, too small"), "{m}");
-        assert!(m.ends_with("Cause: reason not recorded."), "{m}");
+        assert!(m.ends_with("Cause: not diagnosed yet."), "{m}");
+        t.rows[1].miss = Some("no refill of the private caches (BENCHMARKS.md, \"x\").".into());
+        let m = row_miss(&t, &t.rows[1]).unwrap();
+        assert!(m.ends_with("Cause: no refill of the private caches (BENCHMARKS.md, \"x\")."), "{m}");
         assert_eq!(row_miss(&t, &t.rows[0]), None);
         let wrong = cell(Some(0.20), -0.05, Some(false));
         assert!(cell_miss(&wrong, "sys").unwrap().ends_with("the opposite sign"));
@@ -234,12 +242,13 @@ mod tests {
     #[cfg(feature = "ssr")]
     #[tokio::test]
     async fn the_experiments_view_puts_the_score_first_and_each_verdict_and_reason_on_its_row() {
-        let t = table(vec![
+        let mut t = table(vec![
             row("base", "base", None, vec![cell(None, 0.0, None)]),
             row("half", "base", Some(true), vec![cell(Some(0.20), 0.104, Some(true))]),
             row("off", "base", Some(false), vec![cell(Some(0.20), 0.03, Some(false))]),
             row("calm", "base", Some(true), vec![cell(Some(0.0258), 0.0, Some(true))]),
         ]);
+        t.rows[2].miss = Some("the lost private caches (BENCHMARKS.md, \"x\").".into());
         // The module's root as the page's mount gives it the tables (`experiments::lazy`).
         use crate::ui::experiments::view::{SeedView, SeedViewProps, Stage};
         let props = SeedViewProps {
@@ -267,6 +276,6 @@ mod tests {
         let reason = html.find("class=\"miss-reason\"").expect("a reason row");
         let row_off = html.find("aria-label=\"Load off\"").unwrap();
         assert!(reason > row_off, "the reason follows its row");
-        assert!(html[reason..].contains("too small") && html[reason..].contains("Cause: reason not recorded."));
+        assert!(html[reason..].contains("too small") && html[reason..].contains("Cause: the lost private caches"));
     }
 }

@@ -84,7 +84,7 @@ pub fn seed_view(props: &SeedViewProps) -> Html {
                 { for seeds.iter().map(|t| html! { <SeedTableView table={(*t).clone()} on_load={props.on_load.clone()} /> }) }
                 if !corpus.is_empty() {
                     <h2 class="experiments-group">{"Validation corpus"}</h2>
-                    <p class="note corpus-score">{format!("{passed} of {} judged corpus rows pass in quick mode{} (the goal is 80%). A miss is shown as it is: the table's notes say what the model assumes.", judged.len(), if more { ", so far" } else { "" })}</p>
+                    <p class="note corpus-score">{format!("{passed} of {} judged corpus rows pass in quick mode{} (the goal is 80%). A miss is shown as it is, with what the model lacks where an experiment has found it; the table's notes say what the model assumes.", judged.len(), if more { ", so far" } else { "" })}</p>
                     { for corpus.iter().map(|t| html! { <SeedTableView table={(*t).clone()} on_load={props.on_load.clone()} /> }) }
                 }
                 if more {

@@ -589,6 +589,7 @@ fn every_presets_answers_round_trip_on_the_wire() {
         convergence: Some(0.01),
         stop_reason: "completed".into(),
         needs_full_run: true,
+        miss: Some("a cause (BENCHMARKS.md, \"x\").".into()),
     };
     let table = validate::Table {
         preset: "p".into(),
@@ -597,7 +598,7 @@ fn every_presets_answers_round_trip_on_the_wire() {
         metric: "elapsed_s".into(),
         unit: "s".into(),
         columns: vec![validate::Column { key: "k".into(), label: "l".into(), unit: "%".into() }],
-        rows: vec![row.clone(), validate::Row { pass: None, convergence: None, ..row }],
+        rows: vec![row.clone(), validate::Row { pass: None, convergence: None, miss: None, ..row }],
         corpus: true,
         notes: "ü, 日本".into(),
     };

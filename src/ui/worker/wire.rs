@@ -500,7 +500,7 @@ wire_struct! {
     Cell { column, reported, simulated, reported_change, simulated_change, pass, abs_error }
     Row {
         label, sets, reported, simulated, reported_change, simulated_change, pass, vs, cells, context_switches,
-        timer_reprograms, ipis, refill_s, user_s, sys_s, length, convergence, stop_reason, needs_full_run,
+        timer_reprograms, ipis, refill_s, user_s, sys_s, length, convergence, stop_reason, needs_full_run, miss,
     }
     Table { preset, title, source, metric, unit, columns, rows, corpus, notes }
     TaskStat {
