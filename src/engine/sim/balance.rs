@@ -934,11 +934,29 @@ mod nohz_ilb {
 
     /// CPU-bound tasks, one per listed CPU (a CPU listed twice gets two).
     fn run(kernel: &str, cpus: &[usize]) -> crate::engine::Outcome {
+        run_on(kernel, ("zen3-2s", "16"), cpus)
+    }
+
+    /// As `run`, on the profile and CPU count `machine`.
+    fn run_on(kernel: &str, machine: (&str, &str), cpus: &[usize]) -> crate::engine::Outcome {
+        sim(kernel, machine, cpus).run()
+    }
+
+    /// Whether any CPU kicked the idle load balancer in the run (`nohz.next_balance` is set
+    /// only by a kick and the pass it starts; a kick to a polling CPU sends no IPI).
+    fn kicked(kernel: &str, machine: (&str, &str), cpus: &[usize]) -> bool {
+        let mut s = sim(kernel, machine, cpus);
+        s.start();
+        while s.step() {}
+        s.lb.nohz_next > 0
+    }
+
+    fn sim(kernel: &str, machine: (&str, &str), cpus: &[usize]) -> Sim {
         let mut c = Config::default();
         for (k, v) in [
             ("kernel", kernel),
-            ("cpu", "zen3-2s"),
-            ("cores", "16"),
+            ("cpu", machine.0),
+            ("cores", machine.1),
             ("hz", "250"),
             ("nohz", "on"),
             ("duration", "200ms"),
@@ -958,7 +976,7 @@ mod nohz_ilb {
             })
             .collect();
         let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
-        Sim::with_workload(&c, Some(TraceOptions::default()), wl).run()
+        Sim::with_workload(&c, Some(TraceOptions::default()), wl)
     }
 
     /// The kicks: (time, kicker, kicked) of IPIs from a busy CPU to an idle one (nothing
@@ -987,6 +1005,18 @@ mod nohz_ilb {
             assert_eq!(!k.is_empty(), kicked, "{kernel}: {k:?}");
             // find_new_ilb: the first idle CPU of nohz.idle_cpus_mask.
             assert!(k.iter().all(|&(_, _, x)| x == 2), "{kernel}: {k:?}");
+        }
+    }
+
+    /// The era gate with SMT (CascadeLake, 80 CPUs, SMT pairs {c, c + 40}): 3.11 kicks when
+    /// both threads of the kicker's core are busy (the local group of MC is the core), not
+    /// for two busy cores; 5.15 for both.
+    #[test]
+    fn in_3_11_two_busy_smt_siblings_kick_and_two_busy_cores_do_not() {
+        for (kernel, busy, kicked) in
+            [("3.11", [0, 40], true), ("3.11", [0, 1], false), ("5.15", [0, 40], true), ("5.15", [0, 1], true)]
+        {
+            assert_eq!(self::kicked(kernel, ("cascadelake-2s", "80"), &busy), kicked, "{kernel} {busy:?}");
         }
     }
 
