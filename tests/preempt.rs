@@ -91,8 +91,9 @@ fn delay_dequeue_keeps_an_ineligible_sleeper_queued_and_wakes_it_in_place() {
     // not move to the idle core 2; still ineligible, it waits for H's slice to end at a
     // later tick. With NO_DELAY_DEQUEUE it left the runqueue when it slept and
     // `select_idle_sibling` sends it to core 2, where it runs at once.
-    // (At core 1's next tick, 4 ms, the nohz balancer may then take it to the idle core 2:
-    // `nohz_balancer_kick` with nr_running >= 2, `sim::balance`; not the wakeup's doing.)
+    // (From core 1's next tick, 4 ms, the idle load balancer it kicks may then take it to
+    // the idle core 2: `nohz_balancer_kick` with nr_running >= 2, `sim::balance`; not the
+    // wakeup's doing.)
     let (lat, moved) = delayed_wake("");
     assert!(moved.is_none_or(|t| t >= 4 * MS), "woken in place, not moved at its wakeup: {moved:?}");
     assert!(lat > 1_000.0, "it waits on core 1 behind H: {lat} us");

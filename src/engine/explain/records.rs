@@ -341,7 +341,7 @@ impl MoveCause {
             MoveCause::Affinity => "wakeup placement: select_task_rq, the only CPU the task may run on",
             MoveCause::Periodic => "periodic balance: scheduler_tick -> rebalance_domains -> load_balance",
             MoveCause::NewIdle => "newidle balance: newidle_balance (idle_balance before 5.7) -> load_balance",
-            MoveCause::NohzIdle => "nohz idle balance: nohz_balancer_kick -> the idle load balancer's pull",
+            MoveCause::NohzIdle => "nohz idle balance: nohz_balancer_kick -> _nohz_idle_balance -> rebalance_domains(CPU_IDLE) -> load_balance",
         }
     }
 

@@ -29,18 +29,32 @@
 //! SD_BALANCE_NEWIDLE, and the first that yields a task stops it (one task: the kernel
 //! stops a newly-idle `detach_tasks` after one under CONFIG_PREEMPTION).
 //!
-//! NOHZ: a CPU with tasks waiting kicks an idle CPU (`nohz_balancer_kick` when
-//! `nr_running >= 2` and some CPU idles), nearest first; the kicked CPU takes one of its
-//! waiting tasks, as the idle load balancer's pull on its behalf would, under the same
-//! `can_migrate_task` (a cache-hot task stays, `task_hot`); a kick that finds only hot tasks
-//! counts as a failed balance of the kicked CPU's domain (`nr_balance_failed`), so after
-//! `cache_nice_tries` of them a hot task goes.
+//! NOHZ (`nohz_balancer_kick`, kernel/sched/fair.c 4.17 and 5.15; 3.11 `nohz_kick_needed`):
+//! a busy CPU's tick kicks the idle load balancer when some CPU idles with its tick stopped
+//! (`nohz.nr_cpus`; `nohz.idle_cpus_mask` is the idle CPUs whose tick `sim::idle_path`
+//! stopped), `nohz.next_balance` has come, and either `rq->nr_running >= 2` or its LLC has
+//! more than one busy CPU: 4.17+ `sds->nr_busy_cpus > 1` of `sd_llc_shared` (the highest
+//! SD_SHARE_PKG_RESOURCES domain), 3.11 `sgp->nr_busy_cpus > 1` of the local group of each
+//! SD_SHARE_PKG_RESOURCES domain (an SMT core's siblings; a single CPU without SMT, so never
+//! there); 2.6.2x only `nr_running >= 2`. Busy is not idle (`Sim::isync`'s per-domain idle
+//! counters, O(1) per tick). `kick_ilb` sets `nohz.next_balance` to the next jiffy and sends
+//! the first idle CPU of the mask (`find_new_ilb`) an IPI, unless it is kicked already. That
+//! CPU, once it has left idle (`sim::wakeup::on_kick`, `nohz_csd_func`), if still idle runs
+//! `_nohz_idle_balance`: `rebalance_domains(rq, CPU_IDLE)` for every other CPU of the mask
+//! whose `rq->next_balance` is due, from the next CPU up, wrapping (it stops if it gets work
+//! itself), each through `load_balance` at its due domains as an idle balance (pulling from
+//! the busiest group, not from the kicker), waking a CPU that got tasks; then
+//! `nohz.next_balance` is the earliest of their `next_balance`, then its own
+//! `rebalance_domains` (which may lower it). A CPU going newly idle brings its
+//! `next_balance` forward to its domains' idle intervals (`newidle_balance`'s `out:`).
 //!
 //! COST: per-domain counters of waiting tasks and idle CPUs, kept as each runqueue changes
 //! (`Sim::qsync`, `Sim::isync`: O(levels)), let a newly idle CPU skip a domain with nothing
-//! waiting and find the nohz target by descending the domain tree, so neither scans every
-//! CPU; the periodic scan of a domain is O(its span) and runs once per interval, which grows
-//! with the span (`min_interval` = weight ms), so its cost per tick stays bounded.
+//! waiting and the kick test its LLC's busy CPUs without scanning; the periodic scan of a
+//! domain is O(its span) and runs once per interval, which grows with the span
+//! (`min_interval` = weight ms), so its cost per tick stays bounded. A kick costs O(CPUs)
+//! (`find_new_ilb`, and `_nohz_idle_balance`'s pass over the mask, plus the due idle CPUs'
+//! domain scans), and kicks come at most once per `nohz.next_balance` (a jiffy or more).
 //!
 //! WHY: each move leaves a decision record when the trace records (`explain::MigrateRecord`,
 //! built by the cold `why_move` below from what `load_balance` compared: the busiest and
@@ -51,9 +65,14 @@
 //! `migrate_util`, `migrate_misfit`) reduce to the two cases above; no active balance (a
 //! running task is never pushed), no SD_SERIALIZE, no `max_newidle_lb_cost` (the balancer's
 //! own time is not charged), newly-idle balance skips a domain with no waiting task rather
-//! than finding it balanced, the nohz balancer moves one task at the kick rather than
-//! running each idle CPU's `rebalance_domains`; capacity is 1024 per CPU (SMT siblings count
-//! as full CPUs in the load per CPU).
+//! than finding it balanced; capacity is 1024 per CPU (SMT siblings count as full CPUs in the
+//! load per CPU). NOHZ: `nr_busy_cpus` counts a CPU busy from its idle exit and idle from its
+//! idle entry (the kernel's counts it busy from its first busy tick, idle once its tick
+//! stops); no SD_ASYM_PACKING, `check_cpu_capacity` or misfit kick conditions (no profile
+//! has asymmetric CPUs, and capacity is never reduced); no NOHZ_STATS_KICK (blocked-load
+//! updates of idle CPUs); 2.6.2x's nohz balancer (a designated `nohz.load_balancer` CPU
+//! keeping its tick) is the same kick and pass; the newly idle `next_balance` update covers
+//! all of a CPU's domains rather than those `newidle_balance` visited.
 
 use super::domain::{sd, Domains};
 use super::{Sim, TaskState};
@@ -90,6 +109,10 @@ pub(super) struct Balancer {
     pub seen_idle: Vec<bool>,
     /// `nohz.next_balance`.
     pub nohz_next: Ns,
+    /// `nohz.nr_cpus`: CPUs idle with their tick stopped (`sim::idle_path`).
+    pub nohz_cpus: u32,
+    /// Per CPU: kicked as the idle load balancer, not yet run (`nohz_flags`).
+    pub ilb: Vec<bool>,
 }
 
 impl Balancer {
@@ -117,6 +140,8 @@ impl Balancer {
             seen_waiting: vec![0; n],
             seen_idle: vec![false; n],
             nohz_next: 0,
+            nohz_cpus: 0,
+            ilb: vec![false; n],
         }
     }
 }
@@ -200,7 +225,7 @@ impl Sim {
             if self.lb.doms.all[d].flags & sd::BALANCE_NEWIDLE == 0 || self.lb.waiting[d] == 0 {
                 continue;
             }
-            if self.load_balance(c, i, true) {
+            if self.load_balance(c, i, MoveCause::NewIdle) {
                 return true;
             }
         }
@@ -218,24 +243,19 @@ impl Sim {
         }
     }
 
-    /// Descends `c`'s `level`th domain by its groups' counters (waiting tasks, or idle CPUs
-    /// with `idle`) to one CPU, leaving out the group holding `c`: O(levels x groups).
-    /// Waiting: the group with most; idle: the first with any.
-    fn descend(&self, c: usize, level: usize, idle: bool) -> Option<usize> {
+    /// Descends `c`'s `level`th domain by its groups' waiting-task counters to one CPU, the
+    /// group with most at each level, leaving out the group holding `c`: O(levels x groups).
+    fn descend(&self, c: usize, level: usize) -> Option<usize> {
         let mut d = self.lb.doms.of[c][level];
         let own = self.lb.doms.group_of[c][level];
         let mut first = true;
         loop {
             let dom = &self.lb.doms.all[d];
-            let pick = (0..dom.groups.len())
+            let (i, _) = (0..dom.groups.len())
                 .filter(|&i| !(first && i == own))
-                .map(|i| (i, self.group_count(d, i, idle)))
-                .filter(|&(_, n)| n > 0);
-            let (i, _) = if idle {
-                pick.min_by_key(|&(i, _)| i)?
-            } else {
-                pick.max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))?
-            };
+                .map(|i| (i, self.group_count(d, i, false)))
+                .filter(|&(_, n)| n > 0)
+                .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))?;
             first = false;
             match dom.group_dom[i] {
                 Some(gd) => d = gd,
@@ -244,11 +264,14 @@ impl Sim {
         }
     }
 
-    /// `load_balance` of CPU `c` at its `level`th domain. True if tasks moved.
-    fn load_balance(&mut self, c: usize, level: usize, newidle: bool) -> bool {
+    /// `load_balance` of CPU `c` at its `level`th domain: newly idle (`cause` NewIdle), or
+    /// `rebalance_domains` from `c`'s tick (Periodic) or from the idle load balancer on `c`'s
+    /// behalf (NohzIdle). True if tasks moved.
+    fn load_balance(&mut self, c: usize, level: usize, cause: MoveCause) -> bool {
+        let newidle = cause == MoveCause::NewIdle;
         let d = self.lb.doms.of[c][level];
         let (src, imb, groups) = if newidle {
-            let Some(src) = self.descend(c, level, false) else { return false };
+            let Some(src) = self.descend(c, level) else { return false };
             (src, Imbalance::Tasks(1), None)
         } else {
             // update_sd_lb_stats ends with update_idle_cpu_scan (SIS_UTIL, `sim::wakeup`).
@@ -261,7 +284,6 @@ impl Sim {
                 }
             }
         };
-        let cause = if newidle { MoveCause::NewIdle } else { MoveCause::Periodic };
         let why = Why { cause, dom: d, groups, imb, hot: None };
         let moved = self.detach_tasks(src, c, level, why);
         let st = &mut self.lb.state[c][level];
@@ -456,9 +478,6 @@ impl Sim {
             fig("imbalance_pct (sd_init)".into(), dom.imbalance_pct);
         }
         match (why.cause, why.imb) {
-            (MoveCause::NohzIdle, _) => {
-                fig("kicker's nr_running (nohz_balancer_kick: >= 2)".into(), self.nr_running(from) as u64 + 1)
-            }
             (MoveCause::NewIdle, _) => fig(
                 "tasks waiting on the source CPU before the pull (find_busiest_queue)".into(),
                 self.policy.queued(from).len() as u64 + 1,
@@ -524,76 +543,144 @@ impl Sim {
         }
     }
 
-    /// `rebalance_domains` from core `c`'s tick (module doc), then the nohz kick.
+    /// `trigger_load_balance` from core `c`'s tick: `rebalance_domains` once
+    /// `rq->next_balance` is due, then the nohz kick.
     pub(super) fn balance(&mut self, c: usize) {
         let t = self.cursor(c);
         if t >= self.lb.next_balance[c] {
-            let mut busy = !self.is_idle(c);
-            let mut next = t + 60 * SEC;
-            for level in 0..self.lb.doms.of[c].len() {
-                let mut interval = self.sd_interval(c, level, busy);
-                if t >= self.lb.state[c][level].last_balance + interval {
-                    if self.should_we_balance(c, level) && self.load_balance(c, level, false) {
-                        busy = !self.is_idle(c);
-                    }
-                    self.lb.state[c][level].last_balance = t;
-                    interval = self.sd_interval(c, level, busy);
-                }
-                next = next.min(self.lb.state[c][level].last_balance + interval);
-            }
-            self.lb.next_balance[c] = next;
+            self.rebalance_domains(c, t, MoveCause::Periodic);
         }
         self.nohz_kick(c, t);
     }
 
-    /// `nohz_balancer_kick`: this CPU has tasks waiting and some CPU idles; the nearest idle
-    /// CPU (lowest domain with one) takes one of them.
+    /// `rebalance_domains` of core `c` at `t` (module doc: PERIODIC), from its own tick
+    /// (`cause` Periodic) or by the idle load balancer on its behalf (NohzIdle).
+    fn rebalance_domains(&mut self, c: usize, t: Ns, cause: MoveCause) {
+        let mut busy = !self.is_idle(c);
+        let mut next = t + 60 * SEC;
+        for level in 0..self.lb.doms.of[c].len() {
+            let mut interval = self.sd_interval(c, level, busy);
+            if t >= self.lb.state[c][level].last_balance + interval {
+                if self.should_we_balance(c, level) && self.load_balance(c, level, cause) {
+                    busy = !self.is_idle(c);
+                }
+                self.lb.state[c][level].last_balance = t;
+                interval = self.sd_interval(c, level, busy);
+            }
+            next = next.min(self.lb.state[c][level].last_balance + interval);
+        }
+        self.lb.next_balance[c] = next;
+    }
+
+    /// `newidle_balance`'s "Move the next balance forward" (5.15; 3.11 `idle_balance` the
+    /// same through `next_balance`): a CPU going idle is due at its domains' idle intervals
+    /// (`get_sd_balance_interval(sd, 0)`), not the busy ones it last set, so the idle load
+    /// balancer finds it due (`_nohz_idle_balance` tests `rq->next_balance`).
+    pub(super) fn newidle_next_balance(&mut self, c: usize) {
+        let mut next = self.lb.next_balance[c];
+        for level in 0..self.lb.doms.of[c].len() {
+            next = next.min(self.lb.state[c][level].last_balance + self.sd_interval(c, level, false));
+        }
+        self.lb.next_balance[c] = next;
+    }
+
+    /// In `nohz.idle_cpus_mask` and `idle_cpu`: idle with its tick stopped
+    /// (`nohz_balance_enter_idle` from `tick_nohz_stop_tick`).
+    fn nohz_idle(&self, c: usize) -> bool {
+        self.cores[c].tick_stopped && self.cores[c].idle.is_some() && self.is_idle(c)
+    }
+
+    /// The kicker's `nr_busy_cpus` (module doc: NOHZ), per era; 0 before 3.11.
+    fn nr_busy_cpus(&self, c: usize) -> u32 {
+        use crate::engine::kernel::Kernel;
+        let of = &self.lb.doms.of[c];
+        let pkg = |d: usize| self.lb.doms.all[d].flags & sd::SHARE_PKG_RESOURCES != 0;
+        if self.cfg.kernel >= Kernel::V417 {
+            // sd_llc_shared: the highest SD_SHARE_PKG_RESOURCES domain's busy CPUs.
+            of.iter().rev().find(|&&d| pkg(d)).map_or(0, |&d| self.lb.doms.all[d].span.len() as u32 - self.lb.idle[d])
+        } else if self.cfg.kernel >= Kernel::V311 {
+            // 3.11 nohz_kick_needed: `sd->groups->sgp->nr_busy_cpus` (the local group) of
+            // each SD_SHARE_PKG_RESOURCES domain; the largest is the LLC's local group.
+            (0..of.len())
+                .filter(|&l| pkg(of[l]))
+                .map(|l| {
+                    let own = self.lb.doms.group_of[c][l];
+                    let g = self.lb.doms.all[of[l]].groups[own].len() as u32;
+                    g - self.group_count(of[l], own, true)
+                })
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
+        }
+    }
+
+    /// `nohz_balancer_kick` (3.11 `nohz_kick_needed`) from busy core `c`'s tick at `t`
+    /// (module doc: NOHZ): marks and kicks the idle load balancer, which balances at its
+    /// wakeup (`nohz_idle_balance`).
     fn nohz_kick(&mut self, c: usize, t: Ns) {
-        if self.nr_running(c) < 2 || self.policy.queued(c).is_empty() || t < self.lb.nohz_next {
+        // rq->idle_balance; nohz.nr_cpus; time_before(now, nohz.next_balance).
+        if self.is_idle(c) || self.lb.nohz_cpus == 0 || t < self.lb.nohz_next {
             return;
         }
-        let Some(lc) = self.lb.doms.of[c].iter().position(|&d| self.lb.idle[d] > 0) else { return };
-        let d = self.lb.doms.of[c][lc];
-        let Some(x) = self.descend(c, lc, true) else { return };
-        if self.cores[x].kick_pending {
+        if self.nr_running(c) < 2 && self.nr_busy_cpus(c) <= 1 {
             return;
         }
-        // nohz.next_balance: the kicked CPU's own next balance (its lowest domain's interval).
-        self.lb.nohz_next = t + self.sd_interval(x, 0, false).min(self.tick_period * 4);
-        // can_migrate_task as the idle balancer's load_balance applies it at domain `d`:
-        // a cache-hot task stays (`task_hot`, never at the SMT level) unless `x` failed
-        // there more than `cache_nice_tries` times.
-        let level = self.lb.doms.of[x].iter().position(|&e| e == d).unwrap_or(0);
-        let smt = self.lb.doms.all[d].flags & sd::SHARE_CPUCAPACITY != 0;
-        let may_hot = self.lb.state[x][level].nr_balance_failed > self.lb.doms.all[d].cache_nice_tries;
-        let failed = self.lb.state[x][level].nr_balance_failed;
-        let queued: Vec<usize> = self.policy.queued(c).iter().collect();
-        // Queued no later than either side's time: `x` attaches at its own cursor, which
-        // may be behind `c`'s, and must not run a wakee before its wakeup.
-        let seen = t.min(self.cursor(x));
-        let Some(k) = queued.into_iter().rev().find(|&k| {
-            let tk = &self.tasks[k];
-            let hot = !smt && tk.ran_at > 0 && t.saturating_sub(tk.ran_at) < self.cfg.migration_cost;
-            tk.queued_at <= seen
-                && tk.pinned.is_none_or(|p| p == x)
-                && tk.state == TaskState::Runnable
-                && (!hot || may_hot)
-        }) else {
-            // load_balance's failure count for an idle (not newly idle) balance.
-            self.lb.state[x][level].nr_balance_failed += 1;
+        // kick_ilb: nohz.next_balance = jiffies + 1 (3.11: `nohz.next_balance++`).
+        self.lb.nohz_next = (t / self.tick_period + 1) * self.tick_period;
+        // find_new_ilb: the first CPU of nohz.idle_cpus_mask (other than this one) that is
+        // idle: O(CPUs), at most once a jiffy.
+        let Some(x) = (0..self.cores.len()).find(|&y| y != c && self.nohz_idle(y)) else { return };
+        // atomic_fetch_or(flags, nohz_flags(ilb_cpu)): a CPU already kicked is not again.
+        if std::mem::replace(&mut self.lb.ilb[x], true) {
             return;
-        };
-        let ran = self.tasks[k].ran_at;
-        let since = (ran > 0).then(|| t.saturating_sub(ran));
-        let hot = (!smt).then(|| (since, since.is_some_and(|s| s < self.cfg.migration_cost), failed));
-        let why = Why { cause: MoveCause::NohzIdle, dom: d, groups: None, imb: Imbalance::Tasks(1), hot };
-        if self.migrate_task(c, x, k, why) {
-            self.lb.state[x][level].nr_balance_failed = 0;
+        }
+        if !self.cores[x].kick_pending {
             self.cores[x].kick_pending = true;
-            let t = self.cursor(c);
             let ipi = self.wake_needs_ipi(x);
             self.kick(x, Some(c), ipi, t);
         }
+    }
+
+    /// `nohz_csd_func` on the kicked CPU `x` (`sim::wakeup::on_kick`, once `x` has left
+    /// idle): if it is still idle, `_nohz_idle_balance`: `rebalance_domains(rq, CPU_IDLE)`
+    /// for each other CPU of `nohz.idle_cpus_mask` still idle whose `rq->next_balance` is
+    /// due (from `x + 1`, wrapping; stopping if `x` gets work), waking a CPU that got tasks
+    /// (`attach_task` -> `check_preempt_curr` -> `resched_curr`); `nohz.next_balance` = the
+    /// earliest of their `next_balance`; then `x`'s own `rebalance_domains`.
+    pub(super) fn nohz_idle_balance(&mut self, x: usize) {
+        if !std::mem::replace(&mut self.lb.ilb[x], false) || !self.is_idle(x) {
+            return;
+        }
+        let t = self.cursor(x);
+        let n = self.cores.len();
+        let mut next: Option<Ns> = None;
+        for i in 1..n {
+            let y = (x + i) % n;
+            if !self.nohz_idle(y) {
+                continue;
+            }
+            // need_resched(): "If this CPU gets work to do, stop the load balancing".
+            if !self.is_idle(x) {
+                return;
+            }
+            if t >= self.lb.next_balance[y] {
+                self.rebalance_domains(y, t, MoveCause::NohzIdle);
+                if !self.is_idle(y) && !self.cores[y].kick_pending {
+                    self.cores[y].kick_pending = true;
+                    let ipi = self.wake_needs_ipi(y);
+                    self.kick(y, Some(x), ipi, t);
+                }
+            }
+            let nb = self.lb.next_balance[y];
+            next = Some(next.map_or(nb, |m: Ns| m.min(nb)));
+        }
+        if let Some(nb) = next {
+            self.lb.nohz_next = nb;
+        }
+        self.rebalance_domains(x, t, MoveCause::NohzIdle);
+        // rebalance_domains (CONFIG_NO_HZ_COMMON): the ILB's own next balance bounds it.
+        self.lb.nohz_next = self.lb.nohz_next.min(self.lb.next_balance[x]);
     }
 }
 
@@ -827,5 +914,137 @@ mod first_pick {
             .map(|i| (i.time, i.core))
             .collect();
         assert!(early.is_empty(), "migrations at the start: {early:?}");
+    }
+}
+
+/// The nohz idle balancer (module doc: NOHZ) on Zen 3, CPUs 0-15: two CCXs of 8 (MC(8)
+/// DIE(16)), HZ 250, nohz on: the kick's conditions per era, its rate limit, and the idle
+/// load balancer balancing on behalf of the idle CPUs.
+#[cfg(test)]
+mod nohz_ilb {
+    use std::sync::Arc;
+
+    use super::super::Sim;
+    use crate::engine::config::Config;
+    use crate::engine::explain::MoveCause;
+    use crate::engine::time::{Ns, MS, SEC};
+    use crate::engine::trace::{InstantKind, TraceOptions};
+    use crate::engine::workload::replay::{Op, Program, Replay, ReplayTask};
+    use crate::engine::workload::AnyWorkload;
+
+    /// CPU-bound tasks, one per listed CPU (a CPU listed twice gets two).
+    fn run(kernel: &str, cpus: &[usize]) -> crate::engine::Outcome {
+        run_on(kernel, ("zen3-2s", "16"), cpus)
+    }
+
+    /// As `run`, on the profile and CPU count `machine`.
+    fn run_on(kernel: &str, machine: (&str, &str), cpus: &[usize]) -> crate::engine::Outcome {
+        sim(kernel, machine, cpus).run()
+    }
+
+    /// Whether any CPU kicked the idle load balancer in the run (`nohz.next_balance` is set
+    /// only by a kick and the pass it starts; a kick to a polling CPU sends no IPI).
+    fn kicked(kernel: &str, machine: (&str, &str), cpus: &[usize]) -> bool {
+        let mut s = sim(kernel, machine, cpus);
+        s.start();
+        while s.step() {}
+        s.lb.nohz_next > 0
+    }
+
+    fn sim(kernel: &str, machine: (&str, &str), cpus: &[usize]) -> Sim {
+        let mut c = Config::default();
+        for (k, v) in [
+            ("kernel", kernel),
+            ("cpu", machine.0),
+            ("cores", machine.1),
+            ("hz", "250"),
+            ("nohz", "on"),
+            ("duration", "200ms"),
+            ("migration_cost", "0us"),
+        ] {
+            c.set(k, v).unwrap();
+        }
+        let tasks = cpus
+            .iter()
+            .enumerate()
+            .map(|(i, &cpu)| ReplayTask {
+                name: format!("t{i}"),
+                pid: 0,
+                nice: 0,
+                cpu,
+                ops: vec![Op::Run(10 * SEC), Op::Exit],
+            })
+            .collect();
+        let wl = AnyWorkload::Replay(Replay::new(Arc::new(Program { tasks })));
+        Sim::with_workload(&c, Some(TraceOptions::default()), wl)
+    }
+
+    /// The kicks: (time, kicker, kicked) of IPIs from a busy CPU to an idle one (nothing
+    /// else sends one here: the tasks never sleep).
+    fn kicks(o: &crate::engine::Outcome, busy: &[usize]) -> Vec<(Ns, usize, usize)> {
+        o.trace
+            .instants
+            .iter()
+            .filter_map(|i| match i.kind {
+                InstantKind::Ipi { from } if busy.contains(&(from as usize)) && !busy.contains(&(i.core as usize)) => {
+                    Some((i.time, from as usize, i.core as usize))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// (a) and the era gate: two busy CPUs of one LLC, one task each and nothing waiting.
+    /// 4.17+ `nohz_balancer_kick` kicks (`sds->nr_busy_cpus > 1` of `sd_llc_shared`); 3.11
+    /// `nohz_kick_needed` counts the busy CPUs of the local group of each
+    /// SD_SHARE_PKG_RESOURCES domain, a single CPU here (no SMT), so it does not.
+    #[test]
+    fn two_busy_cpus_of_an_llc_kick_an_idle_cpu_from_4_17() {
+        for (kernel, kicked) in [("5.15", true), ("4.17", true), ("3.11", false)] {
+            let k = kicks(&run(kernel, &[0, 1]), &[0, 1]);
+            assert_eq!(!k.is_empty(), kicked, "{kernel}: {k:?}");
+            // find_new_ilb: the first idle CPU of nohz.idle_cpus_mask.
+            assert!(k.iter().all(|&(_, _, x)| x == 2), "{kernel}: {k:?}");
+        }
+    }
+
+    /// The era gate with SMT (CascadeLake, 80 CPUs, SMT pairs {c, c + 40}): 3.11 kicks when
+    /// both threads of the kicker's core are busy (the local group of MC is the core), not
+    /// for two busy cores; 5.15 for both.
+    #[test]
+    fn in_3_11_two_busy_smt_siblings_kick_and_two_busy_cores_do_not() {
+        for (kernel, busy, kicked) in
+            [("3.11", [0, 40], true), ("3.11", [0, 1], false), ("5.15", [0, 40], true), ("5.15", [0, 1], true)]
+        {
+            assert_eq!(self::kicked(kernel, ("cascadelake-2s", "80"), &busy), kicked, "{kernel} {busy:?}");
+        }
+    }
+
+    /// (c) `nohz.next_balance`: after the idle load balancer's pass it is the earliest
+    /// `rq->next_balance` of the idle CPUs, MC's idle interval (`sd_init`: the span's
+    /// weight, 8 ms) after their balance, so the busy CPUs' ticks every 4 ms do not kick
+    /// again before it. The first kick (4 ms) finds MC not yet due (its `last_balance` is
+    /// the domains' build at 0), so the second comes at 8 ms; from there 8 ms or more.
+    #[test]
+    fn no_second_kick_before_nohz_next_balance() {
+        let k = kicks(&run("5.15", &[0, 1]), &[0, 1]);
+        assert!(k.len() >= 10, "{k:?}");
+        assert!(k[0].0 < 4 * MS + MS && k[1].0 < 8 * MS + MS, "{k:?}");
+        let gaps: Vec<Ns> = k[1..].windows(2).map(|w| w[1].0 - w[0].0).collect();
+        assert!(gaps.iter().all(|&g| g >= 8 * MS), "{gaps:?} {k:?}");
+    }
+
+    /// (b) The idle load balancer balances the idle CPUs' domains, so it pulls from the
+    /// busiest CPU, which need not be the kicker: CPUs 0 and 1 (one task each) kick, and a
+    /// task waiting on CPU 8 (two tasks, the other CCX) moves.
+    #[test]
+    fn the_ilb_pulls_a_waiting_task_from_a_cpu_that_is_not_the_kicker() {
+        let o = run("5.15", &[0, 1, 8, 8]);
+        let k = kicks(&o, &[0, 1, 8]);
+        let moves: Vec<_> = o.trace.decisions.migrations.iter().map(|r| (r.time, r.from, r.to, r.cause)).collect();
+        let nohz = moves.iter().find(|m| m.3 == MoveCause::NohzIdle).expect("a nohz idle balance move");
+        let kick = k.iter().rev().find(|&&(t, _, _)| t <= nohz.0).expect("kicked before");
+        assert_eq!(nohz.1, 8, "from the CPU with a task waiting: {moves:?} {k:?}");
+        assert_ne!(kick.1, 8, "kicked by a CPU with nothing waiting: {moves:?} {k:?}");
     }
 }

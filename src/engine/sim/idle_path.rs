@@ -423,6 +423,7 @@ impl Sim {
         self.overhead(c, Overhead::Reprogram, self.prof.reprogram);
         self.m.timer_reprograms += 1;
         self.m.nohz_entries += 1;
+        self.lb.nohz_cpus += 1;
         let core = &mut self.cores[c];
         core.tick_stopped = true;
         core.tick_gen = core.tick_gen.wrapping_add(1);
@@ -443,6 +444,7 @@ impl Sim {
             // `__update_cpu_load(this_rq, 0, pending)`: cpu_load[0] = 0.
             self.cores[c].cpu_load0 = 0;
         }
+        self.lb.nohz_cpus -= 1;
         let core = &mut self.cores[c];
         core.tick_stopped = false;
         core.tick_gen = core.tick_gen.wrapping_add(1);
@@ -472,6 +474,7 @@ impl Sim {
             // of the idle period, then pulls unless this core idles too briefly to be worth
             // it (no avg_idle before 2.6.32: always).
             let t = self.cursor(c);
+            self.newidle_next_balance(c);
             if self.cfg.kernel.avg_idle_rule() == AvgIdleRule::None {
                 if self.pull_one(c) {
                     return true;

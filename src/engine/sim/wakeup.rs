@@ -900,9 +900,12 @@ impl Sim {
         if self.cores[c].idle.is_some() {
             self.leave_idle(c, ipi);
             self.flush_wake_list(c);
+            // Kicked as the idle load balancer (`sim::balance`, NOHZ): its softirq.
+            self.nohz_idle_balance(c);
             self.pick_loop(c);
             return;
         }
+        self.lb.ilb[c] = false;
         if self.cores[c].curr.is_some() {
             self.interrupt(c);
             if ipi {
