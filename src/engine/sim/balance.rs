@@ -36,7 +36,9 @@
 //! more than one busy CPU: 4.17+ `sds->nr_busy_cpus > 1` of `sd_llc_shared` (the highest
 //! SD_SHARE_PKG_RESOURCES domain), 3.11 `sgp->nr_busy_cpus > 1` of the local group of each
 //! SD_SHARE_PKG_RESOURCES domain (an SMT core's siblings; a single CPU without SMT, so never
-//! there); 2.6.2x only `nr_running >= 2`. Busy is not idle (`Sim::isync`'s per-domain idle
+//! there; 3.11's own text was not found in the stored sources, so this form, the
+//! `for_each_domain` loop that 3.13's `sd_busy` replaced, is unverified); 2.6.2x only
+//! `nr_running >= 2`. Busy is not idle (`Sim::isync`'s per-domain idle
 //! counters, O(1) per tick). `kick_ilb` sets `nohz.next_balance` to the next jiffy and sends
 //! the first idle CPU of the mask (`find_new_ilb`) an IPI, unless it is kicked already. That
 //! CPU, once it has left idle (`sim::wakeup::on_kick`, `nohz_csd_func`), if still idle runs
