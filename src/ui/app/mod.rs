@@ -175,7 +175,7 @@ fn results() -> Html {
                 (_, None) => "Simulating".to_string(),
             };
             html! {
-                <span class="status running progress" role="status" data-progress={format!("{:.3}", p.fraction())}
+                <span class="status running progress" role="status" data-progress={crate::engine::decimal::fixed(p.fraction(), 3)}
                     title="A long run: the figures shown are the preview's until it ends">
                     {format!(
                         "{who}: {} of ≤ {} simulated · {} events",

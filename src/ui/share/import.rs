@@ -27,9 +27,9 @@ pub fn read_import(
     let name = file.name();
     if file.size() > MAX_IMPORT_BYTES {
         dispatch.emit(Action::Notice(format!(
-            "Cannot import {name}: it is {:.0} kB; rt-app files larger than {:.0} kB are not read. Nothing was changed.",
-            file.size() / 1000.0,
-            MAX_IMPORT_BYTES / 1000.0
+            "Cannot import {name}: it is {} kB; rt-app files larger than {} kB are not read. Nothing was changed.",
+            crate::engine::decimal::fixed(file.size() / 1000.0, 0),
+            crate::engine::decimal::fixed(MAX_IMPORT_BYTES / 1000.0, 0)
         )));
         return;
     }

@@ -234,9 +234,9 @@ pub fn config_label(c: &crate::engine::config::Config) -> String {
 /// A file size as kB or MB.
 pub fn size_text(b: u64) -> String {
     if b >= 1_000_000 {
-        format!("{:.1} MB", b as f64 / 1e6)
+        format!("{} MB", crate::engine::decimal::fixed(b as f64 / 1e6, 1))
     } else {
-        format!("{:.1} kB", b as f64 / 1e3)
+        format!("{} kB", crate::engine::decimal::fixed(b as f64 / 1e3, 1))
     }
 }
 
@@ -401,8 +401,8 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             format!("Reading {}: {} of {}", r.name, size_text(r.bytes), size_text(r.total))
         };
         html! {
-            <div class="trace-progress" role="status" data-progress={format!("{frac:.3}")}>
-                <progress max="1" value={format!("{frac:.3}")} aria-label="Bytes read"></progress>
+            <div class="trace-progress" role="status" data-progress={crate::engine::decimal::fixed(frac, 3)}>
+                <progress max="1" value={crate::engine::decimal::fixed(frac, 3)} aria-label="Bytes read"></progress>
                 <span>{what}</span>
                 <button type="button" class="cancel" onclick={cancel.clone()}>{"Cancel"}</button>
             </div>
