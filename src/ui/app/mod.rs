@@ -31,9 +31,9 @@ use crate::ui::explore::plots::DistPlot;
 use crate::ui::explore::views::{CompareTable, MetricsPanel};
 use crate::ui::inspect::state::InspectAction;
 use crate::ui::inspect::state::OpenSpan;
-use crate::ui::share::{self, EmbedPage, Notices, ShareBar};
+use crate::ui::share::{self, notices, EmbedPage, ShareBar};
 use crate::ui::timeline::{Timeline, ViewLink};
-use crate::ui::tour::mount::{figures_revealed, TourCard, TourOffer};
+use crate::ui::tour::mount::{figures_revealed, tour_offer, TourCard};
 use crate::ui::{ConfigView, StateCtx};
 
 #[derive(Properties, Default)]
@@ -114,7 +114,7 @@ fn shell(props: &ShellProps) -> Html {
                 <p class="tagline">{"A laboratory for Linux CPU scheduling: pick a preset, drag a knob, see why throughput moves."}</p>
                 <nav aria-label="Views">{ tab(Tab::Explore, "Explore") }{ tab(Tab::Seeds, "Experiments") }</nav>
             </header>
-            <Notices />
+            { notices(&ctx) }
             if ctx.tab == Tab::Seeds {
                 <div class="seeds-page"><h2>{"Experiments: reported vs simulated"}</h2><ExperimentsMount /></div>
             } else {
@@ -263,7 +263,7 @@ fn results() -> Html {
                 } else {
                     <button type="button" onclick={pin} title="Keep this config as A and compare what you change next (B) against it">{"Pin as A"}</button>
                 }
-                <TourOffer />
+                { tour_offer(&ctx) }
             </div>
             <ShareBar />
             <TourCard />
