@@ -173,6 +173,18 @@ fn divide(num: &Big, den: &Big) -> (u64, Ordering, bool) {
     (q, rem.shl(1).cmp(den), !rem.is_zero())
 }
 
+/// `|x| * 10^t` as a fraction `num / den` of integers, for `|x| = m * 2^e`.
+fn times_pow10(m: u64, e: i32, t: i32) -> (Big, Big) {
+    let mut num = Big::from_u64(m).shl(e.max(0) as u32);
+    let mut den = Big::from_u64(1).shl((-e).max(0) as u32);
+    if t >= 0 {
+        num.mul_pow10(t as u32);
+    } else {
+        den.mul_pow10((-t) as u32);
+    }
+    (num, den)
+}
+
 /// Rounds `q` up when `half` (how the part cut off compares with a half) says so, ties to even.
 fn round_even(q: u64, half: Ordering) -> u64 {
     match half {
@@ -261,14 +273,7 @@ pub fn sci(x: f64, decimals: usize) -> String {
         let mut k = x.abs().log10().floor() as i32;
         loop {
             // q = round(|x| * 10^(p - k)), wanted in [10^p, 10^(p+1)).
-            let t = p - k;
-            let mut num = Big::from_u64(m).shl(e.max(0) as u32);
-            let mut den = Big::from_u64(1).shl((-e).max(0) as u32);
-            if t >= 0 {
-                num.mul_pow10(t as u32);
-            } else {
-                den.mul_pow10((-t) as u32);
-            }
+            let (num, den) = times_pow10(m, e, p - k);
             // Keep the quotient under 2^64: it is about 10^p <= 10^18 when k is right.
             if num.bits() > den.bits() + 63 {
                 k += 1;
@@ -333,13 +338,7 @@ pub fn shortest(x: f64) -> String {
         for p in 1..=17i32 {
             // floor(|x| * 10^(p - 1 - k)) and its neighbour above: the p-digit numbers around x.
             let t = p - 1 - k;
-            let mut num = Big::from_u64(m).shl(e.max(0) as u32);
-            let mut den = Big::from_u64(1).shl((-e).max(0) as u32);
-            if t >= 0 {
-                num.mul_pow10(t as u32);
-            } else {
-                den.mul_pow10((-t) as u32);
-            }
+            let (num, den) = times_pow10(m, e, t);
             if num.bits() > den.bits() + 63 {
                 k += 1;
                 continue 'found;

@@ -87,6 +87,12 @@ pub fn y_range_fit(ys: &[f64]) -> (f64, f64) {
     (((lo / step).floor() * step).max(0.0), (hi / step).ceil() * step)
 }
 
+/// One step of an SVG path through points: `M` to the first, `L` to the others, at 0.1 px.
+pub fn path_step(i: usize, x: f64, y: f64) -> String {
+    let (x, y) = (crate::engine::decimal::fixed(x, 1), crate::engine::decimal::fixed(y, 1));
+    format!("{}{x},{y}", if i == 0 { "M" } else { "L" })
+}
+
 /// A bin bound as a short label: two significant digits below 100 (`1.5`, `0.082`), whole
 /// numbers above (`164`, `1,943`).
 pub fn bin_label(x: f64) -> String {
@@ -228,14 +234,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
         .zip(&drawn)
         .filter_map(|(x, y)| y.map(|y| (frame.x(*x), frame.y(y))))
         .enumerate()
-        .map(|(i, (x, y))| {
-            format!(
-                "{}{},{}",
-                if i == 0 { "M" } else { "L" },
-                crate::engine::decimal::fixed(x, 1),
-                crate::engine::decimal::fixed(y, 1)
-            )
-        })
+        .map(|(i, (x, y))| path_step(i, x, y))
         .collect();
     let x_ticks: Vec<(f64, String)> = match &sw.xs {
         Some(_) => {
@@ -257,18 +256,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
             .collect();
         let top = pts.iter().map(|(x, _, hi)| (*x, *hi));
         let bottom = pts.iter().rev().map(|(x, lo, _)| (*x, *lo));
-        let d: String = top
-            .chain(bottom)
-            .enumerate()
-            .map(|(i, (x, y))| {
-                format!(
-                    "{}{},{}",
-                    if i == 0 { "M" } else { "L" },
-                    crate::engine::decimal::fixed(x, 1),
-                    crate::engine::decimal::fixed(y, 1)
-                )
-            })
-            .collect();
+        let d: String = top.chain(bottom).enumerate().map(|(i, (x, y))| path_step(i, x, y)).collect();
         if d.is_empty() {
             d
         } else {

@@ -315,14 +315,7 @@ pub fn pareto_plot(props: &ParetoProps) -> Html {
     let line: String = front
         .iter()
         .enumerate()
-        .map(|(k, &i)| {
-            format!(
-                "{}{},{}",
-                if k == 0 { "M" } else { "L" },
-                crate::engine::decimal::fixed(frame.x(xy[i].0), 1),
-                crate::engine::decimal::fixed(frame.y(xy[i].1), 1)
-            )
-        })
+        .map(|(k, &i)| crate::ui::explore::plots::path_step(k, frame.x(xy[i].0), frame.y(xy[i].1)))
         .collect();
     let label = |i: usize| {
         let c = pts[i].0;
