@@ -28,7 +28,8 @@ use shared::circles;
 /// folders) its code may name besides its own folder. Everything above may name them, so a
 /// new import in one of these is where a new circle starts.
 const RULES: &[(&str, &[&str])] = &[
-    ("time.rs", &[]),
+    ("decimal.rs", &[]),
+    ("time.rs", &["decimal.rs"]),
     ("order.rs", &[]),
     ("queue.rs", &["time.rs"]),
     ("rng.rs", &["time.rs"]),

@@ -13,6 +13,7 @@ use crate as engine;
 
 pub mod config;
 pub mod corpus;
+pub mod decimal;
 pub mod explain;
 pub mod idle;
 pub mod kernel;

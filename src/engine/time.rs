@@ -83,11 +83,11 @@ pub fn format_duration(ns: Ns) -> String {
 pub fn human_duration(ns: Ns) -> String {
     let f = ns as f64;
     if ns >= SEC {
-        format!("{:.3} s", f / SEC as f64)
+        format!("{} s", crate::decimal::fixed(f / SEC as f64, 3))
     } else if ns >= MS {
-        format!("{:.2} ms", f / MS as f64)
+        format!("{} ms", crate::decimal::fixed(f / MS as f64, 2))
     } else if ns >= US {
-        format!("{:.1} us", f / US as f64)
+        format!("{} us", crate::decimal::fixed(f / US as f64, 1))
     } else {
         format!("{ns} ns")
     }

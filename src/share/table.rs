@@ -79,20 +79,19 @@ pub fn num(v: f64) -> String {
         return "nan".into();
     }
     let a = v.abs();
-    let s = if a == 0.0 {
+    if a == 0.0 {
         "0".to_string()
     } else if (0.001..1e9).contains(&a) {
         let decimals = (3 - a.log10().floor() as i32).clamp(0, 4) as usize;
-        format!("{v:.decimals$}")
+        crate::engine::decimal::fixed(v, decimals)
     } else {
-        format!("{v:.3e}")
-    };
-    s
+        crate::engine::decimal::sci(v, 3)
+    }
 }
 
 fn pct(p: Option<f64>) -> String {
     match p {
-        Some(p) if p.is_finite() => format!("{p:+.2}%"),
+        Some(p) if p.is_finite() => format!("{}%", crate::engine::decimal::plus(p, 2)),
         _ => "n/a".into(),
     }
 }
@@ -236,7 +235,8 @@ pub fn validation_text(tables: &[crate::engine::validate::Table], link: &str) ->
     let mut s = String::new();
     let judged: Vec<bool> = tables.iter().flat_map(|t| t.rows.iter().filter_map(|r| r.pass)).collect();
     s.push_str(&format!("{} of {} judged rows pass\n", judged.iter().filter(|p| **p).count(), judged.len()));
-    let pct = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{:+.1}%", x * 100.0));
+    let pct =
+        |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{}%", crate::engine::decimal::plus(x * 100.0, 1)));
     for t in tables {
         s.push('\n');
         s.push_str(&wrap("", &t.title.split(' ').map(str::to_string).collect::<Vec<_>>()));

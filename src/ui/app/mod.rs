@@ -31,9 +31,9 @@ use crate::ui::explore::plots::DistPlot;
 use crate::ui::explore::views::{CompareTable, MetricsPanel};
 use crate::ui::inspect::state::InspectAction;
 use crate::ui::inspect::state::OpenSpan;
-use crate::ui::share::{self, EmbedPage, Notices, ShareBar};
+use crate::ui::share::{self, notices, EmbedPage, ShareBar};
 use crate::ui::timeline::{Timeline, ViewLink};
-use crate::ui::tour::mount::{figures_revealed, TourCard, TourOffer};
+use crate::ui::tour::mount::{figures_revealed, tour_offer, TourCard};
 use crate::ui::{ConfigView, StateCtx};
 
 #[derive(Properties, Default)]
@@ -71,25 +71,23 @@ pub fn app(props: &AppProps) -> Html {
         share::use_drop_import(!state.embed, Callback::from(move |a| d.dispatch(a)));
     }
 
+    let ctx = StateCtx::new(state.clone());
     html! {
-        <ContextProvider<StateCtx> context={StateCtx::new(state.clone())}>
+        <ContextProvider<StateCtx> context={ctx.clone()}>
             if state.embed {
                 <EmbedPage />
             } else {
-                <Shell collapsed={*phone} />
+                { shell(&ctx, *phone) }
             }
         </ContextProvider<StateCtx>>
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct ShellProps {
-    collapsed: bool,
-}
-
-#[function_component(Shell)]
-fn shell(props: &ShellProps) -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
+/// The full app's frame: the header, the notices, and the controls beside the results (or
+/// the Experiments page). A plain function of the state `App` renders on every change of
+/// anyway, not a component (issue 26: each component is page code); inside the provider, so
+/// the components it holds read the state as before.
+fn shell(ctx: &StateCtx, collapsed: bool) -> Html {
     let tab = |t: Tab, label: &'static str| {
         let pressed = (ctx.tab == t).to_string();
         let ctx = ctx.clone();
@@ -114,12 +112,12 @@ fn shell(props: &ShellProps) -> Html {
                 <p class="tagline">{"A laboratory for Linux CPU scheduling: pick a preset, drag a knob, see why throughput moves."}</p>
                 <nav aria-label="Views">{ tab(Tab::Explore, "Explore") }{ tab(Tab::Seeds, "Experiments") }</nav>
             </header>
-            <Notices />
+            { notices(ctx) }
             if ctx.tab == Tab::Seeds {
                 <div class="seeds-page"><h2>{"Experiments: reported vs simulated"}</h2><ExperimentsMount /></div>
             } else {
                 <div class="layout">
-                    <aside class="controls" aria-label="Controls"><Controls collapsed={props.collapsed} config={ConfigView::new(&ctx)} /></aside>
+                    <aside class="controls" aria-label="Controls"><Controls {collapsed} config={ConfigView::new(ctx)} /></aside>
                     <Results />
                 </div>
             }
@@ -175,7 +173,7 @@ fn results() -> Html {
                 (_, None) => "Simulating".to_string(),
             };
             html! {
-                <span class="status running progress" role="status" data-progress={format!("{:.3}", p.fraction())}
+                <span class="status running progress" role="status" data-progress={crate::engine::decimal::fixed(p.fraction(), 3)}
                     title="A long run: the figures shown are the preview's until it ends">
                     {format!(
                         "{who}: {} of ≤ {} simulated · {} events",
@@ -263,7 +261,7 @@ fn results() -> Html {
                 } else {
                     <button type="button" onclick={pin} title="Keep this config as A and compare what you change next (B) against it">{"Pin as A"}</button>
                 }
-                <TourOffer />
+                { tour_offer(&ctx) }
             </div>
             <ShareBar />
             <TourCard />

@@ -29,7 +29,7 @@ pub fn num(x: f64) -> String {
     if a == 0.0 {
         "0".into()
     } else if a >= 1e9 {
-        format!("{:.3e}", x)
+        crate::engine::decimal::sci(x, 3)
     } else if a >= 1000.0 {
         let s = count(a.round() as u64);
         if x < 0.0 {
@@ -38,17 +38,17 @@ pub fn num(x: f64) -> String {
             s
         }
     } else if a >= 100.0 {
-        format!("{x:.1}")
+        crate::engine::decimal::fixed(x, 1)
     } else if a >= 10.0 {
-        format!("{x:.2}")
+        crate::engine::decimal::fixed(x, 2)
     } else if a >= 1.0 {
-        format!("{x:.3}")
+        crate::engine::decimal::fixed(x, 3)
     } else if a >= 0.001 {
         // Four significant digits: a hackbench row's 0.003253 s is not 0.003.
         let decimals = (3 - a.log10().floor() as i32).clamp(3, 6) as usize;
-        format!("{x:.decimals$}")
+        crate::engine::decimal::fixed(x, decimals)
     } else {
-        format!("{x:.2e}")
+        crate::engine::decimal::sci(x, 2)
     }
 }
 
@@ -62,7 +62,7 @@ pub fn count_mean(x: f64) -> String {
     if x.abs() >= 1000.0 {
         num(x)
     } else {
-        format!("{x:.1}")
+        crate::engine::decimal::fixed(x, 1)
     }
 }
 
@@ -85,8 +85,8 @@ pub fn delta_text(d: Option<f64>) -> String {
     match d {
         None => "n/a".into(),
         Some(d) if d.abs() < 0.05 => "±0%".into(),
-        Some(d) if d > 0.0 => format!("+{d:.1}%"),
-        Some(d) => format!("−{:.1}%", d.abs()),
+        Some(d) if d > 0.0 => format!("+{}%", crate::engine::decimal::fixed(d, 1)),
+        Some(d) => format!("−{}%", crate::engine::decimal::fixed(d.abs(), 1)),
     }
 }
 

@@ -3,9 +3,12 @@
 //!
 //! Geometry is computed by pure functions (`Frame`) so axes and ticks are tested natively.
 
+use crate::engine::decimal::Within as _;
+
 use yew::prelude::*;
 
 use crate::engine::config::key_doc;
+use crate::engine::decimal::shortest;
 use crate::engine::metrics::Metrics;
 use crate::engine::time::parse_duration;
 
@@ -47,12 +50,12 @@ impl Frame {
         } else {
             0.5
         };
-        LEFT + f.clamp(0.0, 1.0) * (W - LEFT - RIGHT)
+        LEFT + f.within(0.0, 1.0) * (W - LEFT - RIGHT)
     }
 
     pub fn y(&self, v: f64) -> f64 {
         let f = if self.y1 > self.y0 { (v - self.y0) / (self.y1 - self.y0) } else { 0.0 };
-        H - BOTTOM - f.clamp(0.0, 1.0) * (H - TOP - BOTTOM)
+        H - BOTTOM - f.within(0.0, 1.0) * (H - TOP - BOTTOM)
     }
 }
 
@@ -84,6 +87,12 @@ pub fn y_range_fit(ys: &[f64]) -> (f64, f64) {
     (((lo / step).floor() * step).max(0.0), (hi / step).ceil() * step)
 }
 
+/// One step of an SVG path through points: `M` to the first, `L` to the others, at 0.1 px.
+pub fn path_step(i: usize, x: f64, y: f64) -> String {
+    let (x, y) = (crate::engine::decimal::fixed(x, 1), crate::engine::decimal::fixed(y, 1));
+    format!("{}{x},{y}", if i == 0 { "M" } else { "L" })
+}
+
 /// A bin bound as a short label: two significant digits below 100 (`1.5`, `0.082`), whole
 /// numbers above (`164`, `1,943`).
 pub fn bin_label(x: f64) -> String {
@@ -91,7 +100,7 @@ pub fn bin_label(x: f64) -> String {
         return short(x.round());
     }
     let decimals = (1 - x.abs().log10().floor() as i32).max(0) as usize;
-    let s = format!("{x:.decimals$}");
+    let s = crate::engine::decimal::fixed(x, decimals);
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
@@ -103,15 +112,15 @@ fn y_axis(frame: &Frame, unit: &str) -> Html {
     let ticks = linear_ticks(frame.y0, frame.y1, 4);
     html! {
         <g class="axis y">
-            <line x1={LEFT.to_string()} x2={LEFT.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+            <line x1={shortest(LEFT)} x2={shortest(LEFT)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
             { for ticks.iter().map(|t| {
                 let y = frame.y(*t);
                 html! { <g>
-                    <line class="grid" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={y.to_string()} y2={y.to_string()} />
-                    <text x={(LEFT - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{y_tick(*t)}</text>
+                    <line class="grid" x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={shortest(y)} y2={shortest(y)} />
+                    <text x={shortest(LEFT - 6.0)} y={shortest(y + 4.0)} text-anchor="end">{y_tick(*t)}</text>
                 </g> }
             }) }
-            <text class="label" transform={format!("translate(14 {}) rotate(-90)", (TOP + H - BOTTOM) / 2.0)}
+            <text class="label" transform={format!("translate(14 {}) rotate(-90)", shortest((TOP + H - BOTTOM) / 2.0))}
                 text-anchor="middle">{unit.to_string()}</text>
         </g>
     }
@@ -123,10 +132,10 @@ pub fn axes(frame: &Frame, yunit: &str, xlabel: &str) -> Html {
     html! { <>
         { y_axis(frame, yunit) }
         <g class="axis x">
-            <line x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+            <line x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
             { for ticks.iter().map(|v| { let x = frame.x(*v); html! { <g>
-                <line x1={x.to_string()} x2={x.to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM + 5.0).to_string()} />
-                <text x={x.to_string()} y={(H - BOTTOM + 17.0).to_string()} text-anchor="middle">{y_tick(*v)}</text>
+                <line x1={shortest(x)} x2={shortest(x)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM + 5.0)} />
+                <text x={shortest(x)} y={shortest(H - BOTTOM + 17.0)} text-anchor="middle">{y_tick(*v)}</text>
             </g> } }) }
         </g>
         { x_label(xlabel.to_string()) }
@@ -134,7 +143,7 @@ pub fn axes(frame: &Frame, yunit: &str, xlabel: &str) -> Html {
 }
 
 fn x_label(text: String) -> Html {
-    html! { <text class="label" x={((LEFT + W - RIGHT) / 2.0).to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{text}</text> }
+    html! { <text class="label" x={shortest((LEFT + W - RIGHT) / 2.0)} y={shortest(H - 6.0)} text-anchor="middle">{text}</text> }
 }
 
 /// Width of one character of an 11 px tick label, in the plot's viewBox units (a little
@@ -225,7 +234,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
         .zip(&drawn)
         .filter_map(|(x, y)| y.map(|y| (frame.x(*x), frame.y(y))))
         .enumerate()
-        .map(|(i, (x, y))| format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" }))
+        .map(|(i, (x, y))| path_step(i, x, y))
         .collect();
     let x_ticks: Vec<(f64, String)> = match &sw.xs {
         Some(_) => {
@@ -247,11 +256,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
             .collect();
         let top = pts.iter().map(|(x, _, hi)| (*x, *hi));
         let bottom = pts.iter().rev().map(|(x, lo, _)| (*x, *lo));
-        let d: String = top
-            .chain(bottom)
-            .enumerate()
-            .map(|(i, (x, y))| format!("{}{x:.1},{y:.1}", if i == 0 { "M" } else { "L" }))
-            .collect();
+        let d: String = top.chain(bottom).enumerate().map(|(i, (x, y))| path_step(i, x, y)).collect();
         if d.is_empty() {
             d
         } else {
@@ -268,7 +273,7 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
     let label = format!("{} across {}", crate::ui::common::format::with_unit(&mlabel, &unit), sw.key);
     html! {
         <figure class="plot sweep" data-sweep-key={sw.key} data-metric={props.metric.clone()}
-            data-ys={ys.iter().map(|y| y.map(|y| y.to_string()).unwrap_or_default()).collect::<Vec<_>>().join(",")}
+            data-ys={ys.iter().map(|y| y.map(shortest).unwrap_or_default()).collect::<Vec<_>>().join(",")}
             data-cut={cut.iter().map(|c| if *c { "1" } else { "0" }).collect::<Vec<_>>().join(",")}>
             <figcaption>
                 <span>{format!("{} across ", capitalize(&mlabel))}<code>{sw.key}</code>
@@ -282,41 +287,41 @@ pub fn sweep_plot(props: &SweepPlotProps) -> Html {
                     </span>
                 }
             </figcaption>
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={label}>
+            <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label={label}>
                 { y_axis(&frame, &unit) }
                 <g class="axis x">
-                    <line x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+                    <line x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
                     { for x_ticks.iter().enumerate().map(|(i, (v, t))| { let x = frame.x(*v);
                         let (row, shown) = tick_fit(t, i, &fit);
                         let cut_label = shown != *t;
                         html! { <g>
-                        <line x1={x.to_string()} x2={x.to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM + 5.0 + row * 12.0).to_string()} />
-                        <text class={classes!((row > 0.0).then_some("row2"))} x={x.to_string()} y={(H - BOTTOM + 17.0 + row * 12.0).to_string()} text-anchor="middle">{shown}
+                        <line x1={shortest(x)} x2={shortest(x)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM + 5.0 + row * 12.0)} />
+                        <text class={classes!((row > 0.0).then_some("row2"))} x={shortest(x)} y={shortest(H - BOTTOM + 17.0 + row * 12.0)} text-anchor="middle">{shown}
                             if cut_label { <title>{t.clone()}</title> }</text>
                     </g> } }) }
                 </g>
                 { x_label(doc.map(|d| format!("{} ({})", sw.key, key_value(d, &current))).unwrap_or_default()) }
                 if let Some(cx) = cur_x {
-                    <line class="marker" x1={frame.x(cx).to_string()} x2={frame.x(cx).to_string()}
-                        y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+                    <line class="marker" x1={shortest(frame.x(cx))} x2={shortest(frame.x(cx))}
+                        y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
                 }
                 if !band.is_empty() { <path class="band" d={band} fill={SERIES_B} fill-opacity="0.18" stroke="none" /> }
                 if let Some(av) = a_value {
-                    <g class="a-level" data-a-value={av.to_string()}>
-                        <line x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={frame.y(av).to_string()} y2={frame.y(av).to_string()}
+                    <g class="a-level" data-a-value={shortest(av)}>
+                        <line x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={shortest(frame.y(av))} y2={shortest(frame.y(av))}
                             stroke={SERIES_A} stroke-dasharray="6 4" stroke-width="1.5" />
-                        <text x={(W - RIGHT - 4.0).to_string()} y={(frame.y(av) - 5.0).to_string()} text-anchor="end" fill={SERIES_A}>{"A (pinned)"}</text>
+                        <text x={shortest(W - RIGHT - 4.0)} y={shortest(frame.y(av) - 5.0)} text-anchor="end" fill={SERIES_A}>{"A (pinned)"}</text>
                     </g>
                 }
                 <path class="curve" d={path} stroke={SERIES_B} />
                 { for xs.iter().zip(&drawn).zip(ys.iter().zip(&cut)).map(|((x, y), (partial, c))| match (y, partial) {
-                    (Some(y), _) => html! { <circle cx={frame.x(*x).to_string()} cy={frame.y(*y).to_string()} r="3" fill={SERIES_B} /> },
-                    (None, Some(v)) if *c => html! { <circle class="cut" cx={frame.x(*x).to_string()} cy={(H - BOTTOM).to_string()} r="4"
+                    (Some(y), _) => html! { <circle cx={shortest(frame.x(*x))} cy={shortest(frame.y(*y))} r="3" fill={SERIES_B} /> },
+                    (None, Some(v)) if *c => html! { <circle class="cut" cx={shortest(frame.x(*x))} cy={shortest(H - BOTTOM)} r="4"
                         fill="none" stroke={SERIES_B}><title>{format!("stopped at the sweep's budget: {} is a partial run's figure, not a result", num(*v))}</title></circle> },
-                    _ => html! { <circle class="pending" cx={frame.x(*x).to_string()} cy={(H - BOTTOM).to_string()} r="2" /> },
+                    _ => html! { <circle class="pending" cx={shortest(frame.x(*x))} cy={shortest(H - BOTTOM)} r="2" /> },
                 }) }
                 if every_cut {
-                    <text class="no-result" x={((LEFT + W - RIGHT) / 2.0).to_string()} y={((TOP + H - BOTTOM) / 2.0).to_string()} text-anchor="middle">
+                    <text class="no-result" x={shortest((LEFT + W - RIGHT) / 2.0)} y={shortest((TOP + H - BOTTOM) / 2.0)} text-anchor="middle">
                         {"No whole-run figure: every point stopped at the sweep's budget"}</text>
                 }
             </svg>
@@ -465,9 +470,9 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
             if a.is_some() {
                 <figcaption class="legend"><span class="key a">{"A (pinned)"}</span><span class="key b">{"B (current)"}</span></figcaption>
             }
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={format!("{xl}: {unit}")}>
+            <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label={format!("{xl}: {unit}")}>
                 { y_axis(&frame, unit) }
-                <line class="axis-line" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+                <line class="axis-line" x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
                 { for series.iter().flat_map(|(data, colour, off)| { let cats = &cats; data.iter().map(move |(l, v)| {
                     let i = cats.iter().position(|c| c == l).unwrap_or(0);
                     let cx = frame.x(i as f64) + off * slot;
@@ -475,13 +480,13 @@ pub fn dist_plot(props: &DistPlotProps) -> Html {
                         match props.mode { DistMode::CStates => idle_color(i as u8 + poll_missing, n_states), DistMode::Latency => SERIES_B.to_string() }
                     } else { colour.to_string() };
                     let (yt, yb) = (frame.y(*v), frame.y(y0.max(0.0)));
-                    html! { <rect x={(cx - bw / 2.0).to_string()} y={yt.to_string()} width={bw.to_string()}
-                        height={(yb - yt).max(0.0).to_string()} fill={fill}
+                    html! { <rect x={shortest(cx - bw / 2.0)} y={shortest(yt)} width={shortest(bw)}
+                        height={shortest((yb - yt).max(0.0))} fill={fill}
                         stroke={(props.mode == DistMode::CStates && colour.is_empty()).then_some(IDLE_OUTLINE)} stroke-width="0.8"><title>{format!("{l}: {}", num(*v))}</title></rect> }
                 }) }) }
                 // At most about eight labels, so they never run into each other.
                 { for cats.iter().enumerate().filter(|(i, _)| i % cats.len().div_ceil(8).max(1) == 0).map(|(i, c)| html! {
-                    <text x={frame.x(i as f64).to_string()} y={(H - BOTTOM + 17.0).to_string()} text-anchor="middle">{c.clone()}</text>
+                    <text x={shortest(frame.x(i as f64))} y={shortest(H - BOTTOM + 17.0)} text-anchor="middle">{c.clone()}</text>
                 }) }
                 { x_label(xl.to_string()) }
             </svg>

@@ -284,8 +284,8 @@ fn seeds_line(ctx: &StateCtx, result: Option<&Rc<RunView>>) -> Html {
             };
             let progress = (st.n < reps.seeds()).then(|| format!(" · {}/{} seeds in", st.n, reps.seeds()));
             let first = reps.config.seed;
-            html! { <span class="seeds-stats" data-mean={st.mean.to_string()} data-min={st.min.to_string()}
-                    data-max={st.max.to_string()} data-n={st.n.to_string()}>
+            html! { <span class="seeds-stats" data-mean={crate::engine::decimal::shortest(st.mean)} data-min={crate::engine::decimal::shortest(st.min)}
+                    data-max={crate::engine::decimal::shortest(st.max)} data-n={st.n.to_string()}>
                 <strong>{format!("{} {unit}", num(st.mean / div))}</strong>
                 {format!(" mean of {} seeds (seed {first} to {}), {range}", st.n, first.wrapping_add(st.n as u64 - 1))}
                 {progress.unwrap_or_default()}
@@ -440,14 +440,14 @@ pub fn compare_table(props: &CompareProps) -> Html {
                     html! {
                         <tr data-compare={d.key} title={d.help}>
                             <th scope="row">{metric_label(d, &b.metrics)}<span class="u">{" "}{unit}</span></th>
-                            <td class="a" data-metric={d.key} data-side="a" data-value={va.to_string()} title={range(seed_stats.map(|s| s.0))}>
+                            <td class="a" data-metric={d.key} data-side="a" data-value={crate::engine::decimal::shortest(va)} title={range(seed_stats.map(|s| s.0))}>
                                 // A's latency figures open A's wakeup on A's timeline (B's: the metrics panel).
                                 if let Some(onclick) = open_wakeup(ctx.as_ref(), Some(a), true, d.key, (d.get)(&a.metrics)).filter(|_| seed_stats.is_none()) {
                                     <button type="button" class="v open-wakeup" {onclick}
                                         title="Open this wakeup of A in the inspector, outlined on A's timeline">{cell(&a.metrics, va)}</button>
                                 } else { {cell(&a.metrics, va)} }
                             </td>
-                            <td class="b" data-metric={d.key} data-side="b" data-value={vb.to_string()} title={range(seed_stats.map(|s| s.1))}>{cell(&b.metrics, vb)}</td>
+                            <td class="b" data-metric={d.key} data-side="b" data-value={crate::engine::decimal::shortest(vb)} title={range(seed_stats.map(|s| s.1))}>{cell(&b.metrics, vb)}</td>
                             <td class={classes!("delta", cls, noise.then_some("noise"))}>{delta}
                                 if !cls.is_empty() { <span class="sr">{format!(" ({cls})")}</span> }
                                 if noise { <span class="sr">{" (within the seed range)"}</span> }</td>

@@ -67,7 +67,7 @@ pub struct GovProps {
 }
 
 fn cell(v: f64, shown: String, unit: &str) -> Html {
-    html! { <td class="n" data-v={v.to_string()}>{shown}if !unit.is_empty() { <span class="u">{" "}{unit.to_string()}</span> }</td> }
+    html! { <td class="n" data-v={crate::engine::decimal::shortest(v)}>{shown}if !unit.is_empty() { <span class="u">{" "}{unit.to_string()}</span> }</td> }
 }
 
 fn row_html(name: &str, current: bool, m: &Metrics) -> Html {
@@ -83,7 +83,7 @@ fn row_html(name: &str, current: bool, m: &Metrics) -> Html {
             {cell(g.miss_latency_us, lat, &lat_unit)}
             {cell(g.miss_energy_mj, format::num(g.miss_energy_mj), "mJ")}
             {cell(m.energy_j, format::num(m.energy_j), "J")}
-            <td class="n" data-v={m.throughput.to_string()} data-metric="throughput">{main}<span class="u">{" "}{main_unit}</span></td>
+            <td class="n" data-v={crate::engine::decimal::shortest(m.throughput)} data-metric="throughput">{main}<span class="u">{" "}{main_unit}</span></td>
         </tr>
     }
 }

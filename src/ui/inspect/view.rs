@@ -19,7 +19,7 @@ fn us(ns: Ns) -> String {
     if ns == Ns::MAX {
         return "none".into();
     }
-    format!("{:.3} µs", ns as f64 / 1e3)
+    format!("{} µs", crate::engine::decimal::fixed(ns as f64 / 1e3, 3))
 }
 
 /// A colour per latency part (the bar and its key).

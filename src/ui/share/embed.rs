@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::files::attr_escape;
-use super::Notices;
+use super::notices;
 use crate::engine::presets::preset;
 use crate::share::url::View;
 use crate::ui::app::state::{Action, State};
@@ -201,7 +201,7 @@ pub fn embed_page() -> Html {
                 <a class="open-full" href={format!("?{}", s.full_app_query())} target="_blank" rel="noopener noreferrer"
                     style="margin-left:auto">{"open in schedscope ↗"}</a>
             </header>
-            <Notices />
+            { notices(&ctx) }
             <crate::ui::tour::mount::TourCard />
             { for views.into_iter().map(view) }
         </div>

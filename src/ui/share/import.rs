@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use super::address::window;
 use crate::ui::app::state::Action;
-use crate::ui::common::file_button::FileButton;
+use crate::ui::common::file_button::file_button;
 use crate::ui::StateCtx;
 
 /// Largest file the importer reads (matches `share::rtapp::MAX_FILE_BYTES`).
@@ -27,9 +27,9 @@ pub fn read_import(
     let name = file.name();
     if file.size() > MAX_IMPORT_BYTES {
         dispatch.emit(Action::Notice(format!(
-            "Cannot import {name}: it is {:.0} kB; rt-app files larger than {:.0} kB are not read. Nothing was changed.",
-            file.size() / 1000.0,
-            MAX_IMPORT_BYTES / 1000.0
+            "Cannot import {name}: it is {} kB; rt-app files larger than {} kB are not read. Nothing was changed.",
+            crate::engine::decimal::fixed(file.size() / 1000.0, 0),
+            crate::engine::decimal::fixed(MAX_IMPORT_BYTES / 1000.0, 0)
         )));
         return;
     }
@@ -68,10 +68,13 @@ pub fn import_button() -> Html {
             read_import(file, Callback::from(move |a| d.dispatch(a)), reader.clone());
         })
     };
-    html! {
-        <FileButton label="Import rt-app…" title="Import an rt-app JSON workload or a guided tour (or drop the file on the page)"
-            name="rtapp-import" accept=".json,application/json" {on_file} />
-    }
+    file_button(
+        "Import rt-app…",
+        "Import an rt-app JSON workload or a guided tour (or drop the file on the page)",
+        "rtapp-import",
+        ".json,application/json",
+        on_file,
+    )
 }
 
 /// Installs drag-and-drop import on the window while mounted (not in embeds).

@@ -82,7 +82,7 @@ pub fn share_bar() -> Html {
                 title="An iframe snippet for slides and docs">{"Embed…"}</button>
             <ExportMenu on_message={{ let message = message.clone(); Callback::from(move |m| message.set(m)) }} />
             <ImportButton />
-            <crate::ui::traces::TraceImportButton />
+            { crate::ui::traces::trace_import_button() }
             if let Some((link, ok)) = &*copied {
                 <span class="copied" role="status" style="display:flex;gap:.4rem;align-items:center;flex:1 1 20rem">
                     <input ref={link_ref} type="text" readonly=true name="share-link" value={link.clone()}
@@ -96,10 +96,10 @@ pub fn share_bar() -> Html {
     }
 }
 
-/// Notices (`role="status"`), each dismissible, with its list of details.
-#[function_component(Notices)]
-pub fn notices() -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
+/// Notices (`role="status"`), each dismissible, with its list of details. A plain function
+/// of the state its callers read anyway (they re-render on every change of it), not a
+/// component (issue 26: each component is page code).
+pub fn notices(ctx: &StateCtx) -> Html {
     if ctx.notices.is_empty() {
         return html! {};
     }

@@ -6,6 +6,8 @@
 //! now or when the image answers, calls `onFail(why)`. The page's side is `export.rs`'s
 //! `export_plot` (the Export… menu).
 
+use crate::engine::decimal::Within as _;
+
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -81,7 +83,7 @@ fn export_svg(selector: &str, name: &str) -> Result<(), String> {
 /// The decoding and encoding answer later: a failure then reaches `fail`.
 fn export_png(selector: &str, name: String, fail: Callback<String>) -> Result<(), String> {
     let (file, w, h) = plot_file(selector)?;
-    let scale = window().map_or(2.0, |w| w.device_pixel_ratio()).clamp(2.0, 4.0);
+    let scale = window().map_or(2.0, |w| w.device_pixel_ratio()).within(2.0, 4.0);
     let (cw, ch) = ((w as f64 * scale).round() as u32, (h as f64 * scale).round() as u32);
     let parts = js_sys::Array::of1(&JsValue::from_str(&file));
     let bag = web_sys::BlobPropertyBag::new();

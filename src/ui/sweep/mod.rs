@@ -10,6 +10,8 @@
 //! splitting): `mount` is the app's side (the page's wasm has none of the drawing), `seam`
 //! what crosses, `lazy` the module's side. `SweepPanel` names no app state.
 
+use crate::engine::decimal::Within as _;
+
 /// The module's side of the seam: wasm32 only (yew renders there).
 #[cfg(target_arch = "wasm32")]
 pub mod lazy;
@@ -176,7 +178,7 @@ const HB: f64 = 56.0;
 
 /// A colour from light (0) to dark blue (1).
 pub fn ramp(f: f64) -> String {
-    let f = if f.is_finite() { f.clamp(0.0, 1.0) } else { 0.0 };
+    let f = if f.is_finite() { f.within(0.0, 1.0) } else { 0.0 };
     let lerp = |a: f64, b: f64| (a + (b - a) * f).round() as u8;
     format!("#{:02x}{:02x}{:02x}", lerp(240.0, 8.0), lerp(244.0, 48.0), lerp(250.0, 107.0))
 }
@@ -313,7 +315,7 @@ pub fn pareto_plot(props: &ParetoProps) -> Html {
     let line: String = front
         .iter()
         .enumerate()
-        .map(|(k, &i)| format!("{}{:.1},{:.1}", if k == 0 { "M" } else { "L" }, frame.x(xy[i].0), frame.y(xy[i].1)))
+        .map(|(k, &i)| crate::ui::explore::plots::path_step(k, frame.x(xy[i].0), frame.y(xy[i].1)))
         .collect();
     let label = |i: usize| {
         let c = pts[i].0;

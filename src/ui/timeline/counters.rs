@@ -13,6 +13,8 @@
 //! largest), merged into runs of equal columns, so a frame is a few hundred rects whatever
 //! the trace's length. `scene` is pure and tested natively.
 
+use crate::engine::decimal::Within as _;
+
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -29,7 +31,7 @@ pub const TASK_CSS: f64 = 44.0;
 
 /// A CPU row's height for `cores` CPUs.
 pub fn row_css(cores: usize) -> f64 {
-    (96.0 / cores.max(1) as f64).clamp(5.0, 16.0).floor()
+    (96.0 / cores.max(1) as f64).within(5.0, 16.0).floor()
 }
 
 /// The CPUs the tracks show: those on which a task ran (as the lanes fold the others, a
@@ -342,7 +344,7 @@ pub fn counter_lanes(p: &LanesProps) -> Html {
         <div class="timeline-counters">
             <canvas ref={p.node.clone()} role="img" class="counters"
                 aria-label="Counter tracks: queue depth, avg_idle, C-state and util_avg per CPU, and a task's vruntime and lag"
-                style={format!("display:block;width:100%;height:{}px;margin-top:6px", css_height(cores))}></canvas>
+                style={format!("display:block;width:100%;height:{}px;margin-top:6px", crate::engine::decimal::shortest(css_height(cores)))}></canvas>
             <ul class="timeline-legend counter-legend" aria-label="Counter tracks" style="list-style:none;padding:0;margin:0.3em 0;font-size:0.85em">
                 <li style="display:inline-block;margin-right:1em">{sw(NR_COLOUR)}{"nr_running: the runqueue each pick saw (0 at idle entry)"}</li>
                 <li style="display:inline-block;margin-right:1em">{sw(AVG_IDLE_COLOUR)}{"avg_idle (rq->avg_idle at idle entry)"}</li>

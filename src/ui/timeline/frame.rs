@@ -2,6 +2,8 @@
 //! frame loop: a new trace's arrival over a few frames (`Arrival`), the linked window, the
 //! scene for the view and the minimap, drawn on an animation frame when asked.
 
+use crate::engine::decimal::Within as _;
+
 use super::*;
 
 /// Zoom factor of one +/- press or arrow key.
@@ -333,7 +335,10 @@ impl Inner {
             canvas.set_width(layout.width as u32);
             canvas.set_height(layout.height as u32);
             let style = canvas.style();
-            let _ = style.set_property("height", &format!("{}px", Layout::css_height(self.index.lanes) * ui));
+            let _ = style.set_property(
+                "height",
+                &format!("{}px", crate::engine::decimal::shortest(Layout::css_height(self.index.lanes) * ui)),
+            );
         }
         if self.ctx.is_none() {
             self.ctx = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into().ok());
@@ -347,7 +352,7 @@ impl Inner {
         let Some((canvas, ctx, layout)) = self.prepare() else { return false };
         let mut ended = false;
         if self.playing {
-            let dt_ms = self.last_frame.map_or(0.0, |t| (now - t).clamp(0.0, 100.0));
+            let dt_ms = self.last_frame.map_or(0.0, |t| (now - t).within(0.0, 100.0));
             self.last_frame = Some(now);
             let end = self.index.end as f64;
             let mut c = self.cursor.filter(|c| *c >= self.view.t0 && *c <= self.view.t1).unwrap_or(self.view.t0);
@@ -441,7 +446,9 @@ impl Inner {
         if canvas.width() != w as u32 || canvas.height() != h as u32 {
             canvas.set_width(w as u32);
             canvas.set_height(h as u32);
-            let _ = canvas.style().set_property("height", &format!("{}px", MINIMAP_CSS_H * layout.ui));
+            let _ = canvas
+                .style()
+                .set_property("height", &format!("{}px", crate::engine::decimal::shortest(MINIMAP_CSS_H * layout.ui)));
         }
         ctx.set_global_alpha(1.0);
         ctx.set_fill_style_str(layout.chrome.gutter);
@@ -476,7 +483,7 @@ impl Inner {
         if crate::ui::timeline::window::is_partial(&self.trace) {
             let (from, to) = crate::ui::timeline::window::recorded(&self.trace);
             let e = m.end.max(1) as f64;
-            let (r0, r1) = (x0 + (from as f64 / e).clamp(0.0, 1.0) * pw, x0 + (to as f64 / e).clamp(0.0, 1.0) * pw);
+            let (r0, r1) = (x0 + (from as f64 / e).within(0.0, 1.0) * pw, x0 + (to as f64 / e).within(0.0, 1.0) * pw);
             ctx.set_fill_style_str(if dark { "rgba(255,255,255,0.06)" } else { "rgba(0,0,0,0.06)" });
             ctx.fill_rect(x0, 0.0, r0 - x0, h);
             ctx.fill_rect(r1, 0.0, x0 + pw - r1, h);
@@ -494,7 +501,7 @@ impl Inner {
         ctx.set_line_width(1.5 * layout.dpr);
         ctx.stroke_rect(wx0, 0.75 * layout.dpr, wx1 - wx0, h - 1.5 * layout.dpr);
         ctx.set_fill_style_str(layout.chrome.text);
-        ctx.set_font(&format!("{}px sans-serif", (10.0 * layout.px()).round()));
+        ctx.set_font(&format!("{}px sans-serif", crate::engine::decimal::shortest((10.0 * layout.px()).round())));
         let _ = ctx.fill_text("whole run", 4.0 * layout.px(), h * 0.7);
         if let Some(x) = note_at {
             let _ = ctx.fill_text("not recorded yet: click there to record that stretch", x, h * 0.7);

@@ -3,6 +3,8 @@
 //! `timeline::input` reads the browser's events and applies these to the view; nothing here
 //! touches the browser.
 
+use crate::engine::decimal::Within as _;
+
 /// What a wheel turn does: vertical zooms (by this factor, around the pointer), horizontal
 /// pans (by this many CSS pixels).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -20,7 +22,7 @@ pub fn wheel(delta_mode: u32, dx: f64, dy: f64) -> Wheel {
     };
     let (dx, dy) = (dx * unit, dy * unit);
     if dy.abs() >= dx.abs() {
-        Wheel::Zoom((dy * 0.0015).clamp(-1.0, 1.0).exp())
+        Wheel::Zoom((dy * 0.0015).within(-1.0, 1.0).exp())
     } else {
         Wheel::Pan(-dx)
     }

@@ -190,13 +190,13 @@ pub fn timeline(props: &TimelineProps) -> Html {
             }) }
             <div class="timeline-canvas-box" style="position:relative;width:100%">
                 <canvas ref={canvas_ref} role="img" aria-label={aria} tabindex="0"
-                    style={format!("display:block;width:100%;height:{}px;touch-action:none;cursor:grab", Layout::css_height(lanes))}
+                    style={format!("display:block;width:100%;height:{}px;touch-action:none;cursor:grab", crate::engine::decimal::shortest(Layout::css_height(lanes)))}
                     onpointerdown={input::pointer_down(&inner, &down)} onpointermove={input::pointer_move(&inner)} onpointerup={on_pointer_up.clone()}
                     onpointercancel={on_pointer_up} onpointerleave={input::pointer_leave(&inner)} onkeydown={input::key(&inner, &selected)}>
                     {"Per-CPU timeline (needs canvas support)."}
                 </canvas>
                 <canvas ref={mini_ref} class="minimap" aria-label="Minimap of the whole run: click or drag to move the view"
-                    style={format!("display:block;width:100%;height:{MINIMAP_CSS_H}px;touch-action:none;cursor:pointer;margin-top:2px")}
+                    style={format!("display:block;width:100%;height:{}px;touch-action:none;cursor:pointer;margin-top:2px", crate::engine::decimal::shortest(MINIMAP_CSS_H))}
                     onpointerdown={on_mini.clone()} onpointermove={on_mini}></canvas>
             </div>
             <counters::CounterLanes trace={props.trace.clone()} on={*counters_on} node={counters_ref} on_edit={on_counters} />

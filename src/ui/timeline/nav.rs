@@ -4,6 +4,8 @@
 //!
 //! `timeline` wires these to the pointer and the toolbar; nothing here touches the browser.
 
+use crate::engine::decimal::Within as _;
+
 use crate::engine::time::Ns;
 use crate::engine::trace::{InstantKind, SpanKind, Trace};
 
@@ -18,7 +20,7 @@ pub fn selection_view(view: &View, layout: &Layout, x0: f64, x1: f64, end: Ns) -
     if !(x0.is_finite() && x1.is_finite()) || (x1 - x0).abs() < MIN_DRAG_CSS {
         return None;
     }
-    let t = |x: f64| view.time_at(layout.frac_at(x * layout.dpr).clamp(0.0, 1.0));
+    let t = |x: f64| view.time_at(layout.frac_at(x * layout.dpr).within(0.0, 1.0));
     let (a, b) = (t(x0.min(x1)), t(x0.max(x1)));
     Some(View { t0: a, t1: b }.clamp(end))
 }
@@ -134,7 +136,7 @@ impl Minimap {
                 *cell += (b.min(hi) - a.max(lo)).max(0.0);
             }
         }
-        let share = |v: f64| (v / w).clamp(0.0, 1.0) as f32;
+        let share = |v: f64| (v / w).within(0.0, 1.0) as f32;
         let rows = if cores <= MAX_ROWS {
             busy.iter().map(|r| r.iter().map(|v| share(*v)).collect()).collect()
         } else {
@@ -178,13 +180,13 @@ impl Minimap {
     /// The view's left and right edges as fractions of the minimap's width.
     pub fn window(&self, view: &View) -> (f64, f64) {
         let e = self.end.max(1) as f64;
-        ((view.t0 / e).clamp(0.0, 1.0), (view.t1 / e).clamp(0.0, 1.0))
+        ((view.t0 / e).within(0.0, 1.0), (view.t1 / e).within(0.0, 1.0))
     }
 
     /// The view of the same length centred on fraction `frac` of the run (a click or drag
     /// on the minimap).
     pub fn centre_on(&self, view: &View, frac: f64, end: Ns) -> View {
-        let frac = if frac.is_finite() { frac.clamp(0.0, 1.0) } else { 0.5 };
+        let frac = if frac.is_finite() { frac.within(0.0, 1.0) } else { 0.5 };
         let t = frac * self.end.max(1) as f64;
         let half = view.len() / 2.0;
         View { t0: t - half, t1: t + half }.clamp(end)

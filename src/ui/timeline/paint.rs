@@ -105,7 +105,7 @@ pub(super) fn paint(ctx: &CanvasRenderingContext2d, scene: &Scene, scratch: Opti
     for t in &scene.texts {
         let f = format!(
             "{}px {}",
-            t.px.round(),
+            crate::engine::decimal::shortest(t.px.round()),
             if t.mono { "ui-monospace, Menlo, Consolas, monospace" } else { "system-ui, sans-serif" }
         );
         if f != font {

@@ -26,7 +26,7 @@ fn as_quoted(value: f64, figure: &str) -> String {
         return count(value.round().max(0.0) as u64);
     }
     let decimals = figure.split_once('.').map_or(0, |(_, d)| d.len());
-    format!("{value:.decimals$}")
+    crate::engine::decimal::fixed(value, decimals)
 }
 
 /// `text` quotes `figure` (a number, then maybe its unit: `17.1 µs`, `94.8%`), and the

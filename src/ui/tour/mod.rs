@@ -108,7 +108,7 @@ impl Step {
     /// Whether `reply` (a choice index or a number as text) is right.
     pub fn is_right(&self, reply: &str) -> bool {
         if let Some(n) = self.number {
-            return reply.trim().parse::<f64>().is_ok_and(|x| (x - n.value).abs() <= n.tolerance);
+            return crate::engine::decimal::parse(reply.trim()).is_some_and(|x| (x - n.value).abs() <= n.tolerance);
         }
         reply.trim().parse::<usize>().ok() == self.answer
     }

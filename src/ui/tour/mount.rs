@@ -6,7 +6,7 @@
 //! actions (`Action::Tour`, `Action::TourAnswer`). Meanwhile an open tour says "Loading the
 //! tour…", and if the module fails, why, with a button that closes the tour (its figures
 //! wait for an answer; the config untouched; the next step opened retries). Natively (the SSR tests) the card is drawn in
-//! place. Also the page's own small pieces: `TourOffer` and `figures_revealed`.
+//! place. Also the page's own small pieces: `tour_offer` and `figures_revealed`.
 
 use yew::prelude::*;
 
@@ -19,10 +19,9 @@ pub fn figures_revealed(s: &State) -> bool {
     s.tour.revealed()
 }
 
-/// "Take the tour" for the current preset, when it has one and no tour is open.
-#[function_component(TourOffer)]
-pub fn tour_offer() -> Html {
-    let ctx = use_context::<StateCtx>().expect("StateCtx");
+/// "Take the tour" for the current preset, when it has one and no tour is open. A plain
+/// function of the state its caller reads anyway, not a component (issue 26).
+pub fn tour_offer(ctx: &StateCtx) -> Html {
     if ctx.tour.open.is_some() {
         return html! {};
     }

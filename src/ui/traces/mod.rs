@@ -234,9 +234,9 @@ pub fn config_label(c: &crate::engine::config::Config) -> String {
 /// A file size as kB or MB.
 pub fn size_text(b: u64) -> String {
     if b >= 1_000_000 {
-        format!("{:.1} MB", b as f64 / 1e6)
+        format!("{} MB", crate::engine::decimal::fixed(b as f64 / 1e6, 1))
     } else {
-        format!("{:.1} kB", b as f64 / 1e3)
+        format!("{} kB", crate::engine::decimal::fixed(b as f64 / 1e3, 1))
     }
 }
 
@@ -276,8 +276,8 @@ fn hand_to_panel(file: &web_sys::File) -> bool {
 }
 
 /// The "Import trace…" button, beside "Import rt-app…" in the share bar: the picked file
-/// goes to the "Recorded trace" panel, which scrolls into view and shows the reading.
-#[function_component(TraceImportButton)]
+/// goes to the "Recorded trace" panel, which scrolls into view and shows the reading. A
+/// plain function: no state of its own (issue 26: each component is page code).
 pub fn trace_import_button() -> Html {
     let on_file = Callback::from(|file: web_sys::File| {
         #[cfg(target_arch = "wasm32")]
@@ -285,11 +285,13 @@ pub fn trace_import_button() -> Html {
         #[cfg(not(target_arch = "wasm32"))]
         let _ = file;
     });
-    html! {
-        <crate::ui::common::file_button::FileButton label="Import trace…"
-            title="Open a trace-cmd report / trace_pipe text, perf script text of sched events, a trace.dat, or schedscope's Perfetto JSON (or drop the file on the page); it opens in the Recorded trace panel"
-            name="trace-import" accept=".txt,.dat,.json,.log,text/plain,application/json" {on_file} />
-    }
+    crate::ui::common::file_button::file_button(
+        "Import trace…",
+        "Open a trace-cmd report / trace_pipe text, perf script text of sched events, a trace.dat, or schedscope's Perfetto JSON (or drop the file on the page); it opens in the Recorded trace panel",
+        "trace-import",
+        ".txt,.dat,.json,.log,text/plain,application/json",
+        on_file,
+    )
 }
 
 #[derive(Properties, PartialEq)]
@@ -401,8 +403,8 @@ pub fn traces_panel(_: &TracesPanelProps) -> Html {
             format!("Reading {}: {} of {}", r.name, size_text(r.bytes), size_text(r.total))
         };
         html! {
-            <div class="trace-progress" role="status" data-progress={format!("{frac:.3}")}>
-                <progress max="1" value={format!("{frac:.3}")} aria-label="Bytes read"></progress>
+            <div class="trace-progress" role="status" data-progress={crate::engine::decimal::fixed(frac, 3)}>
+                <progress max="1" value={crate::engine::decimal::fixed(frac, 3)} aria-label="Bytes read"></progress>
                 <span>{what}</span>
                 <button type="button" class="cancel" onclick={cancel.clone()}>{"Cancel"}</button>
             </div>

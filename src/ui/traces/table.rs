@@ -312,7 +312,7 @@ pub fn diff_summary(p: &DiffTableProps) -> Html {
                 html! {
                     <tr data-metric={s.metric.clone()} title={how}>
                         <th scope="row" title={c.help()}>{metric_name(c)}</th>
-                        <td class="err-pct">{format!("{:.1}%", s.abs_error_rel * 100.0)}</td>
+                        <td class="err-pct">{format!("{}%", crate::engine::decimal::fixed(s.abs_error_rel * 100.0, 1))}</td>
                         <td class="rec">{cell(c, s.recorded)}</td>
                         <td class="sim">{cell(c, s.simulated)}</td>
                         <td class="d">{delta(c, s.diff)}</td>

@@ -63,7 +63,8 @@ pub struct TraceWorker {
 }
 
 fn file_key(f: &web_sys::File) -> String {
-    format!("{}:{}:{}", f.name(), f.size(), f.last_modified())
+    use crate::engine::decimal::shortest;
+    format!("{}:{}:{}", f.name(), shortest(f.size()), shortest(f.last_modified()))
 }
 
 impl TraceWorker {

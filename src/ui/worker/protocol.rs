@@ -7,6 +7,8 @@
 //! sets): only the quick preview and sweep points have smaller budgets, and the live trace
 //! is bounded by `LIVE_TRACE_ITEMS` (a cut trace says so: `truncated`). No yew or web-sys.
 
+use crate::engine::decimal::Within as _;
+
 use crate::engine::config::Config;
 use crate::engine::metrics::{Metrics, StopReason};
 use crate::engine::trace::Trace;
@@ -218,7 +220,7 @@ impl RunProgress {
     /// stops at whichever limit comes first (a pipe run stops on its loops, before either).
     pub fn fraction(&self) -> f64 {
         let f = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
-        f(self.now, self.duration).max(f(self.events, self.max_events)).clamp(0.0, 1.0)
+        f(self.now, self.duration).max(f(self.events, self.max_events)).within(0.0, 1.0)
     }
 }
 

@@ -1,6 +1,8 @@
 //! The timeline's geometry: the visible window (`View`, zoom and pan), where lanes and bands
 //! go in device pixels (`Layout`), and the time axis's ticks.
 
+use crate::engine::decimal::Within as _;
+
 use super::*;
 
 // ---------------------------------------------------------------- view
@@ -38,8 +40,8 @@ impl View {
         if !(self.t0.is_finite() && self.t1.is_finite()) || self.t1 <= self.t0 {
             return View::fit(end);
         }
-        let len = self.len().clamp(MIN_SPAN_NS.min(end_f), end_f);
-        let t0 = self.t0.clamp(0.0, end_f - len);
+        let len = self.len().within(MIN_SPAN_NS.min(end_f), end_f);
+        let t0 = self.t0.within(0.0, end_f - len);
         View { t0, t1: t0 + len }
     }
 
@@ -47,10 +49,10 @@ impl View {
     /// would leave the trace or pass the zoom limits.
     pub fn zoom_at(self, factor: f64, frac: f64, end: Ns) -> View {
         let factor = if factor.is_finite() && factor > 0.0 { factor } else { 1.0 };
-        let frac = if frac.is_finite() { frac.clamp(0.0, 1.0) } else { 0.5 };
+        let frac = if frac.is_finite() { frac.within(0.0, 1.0) } else { 0.5 };
         let end_f = end.max(1) as f64;
         let anchor = self.time_at(frac);
-        let len = (self.len() * factor).clamp(MIN_SPAN_NS.min(end_f), end_f);
+        let len = (self.len() * factor).within(MIN_SPAN_NS.min(end_f), end_f);
         let t0 = anchor - frac * len;
         View { t0, t1: t0 + len }.clamp(end)
     }
@@ -146,7 +148,7 @@ impl Layout {
     /// 1.6 (a 1920 px screen's results column, about 1,500 px, gives 1.36).
     pub fn ui_scale(css_width: f64) -> f64 {
         if css_width.is_finite() {
-            (css_width / 1100.0).clamp(1.0, 1.6)
+            (css_width / 1100.0).within(1.0, 1.6)
         } else {
             1.0
         }
@@ -154,9 +156,9 @@ impl Layout {
 
     /// A layout whose text, gutter, axis and lanes are `ui` times their CSS size.
     pub fn scaled(css_width: f64, lanes: usize, dpr: f64, ui: f64) -> Layout {
-        let dpr = if dpr.is_finite() && dpr > 0.0 { dpr.clamp(0.5, 4.0) } else { 1.0 };
-        let ui = if ui.is_finite() { ui.clamp(1.0, 2.0) } else { 1.0 };
-        let css_width = if css_width.is_finite() { css_width.clamp(GUTTER_CSS + 20.0, 16_384.0) } else { 800.0 };
+        let dpr = if dpr.is_finite() && dpr > 0.0 { dpr.within(0.5, 4.0) } else { 1.0 };
+        let ui = if ui.is_finite() { ui.within(1.0, 2.0) } else { 1.0 };
+        let css_width = if css_width.is_finite() { css_width.within(GUTTER_CSS + 20.0, 16_384.0) } else { 800.0 };
         let s = dpr * ui;
         Layout {
             dpr,

@@ -2,6 +2,8 @@
 //! overlay, the play cursor's sentence, the canvas's summary, a task's highlight and the
 //! inspector's span outlined.
 
+use crate::engine::decimal::Within as _;
+
 use super::*;
 
 // ---------------------------------------------------------------- hover
@@ -142,7 +144,7 @@ pub fn play_cursor(trace: &Trace, index: &TraceIndex, layout: &Layout, t: f64, x
     } else {
         let time = precise_time(t.max(0.0) as Ns);
         let w = time.chars().count() as f64 * px * 0.62 + 8.0 * s;
-        (time, px, (x - w / 2.0).clamp(layout.gutter, (layout.width - w).max(layout.gutter)), w)
+        (time, px, (x - w / 2.0).within(layout.gutter, (layout.width - w).max(layout.gutter)), w)
     };
     sc.fill(layout.chrome.cursor).rects.push([bx, 1.0 * s, w, layout.axis_h - 2.0 * s]);
     sc.texts.push(Text {

@@ -1,6 +1,8 @@
 //! The scene: a display list in device pixels (fills batched by colour, strokes, texts and the
 //! span image) that the component replays (`build_scene`), and the exported PNG's legend.
 
+use crate::engine::decimal::Within as _;
+
 use super::*;
 
 // ---------------------------------------------------------------- scene
@@ -233,7 +235,7 @@ pub fn build_scene(trace: &Trace, index: &TraceIndex, view: &View, layout: &Layo
         if k % every == 0 {
             // Keep the label inside the plot (estimated width: ~0.6 em per character).
             let half = axis_label_w(label, label_px) / 2.0;
-            let lx = x.clamp(gx + half, (w - half).max(gx + half));
+            let lx = x.within(gx + half, (w - half).max(gx + half));
             if lx - half >= clear_of {
                 sc.text(lx, layout.axis_h * 0.45, label.clone(), label_px, Align::Center, layout.chrome.text);
             }
