@@ -408,12 +408,14 @@ fn a_latency_figure_asks_the_worker_for_its_wakeup_and_opens_it() {
     use crate::ui::inspect::state::InspectAction;
     use crate::ui::worker::execute::execute;
     use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS};
-    // 50 ms: this case needs the p99's run past the stretch the live trace holds, and its
+    // 60 ms: this case needs the p99's run past the stretch the live trace holds, and its
     // wakeup outside the page's own records. At 60 ms the run fell inside the stretch (after
     // hackbench's empty reads took time), so it was 40 ms; with cost27's sourced pipe and
-    // socket costs the page's records held the p99's wakeup at 40 ms (and 30), not at 50-80.
+    // socket costs the page's records held the p99's wakeup at 40 ms (and 30), not at 50-80;
+    // with nohz-s26's idle load balancer they hold it at 25-55 and 75-80 ms, not at 20, 40,
+    // 60-70 or 85-100 (a scan of 20-100 ms).
     // The preset with 6.6.0's pick (`pick_eevdf_v1=off`): the run this case was set on.
-    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=50ms&pick_eevdf_v1=off"));
+    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=60ms&pick_eevdf_v1=off"));
     let gen = s.gen;
     let run = execute(&Request::Run { id: 1, config: s.config.clone(), trace_items: LIVE_TRACE_ITEMS });
     let Response::Run { result, .. } = run else { panic!() };
@@ -469,8 +471,10 @@ fn a_wakeup_past_a_busier_stretch_asks_again_from_later_and_opens() {
     use crate::ui::inspect::state::InspectAction;
     use crate::ui::worker::execute::execute;
     use crate::ui::worker::protocol::{Request, Response, LIVE_TRACE_ITEMS};
-    // The preset with 6.6.0's pick (`pick_eevdf_v1=off`): the run this case was set on.
-    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&duration=30ms&pick_eevdf_v1=off"));
+    // The preset with 6.6.0's pick (`pick_eevdf_v1=off`): the run this case was set on. Since
+    // nohz-s26's idle load balancer no 16-60 ms run of the preset's 20 groups needs a second
+    // stretch (a scan, seeds 1-3, either pick); 30 groups over 60 ms do (the max 39.0 ms).
+    let s = Rc::new(from_link("?v=1&preset=messaging-run-to-parity&groups=30&duration=60ms&pick_eevdf_v1=off"));
     let gen = s.gen;
     let run = execute(&Request::Run { id: 1, config: s.config.clone(), trace_items: LIVE_TRACE_ITEMS });
     let Response::Run { result, .. } = run else { panic!() };
