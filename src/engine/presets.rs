@@ -230,7 +230,7 @@ pub const PRESETS: &[Preset] = &[
             ],
             misses: &[Miss {
                 rows: &[1],
-                cause: "The system time (-4.4% against the seed's -0.4%) is 2.6.21's tick samples against the build's fixed-length system bursts: at a 1 ms quantum each expiry is found by the tick, so make's 300-400 us bursts start in phase with it and are over-sampled by ~5%. Scaling or spreading those unsourced burst lengths moves the cell anywhere from -5% to +4%, so what is missing is measured burst lengths of this build, not a scheduler mechanism",
+                cause: "The system time (about -4% against the seed's -0.4%) is 2.6.21's tick samples against the build's fixed-length system bursts: at a 1 ms quantum each expiry is found by the tick, so make's 300-400 us bursts start in phase with it and are over-sampled by ~5%. Scaling or spreading those unsourced burst lengths moves the cell anywhere from -5% to +4%, so what is missing is measured burst lengths of this build, not a scheduler mechanism",
                 section: "rr-kbuild's system time, token slow teo, run-to-parity",
             }],
             ..SEED
