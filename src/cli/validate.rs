@@ -172,8 +172,7 @@ pub fn render(tables: &[SeedTable]) -> String {
         }
         s.push_str(&t.render("  "));
         for row in table.rows.iter().filter(|r| r.pass == Some(false)) {
-            let cause = row.miss.as_deref().unwrap_or("not diagnosed yet.");
-            s.push_str(&format!("  why \"{}\" misses: {cause}\n", row.label));
+            s.push_str(&format!("  why \"{}\" misses: {}\n", row.label, row.cause()));
         }
         s.push('\n');
     }

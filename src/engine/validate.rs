@@ -124,6 +124,18 @@ pub struct Row {
     pub miss: Option<String>,
 }
 
+impl Row {
+    /// A failing row's cause as `validate` and the Experiments view print it: the diagnosed
+    /// one, else that none is known (at a quick run's length, or at all).
+    pub fn cause(&self) -> &str {
+        match (&self.miss, self.needs_full_run) {
+            (Some(m), _) => m,
+            (None, true) => "none diagnosed at this length.",
+            (None, false) => "not diagnosed yet.",
+        }
+    }
+}
+
 /// One seed experiment.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Table {

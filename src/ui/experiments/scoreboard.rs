@@ -136,12 +136,7 @@ pub fn row_miss(t: &Table, r: &Row) -> Option<String> {
     let parts: Vec<String> = r.cells.iter().filter_map(|c| cell_miss(c, &label(c))).collect();
     let what = if parts.is_empty() { "no failing column recorded".to_string() } else { parts.join("; ") };
     let full = if r.needs_full_run { " (a quick run: the full `schedscope validate` decides)" } else { "" };
-    let cause = match (&r.miss, r.needs_full_run) {
-        (Some(m), _) => m.as_str(),
-        (None, true) => "none diagnosed at this length.",
-        (None, false) => "not diagnosed yet.",
-    };
-    Some(format!("Missed: {what}{full}. Cause: {cause}"))
+    Some(format!("Missed: {what}{full}. Cause: {}", r.cause()))
 }
 
 #[cfg(test)]
